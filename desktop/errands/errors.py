@@ -1,0 +1,92 @@
+"""The error vocabulary shared by the store, the engine, the CLI and (later) the UI.
+
+Every refusal names the field it concerns, the shape that was expected and an example,
+so a person can fix the input without reading code. Exit codes follow the CLI contract.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class ErrandsError(Exception):
+    """Base of every error Errands reports to a person."""
+
+    code: str = "internal"
+    exit_code: int = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "field": None, "message": self.message,
+                "expected": None, "example": None}
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidInput(ErrandsError):
+    """A definition, argument, schedule or file that does not have the expected shape."""
+
+    code = "invalid_input"
+    exit_code = 2
+
+    def __init__(self, field: str, message: str, expected: str | None = None,
+                 example: str | None = None, code: str = "invalid_input") -> None:
+        super().__init__(message)
+        self.field = field
+        self.expected = expected
+        self.example = example
+        self.code = code
+
+    def with_prefix(self, prefix: str) -> "InvalidInput":
+        """The same error, its field placed under ``prefix`` (``trigger`` + ``expression``)."""
+        field = f"{prefix}.{self.field}" if self.field else prefix
+        return InvalidInput(field, self.message, self.expected, self.example, self.code)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "field": self.field, "message": self.message,
+                "expected": self.expected, "example": self.example}
+
+    def __str__(self) -> str:
+        text = f"{self.field}: {self.message}" if self.field else self.message
+        if self.expected and self.expected not in self.message:
+            text += f"; expected {self.expected}"
+        if self.example and self.example not in text:
+            text += f', e.g. "{self.example}"'
+        return text
+
+
+class NotFound(ErrandsError):
+    code = "not_found"
+    exit_code = 3
+
+
+class Conflict(ErrandsError):
+    """The request collides with existing state (``identity_conflict``, ``busy`` …)."""
+
+    exit_code = 4
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class StoreError(ErrandsError):
+    """The database cannot be used safely (corrupt, newer version, locked)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class ExitCode:
+    OK: int = 0
+    OTHER: int = 1
+    INVALID: int = 2
+    NOT_FOUND: int = 3
+    CONFLICT: int = 4

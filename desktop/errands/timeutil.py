@@ -1,0 +1,103 @@
+"""Instants and durations in the one textual form Errands accepts and prints.
+
+Instants are RFC 3339 with an explicit offset on input and UTC ``Z`` on output; durations
+are ``<positive integer><s|m|h|d>`` up to 366 days (fixed lengths, no calendar units).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import InvalidInput
+
+UTC = timezone.utc
+_DURATION = re.compile(r"^[1-9][0-9]*[smhd]$")
+_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MAX_DURATION = timedelta(days=366)
+_RFC3339 = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+def parse_duration(text: object, field: str = "duration") -> timedelta:
+    if not isinstance(text, str) or not _DURATION.match(text):
+        raise InvalidInput(field, f"not a duration: {text!r}",
+                           "a whole number followed by s, m, h or d", "30m")
+    value = timedelta(seconds=int(text[:-1]) * _UNIT[text[-1]])
+    if value > MAX_DURATION:
+        raise InvalidInput(field, f"{text} is longer than 366d", "at most 366d", "7d")
+    return value
+
+
+def format_duration(value: timedelta) -> str:
+    """The shortest exact textual form (``90s`` stays ``90s``, ``3600s`` becomes ``1h``)."""
+    seconds = int(value.total_seconds())
+    for unit in ("d", "h", "m"):
+        if seconds % _UNIT[unit] == 0 and seconds:
+            return f"{seconds // _UNIT[unit]}{unit}"
+    return f"{seconds}s"
+
+
+def parse_instant(text: object, field: str = "instant") -> datetime:
+    """An aware UTC datetime; a timestamp without an offset is refused."""
+    if isinstance(text, datetime):
+        if text.tzinfo is None:
+            raise InvalidInput(field, "instant has no UTC offset",
+                               "RFC 3339 with an offset", "2026-03-29T09:00:00+02:00")
+        return text.astimezone(UTC)
+    if not isinstance(text, str) or not _RFC3339.match(text.strip()):
+        raise InvalidInput(field, f"not an RFC 3339 instant with an offset: {text!r}",
+                           "RFC 3339 with an explicit offset", "2026-03-29T09:00:00+02:00")
+    raw = text.strip().replace("z", "Z").replace("t", "T")
+    try:
+        value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})",
+                           "RFC 3339 with an explicit offset", "2026-03-29T09:00:00Z") from exc
+    return value.astimezone(UTC)
+
+
+def format_instant(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    value = value.astimezone(UTC)
+    if value.microsecond:
+        return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored instant is UTC."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def zone(name: object, field: str = "timezone") -> ZoneInfo:
+    if not isinstance(name, str) or not name or name.startswith("/") or ".." in name:
+        raise InvalidInput(field, f"not an IANA time zone name: {name!r}",
+                           "an IANA time zone name", "Europe/Berlin")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+        raise InvalidInput(field, f"unknown time zone {name!r}",
+                           "an IANA time zone name", "Europe/Berlin") from exc
+
+
+def system_zone_name() -> str:
+    """The machine's IANA zone (tzlocal), ``UTC`` when it cannot be determined."""
+    try:
+        from tzlocal import get_localzone_name
+        name = get_localzone_name()
+    except Exception:  # tzlocal raises several kinds on odd systems
+        name = None
+    if not name:
+        return "UTC"
+    try:
+        zone(name)
+    except InvalidInput:
+        return "UTC"
+    return name
