@@ -34,6 +34,8 @@ def format_duration(value: timedelta) -> str:
     """The shortest exact textual form (``90s`` stays ``90s``, ``3600s`` becomes ``1h``)."""
     seconds = int(value.total_seconds())
     for unit in ("d", "h", "m"):
+        if unit == "d" and seconds < 2 * _UNIT["d"]:
+            continue  # "24h" reads better than "1d"
         if seconds % _UNIT[unit] == 0 and seconds:
             return f"{seconds // _UNIT[unit]}{unit}"
     return f"{seconds}s"

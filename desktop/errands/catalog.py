@@ -1,0 +1,154 @@
+"""Operations on the catalogue of automations: create, revise, pause, resume, delete.
+
+The CLI calls these directly when no engine runs; the engine calls the same ones for the
+commands it receives, then re-arms. One implementation, so both paths validate alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, Callable
+
+from .definition import (AfterTrigger, Definition, ParseContext, canonical_json,
+                         parse_definition)
+from .errors import Conflict
+from .records import Automation
+from .schedule import next_fire
+from .store import Store, _automation
+from .timeutil import utcnow
+
+Clock = Callable[[], datetime]
+_TICK = timedelta(microseconds=1)
+
+
+def first_fire(definition: Definition, now: datetime,
+               last_finished: datetime | None = None) -> datetime | None:
+    """The first automatic fire at or after ``now`` (a grid whose start is now fires now)."""
+    trigger = definition.trigger
+    if isinstance(trigger, AfterTrigger):
+        if last_finished is None:
+            return max(trigger.start_at, now)
+        return max(last_finished + trigger.interval, now)
+    return next_fire(trigger, now - _TICK, last_finished)
+
+
+def fingerprint(doc: Any) -> str:
+    return hashlib.sha256(canonical_json(doc).encode()).hexdigest()
+
+
+class Catalog:
+    def __init__(self, store: Store, clock: Clock = utcnow) -> None:
+        self.store = store
+        self.clock = clock
+
+    def parse_context(self, previous: Definition | None = None) -> ParseContext:
+        settings = self.store.settings()
+        return ParseContext(now=self.clock(), min_interval=settings.min_interval,
+                            previous=previous)
+
+    def validate(self, doc: Any, previous: Definition | None = None) -> Definition:
+        return parse_definition(doc, self.parse_context(previous))
+
+    def create(self, doc: Any, *, request_id: str | None = None,
+               actor: str = "user") -> tuple[Automation, bool]:
+        """Create from a definition document. The same ``request_id`` with the same document
+        returns the existing automation unchanged; with another document it is refused."""
+        fp = fingerprint(doc)
+        if request_id is not None:
+            found = self.store.find_by_request(request_id)
+            if found is not None:
+                existing, existing_fp = found
+                if existing_fp != fp:
+                    raise Conflict("identity_conflict", f"request id {request_id!r} was already "
+                                   f"used to create {existing.id} with a different definition")
+                return existing, False
+        definition = self.validate(doc)
+        now = self.clock()
+        nxt = None if definition.paused else first_fire(definition, now)
+        created = self.store.insert_automation(definition, now=now, next_fire_at=nxt,
+                                               request_id=request_id, fingerprint=fp, actor=actor)
+        return created, True
+
+    def revise(self, automation_id: str, doc: Any, *, actor: str = "user") -> tuple[Automation, bool]:
+        """Replace the definition with ``doc``; a document equal to the current one changes
+        nothing and makes no revision."""
+        current = self.store.get(automation_id)
+        definition = self.validate(doc, previous=current.definition)
+        if canonical_json(definition.to_dict()) == canonical_json(current.definition.to_dict()):
+            return current, False
+        now = self.clock()
+        with self.store.transaction() as s:
+            row = self.store.get_in(s, automation_id)
+            if row.revision != current.revision:
+                raise Conflict("stale_revision", "the automation changed while it was being "
+                               "edited; show it again and repeat the edit")
+            schedule_changed = (definition.trigger != current.definition.trigger
+                                or definition.stop != current.definition.stop)
+            was_active = row.status == "active"
+            self.store.revise_in(s, row, definition, now=now, actor=actor,
+                                 detail={"fields": _changed_fields(current.definition, definition)})
+            if schedule_changed and row.status == "completed":
+                row.status = "active"  # a new schedule or stop rule brings it back
+            row.status = _status(definition, row.status)
+            if definition.paused != current.definition.paused:
+                row.paused_reason = None
+                row.paused_at = now if definition.paused else None
+            if row.status != "active":
+                row.next_fire_at = None
+            elif not was_active and not schedule_changed:
+                row.next_fire_at = _resume_fire(definition, now, row.last_finished_at)
+            elif schedule_changed or row.next_fire_at is None:
+                row.next_fire_at = first_fire(definition, now, row.last_finished_at)
+            return _automation(row), True
+
+    def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user",
+                   reason: str | None = None) -> Automation:
+        """Pause stops automatic fires; resume re-arms from the next future fire and never
+        catches up the time spent paused."""
+        now = self.clock()
+        with self.store.transaction() as s:
+            row = self.store.get_in(s, automation_id)
+            current = _automation(row).definition
+            if not paused and row.status == "completed":
+                raise Conflict("completed", "this automation has completed; edit its schedule "
+                               "or stop rule to run it again")
+            if current.paused == paused:
+                return _automation(row)
+            definition = replace(current, paused=paused)
+            self.store.revise_in(s, row, definition, now=now, actor=actor,
+                                 action="paused" if paused else "resumed",
+                                 detail={"reason": reason} if reason else None)
+            row.status = _status(definition, row.status)
+            row.paused_reason = reason if paused else None
+            row.paused_at = now if paused else None
+            if paused:
+                row.next_fire_at = None
+            else:
+                row.failure_streak = 0  # a fresh start: an auto-pause must not re-trigger at once
+                row.next_fire_at = _resume_fire(definition, now, row.last_finished_at)
+            return _automation(row)
+
+    def delete(self, automation_id: str, *, actor: str = "user") -> None:
+        with self.store.transaction() as s:
+            self.store.delete_in(s, automation_id, now=self.clock(), actor=actor)
+
+
+def _resume_fire(definition: Definition, now: datetime,
+                 last_finished: datetime | None) -> datetime | None:
+    trigger = definition.trigger
+    if isinstance(trigger, AfterTrigger) and last_finished is not None:
+        return max(last_finished + trigger.interval, now + trigger.interval)
+    return first_fire(definition, now, last_finished)
+
+
+def _status(definition: Definition, current: str) -> str:
+    if current == "completed":
+        return "completed"
+    return "paused" if definition.paused else "active"
+
+
+def _changed_fields(old: Definition, new: Definition) -> list[str]:
+    a, b = old.to_dict(), new.to_dict()
+    return sorted(k for k in b if a.get(k) != b.get(k))

@@ -1,0 +1,209 @@
+"""One function per CLI command. Each returns the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..catalog import Catalog
+from ..errors import InvalidInput
+from ..paths import data_dir, database_path
+from ..schedule import describe, next_fires
+from ..store import Store
+from ..timeutil import format_instant, parse_instant, system_zone_name, utcnow
+from ..definition import parse_definition, ParseContext
+from . import render
+from .options import build_document, spec_to_trigger
+
+
+def emit(args: argparse.Namespace, doc: Any, text: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print(text)
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    return Store(database_path(data_dir(getattr(args, "data_dir", None))))
+
+
+def _catalog(args: argparse.Namespace) -> Catalog:
+    return Catalog(open_store(args))
+
+
+def _read_json(source: str) -> Any:
+    try:
+        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    except OSError as exc:
+        raise InvalidInput("--from-json", f"cannot read {source}: {exc.strerror}",
+                           "a readable JSON file, or - for standard input", "automation.json")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("--from-json", f"not valid JSON: {exc.msg} at line {exc.lineno} "
+                           f"column {exc.colno}", "a JSON object like the output of "
+                           "'errands show ID --json'", '{"title": "Backup", ...}')
+
+
+def add(args: argparse.Namespace) -> int:
+    catalog = _catalog(args)
+    warnings: list[str] = []
+    request_id = args.request_id
+    if args.from_json:
+        doc = _read_json(args.from_json)
+        if isinstance(doc, dict) and "request_id" in doc:
+            request_id = request_id or doc.get("request_id")
+            doc = {k: v for k, v in doc.items() if k != "request_id"}
+    else:
+        doc, warnings = build_document(args, None, catalog.clock())
+    automation, created = catalog.create(doc, request_id=request_id, actor="cli")
+    for w in warnings:
+        print(f"note: {w}", file=sys.stderr)
+    out = automation.to_dict()
+    verb = "Created" if created else "Already exists (same request id):"
+    emit(args, out, f"{verb} {automation.id}\n{render.automation_detail(automation)}")
+    return 0
+
+
+def edit(args: argparse.Namespace) -> int:
+    catalog = _catalog(args)
+    ident = catalog.store.resolve_id(args.id)
+    current = catalog.store.get(ident)
+    doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
+    automation, changed = catalog.revise(ident, doc, actor="cli")
+    for w in warnings:
+        print(f"note: {w}", file=sys.stderr)
+    head = f"Revised to revision {automation.revision}" if changed else "Nothing changed"
+    emit(args, automation.to_dict(), f"{head}\n{render.automation_detail(automation)}")
+    return 0
+
+
+def list_(args: argparse.Namespace) -> int:
+    items = open_store(args).list()
+    emit(args, {"automations": [a.to_dict() for a in items]}, render.automation_list(items))
+    return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    automation = store.get(store.resolve_id(args.id))
+    emit(args, automation.to_dict(), render.automation_detail(automation))
+    return 0
+
+
+def _set_paused(args: argparse.Namespace, paused: bool) -> int:
+    catalog = _catalog(args)
+    automation = catalog.set_paused(catalog.store.resolve_id(args.id), paused, actor="cli")
+    emit(args, automation.to_dict(), f"{'Paused' if paused else 'Resumed'} {automation.title}"
+         f" — next fire {render.local(automation.next_fire_at)}")
+    return 0
+
+
+def pause(args: argparse.Namespace) -> int:
+    return _set_paused(args, True)
+
+
+def resume(args: argparse.Namespace) -> int:
+    return _set_paused(args, False)
+
+
+def delete(args: argparse.Namespace) -> int:
+    catalog = _catalog(args)
+    ident = catalog.store.resolve_id(args.id)
+    title = catalog.store.get(ident).title
+    catalog.delete(ident, actor="cli")
+    emit(args, {"deleted": ident}, f"Deleted {title} ({ident})")
+    return 0
+
+
+def runs(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    ident = store.resolve_id(args.id)
+    items, cursor = store.runs_page(ident, limit=args.limit, cursor=args.cursor)
+    emit(args, {"runs": [r.to_dict() for r in items], "next_cursor": cursor},
+         render.run_list(items, cursor))
+    return 0
+
+
+def schedule_preview(args: argparse.Namespace) -> int:
+    now = utcnow()
+    after = parse_instant(args.after, "--after") if args.after else now
+    if not 1 <= args.count <= 1000:
+        raise InvalidInput("--count", f"{args.count} is out of range",
+                           "a whole number from 1 to 1000", "10")
+    if args.cron is not None:
+        trigger_doc = {"kind": "cron", "expression": args.cron, "timezone": args.tz or system_zone_name()}
+    else:
+        trigger_doc, _ = spec_to_trigger(args.spec, args.tz, now)
+    trigger = _trigger(trigger_doc, now, after)
+    fires = next_fires(trigger, after, args.count)
+    emit(args, {"fires": [format_instant(f) for f in fires], "description": describe(trigger)},
+         render.fires(fires, describe(trigger)))
+    return 0
+
+
+def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any) -> Any:
+    """Validate a trigger alone by wrapping it in a minimal definition (one parser for all)."""
+    if trigger_doc.get("kind") in ("every", "after") and "start_at" not in trigger_doc:
+        trigger_doc = {**trigger_doc, "start_at": format_instant(min(now, after))}
+    ctx = ParseContext(now=min(now, after))
+    doc = {"title": "preview", "runner": {"kind": "command", "command": "true"},
+           "trigger": trigger_doc}
+    return parse_definition(doc, ctx).trigger
+
+
+def schedule_parse(args: argparse.Namespace) -> int:
+    from ..nlschedule import parse_schedule_text
+
+    now = parse_instant(args.now, "--now") if args.now else utcnow()
+    tz = args.tz or system_zone_name()
+    parsed = parse_schedule_text(" ".join(args.text), tz, now)
+    trigger = _trigger(dict(parsed.trigger), now, now)
+    doc = {"trigger": parsed.trigger, "prompt": parsed.prompt, "title": parsed.title,
+           "stop": parsed.stop, "description": describe(trigger), "warnings": parsed.warnings}
+    lines = [f"schedule     {doc['description']}", f"trigger      {json.dumps(parsed.trigger)}"]
+    if parsed.prompt:
+        lines += [f"prompt       {parsed.prompt}", f"title        {parsed.title}"]
+    if any(parsed.stop.values()):
+        lines.append(f"stop         {json.dumps(parsed.stop)}")
+    lines += [f"note         {w}" for w in parsed.warnings]
+    emit(args, doc, "\n".join(lines))
+    return 0
+
+
+def config_list(args: argparse.Namespace) -> int:
+    rows = open_store(args).settings().as_rows()
+    emit(args, {"settings": rows},
+         render.table(("KEY", "VALUE", "SOURCE", "MEANING"),
+                      [(r["key"], r["value"], r["source"], r["help"]) for r in rows]))
+    return 0
+
+
+def config_get(args: argparse.Namespace) -> int:
+    settings = open_store(args).settings()
+    settings.get(args.key)  # validates the key and the value in force
+    doc = {"key": args.key, "value": settings.raw(args.key), "source": settings.source(args.key)}
+    emit(args, doc, doc["value"])
+    return 0
+
+
+def config_set(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    value = store.set_setting(args.key, args.value)
+    settings = store.settings()
+    doc = {"key": args.key, "value": value, "source": settings.source(args.key)}
+    note = ("" if doc["source"] != "environment" else
+            f" (but the environment's {args.key.upper()} overrides it in this shell)")
+    emit(args, doc, f"{args.key} = {value}{note}")
+    return 0
+
+
+def config_unset(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    store.unset_setting(args.key)
+    settings = store.settings()
+    doc = {"key": args.key, "value": settings.raw(args.key), "source": settings.source(args.key)}
+    emit(args, doc, f"{args.key} = {doc['value']} ({doc['source']})")
+    return 0

@@ -1,0 +1,204 @@
+"""Turning ``add``/``edit`` options into a definition document, and ``SPEC`` into a trigger.
+
+The CLI never builds a ``Definition`` itself: it builds the same JSON document a client
+would send and lets ``parse_definition`` judge it, so every path validates alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+from datetime import datetime
+from typing import Any
+
+from ..errors import InvalidInput
+from ..timeutil import format_instant, parse_duration, parse_instant, system_zone_name
+
+SPEC_EXAMPLE = "every weekday at 9am"
+SPEC_FORMS = ("manual, at:INSTANT, in:DURATION, every:DURATION, after:DURATION, cron:EXPR, "
+              "or a phrase such as \"every weekday at 9am\"")
+
+
+def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None:
+    """The options ``add`` and ``edit`` share (``edit`` changes only what is given)."""
+    p.add_argument("--title", help="a short name, 1–120 characters")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--prompt", help="what the agent should do (an agent automation)")
+    what.add_argument("--command", help="a shell command to run (a command automation)")
+    p.add_argument("--schedule", metavar="SPEC", help="when it fires: " + SPEC_FORMS)
+    p.add_argument("--tz", metavar="ZONE", help="IANA time zone for cron schedules "
+                   "(default: this machine's)")
+    p.add_argument("--context", choices=("fresh", "continue"))
+    p.add_argument("--max-runs", metavar="N", help="stop after N runs that succeeded or failed"
+                   + (" (none to clear)" if editing else ""))
+    p.add_argument("--until", metavar="INSTANT", help="stop at this instant (RFC 3339 with offset)"
+                   + (" (none to clear)" if editing else ""))
+    p.add_argument("--until-condition", action="store_true", default=None,
+                   help="stop when a run reports that its condition is met")
+    if editing:
+        p.add_argument("--no-until-condition", dest="until_condition", action="store_false")
+    p.add_argument("--misfire", choices=("skip", "run-once"))
+    p.add_argument("--catch-up-max-age", metavar="DURATION")
+    p.add_argument("--overlap", choices=("skip", "queue-one", "cancel-previous"))
+    p.add_argument("--model", metavar="M")
+    p.add_argument("--max-steps", metavar="N", type=_int("--max-steps"))
+    p.add_argument("--timeout", metavar="DURATION")
+    p.add_argument("--max-attempts", metavar="N", type=_int("--max-attempts"))
+    p.add_argument("--notify", choices=("quiet", "every-run", "on-change"))
+    p.add_argument("--pause-after-failures", metavar="N")
+    p.add_argument("--jitter", metavar="DURATION")
+    p.add_argument("--permissions", choices=("ask", "allow-listed", "allow-all"))
+    p.add_argument("--allow", metavar="TOOL", action="append",
+                   help="a tool the agent may use without asking (repeatable)")
+    p.add_argument("--workdir", metavar="DIR")
+    if not editing:
+        p.add_argument("--request-id", metavar="ID",
+                       help="makes creation idempotent: repeating it returns the same automation")
+        p.add_argument("--paused", action="store_true", default=None,
+                       help="create it paused")
+        p.add_argument("--from-json", metavar="FILE",
+                       help="create from a definition document (a file, or - for stdin)")
+
+
+def _int(flag: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidInput(flag, f"not a whole number: {text!r}", "a whole number", "5")
+    return parse
+
+
+def _nullable_int(flag: str, text: str) -> int | None:
+    if text.lower() in ("none", "null", ""):
+        return None
+    return _int(flag)(text)
+
+
+def spec_to_trigger(spec: str, tz: str | None, now: datetime) -> tuple[dict[str, Any], Any]:
+    """A trigger document from ``SPEC``; the second value is the parsed phrase (or None)."""
+    text = spec.strip()
+    head, _, rest = text.partition(":")
+    head = head.lower()
+    if text.lower() == "manual":
+        return {"kind": "manual"}, None
+    if head == "at" and rest:
+        return {"kind": "at", "at": format_instant(parse_instant(rest.strip(), "--schedule"))}, None
+    if head == "in" and rest:
+        parse_duration(rest.strip(), "--schedule")
+        # kept relative so a retried create with the same request id matches itself
+        return {"kind": "at", "in": rest.strip()}, None
+    if head == "every" and rest:
+        parse_duration(rest.strip(), "--schedule")
+        return {"kind": "every", "every": rest.strip()}, None
+    if head == "after" and rest:
+        parse_duration(rest.strip(), "--schedule")
+        return {"kind": "after", "interval": rest.strip()}, None
+    if head == "cron" and rest:
+        return {"kind": "cron", "expression": rest.strip(),
+                "timezone": tz or system_zone_name()}, None
+    from ..nlschedule import parse_schedule_text  # the phrase parser is only needed here
+    try:
+        parsed = parse_schedule_text(text, tz or system_zone_name(), now)
+    except InvalidInput as exc:
+        raise InvalidInput("--schedule", exc.message, SPEC_FORMS, exc.example or SPEC_EXAMPLE) from exc
+    return dict(parsed.trigger), parsed
+
+
+def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
+                   now: datetime) -> tuple[dict[str, Any], list[str]]:
+    """The definition document after applying the options to ``base`` (None when adding)."""
+    editing = base is not None
+    doc: dict[str, Any] = copy.deepcopy(base) if base else {}
+    warnings: list[str] = []
+    phrase = None
+    if args.schedule is not None:
+        trigger, phrase = spec_to_trigger(args.schedule, args.tz, now)
+        doc["trigger"] = trigger
+        if phrase is not None:
+            warnings.extend(phrase.warnings)
+            if any(v for v in phrase.stop.values()):
+                doc["stop"] = {**doc.get("stop", {}), **{k: v for k, v in phrase.stop.items() if v}}
+    elif args.tz is not None:
+        if not editing or doc.get("trigger", {}).get("kind") != "cron":
+            raise InvalidInput("--tz", "applies only to a cron schedule",
+                               "--tz together with a cron schedule", "Europe/Berlin")
+        doc["trigger"]["timezone"] = args.tz
+    elif not editing:
+        raise InvalidInput("--schedule", "is required", SPEC_FORMS, SPEC_EXAMPLE)
+
+    if args.title is not None:
+        doc["title"] = args.title
+    elif not editing and phrase is not None and phrase.title:
+        doc["title"] = phrase.title
+    runner = doc.get("runner", {})
+    if args.prompt is not None:
+        runner = {"kind": "agent", "prompt": args.prompt, "model": runner.get("model")}
+    elif args.command is not None:
+        runner = {"kind": "command", "command": args.command}
+        if editing and doc.get("runner", {}).get("kind") == "agent":
+            doc.pop("permissions", None)
+            warnings.append("the agent's permissions were dropped: commands take none")
+    elif not editing and phrase is not None and phrase.prompt:
+        runner = {"kind": "agent", "prompt": phrase.prompt, "model": None}
+    if args.model is not None:
+        if runner.get("kind") != "agent":
+            raise InvalidInput("--model", "applies only to an agent automation (--prompt)",
+                               "--model together with --prompt", "gpt-4o-mini")
+        runner["model"] = args.model
+    if runner:
+        doc["runner"] = runner
+    elif not editing:
+        raise InvalidInput("--prompt", "give --prompt (an agent) or --command (a shell command)",
+                           "--prompt TEXT or --command TEXT", "--command 'backup.sh'")
+    if not editing and "title" not in doc:
+        raise InvalidInput("--title", "is required", "a short name of 1–120 characters",
+                           "Nightly backup")
+
+    if args.context is not None:
+        doc.setdefault("context", {})["mode"] = args.context
+    stop = doc.setdefault("stop", {})
+    if args.max_runs is not None:
+        stop["max_runs"] = _nullable_int("--max-runs", args.max_runs)
+    if args.until is not None:
+        stop["until"] = None if args.until.lower() in ("none", "null") else args.until
+    if args.until_condition is not None:
+        stop["when_condition_met"] = args.until_condition
+    if not stop:
+        doc.pop("stop")
+    if args.misfire is not None:
+        doc["misfire"] = args.misfire.replace("-", "_")
+    if args.catch_up_max_age is not None:
+        doc["catch_up_max_age"] = args.catch_up_max_age
+    if args.overlap is not None:
+        doc["overlap"] = args.overlap.replace("-", "_")
+    policy = doc.setdefault("policy", {})
+    if args.max_steps is not None:
+        policy["max_steps"] = args.max_steps
+    if args.timeout is not None:
+        policy["timeout"] = args.timeout
+    if args.max_attempts is not None:
+        policy.setdefault("retry", {})["max_attempts"] = args.max_attempts
+    if args.notify is not None:
+        policy["notify"] = args.notify.replace("-", "_")
+    if args.pause_after_failures is not None:
+        policy["pause_after_failures"] = _nullable_int("--pause-after-failures",
+                                                       args.pause_after_failures)
+    if args.jitter is not None:
+        policy["jitter"] = None if args.jitter.lower() in ("none", "null") else args.jitter
+    if not policy:
+        doc.pop("policy")
+    if args.permissions is not None or args.allow:
+        perms = doc.setdefault("permissions", {})
+        if args.permissions is not None:
+            perms["mode"] = args.permissions.replace("-", "_")
+        if args.allow:
+            perms["tools"] = list(dict.fromkeys([*perms.get("tools", []), *args.allow]))
+    if args.workdir is not None:
+        doc["workdir"] = os.path.abspath(os.path.expanduser(args.workdir))
+    if not editing:
+        if args.paused:
+            doc["paused"] = True
+        doc.setdefault("origin", {"kind": "cli"})
+    return doc, warnings

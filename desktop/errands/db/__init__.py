@@ -1,0 +1,1 @@
+"""Persistence: the ORM schema, opening the database safely, and Alembic migrations."""

@@ -1,0 +1,143 @@
+"""Opening the SQLite file: refuse what is unsafe, migrate what is old, never overwrite.
+
+Two engines share one file: writes begin with ``BEGIN IMMEDIATE`` so concurrent writers
+queue on SQLite's lock instead of failing half-way; reads use deferred transactions and,
+thanks to WAL, never wait for a writer.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..errors import StoreError
+from ..migrations import HEAD, KNOWN_REVISIONS
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _configure(engine: Engine, immediate: bool, busy_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = FULL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def inspect_file(path: Path, busy_ms: int) -> str | None:
+    """The schema revision stored in ``path`` (None for a new, empty database).
+
+    Raises ``StoreError`` for a file that is not SQLite, not Errands', or newer than us.
+    Opens read-only so nothing is ever written to a file we refuse.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    with path.open("rb") as fh:
+        header = fh.read(16)
+    if header != SQLITE_HEADER:
+        raise StoreError("corrupt", f"{path} is not an SQLite database (it may be corrupt). "
+                         "Errands left it untouched; move it aside to start afresh, or restore "
+                         "a backup.")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=busy_ms / 1000)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            version = None
+            if "alembic_version" in tables:
+                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                version = row[0] if row else None
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            raise StoreError("locked", f"{path} is locked by another program; try again, or "
+                             "close the program holding it.") from exc
+        raise StoreError("corrupt", f"{path} cannot be read ({exc}). Errands left it "
+                         "untouched.") from exc
+    except sqlite3.DatabaseError as exc:
+        raise StoreError("corrupt", f"{path} is damaged ({exc}). Errands left it untouched; "
+                         "move it aside to start afresh, or restore a backup.") from exc
+    if version is None:
+        if tables - {"sqlite_sequence"}:
+            raise StoreError("foreign", f"{path} holds tables that are not Errands'. Errands left "
+                             "it untouched; choose another --data-dir.")
+        return None
+    if version not in KNOWN_REVISIONS:
+        raise StoreError("newer_version", f"{path} was written by a newer version of Errands "
+                         f"(schema {version}). Update Errands; the file was left untouched.")
+    return version
+
+
+class Database:
+    """The file, its two engines, and safe sessions over them."""
+
+    def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
+        self.path = path
+        self.busy_ms = busy_ms
+        version = inspect_file(path, busy_ms)
+        url = f"sqlite:///{path}"
+        self.write_engine = create_engine(url, connect_args={"timeout": busy_ms / 1000})
+        self.read_engine = create_engine(url, connect_args={"timeout": busy_ms / 1000})
+        _configure(self.write_engine, True, busy_ms)
+        _configure(self.read_engine, False, busy_ms)
+        self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
+        self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
+        if version != HEAD:
+            self._migrate()
+
+    def _migrate(self) -> None:
+        from alembic import command  # imported only when there is work to do
+        from alembic.config import Config
+
+        from ..migrations import SCRIPT_LOCATION
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(SCRIPT_LOCATION))
+        with self._translate():
+            with self.write_engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+
+    @contextmanager
+    def _translate(self) -> Iterator[None]:
+        try:
+            yield
+        except OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError("locked", f"{self.path} stayed locked for "
+                                 f"{self.busy_ms / 1000:g} s by another process; try again.") from exc
+            raise StoreError("database", f"{self.path}: {exc.orig}") from exc
+        except DBAPIError as exc:
+            raise StoreError("database", f"{self.path}: {exc.orig}") from exc
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One write transaction, holding SQLite's write lock from its first statement."""
+        with self._translate():
+            with self._writer.begin() as session:
+                yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._translate():
+            with self._reader() as session:
+                yield session
+
+    def close(self) -> None:
+        self.write_engine.dispose()
+        self.read_engine.dispose()

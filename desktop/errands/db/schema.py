@@ -1,0 +1,142 @@
+"""The tables. Instants are stored as naive UTC and handed back aware (``UTCDateTime``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text,
+                        TypeDecorator, UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from ..timeutil import UTC
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class AutomationRow(Base):
+    __tablename__ = "automations"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    request_id: Mapped[str | None] = mapped_column(String(200), unique=True)
+    request_fingerprint: Mapped[str | None] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(120))
+    definition: Mapped[dict[str, Any]] = mapped_column(JSON)
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    paused_reason: Mapped[str | None] = mapped_column(Text)
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The earliest automatic fire not yet accounted for: the engine's durable cursor.
+    next_fire_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    failure_streak: Mapped[int] = mapped_column(Integer, default=0)
+    run_count: Mapped[int] = mapped_column(Integer, default=0)
+    last_index: Mapped[int] = mapped_column(Integer, default=0)
+    last_finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_result: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RevisionRow(Base):
+    __tablename__ = "revisions"
+    __table_args__ = (UniqueConstraint("automation_id", "revision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    automation_id: Mapped[str] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"), index=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    definition: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AuditRow(Base):
+    """What happened to a definition. Kept after deletion (no foreign key) as the trail."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    automation_id: Mapped[str] = mapped_column(String(36), index=True)
+    action: Mapped[str] = mapped_column(String(32))
+    revision: Mapped[int | None] = mapped_column(Integer)
+    actor: Mapped[str] = mapped_column(String(32), default="user")
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RunRow(Base):
+    __tablename__ = "runs"
+    __table_args__ = (
+        UniqueConstraint("automation_id", "index", name="uq_runs_automation_index"),
+        UniqueConstraint("automation_id", "slot", name="uq_runs_automation_slot"),
+        Index("ix_runs_state", "state"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    automation_id: Mapped[str] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"))
+    index: Mapped[int] = mapped_column(Integer)
+    slot: Mapped[str] = mapped_column(String(240))
+    revision: Mapped[int] = mapped_column(Integer)
+    trigger: Mapped[str] = mapped_column(String(16))
+    scheduled_for: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    state: Mapped[str] = mapped_column(String(16))
+    attempt: Mapped[int] = mapped_column(Integer, default=1)
+    attempts: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    skip_reason: Mapped[str | None] = mapped_column(String(40))
+    missed_count: Mapped[int | None] = mapped_column(Integer)
+    missed_first: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    missed_last: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    stop_reason: Mapped[str | None] = mapped_column(String(40))
+    error_code: Mapped[str | None] = mapped_column(String(40))
+    error_message: Mapped[str | None] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(Text)
+    output_tail: Mapped[str | None] = mapped_column(Text)
+    session_id: Mapped[str | None] = mapped_column(String(64))
+    dry_run: Mapped[bool] = mapped_column(Boolean, default=False)
+    request_id: Mapped[str | None] = mapped_column(String(200))
+    pid: Mapped[int | None] = mapped_column(Integer)
+    pid_started: Mapped[float | None] = mapped_column()
+    prompt_tokens: Mapped[int | None] = mapped_column(Integer)
+    completion_tokens: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AttentionRow(Base):
+    __tablename__ = "attention"
+    __table_args__ = (Index("ix_attention_read", "read", "created_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    automation_id: Mapped[str | None] = mapped_column(String(36), index=True)
+    run_id: Mapped[str | None] = mapped_column(String(36))
+    kind: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str | None] = mapped_column(Text)
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SettingRow(Base):
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

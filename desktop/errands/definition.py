@@ -1,0 +1,596 @@
+"""The automation definition: one object, built the same way by the CLI, the window and the agent.
+
+``parse_definition`` is the single gate every definition passes through. It refuses unknown
+fields at every level and names the offending field, the expected shape and an example.
+``Definition.to_dict`` is its inverse: ``parse_definition(d.to_dict(), ...) == d``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any, Literal, Mapping, Union
+
+from .cron import CronExpression
+from .errors import InvalidInput
+from .timeutil import (format_duration, format_instant, parse_duration, parse_instant,
+                       system_zone_name, zone)
+
+TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files",
+              "search_files", "fetch_url", "notify", "ask_user", "finish", "automate")
+MAX_TEXT_BYTES = 32 * 1024
+READ_ONLY_FIELDS = ("id", "revision", "status", "next_fire_at", "failure_streak",
+                    "created_at", "updated_at", "paused_reason", "paused_at")
+
+
+# --------------------------------------------------------------------------- runners
+
+@dataclass(frozen=True)
+class AgentRunner:
+    prompt: str
+    model: str | None = None
+    kind: Literal["agent"] = "agent"
+
+
+@dataclass(frozen=True)
+class CommandRunner:
+    command: str
+    kind: Literal["command"] = "command"
+
+
+Runner = Union[AgentRunner, CommandRunner]
+
+
+# -------------------------------------------------------------------------- triggers
+
+@dataclass(frozen=True)
+class ManualTrigger:
+    kind: Literal["manual"] = "manual"
+
+
+@dataclass(frozen=True)
+class AtTrigger:
+    at: datetime
+    kind: Literal["at"] = "at"
+
+
+@dataclass(frozen=True)
+class EveryTrigger:
+    every: timedelta
+    start_at: datetime
+    kind: Literal["every"] = "every"
+
+
+@dataclass(frozen=True)
+class AfterTrigger:
+    interval: timedelta
+    start_at: datetime
+    kind: Literal["after"] = "after"
+
+
+@dataclass(frozen=True)
+class CronTrigger:
+    expression: str
+    timezone: str
+    kind: Literal["cron"] = "cron"
+
+    @property
+    def cron(self) -> CronExpression:
+        return CronExpression.parse(self.expression)
+
+
+Trigger = Union[ManualTrigger, AtTrigger, EveryTrigger, AfterTrigger, CronTrigger]
+RECURRING = ("every", "after", "cron")
+
+
+# ------------------------------------------------------------------ the other parts
+
+@dataclass(frozen=True)
+class Context:
+    mode: Literal["fresh", "continue"] = "fresh"
+    max_history_tokens: int = 50_000
+
+
+@dataclass(frozen=True)
+class Stop:
+    max_runs: int | None = None
+    until: datetime | None = None
+    when_condition_met: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return self.max_runs is None and self.until is None and not self.when_condition_met
+
+
+@dataclass(frozen=True)
+class Backoff:
+    initial: timedelta = timedelta(seconds=30)
+    factor: float = 2
+    max: timedelta = timedelta(minutes=10)
+
+
+@dataclass(frozen=True)
+class Retry:
+    max_attempts: int = 3
+    backoff: Backoff = field(default_factory=Backoff)
+
+    def delay(self, failed_attempt: int) -> timedelta:
+        """Backoff before the attempt after ``failed_attempt``: min(initial·factor^(n−1), max)."""
+        seconds = self.backoff.initial.total_seconds() * self.backoff.factor ** (failed_attempt - 1)
+        return min(timedelta(seconds=seconds), self.backoff.max)
+
+
+@dataclass(frozen=True)
+class Policy:
+    retry: Retry = field(default_factory=Retry)
+    timeout: timedelta = timedelta(minutes=30)
+    max_steps: int = 50
+    notify: Literal["quiet", "every_run", "on_change"] = "quiet"
+    failure_notify_after: int = 3
+    pause_after_failures: int | None = None
+    jitter: timedelta | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    tool: str
+    pattern: str
+    action: Literal["allow", "ask", "deny"]
+
+
+@dataclass(frozen=True)
+class Permissions:
+    mode: Literal["ask", "allow_listed", "allow_all"] = "ask"
+    tools: tuple[str, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    untrusted_ok: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Origin:
+    kind: Literal["user", "template", "agent", "cli", "import"] = "user"
+    template: str | None = None
+    session_id: str | None = None
+    depth: int = 0
+
+
+@dataclass(frozen=True)
+class Definition:
+    title: str
+    runner: Runner
+    trigger: Trigger
+    context: Context = field(default_factory=Context)
+    stop: Stop = field(default_factory=Stop)
+    misfire: Literal["skip", "run_once"] = "skip"
+    catch_up_max_age: timedelta = timedelta(hours=24)
+    overlap: Literal["skip", "queue_one", "cancel_previous"] = "skip"
+    policy: Policy = field(default_factory=Policy)
+    permissions: Permissions = field(default_factory=Permissions)
+    workdir: str | None = None
+    paused: bool = False
+    origin: Origin = field(default_factory=Origin)
+
+    @property
+    def one_shot(self) -> bool:
+        return self.trigger.kind == "at"
+
+    def to_dict(self) -> dict[str, Any]:
+        return definition_to_dict(self)
+
+    def with_changes(self, **changes: Any) -> "Definition":
+        return replace(self, **changes)
+
+
+# ------------------------------------------------------------------------ serialise
+
+def trigger_to_dict(trigger: Trigger) -> dict[str, Any]:
+    if isinstance(trigger, AtTrigger):
+        return {"kind": "at", "at": format_instant(trigger.at)}
+    if isinstance(trigger, EveryTrigger):
+        return {"kind": "every", "every": format_duration(trigger.every),
+                "start_at": format_instant(trigger.start_at)}
+    if isinstance(trigger, AfterTrigger):
+        return {"kind": "after", "interval": format_duration(trigger.interval),
+                "start_at": format_instant(trigger.start_at)}
+    if isinstance(trigger, CronTrigger):
+        return {"kind": "cron", "expression": trigger.expression, "timezone": trigger.timezone}
+    return {"kind": "manual"}
+
+
+def definition_to_dict(d: Definition) -> dict[str, Any]:
+    runner: dict[str, Any]
+    if isinstance(d.runner, AgentRunner):
+        runner = {"kind": "agent", "prompt": d.runner.prompt, "model": d.runner.model}
+    else:
+        runner = {"kind": "command", "command": d.runner.command}
+    p = d.policy
+    return {
+        "title": d.title,
+        "runner": runner,
+        "trigger": trigger_to_dict(d.trigger),
+        "context": {"mode": d.context.mode, "max_history_tokens": d.context.max_history_tokens},
+        "stop": {"max_runs": d.stop.max_runs, "until": format_instant(d.stop.until),
+                 "when_condition_met": d.stop.when_condition_met},
+        "misfire": d.misfire,
+        "catch_up_max_age": format_duration(d.catch_up_max_age),
+        "overlap": d.overlap,
+        "policy": {
+            "retry": {"max_attempts": p.retry.max_attempts, "backoff": {
+                "initial": format_duration(p.retry.backoff.initial),
+                "factor": p.retry.backoff.factor,
+                "max": format_duration(p.retry.backoff.max)}},
+            "timeout": format_duration(p.timeout),
+            "max_steps": p.max_steps,
+            "notify": p.notify,
+            "failure_notify_after": p.failure_notify_after,
+            "pause_after_failures": p.pause_after_failures,
+            "jitter": format_duration(p.jitter) if p.jitter else None,
+        },
+        "permissions": {
+            "mode": d.permissions.mode, "tools": list(d.permissions.tools),
+            "rules": [{"tool": r.tool, "pattern": r.pattern, "action": r.action}
+                      for r in d.permissions.rules],
+            "untrusted_ok": list(d.permissions.untrusted_ok)},
+        "workdir": d.workdir,
+        "paused": d.paused,
+        "origin": {"kind": d.origin.kind, "template": d.origin.template,
+                   "session_id": d.origin.session_id, "depth": d.origin.depth},
+    }
+
+
+def canonical_json(doc: Mapping[str, Any]) -> str:
+    """A stable text of a document, for comparing definitions and request fingerprints."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------- parse
+
+class _Reader:
+    """Reads one JSON object, tracking the dotted path so every error names its field."""
+
+    def __init__(self, doc: object, path: str, allowed: tuple[str, ...], example: str) -> None:
+        if not isinstance(doc, Mapping):
+            raise InvalidInput(path or "definition", f"expected an object, got {_kind(doc)}",
+                               "a JSON object", example)
+        unknown = [k for k in doc if k not in allowed]
+        if unknown:
+            key = unknown[0]
+            where = f"{path}.{key}" if path else str(key)
+            if not path and key in READ_ONLY_FIELDS:
+                raise InvalidInput(where, f"{key!r} is read-only and set by Errands; omit it",
+                                   "no read-only fields in a definition", example)
+            raise InvalidInput(where, f"unknown field {key!r}",
+                               "one of " + ", ".join(allowed), example)
+        self.doc = doc
+        self.path = path
+
+    def name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def has(self, key: str) -> bool:
+        return key in self.doc and self.doc[key] is not None
+
+    def raw(self, key: str, default: Any = None) -> Any:
+        value = self.doc.get(key, default)
+        return default if value is None else value
+
+    def text(self, key: str, *, default: str | None = None, required: bool = False,
+             max_bytes: int | None = None, max_chars: int | None = None,
+             example: str = "") -> str | None:
+        value = self.doc.get(key)
+        if value is None:
+            if required:
+                raise InvalidInput(self.name(key), "is required", "a non-empty string", example)
+            return default
+        if not isinstance(value, str):
+            raise InvalidInput(self.name(key), f"expected a string, got {_kind(value)}",
+                               "a string", example)
+        if required and not value.strip():
+            raise InvalidInput(self.name(key), "must not be empty", "a non-empty string", example)
+        if max_chars is not None and len(value) > max_chars:
+            raise InvalidInput(self.name(key), f"is {len(value)} characters long",
+                               f"at most {max_chars} characters", example)
+        if max_bytes is not None and len(value.encode()) > max_bytes:
+            raise InvalidInput(self.name(key), f"is {len(value.encode())} bytes long",
+                               f"at most {max_bytes // 1024} KiB", example)
+        return value
+
+    def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
+        value = self.doc.get(key, default)
+        if value is None:
+            return default
+        if value not in options:
+            raise InvalidInput(self.name(key), f"unsupported value {value!r}",
+                               "one of " + ", ".join(options), options[0])
+        return str(value)
+
+    def integer(self, key: str, low: int, high: int, default: int | None,
+                nullable: bool = False) -> int | None:
+        value = self.doc.get(key, default)
+        if value is None:
+            if nullable or default is None:
+                return default
+            value = default
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidInput(self.name(key), f"expected a whole number from {low} to {high}, "
+                               f"got {value!r}", f"a whole number from {low} to {high}",
+                               str(default if default is not None else low))
+        return value
+
+    def number(self, key: str, low: float, high: float, default: float) -> float:
+        value = self.doc.get(key, default)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise InvalidInput(self.name(key), f"expected a number from {low:g} to {high:g}, got "
+                               f"{value!r}", f"a number from {low:g} to {high:g}", f"{default:g}")
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.doc.get(key, default)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise InvalidInput(self.name(key), f"expected true or false, got {value!r}",
+                               "true or false", "false")
+        return value
+
+    def duration(self, key: str, default: timedelta | None) -> timedelta | None:
+        value = self.doc.get(key)
+        if value is None:
+            return default
+        return parse_duration(value, self.name(key))
+
+    def instant(self, key: str) -> datetime | None:
+        value = self.doc.get(key)
+        return None if value is None else parse_instant(value, self.name(key))
+
+    def names(self, key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+        value = self.doc.get(key) or []
+        if not isinstance(value, list):
+            raise InvalidInput(self.name(key), f"expected a list, got {_kind(value)}",
+                               "a list of tool names", '["read_file"]')
+        for i, item in enumerate(value):
+            if item not in allowed:
+                raise InvalidInput(f"{self.name(key)}[{i}]", f"unknown tool {item!r}",
+                                   "one of " + ", ".join(allowed), "read_file")
+        return tuple(dict.fromkeys(value))
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+@dataclass(frozen=True)
+class ParseContext:
+    """What parsing needs from the world: the time, the interval floor, the user's zone."""
+
+    now: datetime
+    min_interval: timedelta = timedelta(seconds=60)
+    default_timezone: str | None = None
+    previous: "Definition | None" = None   # set when revising: unchanged instants stay valid
+
+    def zone_name(self) -> str:
+        return self.default_timezone or system_zone_name()
+
+
+def parse_definition(doc: object, ctx: ParseContext) -> Definition:
+    r = _Reader(doc, "", ("title", "runner", "trigger", "context", "stop", "misfire",
+                          "catch_up_max_age", "overlap", "policy", "permissions", "workdir",
+                          "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
+    title = r.text("title", required=True, max_chars=120, example="Morning briefing")
+    assert title is not None
+    if "\n" in title:
+        raise InvalidInput("title", "must be a single line", "one line of 1–120 characters",
+                           "Morning briefing")
+    runner = _runner(r.raw("runner"), "runner")
+    trigger = _trigger(r.raw("trigger"), "trigger", ctx)
+    context = _context(r.raw("context"), trigger)
+    stop = _stop(r.raw("stop"), trigger, ctx)
+    policy = _policy(r.raw("policy"))
+    permissions = _permissions(r.raw("permissions"), runner)
+    workdir = r.text("workdir", example="/home/me/projects/site")
+    if workdir is not None and not os.path.isabs(workdir):
+        raise InvalidInput("workdir", f"not an absolute path: {workdir!r}",
+                           "an absolute folder path", "/home/me/projects/site")
+    return Definition(
+        title=title.strip(), runner=runner, trigger=trigger, context=context, stop=stop,
+        misfire=r.choice("misfire", ("skip", "run_once"), "skip"),  # type: ignore[arg-type]
+        catch_up_max_age=r.duration("catch_up_max_age", timedelta(hours=24)),  # type: ignore[arg-type]
+        overlap=r.choice("overlap", ("skip", "queue_one", "cancel_previous"), "skip"),  # type: ignore[arg-type]
+        policy=policy, permissions=permissions, workdir=workdir,
+        paused=r.boolean("paused", False), origin=_origin(r.raw("origin")))
+
+
+def _runner(doc: object, path: str) -> Runner:
+    example = '{"kind": "command", "command": "backup.sh"}'
+    if doc is None:
+        raise InvalidInput(path, "is required", 'an object with "kind": "agent" or "command"',
+                           example)
+    if isinstance(doc, Mapping) and doc.get("kind") == "agent":
+        r = _Reader(doc, path, ("kind", "prompt", "model"),
+                    '{"kind": "agent", "prompt": "Summarize my inbox"}')
+        prompt = r.text("prompt", required=True, max_bytes=MAX_TEXT_BYTES,
+                        example="Summarize today's email")
+        model = r.text("model", example="gpt-4o-mini")
+        if model is not None and not model.strip():
+            raise InvalidInput(r.name("model"), "must not be empty; use null for the default",
+                               "a model name or null", "gpt-4o-mini")
+        return AgentRunner(prompt=prompt or "", model=model)
+    if isinstance(doc, Mapping) and doc.get("kind") == "command":
+        r = _Reader(doc, path, ("kind", "command"), example)
+        command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, example="backup.sh")
+        return CommandRunner(command=command or "")
+    kind = doc.get("kind") if isinstance(doc, Mapping) else None
+    raise InvalidInput(f"{path}.kind" if isinstance(doc, Mapping) else path,
+                       f"unsupported runner kind {kind!r}" if isinstance(doc, Mapping)
+                       else f"expected an object, got {_kind(doc)}",
+                       '"agent" or "command"', example)
+
+
+def _check_floor(path: str, gap: timedelta, ctx: ParseContext, what: str) -> None:
+    if gap < ctx.min_interval:
+        raise InvalidInput(path, f"{what} could fire every {format_duration(gap)}, more often "
+                           f"than the minimum interval of {format_duration(ctx.min_interval)}",
+                           f"at least {format_duration(ctx.min_interval)} between fires "
+                           "(setting min_interval)", format_duration(max(ctx.min_interval,
+                                                                          timedelta(minutes=5))))
+
+
+def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
+    example = '{"kind": "cron", "expression": "30 9 * * MON-FRI", "timezone": "Europe/Berlin"}'
+    if doc is None:
+        raise InvalidInput(path, "is required",
+                           "an object with kind manual, at, every, after or cron", example)
+    kind = doc.get("kind") if isinstance(doc, Mapping) else None
+    previous = ctx.previous.trigger if ctx.previous else None
+    if kind == "manual":
+        _Reader(doc, path, ("kind",), '{"kind": "manual"}')
+        return ManualTrigger()
+    if kind == "at":
+        r = _Reader(doc, path, ("kind", "at", "in"), '{"kind": "at", "at": "2026-12-24T18:00:00+01:00"}')
+        if r.has("at") == r.has("in"):
+            raise InvalidInput(f"{path}.at", "give exactly one of at (an instant) or in (a duration)",
+                               "an RFC 3339 instant with an offset", "2026-12-24T18:00:00+01:00")
+        if r.has("in"):
+            at = ctx.now + parse_duration(r.raw("in"), f"{path}.in")
+        else:
+            at = r.instant("at")  # type: ignore[assignment]
+        assert at is not None
+        if at <= ctx.now and not (isinstance(previous, AtTrigger) and previous.at == at):
+            raise InvalidInput(f"{path}.at", f"{format_instant(at)} is already past",
+                               "an instant in the future", format_instant(ctx.now + timedelta(hours=1)))
+        return AtTrigger(at=at)
+    if kind in ("every", "after"):
+        key = "every" if kind == "every" else "interval"
+        r = _Reader(doc, path, ("kind", key, "start_at"),
+                    f'{{"kind": "{kind}", "{key}": "15m"}}')
+        if not r.has(key):
+            raise InvalidInput(r.name(key), "is required", "a duration such as 15m, 2h or 1d", "15m")
+        gap = parse_duration(r.raw(key), r.name(key))
+        _check_floor(r.name(key), gap, ctx, f"{kind} {format_duration(gap)}")
+        start = r.instant("start_at") or ctx.now
+        if kind == "every":
+            return EveryTrigger(every=gap, start_at=start)
+        return AfterTrigger(interval=gap, start_at=start)
+    if kind == "cron":
+        r = _Reader(doc, path, ("kind", "expression", "timezone"), example)
+        if not r.has("expression"):
+            raise InvalidInput(r.name("expression"), "is required",
+                               'five fields "minute hour day-of-month month day-of-week"',
+                               "30 9 * * MON-FRI")
+        expr_text = r.raw("expression")
+        if not isinstance(expr_text, str):
+            raise InvalidInput(r.name("expression"), f"expected a string, got {_kind(expr_text)}",
+                               'five fields "minute hour day-of-month month day-of-week"',
+                               "30 9 * * MON-FRI")
+        try:
+            expr = CronExpression.parse(expr_text)
+        except InvalidInput as exc:
+            raise exc.with_prefix(path) if exc.field == "expression" else exc
+        tz_name = r.text("timezone", example="Europe/Berlin") or ctx.zone_name()
+        zone(tz_name, r.name("timezone"))
+        _check_floor(r.name("expression"), expr.min_gap(), ctx, f"cron {expr_text!r}")
+        return CronTrigger(expression=" ".join(expr_text.split()), timezone=tz_name)
+    raise InvalidInput(f"{path}.kind" if isinstance(doc, Mapping) else path,
+                       f"unsupported trigger kind {kind!r}" if isinstance(doc, Mapping)
+                       else f"expected an object, got {_kind(doc)}",
+                       "one of manual, at, every, after, cron", example)
+
+
+def _context(doc: object, trigger: Trigger) -> Context:
+    default_mode = "continue" if trigger.kind == "after" else "fresh"
+    r = _Reader(doc or {}, "context", ("mode", "max_history_tokens"),
+                '{"mode": "fresh", "max_history_tokens": 50000}')
+    return Context(mode=r.choice("mode", ("fresh", "continue"), default_mode),  # type: ignore[arg-type]
+                   max_history_tokens=r.integer("max_history_tokens", 1, 10_000_000, 50_000))  # type: ignore[arg-type]
+
+
+def _stop(doc: object, trigger: Trigger, ctx: ParseContext) -> Stop:
+    r = _Reader(doc or {}, "stop", ("max_runs", "until", "when_condition_met"),
+                '{"max_runs": 5, "until": null, "when_condition_met": false}')
+    stop = Stop(max_runs=r.integer("max_runs", 1, 1_000_000, None, nullable=True),
+                until=r.instant("until"),
+                when_condition_met=r.boolean("when_condition_met", False))
+    if not stop.empty and trigger.kind not in RECURRING:
+        what = "a one-shot" if trigger.kind == "at" else "a manual trigger"
+        raise InvalidInput("stop", f"{what} takes no stop rule; remove it or use a recurring "
+                           "trigger", "no stop rule, or a trigger of kind every, after or cron",
+                           '{"kind": "every", "every": "1h"}')
+    previous = ctx.previous.stop.until if ctx.previous else None
+    if stop.until is not None and stop.until <= ctx.now and stop.until != previous:
+        raise InvalidInput("stop.until", f"{format_instant(stop.until)} is already past",
+                           "an instant in the future", format_instant(ctx.now + timedelta(days=7)))
+    return stop
+
+
+def _policy(doc: object) -> Policy:
+    r = _Reader(doc or {}, "policy", ("retry", "timeout", "max_steps", "notify",
+                                      "failure_notify_after", "pause_after_failures", "jitter"),
+                '{"timeout": "30m", "notify": "quiet"}')
+    rr = _Reader(r.raw("retry", {}), "policy.retry", ("max_attempts", "backoff"),
+                 '{"max_attempts": 3, "backoff": {"initial": "30s", "factor": 2, "max": "10m"}}')
+    br = _Reader(rr.raw("backoff", {}), "policy.retry.backoff", ("initial", "factor", "max"),
+                 '{"initial": "30s", "factor": 2, "max": "10m"}')
+    backoff = Backoff(initial=br.duration("initial", timedelta(seconds=30)),  # type: ignore[arg-type]
+                      factor=br.number("factor", 1, 10, 2),
+                      max=br.duration("max", timedelta(minutes=10)))  # type: ignore[arg-type]
+    if backoff.max < backoff.initial:
+        raise InvalidInput("policy.retry.backoff.max", "is shorter than initial",
+                           "a duration at least as long as initial", "10m")
+    jitter = r.duration("jitter", None)
+    if jitter is not None and jitter > timedelta(hours=1):
+        raise InvalidInput("policy.jitter", f"{format_duration(jitter)} is longer than 1h",
+                           "null or a duration up to 1h", "5m")
+    pause_after = r.integer("pause_after_failures", 2, 100, None, nullable=True)
+    return Policy(
+        retry=Retry(max_attempts=rr.integer("max_attempts", 1, 10, 3), backoff=backoff),  # type: ignore[arg-type]
+        timeout=r.duration("timeout", timedelta(minutes=30)),  # type: ignore[arg-type]
+        max_steps=r.integer("max_steps", 1, 10_000, 50),  # type: ignore[arg-type]
+        notify=r.choice("notify", ("quiet", "every_run", "on_change"), "quiet"),  # type: ignore[arg-type]
+        failure_notify_after=r.integer("failure_notify_after", 1, 1000, 3),  # type: ignore[arg-type]
+        pause_after_failures=pause_after, jitter=jitter)
+
+
+def _permissions(doc: object, runner: Runner) -> Permissions:
+    r = _Reader(doc or {}, "permissions", ("mode", "tools", "rules", "untrusted_ok"),
+                '{"mode": "ask", "tools": ["read_file"], "rules": [], "untrusted_ok": []}')
+    rules = []
+    raw_rules = r.raw("rules", [])
+    if not isinstance(raw_rules, list):
+        raise InvalidInput("permissions.rules", f"expected a list, got {_kind(raw_rules)}",
+                           "a list of {tool, pattern, action}",
+                           '[{"tool": "run_command", "pattern": "git *", "action": "allow"}]')
+    for i, item in enumerate(raw_rules):
+        path = f"permissions.rules[{i}]"
+        rule = _Reader(item, path, ("tool", "pattern", "action"),
+                       '{"tool": "run_command", "pattern": "git *", "action": "allow"}')
+        tool = rule.raw("tool")
+        if tool not in TOOL_NAMES:
+            raise InvalidInput(f"{path}.tool", f"unknown tool {tool!r}",
+                               "one of " + ", ".join(TOOL_NAMES), "run_command")
+        pattern = rule.text("pattern", default="*", example="git *")
+        action = rule.raw("action")
+        if action not in ("allow", "ask", "deny"):
+            raise InvalidInput(f"{path}.action", f"unsupported action {action!r}",
+                               "one of allow, ask, deny", "allow")
+        rules.append(Rule(tool=tool, pattern=pattern or "*", action=action))
+    perms = Permissions(mode=r.choice("mode", ("ask", "allow_listed", "allow_all"), "ask"),  # type: ignore[arg-type]
+                        tools=r.names("tools", TOOL_NAMES), rules=tuple(rules),
+                        untrusted_ok=r.names("untrusted_ok", TOOL_NAMES))
+    if isinstance(runner, CommandRunner) and perms != Permissions():
+        raise InvalidInput("permissions", "only agent runs take permissions",
+                           "no permissions for a command runner", '{"mode": "ask"}')
+    return perms
+
+
+def _origin(doc: object) -> Origin:
+    r = _Reader(doc or {}, "origin", ("kind", "template", "session_id", "depth"),
+                '{"kind": "user", "template": null, "session_id": null, "depth": 0}')
+    return Origin(kind=r.choice("kind", ("user", "template", "agent", "cli", "import"), "user"),  # type: ignore[arg-type]
+                  template=r.text("template", example="daily-brief"),
+                  session_id=r.text("session_id", example="s-123"),
+                  depth=r.integer("depth", 0, 100, 0))  # type: ignore[arg-type]

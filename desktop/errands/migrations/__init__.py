@@ -1,0 +1,7 @@
+"""Alembic migrations, shipped inside the package so an installed wheel can migrate."""
+
+from pathlib import Path
+
+SCRIPT_LOCATION = Path(__file__).resolve().parent
+HEAD = "0001"
+KNOWN_REVISIONS = frozenset({"0001"})

@@ -1,0 +1,167 @@
+"""Plain records handed out by the store: no ORM objects leak past it.
+
+``to_dict`` gives the JSON shapes the CLI prints and the UI will read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from .definition import Definition, ParseContext, parse_definition
+from .timeutil import UTC, format_instant
+
+RUN_STATES = ("scheduled", "running", "awaiting_input", "succeeded", "failed", "skipped",
+              "cancelled", "interrupted", "expired")
+ACTIVE_STATES = ("scheduled", "running", "awaiting_input")
+FINAL_STATES = ("succeeded", "failed", "skipped", "cancelled", "interrupted", "expired")
+COUNTED_STATES = ("succeeded", "failed")
+RUN_TRIGGERS = ("schedule", "manual", "catch_up", "retry")
+SKIP_REASONS = ("app_not_running", "machine_asleep", "previous_run_active",
+                "previous_run_awaiting_input", "past_catch_up_age")
+RESULT_LIMIT = 2000
+
+_LOAD_CONTEXT = ParseContext(now=datetime.min.replace(tzinfo=UTC), min_interval=timedelta(0),
+                             default_timezone="UTC")
+
+
+def load_definition(doc: dict[str, Any]) -> Definition:
+    """A stored definition, read back without the checks that depend on the time of creation."""
+    return parse_definition(doc, _LOAD_CONTEXT)
+
+
+@dataclass(frozen=True)
+class Automation:
+    id: str
+    definition: Definition
+    revision: int
+    status: str
+    next_fire_at: datetime | None
+    failure_streak: int
+    run_count: int
+    created_at: datetime
+    updated_at: datetime
+    request_id: str | None = None
+    paused_reason: str | None = None
+    paused_at: datetime | None = None
+    last_finished_at: datetime | None = None
+    last_result: str | None = None
+
+    @property
+    def title(self) -> str:
+        return self.definition.title
+
+    def to_dict(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"id": self.id}
+        doc.update(self.definition.to_dict())
+        doc.update({
+            "revision": self.revision, "status": self.status,
+            "next_fire_at": format_instant(self.next_fire_at),
+            "failure_streak": self.failure_streak,
+            "created_at": format_instant(self.created_at),
+            "updated_at": format_instant(self.updated_at),
+        })
+        if self.paused_reason:
+            doc["paused_reason"] = self.paused_reason
+            doc["paused_at"] = format_instant(self.paused_at)
+        return doc
+
+
+@dataclass(frozen=True)
+class Run:
+    id: str
+    automation_id: str
+    index: int
+    revision: int
+    trigger: str
+    scheduled_for: datetime | None
+    state: str
+    attempt: int = 1
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    skip_reason: str | None = None
+    missed_count: int | None = None
+    missed_first: datetime | None = None
+    missed_last: datetime | None = None
+    stop_reason: str | None = None
+    error_code: str | None = None
+    error_message: str | None = None
+    result: str | None = None
+    session_id: str | None = None
+    dry_run: bool = False
+    request_id: str | None = None
+    retry_at: datetime | None = None
+    output_tail: str | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    slot: str = ""
+    created_at: datetime | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE_STATES
+
+    def to_dict(self, *, with_output: bool = False) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "id": self.id, "automation_id": self.automation_id, "index": self.index,
+            "revision": self.revision, "trigger": self.trigger,
+            "scheduled_for": format_instant(self.scheduled_for), "state": self.state,
+            "attempt": self.attempt, "started_at": format_instant(self.started_at),
+            "finished_at": format_instant(self.finished_at), "skip_reason": self.skip_reason,
+            "missed_count": self.missed_count, "missed_first": format_instant(self.missed_first),
+            "missed_last": format_instant(self.missed_last), "stop_reason": self.stop_reason,
+            "error": ({"code": self.error_code, "message": self.error_message}
+                      if self.error_code else None),
+            "result": self.result, "session_id": self.session_id, "dry_run": self.dry_run,
+            "request_id": self.request_id, "retry_at": format_instant(self.retry_at),
+            "attempts": self.attempts,
+            "usage": ({"prompt_tokens": self.prompt_tokens,
+                       "completion_tokens": self.completion_tokens}
+                      if self.prompt_tokens is not None else None),
+        }
+        if with_output:
+            doc["output_tail"] = self.output_tail
+        return doc
+
+
+@dataclass(frozen=True)
+class AttentionItem:
+    id: int
+    automation_id: str | None
+    run_id: str | None
+    kind: str
+    title: str
+    body: str | None
+    read: bool
+    created_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "automation_id": self.automation_id, "run_id": self.run_id,
+                "kind": self.kind, "title": self.title, "body": self.body, "read": self.read,
+                "created_at": format_instant(self.created_at)}
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    id: int
+    automation_id: str
+    action: str
+    revision: int | None
+    actor: str
+    detail: dict[str, Any] | None
+    at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "automation_id": self.automation_id, "action": self.action,
+                "revision": self.revision, "actor": self.actor, "detail": self.detail,
+                "at": format_instant(self.at)}
+
+
+def bounded(text: str | None, limit: int = RESULT_LIMIT) -> str | None:
+    """Keep a summary within ``limit`` characters, saying that it was cut."""
+    if text is None or len(text) <= limit:
+        return text
+    marker = " … [truncated]"
+    return text[: limit - len(marker)] + marker

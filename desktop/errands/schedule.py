@@ -1,0 +1,132 @@
+"""When a trigger fires: one place for the maths the engine, the CLI preview and the UI share.
+
+Every function is pure (no clock reads, no I/O), so the same inputs always give the same
+fires. ``after`` loops depend on when the previous run finished; without that knowledge
+(a preview) runs are assumed to take no time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from typing import Iterator
+
+from .definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger, ManualTrigger,
+                         Trigger)
+from .timeutil import format_duration, format_instant, zone
+
+_MICRO = timedelta(microseconds=1)
+
+
+def _grid_index_after(start: datetime, step: timedelta, after: datetime) -> int:
+    """The smallest k ≥ 0 with start + k·step strictly after ``after`` (integer maths, no drift)."""
+    if after < start:
+        return 0
+    return (after - start) // step + 1
+
+
+def next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None = None
+              ) -> datetime | None:
+    """The first fire strictly after ``after``; ``None`` when the trigger will not fire again."""
+    if isinstance(trigger, AtTrigger):
+        return trigger.at if trigger.at > after else None
+    if isinstance(trigger, EveryTrigger):
+        return trigger.start_at + _grid_index_after(trigger.start_at, trigger.every, after) * trigger.every
+    if isinstance(trigger, AfterTrigger):
+        base = trigger.start_at if last_finished is None else last_finished + trigger.interval
+        if base > after:
+            return base
+        return base + _grid_index_after(base, trigger.interval, after) * trigger.interval
+    if isinstance(trigger, CronTrigger):
+        return trigger.cron.next_fire(after, zone(trigger.timezone))
+    return None
+
+
+def iter_fires(trigger: Trigger, after: datetime) -> Iterator[datetime]:
+    """Fires strictly after ``after``, ascending (an ``after`` loop as if runs took no time)."""
+    if isinstance(trigger, CronTrigger):
+        yield from trigger.cron.fires(after, zone(trigger.timezone))
+        return
+    current = next_fire(trigger, after)
+    while current is not None:
+        yield current
+        current = next_fire(trigger, current)
+
+
+def next_fires(trigger: Trigger, after: datetime, count: int) -> list[datetime]:
+    out: list[datetime] = []
+    for fire in iter_fires(trigger, after):
+        if len(out) >= count:
+            break
+        out.append(fire)
+    return out
+
+
+def fires_between(trigger: Trigger, start: datetime, end: datetime) -> list[datetime]:
+    """Every fire with start < fire ≤ end: what the engine accounts for after a gap."""
+    if isinstance(trigger, CronTrigger):
+        return trigger.cron.fires_between(start, end, zone(trigger.timezone))
+    out: list[datetime] = []
+    for fire in iter_fires(trigger, start):
+        if fire > end:
+            break
+        out.append(fire)
+    return out
+
+
+def count_fires_between(trigger: Trigger, start: datetime, end: datetime) -> int:
+    """Like ``len(fires_between(...))`` but O(1) for fixed grids (a year of 1 s ticks is cheap)."""
+    if isinstance(trigger, EveryTrigger):
+        if end <= start:
+            return 0
+        first = _grid_index_after(trigger.start_at, trigger.every, start)
+        last = _grid_index_after(trigger.start_at, trigger.every, end) - 1
+        if end < trigger.start_at:
+            return 0
+        return max(0, last - first + 1)
+    return len(fires_between(trigger, start, end))
+
+
+def latest_fire_at_or_before(trigger: Trigger, start: datetime, end: datetime) -> datetime | None:
+    """The newest fire in (start, end], without listing them all for fixed grids."""
+    if isinstance(trigger, EveryTrigger):
+        if end < trigger.start_at:
+            return None
+        k = (end - trigger.start_at) // trigger.every
+        fire = trigger.start_at + k * trigger.every
+        return fire if fire > start else None
+    fires = fires_between(trigger, start, end)
+    return fires[-1] if fires else None
+
+
+def jitter_offset(automation_id: str, jitter: timedelta | None) -> timedelta:
+    """A stable offset in [0, jitter) per automation, so fires due at :00 spread out."""
+    if not jitter:
+        return timedelta(0)
+    digest = hashlib.sha256(automation_id.encode()).digest()
+    fraction = int.from_bytes(digest[:8], "big") / 2**64
+    return timedelta(seconds=int(fraction * jitter.total_seconds()))
+
+
+def describe(trigger: Trigger) -> str:
+    """A sentence a person reads in a list: "Every weekday at 09:30 (Europe/Berlin)"."""
+    if isinstance(trigger, ManualTrigger):
+        return "Only when run by hand"
+    if isinstance(trigger, AtTrigger):
+        return f"Once at {format_instant(trigger.at)}"
+    if isinstance(trigger, EveryTrigger):
+        return f"Every {_words(trigger.every)} from {format_instant(trigger.start_at)}"
+    if isinstance(trigger, AfterTrigger):
+        return (f"Again {_words(trigger.interval)} after each run finishes, first at "
+                f"{format_instant(trigger.start_at)}")
+    assert isinstance(trigger, CronTrigger)
+    return trigger.cron.describe(trigger.timezone)
+
+
+def _words(value: timedelta) -> str:
+    text = format_duration(value)
+    number, unit = int(text[:-1]), text[-1]
+    name = {"s": "second", "m": "minute", "h": "hour", "d": "day"}[unit]
+    if number == 1:
+        return name
+    return f"{number} {name}s"

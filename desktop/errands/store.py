@@ -1,0 +1,296 @@
+"""The store API: automations, their revisions and audit trail, the run ledger, attention
+items and settings. Each public method is one transaction; the engine composes several
+steps into one transaction through ``Store.transaction`` and the ``*_in`` helpers.
+"""
+
+from __future__ import annotations
+
+import uuid
+from contextlib import contextmanager
+from dataclasses import fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .db.database import Database
+from .db.schema import (AttentionRow, AuditRow, AutomationRow, RevisionRow, RunRow,
+                        SettingRow)
+from .definition import Definition
+from .errors import Conflict, InvalidInput, NotFound
+from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Run,
+                      load_definition)
+from .settings import Settings, check_key, normalize
+
+_RUN_FIELDS = {f.name for f in fields(Run)}
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def _automation(row: AutomationRow) -> Automation:
+    return Automation(
+        id=row.id, definition=load_definition(row.definition), revision=row.revision,
+        status=row.status, next_fire_at=row.next_fire_at, failure_streak=row.failure_streak,
+        run_count=row.run_count, created_at=row.created_at, updated_at=row.updated_at,
+        request_id=row.request_id, paused_reason=row.paused_reason, paused_at=row.paused_at,
+        last_result=row.last_result)
+
+
+def _run(row: RunRow) -> Run:
+    values = {name: getattr(row, name) for name in _RUN_FIELDS if hasattr(row, name)}
+    values["attempts"] = list(row.attempts or [])
+    return Run(**values)
+
+
+def _attention(row: AttentionRow) -> AttentionItem:
+    return AttentionItem(id=row.id, automation_id=row.automation_id, run_id=row.run_id,
+                         kind=row.kind, title=row.title, body=row.body, read=row.read,
+                         created_at=row.created_at)
+
+
+def _cursor_index(cursor: str | None) -> int | None:
+    if cursor is None:
+        return None
+    if not cursor.startswith("r") or not cursor[1:].isdigit():
+        raise InvalidInput("cursor", f"not a cursor from a previous page: {cursor!r}",
+                           "the next_cursor value of a previous page", "r51")
+    return int(cursor[1:])
+
+
+class Store:
+    def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
+        self.db = Database(path, busy_ms)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        with self.db.write() as session:
+            yield session
+
+    # ------------------------------------------------------------------ settings
+
+    def settings(self) -> Settings:
+        with self.db.read() as s:
+            stored = {r.key: r.value for r in s.scalars(select(SettingRow))}
+        return Settings(stored)
+
+    def set_setting(self, key: str, value: str) -> str:
+        text = normalize(key, value)
+        with self.db.write() as s:
+            s.merge(SettingRow(key=key, value=text))
+        return text
+
+    def unset_setting(self, key: str) -> None:
+        check_key(key)
+        with self.db.write() as s:
+            s.execute(delete(SettingRow).where(SettingRow.key == key))
+
+    # --------------------------------------------------------------- automations
+
+    def resolve_id(self, ident: str) -> str:
+        """A full id from an id or an unambiguous prefix of at least four characters."""
+        with self.db.read() as s:
+            if s.get(AutomationRow, ident) is not None:
+                return ident
+            if len(ident) >= 4:
+                ids = list(s.scalars(select(AutomationRow.id)
+                                     .where(AutomationRow.id.startswith(ident, autoescape=True))
+                                     .limit(2)))
+                if len(ids) == 1:
+                    return ids[0]
+                if len(ids) > 1:
+                    raise InvalidInput("id", f"{ident!r} matches several automations",
+                                       "a longer id prefix", ids[0])
+        raise NotFound(f"no automation with id {ident!r}")
+
+    def get(self, automation_id: str) -> Automation:
+        with self.db.read() as s:
+            row = s.get(AutomationRow, automation_id)
+            if row is None:
+                raise NotFound(f"no automation with id {automation_id!r}")
+            return _automation(row)
+
+    def get_in(self, s: Session, automation_id: str) -> AutomationRow:
+        row = s.get(AutomationRow, automation_id)
+        if row is None:
+            raise NotFound(f"no automation with id {automation_id!r}")
+        return row
+
+    def list(self) -> list[Automation]:
+        with self.db.read() as s:
+            rows = s.scalars(select(AutomationRow).order_by(AutomationRow.created_at,
+                                                            AutomationRow.id))
+            return [_automation(r) for r in rows]
+
+    def find_by_request(self, request_id: str) -> tuple[Automation, str | None] | None:
+        with self.db.read() as s:
+            row = s.scalars(select(AutomationRow)
+                            .where(AutomationRow.request_id == request_id)).first()
+            return None if row is None else (_automation(row), row.request_fingerprint)
+
+    def insert_automation(self, definition: Definition, *, now: datetime,
+                          next_fire_at: datetime | None, request_id: str | None,
+                          fingerprint: str | None, actor: str) -> Automation:
+        doc = definition.to_dict()
+        row = AutomationRow(
+            id=new_id(), request_id=request_id, request_fingerprint=fingerprint,
+            title=definition.title, definition=doc, revision=1,
+            status="paused" if definition.paused else "active", next_fire_at=next_fire_at,
+            failure_streak=0, run_count=0, last_index=0, created_at=now, updated_at=now)
+        try:
+            with self.db.write() as s:
+                s.add(row)
+                s.flush()
+                s.add(RevisionRow(automation_id=row.id, revision=1, definition=doc,
+                                  created_at=now))
+                self.audit_in(s, row.id, "created", 1, actor, now, {"title": definition.title})
+        except IntegrityError as exc:  # a concurrent create with the same request id
+            raise Conflict("identity_conflict", f"request id {request_id!r} was used by another "
+                           "create at the same moment; retry to get its automation") from exc
+        return _automation(row)
+
+    def revise_in(self, s: Session, row: AutomationRow, definition: Definition, *,
+                  now: datetime, actor: str, action: str = "revised",
+                  detail: dict[str, Any] | None = None) -> None:
+        doc = definition.to_dict()
+        row.revision += 1
+        row.definition = doc
+        row.title = definition.title
+        row.updated_at = now
+        s.add(RevisionRow(automation_id=row.id, revision=row.revision, definition=doc,
+                          created_at=now))
+        self.audit_in(s, row.id, action, row.revision, actor, now, detail)
+
+    def audit_in(self, s: Session, automation_id: str, action: str, revision: int | None,
+                 actor: str, now: datetime, detail: dict[str, Any] | None = None) -> None:
+        s.add(AuditRow(automation_id=automation_id, action=action, revision=revision,
+                       actor=actor, detail=detail, at=now))
+
+    def revisions(self, automation_id: str) -> list[tuple[int, Definition, datetime]]:
+        with self.db.read() as s:
+            rows = s.scalars(select(RevisionRow).where(RevisionRow.automation_id == automation_id)
+                             .order_by(RevisionRow.revision))
+            return [(r.revision, load_definition(r.definition), r.created_at) for r in rows]
+
+    def audit(self, automation_id: str | None = None) -> list[AuditEntry]:
+        with self.db.read() as s:
+            q = select(AuditRow).order_by(AuditRow.id)
+            if automation_id:
+                q = q.where(AuditRow.automation_id == automation_id)
+            return [AuditEntry(id=r.id, automation_id=r.automation_id, action=r.action,
+                               revision=r.revision, actor=r.actor, detail=r.detail, at=r.at)
+                    for r in s.scalars(q)]
+
+    def delete_in(self, s: Session, automation_id: str, *, now: datetime, actor: str) -> None:
+        row = self.get_in(s, automation_id)
+        self.audit_in(s, automation_id, "deleted", row.revision, actor, now,
+                      {"title": row.title})
+        s.execute(delete(RunRow).where(RunRow.automation_id == automation_id))
+        s.execute(delete(RevisionRow).where(RevisionRow.automation_id == automation_id))
+        s.execute(delete(AttentionRow).where(AttentionRow.automation_id == automation_id))
+        s.delete(row)
+
+    # ---------------------------------------------------------------- run ledger
+
+    def insert_run_in(self, s: Session, automation: AutomationRow, *, slot: str, trigger: str,
+                      state: str, now: datetime, scheduled_for: datetime | None,
+                      **values: Any) -> RunRow:
+        """Claim ``slot`` for a new run. The unique (automation, slot) key makes a second claim
+        of the same slot fail, whichever process or replay attempts it."""
+        automation.last_index += 1
+        row = RunRow(id=new_id(), automation_id=automation.id, index=automation.last_index,
+                     slot=slot, revision=automation.revision, trigger=trigger,
+                     scheduled_for=scheduled_for, state=state, created_at=now,
+                     attempts=values.pop("attempts", []), **values)
+        s.add(row)
+        s.flush()
+        return row
+
+    def slot_taken_in(self, s: Session, automation_id: str, slot: str) -> RunRow | None:
+        return s.scalars(select(RunRow).where(RunRow.automation_id == automation_id,
+                                              RunRow.slot == slot)).first()
+
+    def get_run(self, run_id: str) -> Run:
+        with self.db.read() as s:
+            row = s.get(RunRow, run_id)
+            if row is None:
+                raise NotFound(f"no run with id {run_id!r}")
+            return _run(row)
+
+    def update_run_in(self, s: Session, run_id: str, **values: Any) -> RunRow:
+        row = s.get(RunRow, run_id)
+        if row is None:
+            raise NotFound(f"no run with id {run_id!r}")
+        for key, value in values.items():
+            setattr(row, key, value)
+        return row
+
+    def runs_page(self, automation_id: str, *, limit: int = 50,
+                  cursor: str | None = None) -> tuple[list[Run], str | None]:
+        """Newest first. The cursor is the index to continue below, so pages stay stable
+        while new runs arrive."""
+        if not 1 <= limit <= 1000:
+            raise InvalidInput("limit", f"{limit} is out of range", "a whole number from 1 to 1000",
+                               "50")
+        before = _cursor_index(cursor)
+        with self.db.read() as s:
+            q = select(RunRow).where(RunRow.automation_id == automation_id)
+            if before is not None:
+                q = q.where(RunRow.index < before)
+            rows = list(s.scalars(q.order_by(RunRow.index.desc()).limit(limit + 1)))
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [_run(r) for r in rows], (f"r{rows[-1].index}" if more and rows else None)
+
+    def active_runs(self, automation_id: str | None = None) -> list[Run]:
+        with self.db.read() as s:
+            q = select(RunRow).where(RunRow.state.in_(ACTIVE_STATES))
+            if automation_id:
+                q = q.where(RunRow.automation_id == automation_id)
+            return [_run(r) for r in s.scalars(q.order_by(RunRow.created_at))]
+
+    def run_by_request(self, automation_id: str, request_id: str) -> Run | None:
+        with self.db.read() as s:
+            row = self.slot_taken_in(s, automation_id, f"manual:{request_id}")
+            return None if row is None else _run(row)
+
+    def count_runs(self, automation_id: str) -> int:
+        with self.db.read() as s:
+            return s.scalar(select(func.count()).select_from(RunRow)
+                            .where(RunRow.automation_id == automation_id)) or 0
+
+    # ----------------------------------------------------------------- attention
+
+    def add_attention_in(self, s: Session, *, kind: str, title: str, body: str | None,
+                         now: datetime, automation_id: str | None = None,
+                         run_id: str | None = None) -> AttentionRow:
+        row = AttentionRow(kind=kind, title=title[:200], body=body, read=False,
+                           created_at=now, automation_id=automation_id, run_id=run_id)
+        s.add(row)
+        s.flush()
+        return row
+
+    def attention(self, *, unread_only: bool = False, limit: int = 500) -> list[AttentionItem]:
+        with self.db.read() as s:
+            q = select(AttentionRow)
+            if unread_only:
+                q = q.where(AttentionRow.read.is_(False))
+            q = q.order_by(AttentionRow.created_at.desc(), AttentionRow.id.desc()).limit(limit)
+            return [_attention(r) for r in s.scalars(q)]
+
+    def mark_attention_read(self, item_id: int | None = None) -> int:
+        """Mark one item (or all when ``item_id`` is None) read; returns how many changed."""
+        with self.db.write() as s:
+            q = update(AttentionRow).where(AttentionRow.read.is_(False))
+            if item_id is not None:
+                if s.get(AttentionRow, item_id) is None:
+                    raise NotFound(f"no attention item with id {item_id}")
+                q = q.where(AttentionRow.id == item_id)
+            return s.execute(q.values(read=True)).rowcount or 0  # type: ignore[attr-defined]
