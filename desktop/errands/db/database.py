@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..errors import StoreError
@@ -117,6 +117,8 @@ class Database:
     def _translate(self) -> Iterator[None]:
         try:
             yield
+        except IntegrityError:
+            raise  # a constraint doing its job (a slot claimed twice); callers decide
         except OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise StoreError("locked", f"{self.path} stayed locked for "

@@ -1,0 +1,102 @@
+"""Trigger maths shared by the engine and the previews: grids, loops, one-shots, windows."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from errands.definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
+                                ManualTrigger)
+from errands.schedule import (count_fires_between, describe, fires_between, jitter_offset,
+                              latest_fire_at_or_before, next_fire, next_fires)
+
+T0 = datetime(2026, 1, 1, 0, 0, 7, tzinfo=timezone.utc)
+
+
+class TestFixedGrid:
+    def test_start_is_the_first_fire(self) -> None:
+        grid = EveryTrigger(every=timedelta(minutes=15), start_at=T0)
+        assert next_fire(grid, T0 - timedelta(seconds=1)) == T0
+        assert next_fire(grid, T0) == T0 + timedelta(minutes=15)
+
+    def test_no_drift_over_a_simulated_year(self) -> None:
+        """Each run starts late by a varying amount; the ticks never move."""
+        every = timedelta(seconds=3607)  # deliberately not a divisor of anything
+        grid = EveryTrigger(every=every, start_at=T0)
+        now, fire, k = T0, T0, 0
+        end = T0 + timedelta(days=365)
+        while fire < end:
+            assert fire == T0 + k * every
+            now = fire + timedelta(seconds=(k * 7919) % 900)  # up to 15 min late
+            fire = next_fire(grid, now)  # type: ignore[assignment]
+            k += 1
+        assert k == 365 * 86400 // 3607 + 1
+
+    def test_counts_and_windows_agree(self) -> None:
+        grid = EveryTrigger(every=timedelta(seconds=1), start_at=T0)
+        year = T0 + timedelta(days=365)
+        assert count_fires_between(grid, T0 - timedelta(seconds=1), year) == 365 * 86400 + 1
+        assert count_fires_between(grid, T0, year) == 365 * 86400
+        small = EveryTrigger(every=timedelta(minutes=7), start_at=T0)
+        start, stop = T0 + timedelta(minutes=3), T0 + timedelta(hours=5)
+        fires = fires_between(small, start, stop)
+        assert count_fires_between(small, start, stop) == len(fires) == 42
+        assert latest_fire_at_or_before(small, start, stop) == fires[-1]
+        assert latest_fire_at_or_before(small, stop, stop) is None
+        assert count_fires_between(small, T0 - timedelta(days=2), T0 - timedelta(days=1)) == 0
+
+
+def test_one_shot() -> None:
+    at = AtTrigger(at=T0)
+    assert next_fire(at, T0 - timedelta(seconds=1)) == T0
+    assert next_fire(at, T0) is None
+    assert next_fires(at, T0 - timedelta(days=1), 5) == [T0]
+
+
+def test_after_loop_counts_from_the_previous_finish() -> None:
+    loop = AfterTrigger(interval=timedelta(minutes=10), start_at=T0)
+    assert next_fire(loop, T0 - timedelta(seconds=1)) == T0
+    finished = T0 + timedelta(minutes=3, seconds=12)
+    assert next_fire(loop, finished, last_finished=finished) == finished + timedelta(minutes=10)
+    # preview: runs assumed instantaneous
+    assert next_fires(loop, T0 - timedelta(seconds=1), 3) == [
+        T0, T0 + timedelta(minutes=10), T0 + timedelta(minutes=20)]
+
+
+def test_manual_never_fires() -> None:
+    assert next_fire(ManualTrigger(), T0) is None
+    assert next_fires(ManualTrigger(), T0, 3) == []
+
+
+def test_cron_window_in_local_time() -> None:
+    cron = CronTrigger(expression="0 9 * * MON-FRI", timezone="Europe/Berlin")
+    fires = fires_between(cron, datetime(2026, 3, 27, tzinfo=timezone.utc),
+                          datetime(2026, 3, 31, tzinfo=timezone.utc))
+    # Friday 27 March in winter time, Monday 30 March in summer time: 9am stays 9am
+    assert fires == [datetime(2026, 3, 27, 8, tzinfo=timezone.utc),
+                     datetime(2026, 3, 30, 7, tzinfo=timezone.utc)]
+
+
+def test_jitter_is_stable_and_bounded() -> None:
+    jitter = timedelta(minutes=5)
+    offsets = {jitter_offset(f"id-{i}", jitter) for i in range(200)}
+    assert all(timedelta(0) <= o < jitter for o in offsets)
+    assert len(offsets) > 100  # spread out
+    assert jitter_offset("id-1", jitter) == jitter_offset("id-1", jitter)
+    assert jitter_offset("id-1", None) == timedelta(0)
+
+
+@pytest.mark.parametrize("trigger, text", [
+    (ManualTrigger(), "Only when run by hand"),
+    (AtTrigger(at=T0), "Once at 2026-01-01T00:00:07Z"),
+    (EveryTrigger(every=timedelta(minutes=15), start_at=T0),
+     "Every 15 minutes from 2026-01-01T00:00:07Z"),
+    (EveryTrigger(every=timedelta(hours=1), start_at=T0), "Every hour from 2026-01-01T00:00:07Z"),
+    (AfterTrigger(interval=timedelta(minutes=10), start_at=T0),
+     "Again 10 minutes after each run finishes, first at 2026-01-01T00:00:07Z"),
+    (CronTrigger(expression="30 9 * * MON-FRI", timezone="Europe/Berlin"),
+     "Every weekday at 09:30 (Europe/Berlin)"),
+])
+def test_descriptions(trigger: object, text: str) -> None:
+    assert describe(trigger) == text  # type: ignore[arg-type]
