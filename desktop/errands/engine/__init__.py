@@ -1,0 +1,1 @@
+"""The engine: firing automations on time, once, and accounting for every fire."""

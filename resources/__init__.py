@@ -1,0 +1,1 @@
+"""Icons, templates and styles, installed as the package ``errands.resources``."""
