@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "commands) once, on an interval, in a loop, on a cron schedule or by hand.",
                      epilog="Run 'errands COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"errands {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", parser_class=_Parser)
 
     def cmd(name: str, handler: Callable[..., int], help: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=help, description=help)

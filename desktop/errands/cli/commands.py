@@ -10,6 +10,7 @@ from typing import Any
 from ..catalog import Catalog
 from ..errors import InvalidInput
 from ..paths import data_dir, database_path
+from ..settings import Settings, env_name
 from ..schedule import describe, next_fires
 from ..store import Store
 from ..timeutil import format_instant, parse_instant, system_zone_name, utcnow
@@ -47,11 +48,22 @@ def _read_json(source: str) -> Any:
                            "'errands show ID --json'", '{"title": "Backup", ...}')
 
 
+# what ``add --from-json`` may be given besides the document itself
+_FROM_JSON_COMPATIBLE = {"from_json", "request_id", "data_dir", "json", "handler", "command_name"}
+
+
 def add(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     warnings: list[str] = []
     request_id = args.request_id
     if args.from_json:
+        given = [name for name, value in vars(args).items()
+                 if value is not None and name not in _FROM_JSON_COMPATIBLE]
+        if given:
+            flag = "--" + sorted(given)[0].replace("_", "-")
+            raise InvalidInput(flag, "cannot be combined with --from-json; put it in the "
+                               "document instead", "--from-json FILE alone (with --request-id "
+                               "at most)", "errands add --from-json automation.json")
         doc = _read_json(args.from_json)
         if isinstance(doc, dict) and "request_id" in doc:
             request_id = request_id or doc.get("request_id")
@@ -137,18 +149,30 @@ def schedule_preview(args: argparse.Namespace) -> int:
         trigger_doc = {"kind": "cron", "expression": args.cron, "timezone": args.tz or system_zone_name()}
     else:
         trigger_doc, _ = spec_to_trigger(args.spec, args.tz, now)
-    trigger = _trigger(trigger_doc, now, after)
+    trigger = _trigger(trigger_doc, now, after, _min_interval(args))
     fires = next_fires(trigger, after, args.count)
     emit(args, {"fires": [format_instant(f) for f in fires], "description": describe(trigger)},
          render.fires(fires, describe(trigger)))
     return 0
 
 
-def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any) -> Any:
+def _min_interval(args: argparse.Namespace) -> Any:
+    """The interval floor in force, so a preview refuses exactly what ``add`` would.
+
+    A preview only reads: without a database yet it uses the environment and the defaults
+    rather than creating one.
+    """
+    path = database_path(data_dir(getattr(args, "data_dir", None)))
+    if not path.exists():
+        return Settings().min_interval
+    return Store(path).settings().min_interval
+
+
+def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any, min_interval: Any) -> Any:
     """Validate a trigger alone by wrapping it in a minimal definition (one parser for all)."""
     if trigger_doc.get("kind") in ("every", "after") and "start_at" not in trigger_doc:
         trigger_doc = {**trigger_doc, "start_at": format_instant(min(now, after))}
-    ctx = ParseContext(now=min(now, after))
+    ctx = ParseContext(now=min(now, after), min_interval=min_interval)
     doc = {"title": "preview", "runner": {"kind": "command", "command": "true"},
            "trigger": trigger_doc}
     return parse_definition(doc, ctx).trigger
@@ -160,7 +184,7 @@ def schedule_parse(args: argparse.Namespace) -> int:
     now = parse_instant(args.now, "--now") if args.now else utcnow()
     tz = args.tz or system_zone_name()
     parsed = parse_schedule_text(" ".join(args.text), tz, now)
-    trigger = _trigger(dict(parsed.trigger), now, now)
+    trigger = _trigger(dict(parsed.trigger), now, now, _min_interval(args))
     doc = {"trigger": parsed.trigger, "prompt": parsed.prompt, "title": parsed.title,
            "stop": parsed.stop, "description": describe(trigger), "warnings": parsed.warnings}
     lines = [f"schedule     {doc['description']}", f"trigger      {json.dumps(parsed.trigger)}"]
@@ -195,7 +219,7 @@ def config_set(args: argparse.Namespace) -> int:
     settings = store.settings()
     doc = {"key": args.key, "value": value, "source": settings.source(args.key)}
     note = ("" if doc["source"] != "environment" else
-            f" (but the environment's {args.key.upper()} overrides it in this shell)")
+            f" (but the environment's {env_name(args.key)} overrides it in this shell)")
     emit(args, doc, f"{args.key} = {value}{note}")
     return 0
 

@@ -76,11 +76,21 @@ def _nullable_int(flag: str, text: str) -> int | None:
     return _int(flag)(text)
 
 
-def spec_to_trigger(spec: str, tz: str | None, now: datetime) -> tuple[dict[str, Any], Any]:
-    """A trigger document from ``SPEC``; the second value is the parsed phrase (or None)."""
+def spec_to_trigger(spec: str, tz: str | None, now: datetime,
+                    previous: dict[str, Any] | None = None) -> tuple[dict[str, Any], Any]:
+    """A trigger document from ``SPEC``; the second value is the parsed phrase (or None).
+
+    ``previous`` is the current trigger when editing: repeating the schedule it already has
+    keeps its grid start and time zone, so such an edit changes nothing.
+    """
     text = spec.strip()
     head, _, rest = text.partition(":")
     head = head.lower()
+    previous = previous or {}
+    if tz is not None and (text.lower() == "manual"
+                           or (head in ("at", "in", "every", "after") and rest)):
+        raise InvalidInput("--tz", "applies only to a cron schedule or a phrase",
+                           "--tz together with a cron schedule", "Europe/Berlin")
     if text.lower() == "manual":
         return {"kind": "manual"}, None
     if head == "at" and rest:
@@ -89,15 +99,18 @@ def spec_to_trigger(spec: str, tz: str | None, now: datetime) -> tuple[dict[str,
         parse_duration(rest.strip(), "--schedule")
         # kept relative so a retried create with the same request id matches itself
         return {"kind": "at", "in": rest.strip()}, None
-    if head == "every" and rest:
-        parse_duration(rest.strip(), "--schedule")
-        return {"kind": "every", "every": rest.strip()}, None
-    if head == "after" and rest:
-        parse_duration(rest.strip(), "--schedule")
-        return {"kind": "after", "interval": rest.strip()}, None
+    if head in ("every", "after") and rest:
+        gap = parse_duration(rest.strip(), "--schedule")
+        key = "every" if head == "every" else "interval"
+        trigger = {"kind": head, key: rest.strip()}
+        if (previous.get("kind") == head and previous.get("start_at")
+                and parse_duration(previous.get(key), "--schedule") == gap):
+            trigger = {**trigger, key: previous[key], "start_at": previous["start_at"]}
+        return trigger, None
     if head == "cron" and rest:
+        kept = previous.get("timezone") if previous.get("kind") == "cron" else None
         return {"kind": "cron", "expression": rest.strip(),
-                "timezone": tz or system_zone_name()}, None
+                "timezone": tz or kept or system_zone_name()}, None
     from ..nlschedule import parse_schedule_text  # the phrase parser is only needed here
     try:
         parsed = parse_schedule_text(text, tz or system_zone_name(), now)
@@ -114,7 +127,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
     warnings: list[str] = []
     phrase = None
     if args.schedule is not None:
-        trigger, phrase = spec_to_trigger(args.schedule, args.tz, now)
+        trigger, phrase = spec_to_trigger(args.schedule, args.tz, now,
+                                          doc.get("trigger") if editing else None)
         doc["trigger"] = trigger
         if phrase is not None:
             warnings.extend(phrase.warnings)

@@ -1,0 +1,414 @@
+"""The ``errands`` command line, end to end: real subprocesses of the installed console script.
+
+Every test passes its own data folder (``--data-dir`` or, once, ``ERRANDS_DATA_DIR``) and
+runs with a copy of the environment that has no ``ERRANDS_*`` variables, so nothing here
+reads or writes the user's real data. Independent invocations run concurrently to keep the
+file quick; invocations that build on each other run in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
+
+ERRANDS = Path(sys.executable).parent / "errands"
+READ_ONLY = ("id", "revision", "status", "next_fire_at", "failure_streak", "created_at",
+             "updated_at")
+ERROR_KEYS = {"code", "field", "message", "expected", "example"}
+FUTURE = "2099-01-01T00:00:00+01:00"
+
+pytestmark = pytest.mark.skipif(not ERRANDS.exists(), reason="the errands console script "
+                                "is not installed next to this interpreter")
+
+
+# ----------------------------------------------------------------------------- helpers
+
+@dataclass
+class Result:
+    argv: list[str]
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    def error(self) -> dict[str, Any]:
+        """The ``--json`` error document on stderr (and nothing on stdout)."""
+        assert self.out == "", self.out
+        doc = json.loads(self.err)
+        assert set(doc) == {"error"}
+        assert set(doc["error"]) == ERROR_KEYS
+        return doc["error"]
+
+    def __str__(self) -> str:
+        return f"errands {' '.join(self.argv)} -> {self.code}\nstdout: {self.out}\nstderr: {self.err}"
+
+
+@pytest.fixture(scope="session")
+def base_env(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory
+             ) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ERRANDS_")}
+    # Byte-code caching in a folder of its own (never the source tree) makes each start
+    # about three times faster than with PYTHONDONTWRITEBYTECODE.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cache = getattr(pytestconfig, "cache", None)
+    pycache = (cache.mkdir("errands-cli-pycache") if cache is not None
+               else tmp_path_factory.mktemp("pycache"))
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    home = tmp_path_factory.mktemp("home")
+    env["HOME"] = str(home)                      # the platform data folder, should any
+    env["XDG_DATA_HOME"] = str(home / "data")    # invocation forget its --data-dir
+    env["TZ"] = "UTC"                            # the machine zone: cron default, human output
+    return env
+
+
+@pytest.fixture
+def cli(base_env: dict[str, str], tmp_path: Path) -> "Cli":
+    return Cli(base_env, tmp_path)
+
+
+class Cli:
+    def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
+        self.env = env
+        self.tmp = tmp_path
+        self.data = tmp_path / "data"
+
+    def call(self, *args: str, expect: int | None = 0, data: Path | None | bool = True,
+             env: dict[str, str] | None = None, stdin: str | None = None,
+             cwd: Path | None = None) -> Result:
+        """One invocation; ``data=True`` adds ``--data-dir`` for this test's folder."""
+        argv = list(args)
+        if data is True:
+            argv += ["--data-dir", str(self.data)]
+        elif data:
+            argv += ["--data-dir", str(data)]
+        proc = subprocess.run([str(ERRANDS), *argv], input=stdin, capture_output=True,
+                              text=True, env={**self.env, **(env or {})},
+                              cwd=cwd or self.tmp, timeout=120)
+        result = Result(argv, proc.returncode, proc.stdout, proc.stderr)
+        if expect is not None:
+            assert result.code == expect, str(result)
+        return result
+
+    def many(self, calls: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> list[Result]:
+        """Independent invocations, run concurrently; by default they share this test's data
+        folder, so none of them may depend on another's writes."""
+        def one(call: tuple[Sequence[str], dict[str, Any]]) -> Result:
+            args, kw = call
+            return self.call(*args, **kw)
+        with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+            return list(pool.map(one, calls))
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _definition(doc: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if k not in READ_ONLY}
+
+
+# ------------------------------------------------------------------------------- tests
+
+def test_no_arguments_prints_help_and_version(cli: Cli) -> None:
+    bare, version = cli.many([((), {"data": False}), (("--version",), {"data": False})])
+    assert bare.out.startswith("usage: errands") and bare.err == ""
+    for command in ("add", "edit", "list", "show", "pause", "resume", "delete", "runs",
+                    "schedule", "config"):
+        assert f"\n    {command} " in bare.out
+    name, number = version.out.split()
+    assert name == "errands" and number[0].isdigit()
+
+
+def test_lifecycle_add_show_list_edit_pause_resume_runs_delete(cli: Cli) -> None:
+    add = ("add", "--title", "Backup", "--command", "backup.sh", "--schedule", "every:1h",
+           "--request-id", "req-1", "--json")
+    created = cli.call(*add).json()
+    ident, prefix = created["id"], created["id"][:8]
+    assert created["revision"] == 1 and created["status"] == "active"
+    assert created["runner"] == {"kind": "command", "command": "backup.sh"}
+    assert created["trigger"]["kind"] == "every" and created["trigger"]["every"] == "1h"
+    assert created["origin"]["kind"] == "cli" and created["failure_streak"] == 0
+    start = _instant(created["trigger"]["start_at"])
+    first = _instant(created["next_fire_at"])
+    assert first >= start and (first - start) % timedelta(hours=1) == timedelta(0)
+
+    again, conflict, listed, table, shown = cli.many([
+        # the same request id and definition: the same automation, unchanged
+        (add, {}),
+        # the same request id, another definition: a conflict
+        (("add", "--title", "Other", *add[3:]), {"expect": 4}),
+        (("list", "--json"), {}),
+        (("list",), {}),
+        (("show", prefix), {}),   # an id prefix (8 characters) finds it
+    ])
+    assert again.json() == created
+    assert conflict.error()["code"] == "identity_conflict"
+    assert listed.json() == {"automations": [created]}
+    rows = table.out.splitlines()
+    assert rows[0].split()[:3] == ["ID", "STATUS", "NEXT"] and len(rows) == 2
+    assert rows[1].startswith(prefix) and "Backup" in rows[1] and "active" in rows[1]
+    assert shown.out.startswith("Backup\n") and ident in shown.out
+    assert "command: backup.sh" in shown.out and "revision     1" in shown.out
+
+    edited = cli.call("edit", prefix, "--title", "Nightly backup")
+    assert edited.out.startswith("Revised to revision 2")
+    # the same title and the same schedule again (60m is 1h): nothing changes
+    same = cli.call("edit", prefix, "--title", "Nightly backup", "--schedule", "every:60m",
+                    "--json").json()
+    assert same["revision"] == 2 and same["title"] == "Nightly backup"
+    assert same["trigger"] == created["trigger"] and same["next_fire_at"] == created["next_fire_at"]
+
+    paused = cli.call("pause", prefix, "--json").json()
+    assert paused["status"] == "paused" and paused["next_fire_at"] is None
+    assert paused["paused"] is True and paused["revision"] == 3
+    resumed, runs, runs_human = cli.many([(("resume", prefix, "--json"), {}),
+                                          (("runs", prefix, "--json"), {}),
+                                          (("runs", prefix), {})])
+    doc = resumed.json()
+    assert doc["status"] == "active" and doc["paused"] is False and doc["revision"] == 4
+    nxt = _instant(doc["next_fire_at"])
+    assert nxt > datetime.now(timezone.utc) - timedelta(minutes=1)
+    assert (nxt - start) % timedelta(hours=1) == timedelta(0)  # still on the same grid
+    assert runs.json() == {"runs": [], "next_cursor": None}
+    assert runs_human.out.strip() == "No runs yet."
+
+    # the human forms of pause and resume, on a second automation
+    other = cli.call("add", "--title", "Other", "--command", "x", "--schedule", "every:2h",
+                     "--json").json()["id"]
+    paused_text, deleted = cli.many([(("pause", other), {}), (("delete", prefix), {})])
+    assert paused_text.out.strip() == "Paused Other — next fire —"
+    assert deleted.out.strip() == f"Deleted Nightly backup ({ident})"
+    resumed_text, gone, shown_json = cli.many([(("resume", other), {}),
+                                               (("show", ident), {"expect": 3}),
+                                               (("show", ident, "--json"), {"expect": 3})])
+    assert resumed_text.out.startswith("Resumed Other — next fire 20")
+    assert gone.out == "" and gone.err.strip() == f"error: no automation with id {ident!r}"
+    assert shown_json.error()["code"] == "not_found"
+
+
+def test_from_json_round_trip_and_edits_of_an_agent(cli: Cli) -> None:
+    full = cli.call(
+        "add", "--title", "Briefing", "--prompt", "Summarize my inbox",
+        "--schedule", "cron:0 9 * * MON-FRI", "--tz", "Europe/Berlin", "--context", "continue",
+        "--max-runs", "5", "--until", FUTURE, "--until-condition", "--misfire", "run-once",
+        "--overlap", "queue-one", "--model", "small-model", "--max-steps", "7",
+        "--timeout", "5m", "--max-attempts", "2", "--notify", "on-change",
+        "--permissions", "allow-listed", "--allow", "read_file", "--allow", "fetch_url",
+        "--allow", "read_file", "--workdir", "projects/site", "--paused", "--json").json()
+    assert full["runner"] == {"kind": "agent", "prompt": "Summarize my inbox",
+                              "model": "small-model"}
+    assert full["trigger"] == {"kind": "cron", "expression": "0 9 * * MON-FRI",
+                               "timezone": "Europe/Berlin"}
+    assert full["context"]["mode"] == "continue"
+    assert full["stop"] == {"max_runs": 5, "until": "2098-12-31T23:00:00Z",
+                            "when_condition_met": True}
+    assert (full["misfire"], full["overlap"]) == ("run_once", "queue_one")
+    policy = full["policy"]
+    assert (policy["max_steps"], policy["timeout"], policy["notify"]) == (7, "5m", "on_change")
+    assert policy["retry"]["max_attempts"] == 2
+    # --permissions and --allow are accepted with --prompt (repeats are dropped)
+    assert full["permissions"]["mode"] == "allow_listed"
+    assert full["permissions"]["tools"] == ["read_file", "fetch_url"]
+    # a relative --workdir is made absolute against the current folder
+    assert full["workdir"] == str((cli.tmp / "projects" / "site").resolve())
+    assert full["paused"] is True and full["status"] == "paused"
+    assert full["next_fire_at"] is None
+
+    shown = cli.call("show", full["id"], "--json").json()
+    assert shown == full
+    document = _definition(shown)
+    file = cli.tmp / "definition.json"
+    file.write_text(json.dumps({**document, "title": "From a file", "paused": False}))
+    bad_nested = {**document, "policy": {**document["policy"], "retry": {
+        **document["policy"]["retry"], "bogus": 1}}}
+    results = cli.many([
+        (("add", "--from-json", "-", "--json"), {"stdin": json.dumps(document)}),
+        (("add", "--from-json", str(file), "--json"), {}),
+        (("add", "--from-json", "-", "--json"), {"stdin": json.dumps(bad_nested), "expect": 2}),
+        (("add", "--from-json", "-", "--json"), {"stdin": json.dumps(shown), "expect": 2}),
+        (("add", "--from-json", "-", "--json"),
+         {"stdin": json.dumps({**document, "revision": 3}), "expect": 2}),
+        (("add", "--from-json", str(file), "--title", "X", "--json"), {"expect": 2}),
+    ])
+    copy = results[0].json()
+    assert copy["id"] != full["id"] and copy["revision"] == 1
+    assert _definition(copy) == document
+    from_file = results[1].json()
+    assert from_file["title"] == "From a file" and from_file["status"] == "active"
+    assert from_file["next_fire_at"] is not None
+    fields = [r.error()["field"] for r in results[2:]]
+    assert fields == ["policy.retry.bogus", "id", "revision", "--title"]
+    assert results[2].error()["message"] == "unknown field 'bogus'"
+    assert "read-only" in results[3].error()["message"]
+    assert "read-only" in results[4].error()["message"]
+
+    # editing the agent: repeating its cron schedule keeps the zone and changes nothing
+    prefix = full["id"][:8]
+    same = cli.call("edit", prefix, "--schedule", "cron:0 9 * * MON-FRI", "--json").json()
+    assert same["revision"] == 1 and same["trigger"] == full["trigger"]
+    assert same["updated_at"] == full["updated_at"]
+    moved = cli.call("edit", prefix, "--tz", "UTC", "--max-runs", "none",
+                     "--command", "make report", "--json")
+    doc = moved.json()
+    assert doc["revision"] == 2 and doc["trigger"]["timezone"] == "UTC"
+    assert doc["stop"]["max_runs"] is None and doc["stop"]["when_condition_met"] is True
+    assert doc["status"] == "paused" and doc["next_fire_at"] is None  # still paused
+    assert doc["runner"] == {"kind": "command", "command": "make report"}
+    assert doc["permissions"]["mode"] == "ask" and doc["permissions"]["tools"] == []
+    assert "permissions were dropped" in moved.err
+
+
+def test_invalid_input_exits_2_naming_the_field(cli: Cli) -> None:
+    add = ("add", "--title", "T", "--command", "x")
+    cases: list[tuple[tuple[str, ...], int, str | None, str]] = [
+        ((*add, "--schedule", "cron:30 9 * *"), 2, "trigger.expression", "invalid_input"),
+        ((*add, "--schedule", "every:30s"), 2, "trigger.every", "invalid_input"),
+        ((*add, "--schedule", "at:2098-01-01T00:00:00Z", "--max-runs", "3"), 2, "stop",
+         "invalid_input"),
+        ((*add, "--schedule", "every:1h", "--until", "2098-01-01T00:00:00"), 2, "stop.until",
+         "invalid_input"),
+        ((*add, "--schedule", "every:1h", "--permissions", "allow-all", "--allow", "read_file"),
+         2, "permissions", "invalid_input"),
+        (("add", "--title", "T", "--prompt", "p", "--schedule", "every:1h",
+          "--allow", "bogus"), 2, "permissions.tools[0]", "invalid_input"),
+        ((*add, "--schedule", "every:1h", "--tz", "Europe/Berlin"), 2, "--tz", "invalid_input"),
+        ((*add, "--schedule", "every:1h", "--context", "bogus"), 2, "--context",
+         "invalid_input"),
+        (("schedule", "preview", "--spec", "every:30s"), 2, "trigger.every", "invalid_input"),
+        (("config", "set", "concurrency", "0"), 2, "concurrency", "invalid_input"),
+    ]
+    human = [cases[0]]  # without --json: one line on stderr
+    results = cli.many([((*argv, "--json"), {"expect": code}) for argv, code, _, _ in cases]
+                       + [(argv, {"expect": code}) for argv, code, _, _ in human])
+    for (argv, _, field, code), result in zip(cases, results):
+        error = result.error()
+        assert (error["field"], error["code"]) == (field, code), str(result)
+        assert error["message"]
+    for (argv, _, field, code), result in zip(human, results[len(cases):]):
+        assert result.out == "", str(result)
+        line = result.err.strip()
+        assert "\n" not in line, str(result)
+        assert line.startswith(f"error: {field}: " if field else "error: "), str(result)
+    cron = results[0].error()
+    assert cron["message"].startswith(
+        'expected five fields "minute hour day-of-month month day-of-week"')
+    assert cron["expected"] == 'five fields "minute hour day-of-month month day-of-week"'
+    assert cron["example"] == "30 9 * * MON-FRI"
+    cron_line = results[len(cases)].err.strip()
+    assert cron_line.startswith('error: trigger.expression: expected five fields '
+                                '"minute hour day-of-month month day-of-week"')
+    assert cron_line.endswith('e.g. "30 9 * * MON-FRI"')
+
+
+def test_minimum_interval_and_its_environment_override(cli: Cli) -> None:
+    fast = {"ERRANDS_MIN_INTERVAL": "1s"}
+    # (without the override both are refused naming trigger.every: see the test above)
+    every_30s, preview_fast = cli.many([
+        (("add", "--title", "Fast", "--command", "x", "--schedule", "every:30s", "--json"),
+         {"env": fast}),
+        (("schedule", "preview", "--spec", "every:30s", "--after", "2026-01-01T00:00:00Z",
+          "--count", "2", "--json"), {"data": cli.tmp / "other", "env": fast}),
+    ])
+    assert every_30s.json()["trigger"]["every"] == "30s"
+    assert preview_fast.json()["fires"] == ["2026-01-01T00:00:30Z", "2026-01-01T00:01:00Z"]
+
+
+def test_schedule_preview(cli: Cli) -> None:
+    after = ("--after", "2026-03-28T00:00:00Z")
+    spring, human, fall, every, loop, at, in_, manual = cli.many([
+        (("schedule", "preview", "--cron", "30 2 * * *", "--tz", "Europe/Berlin", *after,
+          "--count", "3", "--json"), {}),
+        (("schedule", "preview", "--spec", "cron:30 2 * * *", "--tz", "Europe/Berlin",
+          *after, "--count", "3"), {}),
+        (("schedule", "preview", "--cron", "30 2 * * *", "--tz", "Europe/Berlin",
+          "--after", "2026-10-24T00:00:00Z", "--count", "3", "--json"), {}),
+        (("schedule", "preview", "--spec", "every:90m", *after, "--count", "3", "--json"), {}),
+        (("schedule", "preview", "--spec", "after:2h", *after, "--count", "2", "--json"), {}),
+        (("schedule", "preview", "--spec", "at:2098-06-01T10:00:00+02:00", *after,
+          "--count", "5", "--json"), {}),
+        (("schedule", "preview", "--spec", "in:1h", "--json"), {}),
+        (("schedule", "preview", "--spec", "manual", "--json"), {}),
+    ])
+    # 02:30 does not exist in Berlin on 29 March 2026: no fire that day
+    assert spring.json()["fires"] == ["2026-03-28T01:30:00Z", "2026-03-30T00:30:00Z",
+                                      "2026-03-31T00:30:00Z"]
+    assert "Europe/Berlin" in spring.json()["description"]
+    lines = human.out.splitlines()
+    assert len(lines) == 4 and "Europe/Berlin" in lines[0]
+    assert [line.split()[0] for line in lines[1:]] == spring.json()["fires"]
+    # 02:30 happens twice on 25 October 2026: it fires at each (as cron.py documents)
+    assert fall.json()["fires"] == ["2026-10-24T00:30:00Z", "2026-10-25T00:30:00Z",
+                                    "2026-10-25T01:30:00Z"]
+    # the grid starts at --after; fires are strictly after it, so 00:00 itself is not listed
+    assert every.json()["fires"] == ["2026-03-28T01:30:00Z", "2026-03-28T03:00:00Z",
+                                     "2026-03-28T04:30:00Z"]
+    assert loop.json()["fires"] == ["2026-03-28T02:00:00Z", "2026-03-28T04:00:00Z"]
+    assert at.json()["fires"] == ["2098-06-01T08:00:00Z"]
+    (fire,) = in_.json()["fires"]
+    delta = _instant(fire) - datetime.now(timezone.utc)
+    assert timedelta(minutes=55) < delta <= timedelta(hours=1)
+    assert manual.json()["fires"] == [] and manual.json()["description"]
+    assert not cli.data.joinpath("errands.sqlite3").exists()  # a preview only reads
+
+
+def test_config_list_get_set_unset_and_environment(cli: Cli) -> None:
+    stored = cli.call("config", "set", "grace", "3600s", "--json").json()
+    assert stored == {"key": "grace", "value": "1h", "source": "stored"}
+    listed, table, human_get, env_list, env_set, bad_env, bad_value = cli.many([
+        (("config", "list", "--json"), {}),
+        (("config", "list"), {}),
+        (("config", "get", "grace"), {}),
+        (("config", "list", "--json"), {"env": {"ERRANDS_MIN_INTERVAL": "1s"}}),
+        (("config", "set", "min_interval", "5m"),
+         {"data": cli.tmp / "other", "env": {"ERRANDS_MIN_INTERVAL": "1s"}}),
+        (("config", "get", "min_interval", "--json"),
+         {"env": {"ERRANDS_MIN_INTERVAL": "soon"}, "expect": 2}),
+        (("config", "set", "grace", "soon", "--json"), {"expect": 2}),
+    ])
+    rows = {row["key"]: row for row in listed.json()["settings"]}
+    assert {"min_interval", "grace", "concurrency"} <= set(rows)
+    assert all(set(row) == {"key", "value", "source", "help"} for row in rows.values())
+    assert (rows["grace"]["value"], rows["grace"]["source"]) == ("1h", "stored")
+    assert rows["concurrency"]["source"] == "default"
+    assert rows["min_interval"]["source"] == "default"
+    lines = table.out.splitlines()
+    assert lines[0].split() == ["KEY", "VALUE", "SOURCE", "MEANING"]
+    assert any(line.split()[:3] == ["grace", "1h", "stored"] for line in lines[1:])
+    assert human_get.out.strip() == "1h"
+    env_rows = {row["key"]: row for row in env_list.json()["settings"]}
+    assert env_rows["min_interval"]["value"] == "1s"
+    assert env_rows["min_interval"]["source"] == "environment"
+    assert env_set.out.startswith("min_interval = 5m")
+    assert "ERRANDS_MIN_INTERVAL" in env_set.out  # the stored value is shadowed in this shell
+    assert bad_env.error()["field"] == "ERRANDS_MIN_INTERVAL"
+    assert bad_value.error()["field"] == "grace"
+
+    unset = cli.call("config", "unset", "grace", "--json").json()
+    assert unset == {"key": "grace", "value": "2m", "source": "default"}
+
+
+def test_data_dir_from_the_environment(cli: Cli) -> None:
+    folder = cli.tmp / "from-env"
+    made = cli.call("add", "--title", "Env", "--command", "x", "--schedule", "manual",
+                    "--json", data=False, env={"ERRANDS_DATA_DIR": str(folder)}).json()
+    assert (folder / "errands.sqlite3").is_file()
+    # --data-dir before the command works too, and wins over the environment
+    here, elsewhere = cli.many([
+        (("--data-dir", str(folder), "list", "--json"),
+         {"data": False, "env": {"ERRANDS_DATA_DIR": str(cli.tmp / "unused")}}),
+        (("list", "--json"), {"env": {"ERRANDS_DATA_DIR": str(folder)}}),
+    ])
+    assert [a["id"] for a in here.json()["automations"]] == [made["id"]]
+    assert elsewhere.json() == {"automations": []}
+    assert not (cli.tmp / "unused").exists()
