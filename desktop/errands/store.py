@@ -5,7 +5,9 @@ steps into one transaction through ``Store.transaction`` and the ``*_in`` helper
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import fields
 from datetime import datetime
@@ -32,9 +34,25 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
+_DEFINITIONS: "OrderedDict[tuple[str, int, int], Definition]" = OrderedDict()
+_DEFINITIONS_KEPT = 20_000
+
+
+def _definition(row: AutomationRow) -> Definition:
+    """Parsed definitions are immutable, so one parse per stored document is enough (keyed
+    by content too, so a rolled-back revision can never leave a stale entry)."""
+    key = (row.id, row.revision, hash(json.dumps(row.definition, sort_keys=True)))
+    found = _DEFINITIONS.get(key)
+    if found is None:
+        found = _DEFINITIONS[key] = load_definition(row.definition)
+        if len(_DEFINITIONS) > _DEFINITIONS_KEPT:
+            _DEFINITIONS.popitem(last=False)
+    return found
+
+
 def _automation(row: AutomationRow) -> Automation:
     return Automation(
-        id=row.id, definition=load_definition(row.definition), revision=row.revision,
+        id=row.id, definition=_definition(row), revision=row.revision,
         status=row.status, next_fire_at=row.next_fire_at, failure_streak=row.failure_streak,
         run_count=row.run_count, created_at=row.created_at, updated_at=row.updated_at,
         request_id=row.request_id, paused_reason=row.paused_reason, paused_at=row.paused_at,

@@ -31,7 +31,7 @@ def _configure(engine: Engine, immediate: bool, busy_ms: int) -> None:
         cur.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = FULL")
+        cur.execute("PRAGMA synchronous = NORMAL")
         cur.close()
 
     @event.listens_for(engine, "begin")

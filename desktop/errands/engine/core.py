@@ -1,0 +1,776 @@
+"""The engine: fires every automation on time, never twice, and accounts for every fire.
+
+Plain asyncio with an injectable clock, so the same object runs under qasync in the app,
+under ``asyncio.run`` in ``errands serve`` and under a fake clock in tests.
+
+Durability rules, in short:
+- ``automations.next_fire_at`` is the durable cursor: the earliest automatic fire not yet
+  accounted for. Claiming a run (a row keyed uniquely by automation and slot) and moving
+  the cursor happen in one transaction, so a replay after a crash, or a second engine,
+  can never start the same slot twice.
+- Each run transition is one transaction, followed by one event.
+- On start, runs a dead engine left ``running`` or ``scheduled`` become ``interrupted``,
+  and their child processes are terminated before anything else runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import uuid
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..catalog import Catalog
+from ..db.schema import AutomationRow, RunRow
+from ..definition import AfterTrigger, AtTrigger, Definition
+from ..errors import Conflict, NotFound
+from ..paths import run_log_path, workspace_path
+from ..records import ACTIVE_STATES, Automation, Run, bounded
+from ..schedule import jitter_offset
+from ..store import Store, _automation, _run
+from ..timeutil import format_duration, format_instant
+from .clock import Clock, RealClock
+from .events import EventBus
+from .fires import cursor_after, due_window, plan_fires
+from .network import NetworkProbe, wait_for_network
+from .runner import Outcome, RunContext, Runner
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP = 60.0          # seconds: a sleeping machine or a clock jump is noticed within this
+JUMP_THRESHOLD = 30.0     # seconds the wall clock may run ahead of the monotonic one
+OUTPUT_TAIL = 64 * 1024
+CancelReason = Literal["cancelled", "interrupted"]
+
+
+@dataclass
+class _Slot:
+    """In-memory view of one automation: what the timer needs, nothing more."""
+
+    automation: Automation
+    due: datetime | None = None        # cursor + jitter: when the timer should wake for it
+    active: str | None = None          # the run running, parked or in backoff
+    queued: str | None = None          # queue_one: the one fire waiting behind it
+    version: int = 0
+
+
+def _slot_key(instant: datetime) -> str:
+    return f"sched:{format_instant(instant)}"
+
+
+class Engine:
+    def __init__(self, store: Store, data_dir: Path, runners: dict[str, Runner], *,
+                 clock: Clock | None = None, network: NetworkProbe | None = None,
+                 max_sleep: float = MAX_SLEEP) -> None:
+        self.store = store
+        self.data_dir = data_dir
+        self.runners = runners
+        self.clock: Clock = clock or RealClock()
+        self.catalog = Catalog(store, self.clock.now)
+        self.events = EventBus()
+        self.network = network
+        self._slots: dict[str, _Slot] = {}
+        self._heap: list[tuple[datetime, int, str, int]] = []
+        self._seq = itertools.count()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._cancel_reason: dict[str, CancelReason] = {}
+        self._wake = asyncio.Event()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._started_at: datetime | None = None
+        self._cap: asyncio.Semaphore | None = None
+        self.wakeups = 0
+        self.max_sleep = max_sleep
+        self._task_automation: dict[str, str] = {}
+        self._pending_events: list[tuple[str, str, str]] = []
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def running(self) -> bool:
+        return self._loop_task is not None and not self._loop_task.done()
+
+    async def start(self) -> None:
+        """Recover what a dead engine left, account for missed fires, arm the timer."""
+        settings = self.store.settings()
+        self._cap = asyncio.Semaphore(settings.concurrency)
+        now = self.clock.now()
+        self._started_at = now
+        self._recover(now)
+        for automation in self.store.list():
+            self._slots[automation.id] = _Slot(automation)
+        for run in self.store.active_runs():
+            slot = self._slots.get(run.automation_id)
+            if slot is not None and run.state == "awaiting_input" and not run.dry_run:
+                slot.active = run.id
+        for automation_id in self._slots:
+            self._arm(automation_id)
+        self._admit_due(now, reason_hint="app_not_running", stagger=True)
+        self._loop_task = asyncio.get_running_loop().create_task(self._timer_loop())
+        self.events.publish("engine_state", data={"state": "running"})
+
+    async def stop(self) -> None:
+        """Stop admitting, give running work a short grace period, then interrupt the rest."""
+        if self._stopping:
+            return
+        self._stopping = True
+        self._wake.set()
+        if self._loop_task is not None:
+            await self._loop_task
+        grace = self.store.settings().get("shutdown_grace").total_seconds()
+        pending = [t for t in self._tasks.values() if not t.done()]
+        if pending:
+            everything = asyncio.ensure_future(asyncio.wait(pending))
+            timer = asyncio.ensure_future(self.clock.sleep(grace))
+            await asyncio.wait({everything, timer}, return_when=asyncio.FIRST_COMPLETED)
+            timer.cancel()
+            for run_id, task in list(self._tasks.items()):
+                if not task.done():
+                    self._cancel_reason[run_id] = "interrupted"
+                    task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            everything.cancel()
+        with self.store.transaction() as s:  # queued runs that never started
+            for slot in self._slots.values():
+                if slot.queued:
+                    self._close_run_in(s, slot.queued, "interrupted", error=(
+                        "interrupted", "Errands quit before this run could start"))
+        self.events.publish("engine_state", data={"state": "stopped"})
+
+    # ----------------------------------------------------------------- recovery
+
+    def _recover(self, now: datetime) -> None:
+        leftovers = [r for r in self.store.active_runs() if r.state in ("running", "scheduled")]
+        with self.store.transaction() as s:
+            rows = {r.id: s.get(RunRow, r.id) for r in leftovers}
+        for row in rows.values():
+            if row is not None and row.pid:
+                from .processes import terminate_group
+
+                try:
+                    terminate_group(row.pid, row.pid_started)
+                except Exception:  # never let cleanup stop the engine from starting
+                    log.exception("could not terminate leftover process %s", row.pid)
+        with self.store.transaction() as s:
+            for run in leftovers:
+                self._close_run_in(s, run.id, "interrupted", error=(
+                    "interrupted", "Errands stopped while this run was active"))
+                row = s.get(AutomationRow, run.automation_id)
+                if row is None or row.status != "active":
+                    continue
+                definition = _automation(row).definition
+                if isinstance(definition.trigger, AfterTrigger) and row.next_fire_at is None \
+                        and not run.dry_run:
+                    row.next_fire_at = now  # the loop goes on where it stopped
+                elif isinstance(definition.trigger, AtTrigger) and run.trigger != "manual" \
+                        and row.next_fire_at is None:
+                    self._complete_in(s, row, now, "one-shot fired")
+
+    # ------------------------------------------------------------------ the timer
+
+    def _arm(self, automation_id: str) -> None:
+        slot = self._slots.get(automation_id)
+        if slot is None:
+            return
+        a = slot.automation
+        slot.version += 1
+        if a.status != "active" or a.next_fire_at is None:
+            slot.due = None
+            return
+        slot.due = a.next_fire_at + jitter_offset(a.id, a.definition.policy.jitter)
+        heapq.heappush(self._heap, (slot.due, next(self._seq), automation_id, slot.version))
+
+    def _peek_due(self) -> datetime | None:
+        while self._heap:
+            due, _, automation_id, version = self._heap[0]
+            slot = self._slots.get(automation_id)
+            if slot is not None and slot.version == version and slot.due == due:
+                return due
+            heapq.heappop(self._heap)
+        return None
+
+    def _rebuild_heap(self) -> None:
+        self._heap = []
+        for automation_id in self._slots:
+            self._arm(automation_id)
+
+    async def _timer_loop(self) -> None:
+        last_wall, last_mono = self.clock.now(), self.clock.monotonic()
+        while not self._stopping:
+            now, mono = self.clock.now(), self.clock.monotonic()
+            drift = (now - last_wall).total_seconds() - (mono - last_mono)
+            reason = None
+            threshold = min(JUMP_THRESHOLD, self.max_sleep / 2)
+            if drift > threshold:
+                log.info("wall clock ran %.0f s ahead of the monotonic clock: machine slept", drift)
+                reason = "machine_asleep"
+                self._rebuild_heap()
+            elif drift < -threshold:
+                log.info("wall clock went back %.0f s: recomputing", -drift)
+                self._rebuild_heap()
+            last_wall, last_mono = now, mono
+            try:
+                self._admit_due(now, reason_hint=reason, stagger=reason is not None)
+            except Exception:  # a bad row must not stop every other automation
+                log.exception("admitting due fires failed")
+            due = self._peek_due()
+            timeout = self.max_sleep if due is None else min(self.max_sleep,
+                                                              (due - now).total_seconds())
+            self._wake.clear()
+            self.wakeups += 1
+            await self.clock.wait(self._wake, max(0.0, timeout))
+
+    def _kick(self) -> None:
+        self._wake.set()
+
+    # --------------------------------------------------------------- admission
+
+    def _missed_reason(self, fire: datetime, hint: str | None) -> str:
+        if self._started_at is not None and fire < self._started_at:
+            return "app_not_running"
+        return hint or "machine_asleep"
+
+    def _admit_due(self, now: datetime, *, reason_hint: str | None, stagger: bool) -> None:
+        due_ids = []
+        while True:
+            due = self._peek_due()
+            if due is None or due > now:
+                break
+            _, _, automation_id, _ = heapq.heappop(self._heap)
+            due_ids.append(automation_id)
+        if not due_ids:
+            return
+        settings = self.store.settings()
+        grace = settings.grace
+        started: list[tuple[str, float]] = []
+        cancels: list[str] = []
+        changed: list[str] = []
+        catch_ups = 0
+        stagger_step = settings.get("catch_up_stagger").total_seconds()
+        self._pending_events = []
+        with self.store.transaction() as s:
+            for automation_id in due_ids:
+                slot = self._slots.get(automation_id)
+                row = s.get(AutomationRow, automation_id)
+                if slot is None or row is None or row.status != "active" or row.next_fire_at is None:
+                    continue
+                automation = _automation(row)
+                slot.automation = automation
+                d = automation.definition
+                jitter = jitter_offset(automation.id, d.policy.jitter)
+                horizon = now - jitter
+                until = d.stop.until
+                window = due_window(d.trigger, row.next_fire_at,
+                                    min(horizon, until - timedelta(microseconds=1)) if until else horizon)
+                if window is None:
+                    if until is not None and now >= until:
+                        row.next_fire_at = None
+                        if slot.active is None:
+                            self._complete_in(s, row, now, "reached its end time")
+                    changed.append(automation_id)
+                    continue
+                plan = plan_fires(d, window, now, jitter, grace,
+                                  self._missed_reason(window.first, reason_hint))
+                run_at = plan.run_at
+                if plan.skipped_count:
+                    self._skip_in(s, row, plan.skipped_count, plan.skipped_first,
+                                  plan.skipped_last, plan.skip_reason, now)
+                if run_at is not None and slot.active is not None:
+                    run_at = self._overlap_in(s, slot, row, run_at, now, cancels)
+                if run_at is not None:
+                    run = self._claim_in(s, row, run_at, now, plan.catch_up, plan.window)
+                    if run is not None:
+                        if slot.active is None or automation_id in cancels:
+                            slot.active = run.id
+                            delay = 0.0
+                            if plan.catch_up and stagger:
+                                delay = catch_ups * stagger_step
+                                catch_ups += 1
+                            started.append((run.id, delay))
+                        else:
+                            slot.queued = run.id
+                if isinstance(d.trigger, AfterTrigger) and run_at is None and slot.active is None:
+                    row.next_fire_at = max(now, window.last) + d.trigger.interval
+                else:
+                    row.next_fire_at = cursor_after(d, max(horizon, window.last))
+                if row.next_fire_at is None and slot.active is None and run_at is None:
+                    self._complete_in(s, row, now, "no further fires")
+                changed.append(automation_id)
+        self._flush_events()
+        for automation_id in changed:
+            self._refresh(automation_id)
+        for automation_id in cancels:
+            slot = self._slots[automation_id]
+            for run_id, task in list(self._tasks.items()):
+                if task.done() or run_id in {r for r, _ in started}:
+                    continue
+                if self._task_automation.get(run_id) == automation_id:
+                    self._cancel_reason[run_id] = "cancelled"
+                    task.cancel()
+        for run_id, delay in started:
+            self._spawn(run_id, delay)
+
+    def _overlap_in(self, s: Session, slot: _Slot, row: AutomationRow, fire: datetime,
+                    now: datetime, cancels: list[str]) -> datetime | None:
+        """A fire while the previous run is active follows ``overlap``."""
+        d = slot.automation.definition
+        active = s.get(RunRow, slot.active) if slot.active else None
+        parked = active is not None and active.state == "awaiting_input"
+        reason = "previous_run_awaiting_input" if parked else "previous_run_active"
+        if d.overlap == "cancel_previous" and not parked:
+            cancels.append(row.id)
+            return fire
+        if d.overlap == "queue_one" and slot.queued is None:
+            return fire
+        self._skip_in(s, row, 1, fire, fire, reason, now)
+        return None
+
+    def _skip_in(self, s: Session, row: AutomationRow, count: int, first: datetime | None,
+                 last: datetime | None, reason: str | None, now: datetime) -> None:
+        assert first is not None and last is not None
+        try:
+            with s.begin_nested():
+                run = self.store.insert_run_in(
+                    s, row, slot=_slot_key(last), trigger="schedule", state="skipped", now=now,
+                    scheduled_for=last, skip_reason=reason, missed_count=count,
+                    missed_first=first, missed_last=last, finished_at=now)
+        except IntegrityError:
+            row.last_index = s.query(RunRow.index).filter(RunRow.automation_id == row.id) \
+                .order_by(RunRow.index.desc()).limit(1).scalar() or 0
+            return  # already recorded by another engine or a replay
+        self._pending_events.append(("run_changed", row.id, run.id))
+
+    def _claim_in(self, s: Session, row: AutomationRow, fire: datetime, now: datetime,
+                  catch_up: bool, window: Any) -> RunRow | None:
+        """Claim the slot of ``fire``: the unique key refuses a second claim."""
+        extra: dict[str, Any] = {}
+        if catch_up:
+            extra = {"missed_count": window.count, "missed_first": window.first,
+                     "missed_last": window.last}
+        try:
+            with s.begin_nested():
+                run = self.store.insert_run_in(
+                    s, row, slot=_slot_key(fire), trigger="catch_up" if catch_up else "schedule",
+                    state="scheduled", now=now, scheduled_for=fire, **extra)
+        except IntegrityError:
+            row.last_index = s.query(RunRow.index).filter(RunRow.automation_id == row.id) \
+                .order_by(RunRow.index.desc()).limit(1).scalar() or 0
+            return None
+        self._pending_events.append(("run_changed", row.id, run.id))
+        return run
+
+    # ------------------------------------------------------------------- runs
+
+    def _spawn(self, run_id: str, delay: float = 0.0) -> None:
+        run = self.store.get_run(run_id)
+        self._task_automation[run_id] = run.automation_id
+        task = asyncio.get_running_loop().create_task(self._execute(run_id, delay))
+        self._tasks[run_id] = task
+        task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
+
+    async def _execute(self, run_id: str, delay: float) -> None:
+        try:
+            if delay:
+                await self.clock.sleep(delay)
+            run = self.store.get_run(run_id)
+            automation = self._current(run.automation_id)
+            runner = self.runners[automation.definition.runner.kind]
+            if run.trigger == "catch_up" and runner.needs_network and self.network is not None:
+                bound = self.store.settings().get("network_wait").total_seconds()
+                await wait_for_network(self.network, self.clock, bound)
+            attempt = run.attempt
+            while True:
+                assert self._cap is not None
+                async with self._cap:
+                    automation = self._current(run.automation_id)
+                    ctx = self._start_attempt(run_id, automation, attempt)
+                    outcome = await self._attempt(runner, ctx)
+                if outcome.state == "awaiting_input":
+                    self._park(run_id, outcome)
+                    return
+                retry = (outcome.state == "failed" and not ctx.dry_run
+                         and attempt < automation.definition.policy.retry.max_attempts
+                         and not (self._is_paused(run.automation_id) and run.trigger != "manual"))
+                if not retry:
+                    self._finish(run_id, outcome)
+                    return
+                delay_td = automation.definition.policy.retry.delay(attempt)
+                self._backoff(run_id, outcome, self.clock.now() + delay_td)
+                await self.clock.sleep(delay_td.total_seconds())
+                attempt += 1
+        except asyncio.CancelledError:
+            reason = self._cancel_reason.pop(run_id, "interrupted")
+            message = ("stopped by request" if reason == "cancelled"
+                       else "Errands quit while this run was active")
+            self._finish(run_id, Outcome(state="failed", error_code=reason, error_message=message),
+                         final_state=reason)
+        except NotFound:
+            return  # the automation was deleted while this run waited
+        except Exception as exc:  # a runner bug fails the run, never the engine
+            log.exception("run %s crashed", run_id)
+            self._finish(run_id, Outcome(state="failed", error_code="internal",
+                                         error_message=f"{type(exc).__name__}: {exc}"))
+
+    async def _attempt(self, runner: Runner, ctx: RunContext) -> Outcome:
+        backstop = ctx.timeout.total_seconds() + 30
+        try:
+            return await asyncio.wait_for(runner.run(ctx), timeout=backstop)
+        except asyncio.TimeoutError:
+            return Outcome(state="failed", error_code="timeout",
+                           error_message=f"no result within {format_duration(ctx.timeout)}")
+
+    def _current(self, automation_id: str) -> Automation:
+        """The engine is the only writer, so its view of an automation is current."""
+        slot = self._slots.get(automation_id)
+        return slot.automation if slot is not None else self.store.get(automation_id)
+
+    def _is_paused(self, automation_id: str) -> bool:
+        slot = self._slots.get(automation_id)
+        return slot is None or slot.automation.status != "active"
+
+    def _start_attempt(self, run_id: str, automation: Automation, attempt: int) -> RunContext:
+        now = self.clock.now()
+        with self.store.transaction() as s:
+            row = self.store.update_run_in(s, run_id, state="running", attempt=attempt,
+                                           retry_at=None)
+            if row.started_at is None:
+                row.started_at = now
+            row.attempts = [*(row.attempts or []), {"attempt": attempt,
+                                                    "started_at": format_instant(now)}]
+            run = _run(row)
+        self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
+                            data={"state": "running", "attempt": attempt})
+        d = automation.definition
+        workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
+
+        def on_started(pid: int) -> None:
+            from .processes import process_start_ticks
+
+            with self.store.transaction() as s:
+                self.store.update_run_in(s, run_id, pid=pid, pid_started=process_start_ticks(pid))
+
+        return RunContext(automation_id=automation.id, run_id=run_id, run_index=run.index,
+                          attempt=attempt, scheduled_for=run.scheduled_for, definition=d,
+                          workdir=workdir, log_path=run_log_path(self.data_dir, automation.id, run_id),
+                          timeout=d.policy.timeout, dry_run=run.dry_run, on_started=on_started)
+
+    def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
+        now = self.clock.now()
+        with self.store.transaction() as s:
+            row = self.store.update_run_in(s, run_id, state="scheduled", retry_at=retry_at,
+                                           pid=None, pid_started=None,
+                                           error_code=outcome.error_code,
+                                           error_message=outcome.error_message,
+                                           output_tail=_tail(outcome.output_tail))
+            row.attempts = _close_attempt(row.attempts, now, "failed", outcome)
+            automation_id = row.automation_id
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "scheduled", "retry_at": format_instant(retry_at)})
+
+    def _park(self, run_id: str, outcome: Outcome) -> None:
+        with self.store.transaction() as s:
+            row = self.store.update_run_in(s, run_id, state="awaiting_input",
+                                           session_id=outcome.session_id)
+            automation_id = row.automation_id
+            self.store.add_attention_in(s, kind="awaiting_input", title="A run waits for you",
+                                        body=outcome.result, now=self.clock.now(),
+                                        automation_id=automation_id, run_id=run_id)
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "awaiting_input"})
+        self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+
+    def _finish(self, run_id: str, outcome: Outcome, final_state: str | None = None) -> None:
+        """The final transition: the run, the automation's counters and stop rules, attention."""
+        now = self.clock.now()
+        state = final_state or outcome.state
+        raised: list[str] = []
+        self._pending_events = []
+        try:
+            with self.store.transaction() as s:
+                row = s.get(RunRow, run_id)
+                if row is None:
+                    return
+                row.state = state
+                row.finished_at = now
+                row.retry_at = None
+                row.pid = None
+                row.pid_started = None
+                row.result = bounded(outcome.result)
+                row.error_code = outcome.error_code
+                row.error_message = outcome.error_message
+                row.output_tail = _tail(outcome.output_tail)
+                row.session_id = outcome.session_id or row.session_id
+                row.prompt_tokens = outcome.prompt_tokens
+                row.completion_tokens = outcome.completion_tokens
+                if row.attempts and "finished_at" not in row.attempts[-1]:
+                    row.attempts = _close_attempt(row.attempts, now, state, outcome)
+                a = s.get(AutomationRow, row.automation_id)
+                if a is not None:
+                    raised = self._account_in(s, a, row, outcome, now)
+        finally:
+            self._flush_events()
+        automation_id = self._task_automation.pop(run_id, None) or ""
+        slot = self._slots.get(automation_id)
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": state})
+        for _ in raised:
+            self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+        if slot is None:
+            return
+        if slot.active == run_id:
+            slot.active = None
+        self._refresh(automation_id)
+        if slot.queued and slot.active is None and not self._stopping:
+            slot.active, slot.queued = slot.queued, None
+            self._spawn(slot.active)
+
+    def _account_in(self, s: Session, a: AutomationRow, run: RunRow, outcome: Outcome,
+                    now: datetime) -> list[str]:
+        """Counters, streaks, attention and stop rules after a run ends."""
+        automation = _automation(a)
+        d = automation.definition
+        raised: list[str] = []
+        if run.dry_run:
+            return raised
+
+        def attention(kind: str, title: str, body: str | None) -> None:
+            self.store.add_attention_in(s, kind=kind, title=title, body=body, now=now,
+                                        automation_id=a.id, run_id=run.id)
+            raised.append(kind)
+
+        for text in outcome.notify:
+            attention("notify", f"{d.title}", text)
+        counted = run.state in ("succeeded", "failed")
+        if counted:
+            a.run_count += 1
+        if run.state == "failed":
+            a.failure_streak += 1
+            attention("failure", f"{d.title} failed",
+                      f"{run.error_code}: {run.error_message}" if run.error_code else None)
+            if a.failure_streak == d.policy.failure_notify_after:
+                attention("failure_streak", f"{d.title} failed {a.failure_streak} times in a row",
+                          None)
+            limit = d.policy.pause_after_failures
+            if limit is not None and a.failure_streak >= limit and a.status == "active":
+                reason = f"paused after {a.failure_streak} consecutive failures"
+                self.store.revise_in(s, a, replace(d, paused=True), now=now, actor="engine",
+                                     action="paused", detail={"reason": reason})
+                a.status, a.paused_reason, a.paused_at, a.next_fire_at = "paused", reason, now, None
+                attention("auto_paused", f"{d.title} was paused", reason)
+        elif run.state == "succeeded":
+            a.failure_streak = 0
+        if counted:
+            if d.policy.notify == "every_run" or (d.policy.notify == "on_change"
+                                                   and run.result != a.last_result):
+                attention("result", d.title, run.result)
+            a.last_result = run.result
+        a.last_finished_at = now
+        if a.status != "active":
+            return raised
+        automatic = run.trigger != "manual"
+        if d.stop.max_runs is not None and a.run_count >= d.stop.max_runs:
+            self._complete_in(s, a, now, f"reached {d.stop.max_runs} runs")
+        elif d.stop.when_condition_met and outcome.condition_met and counted:
+            self._complete_in(s, a, now, "its condition was met")
+        elif d.stop.until is not None and now >= d.stop.until:
+            self._complete_in(s, a, now, "reached its end time")
+        elif isinstance(d.trigger, AtTrigger) and automatic:
+            self._complete_in(s, a, now, "one-shot fired")
+        elif isinstance(d.trigger, AfterTrigger) and (automatic or a.next_fire_at is None):
+            a.next_fire_at = now + d.trigger.interval
+            if d.stop.until is not None and a.next_fire_at >= d.stop.until:
+                a.next_fire_at = None
+                self._complete_in(s, a, now, "reached its end time")
+        elif a.next_fire_at is None and not isinstance(d.trigger, AtTrigger) \
+                and d.trigger.kind != "manual":
+            self._complete_in(s, a, now, "no further fires")
+        return raised
+
+    def _complete_in(self, s: Session, a: AutomationRow, now: datetime, why: str) -> None:
+        a.status = "completed"
+        a.next_fire_at = None
+        a.updated_at = now
+        self.store.audit_in(s, a.id, "completed", a.revision, "engine", now, {"reason": why})
+
+    def _close_run_in(self, s: Session, run_id: str, state: str, *,
+                      error: tuple[str, str]) -> None:
+        row = s.get(RunRow, run_id)
+        if row is None or row.state not in ACTIVE_STATES:
+            return
+        now = self.clock.now()
+        row.state = state
+        row.finished_at = now
+        row.error_code, row.error_message = error
+        row.pid = None
+        row.pid_started = None
+        if row.attempts and "finished_at" not in row.attempts[-1]:
+            row.attempts = _close_attempt(row.attempts, now, state, None)
+
+    def _refresh(self, automation_id: str) -> None:
+        try:
+            automation = self.store.get(automation_id)
+        except NotFound:
+            self._slots.pop(automation_id, None)
+            return
+        slot = self._slots.setdefault(automation_id, _Slot(automation))
+        slot.automation = automation
+        self._arm(automation_id)
+        self._kick()
+        self.events.publish("automation_changed", automation_id=automation_id,
+                            data={"revision": automation.revision, "status": automation.status})
+
+    def _flush_events(self) -> None:
+        events, self._pending_events = self._pending_events, []
+        for kind, automation_id, run_id in events:
+            self.events.publish(kind, automation_id=automation_id, run_id=run_id)  # type: ignore[arg-type]
+
+    # ---------------------------------------------------------- public commands
+
+    def _slot(self, automation_id: str) -> _Slot:
+        slot = self._slots.get(automation_id)
+        if slot is None:
+            self.store.get(automation_id)  # raises NotFound with the usual message
+            self._refresh(automation_id)
+            slot = self._slots[automation_id]
+        return slot
+
+    async def create(self, doc: Any, *, request_id: str | None = None,
+                     actor: str = "user") -> tuple[Automation, bool]:
+        automation, created = self.catalog.create(doc, request_id=request_id, actor=actor)
+        self._refresh(automation.id)
+        return automation, created
+
+    async def revise(self, automation_id: str, doc: Any, *,
+                     actor: str = "user") -> tuple[Automation, bool]:
+        automation, changed = self.catalog.revise(automation_id, doc, actor=actor)
+        if changed:
+            self._refresh(automation_id)
+        return automation, changed
+
+    async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
+        automation = self.catalog.set_paused(automation_id, paused, actor=actor)
+        self._refresh(automation_id)
+        if paused:  # a pending retry of an automatic fire is dropped, quietly
+            slot = self._slots[automation_id]
+            for run_id in (slot.active, slot.queued):
+                if run_id is None:
+                    continue
+                run = self.store.get_run(run_id)
+                if run.trigger != "manual" and run.state == "scheduled":
+                    self._cancel(run_id)
+        return self.store.get(automation_id)
+
+    async def run_now(self, automation_id: str, *, request_id: str | None = None,
+                      dry_run: bool = False) -> Run:
+        """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy."""
+        slot = self._slot(automation_id)
+        if request_id:
+            existing = self.store.run_by_request(automation_id, request_id)
+            if existing is not None:
+                return existing
+        if slot.active is not None and not dry_run:
+            raise Conflict("busy", f"{slot.automation.title} has a run in progress; wait for it "
+                           "or stop it first (errands stop ID)")
+        now = self.clock.now()
+        self._pending_events = []
+        try:
+            with self.store.transaction() as s:
+                row = self.store.get_in(s, automation_id)
+                run_row = self.store.insert_run_in(
+                    s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
+                    state="scheduled", now=now, scheduled_for=now, request_id=request_id,
+                    dry_run=dry_run)
+                run = _run(run_row)
+        except IntegrityError:
+            existing = self.store.run_by_request(automation_id, request_id or "")
+            if existing is None:
+                raise
+            return existing
+        with self.store.transaction() as s:
+            self.store.audit_in(s, automation_id, "run_requested", slot.automation.revision,
+                                "user", now, {"run_id": run.id, "dry_run": dry_run})
+        if not dry_run:
+            slot.active = run.id
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
+                            data={"state": "scheduled"})
+        self._spawn(run.id)
+        return run
+
+    async def stop_current(self, automation_id: str) -> Run:
+        slot = self._slot(automation_id)
+        run_id = slot.active
+        if run_id is None:
+            raise Conflict("not_running", f"{slot.automation.title} has no active run")
+        if slot.queued:
+            queued, slot.queued = slot.queued, None
+            with self.store.transaction() as s:
+                self._close_run_in(s, queued, "cancelled", error=("cancelled", "stopped by request"))
+        await self._cancel_and_wait(run_id)
+        return self.store.get_run(run_id)
+
+    def _cancel(self, run_id: str) -> None:
+        task = self._tasks.get(run_id)
+        if task is not None and not task.done():
+            self._cancel_reason[run_id] = "cancelled"
+            task.cancel()
+            return
+        with self.store.transaction() as s:  # parked or queued: nothing is executing
+            self._close_run_in(s, run_id, "cancelled", error=("cancelled", "stopped by request"))
+        automation_id = self.store.get_run(run_id).automation_id
+        slot = self._slots.get(automation_id)
+        if slot is not None:
+            if slot.active == run_id:
+                slot.active = None
+            if slot.queued == run_id:
+                slot.queued = None
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "cancelled"})
+
+    async def _cancel_and_wait(self, run_id: str) -> None:
+        task = self._tasks.get(run_id)
+        self._cancel(run_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def delete(self, automation_id: str, *, actor: str = "user") -> None:
+        """Cancel what runs, then delete the definition and its run ledger (logs are kept)."""
+        slot = self._slot(automation_id)
+        for run_id in (slot.queued, slot.active):
+            if run_id is not None:
+                await self._cancel_and_wait(run_id)
+        self.catalog.delete(automation_id, actor=actor)
+        self._slots.pop(automation_id, None)
+        self.events.publish("automation_deleted", automation_id=automation_id)
+
+    async def wait_run(self, run_id: str) -> Run:
+        """Until the run is final (for ``run-now --wait``)."""
+        task = self._tasks.get(run_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        return self.store.get_run(run_id)
+
+
+def _tail(text: str | None) -> str | None:
+    if text is None or len(text) <= OUTPUT_TAIL:
+        return text
+    return text[-OUTPUT_TAIL:]
+
+
+def _close_attempt(attempts: list[dict[str, Any]] | None, now: datetime, state: str,
+                   outcome: Outcome | None) -> list[dict[str, Any]]:
+    items = [dict(a) for a in (attempts or [])]
+    if not items:
+        return items
+    items[-1]["finished_at"] = format_instant(now)
+    items[-1]["state"] = state
+    if outcome is not None and outcome.error_code:
+        items[-1]["error"] = {"code": outcome.error_code, "message": outcome.error_message}
+    return items

@@ -1,0 +1,423 @@
+"""The engine under a fake clock: rhythms, missed fires, overlap, retries, stop rules,
+streaks, pause/resume, run-now, cancel, delete and shutdown, on a real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from errands.engine.runner import Outcome
+from errands.errors import Conflict
+from engine_support import START, Harness, fail, ok
+
+H = timedelta(hours=1)
+M = timedelta(minutes=1)
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = Harness(tmp_path, max_sleep=3600)
+    await harness.engine.start()
+    yield harness
+    await harness.stop()
+
+
+# --------------------------------------------------------------------- rhythms
+
+async def test_fixed_grid_fires_on_every_tick_for_a_week(h: Harness) -> None:
+    a = await h.add("hourly", {"kind": "every", "every": "1h"})
+    await h.clock.advance(timedelta(days=7))
+    runs = h.runs(a)
+    assert len(runs) == 7 * 24 + 1
+    assert [r.scheduled_for for r in runs] == [START + i * H for i in range(len(runs))]
+    assert all(r.state == "succeeded" and r.trigger == "schedule" for r in runs)
+    assert all(r.started_at == r.scheduled_for for r in runs)  # on time to the microsecond
+    assert [r.index for r in runs] == list(range(1, len(runs) + 1))
+
+
+async def test_late_runs_do_not_move_the_grid(h: Harness) -> None:
+    h.runner.durations["slowish"] = 17 * 60  # each run takes 17 minutes
+    a = await h.add("slowish", {"kind": "every", "every": "1h"})
+    await h.clock.advance(timedelta(hours=10))
+    assert [r.scheduled_for for r in h.runs(a)] == [START + i * H for i in range(11)]
+
+
+async def test_cron_keeps_local_time_across_daylight_saving_for_a_year(h: Harness) -> None:
+    a = await h.add("brief", {"kind": "cron", "expression": "0 9 * * *",
+                              "timezone": "Europe/Berlin"})
+    await h.clock.advance(timedelta(days=365))
+    runs = h.runs(a)
+    assert len(runs) == 366  # both ends are fires: 5 January 2026 and 2027 at 09:00
+    berlin = ZoneInfo("Europe/Berlin")
+    assert {r.scheduled_for.astimezone(berlin).strftime("%H:%M") for r in runs} == {"09:00"}
+    offsets = {r.scheduled_for.astimezone(berlin).utcoffset() for r in runs}
+    assert offsets == {timedelta(hours=1), timedelta(hours=2)}
+
+
+async def test_cron_gap_gives_no_fire_and_fold_fires_twice(tmp_path: Path) -> None:
+    h = Harness(tmp_path, start=datetime(2026, 3, 28, tzinfo=timezone.utc), max_sleep=3600)
+    await h.engine.start()
+    a = await h.add("night", {"kind": "cron", "expression": "30 2 * * *",
+                              "timezone": "Europe/Berlin"})
+    await h.clock.advance_to(datetime(2026, 3, 31, tzinfo=timezone.utc))
+    assert [r.scheduled_for for r in h.runs(a)] == [
+        datetime(2026, 3, 28, 1, 30, tzinfo=timezone.utc),
+        datetime(2026, 3, 30, 0, 30, tzinfo=timezone.utc)]  # nothing on the 29th
+    await h.clock.advance_to(datetime(2026, 10, 25, 12, tzinfo=timezone.utc))
+    fold = [r.scheduled_for for r in h.runs(a) if r.scheduled_for.date().isoformat() == "2026-10-25"]
+    assert fold == [datetime(2026, 10, 25, 0, 30, tzinfo=timezone.utc),
+                    datetime(2026, 10, 25, 1, 30, tzinfo=timezone.utc)]
+    await h.stop()
+
+
+async def test_after_loop_waits_interval_after_each_finish(h: Harness) -> None:
+    h.runner.durations["loop"] = 5 * 60
+    a = await h.add("loop", {"kind": "after", "interval": "10m"})
+    await h.clock.advance(timedelta(hours=1, minutes=1))
+    starts = [r.started_at for r in h.runs(a)]
+    assert starts == [START + i * 15 * M for i in range(5)]
+    assert all(r.finished_at - r.started_at == 5 * M for r in h.runs(a)[:4])
+
+
+async def test_one_shot_fires_once_then_completes(h: Harness) -> None:
+    a = await h.add("once", {"kind": "at", "at": "2026-01-05T09:30:00Z"})
+    await h.clock.advance(timedelta(days=2))
+    assert [r.scheduled_for for r in h.runs(a)] == [START + 90 * M]
+    assert h.store.get(a).status == "completed"
+    assert h.store.get(a).next_fire_at is None
+
+
+# ---------------------------------------------------------------- missed fires
+
+async def test_fires_missed_while_not_running_are_one_skipped_record(h: Harness) -> None:
+    a = await h.add("hourly", {"kind": "every", "every": "1h"})
+    await h.clock.advance(30 * M)
+    await h.restart(offline=timedelta(days=7))  # a week away, back at xx:30
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "skipped"]
+    skipped = runs[1]
+    assert skipped.skip_reason == "app_not_running"
+    assert skipped.missed_count == 7 * 24
+    assert skipped.missed_first == START + H
+    assert skipped.missed_last == START + 7 * 24 * H
+    assert h.store.get(a).next_fire_at == START + (7 * 24 + 1) * H
+
+
+async def test_latest_missed_fire_within_grace_still_runs(h: Harness) -> None:
+    a = await h.add("hourly", {"kind": "every", "every": "1h"})
+    await h.clock.advance(30 * M)
+    await h.restart(at=START + 3 * H + timedelta(seconds=90))
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "skipped", "succeeded"]
+    assert (runs[1].missed_count, runs[1].skip_reason) == (2, "app_not_running")
+    late = runs[2]
+    assert late.trigger == "schedule" and late.scheduled_for == START + 3 * H
+    assert late.started_at - late.scheduled_for == timedelta(seconds=90)  # lateness kept
+
+
+async def test_run_once_catches_up_the_latest_fire_with_the_counts(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    a = await h.add("hourly", {"kind": "every", "every": "1h"}, misfire="run_once")
+    await h.clock.advance(30 * M)
+    await h.restart(offline=timedelta(hours=5))
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "succeeded"]
+    catch_up = runs[1]
+    assert catch_up.trigger == "catch_up"
+    assert catch_up.scheduled_for == START + 5 * H
+    assert (catch_up.missed_count, catch_up.missed_first, catch_up.missed_last) == (
+        5, START + H, START + 5 * H)
+    await h.stop()
+
+
+async def test_run_once_older_than_catch_up_age_is_skipped(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    a = await h.add("daily", {"kind": "cron", "expression": "0 8 * * *", "timezone": "UTC"},
+                    misfire="run_once", catch_up_max_age="6h")
+    await h.clock.advance(H)
+    await h.restart(offline=timedelta(days=2, hours=10))  # latest missed fire is 11 h old
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "skipped"]
+    assert (runs[1].skip_reason, runs[1].missed_count) == ("past_catch_up_age", 2)
+    await h.stop()
+
+
+async def test_catch_ups_after_start_are_staggered(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    ids = [await h.add(f"a{i}", {"kind": "every", "every": "1h"}, misfire="run_once")
+           for i in range(3)]
+    await h.clock.advance(30 * M)
+    await h.restart(offline=timedelta(hours=3))
+    await h.clock.advance(timedelta(seconds=10))
+    starts = sorted(h.runs(i)[1].started_at for i in ids)
+    assert [s - starts[0] for s in starts] == [timedelta(0), timedelta(seconds=2),
+                                               timedelta(seconds=4)]
+    await h.stop()
+
+
+async def test_machine_sleep_is_noticed_and_recorded(h: Harness) -> None:
+    h.engine.max_sleep = 60
+    a = await h.add("every5", {"kind": "every", "every": "5m"})
+    await h.clock.advance(2 * M)
+    h.clock.jump_wall(timedelta(hours=1))  # suspended: the monotonic clock stood still
+    await h.clock.advance(60)  # the capped sleep ends within a minute of waking
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "skipped"]
+    assert runs[1].skip_reason == "machine_asleep"
+    assert (runs[1].missed_count, runs[1].missed_first, runs[1].missed_last) == (
+        12, START + 5 * M, START + 60 * M)
+    await h.clock.advance(5 * M)
+    assert h.runs(a)[-1].scheduled_for == START + 65 * M
+    assert h.runs(a)[-1].state == "succeeded"
+
+
+async def test_a_short_sleep_keeps_the_latest_fire_within_grace(h: Harness) -> None:
+    h.engine.max_sleep = 60
+    a = await h.add("every5", {"kind": "every", "every": "5m"})
+    await h.clock.advance(4 * M)  # 08:04, the loop sleeps until 08:05
+    h.clock.jump_wall(timedelta(minutes=11))  # the timer ends at 08:16 on the wall clock
+    await h.clock.advance(60)
+    runs = h.runs(a)
+    assert [(r.state, r.skip_reason) for r in runs] == [
+        ("succeeded", None), ("skipped", "machine_asleep"), ("succeeded", None)]
+    assert runs[1].missed_count == 2 and runs[2].scheduled_for == START + 15 * M
+
+
+# -------------------------------------------------------------------- overlap
+
+async def test_overlap_skip_records_previous_run_active(h: Harness) -> None:
+    h.runner.durations["long"] = 90 * 60
+    a = await h.add("long", {"kind": "every", "every": "1h"})
+    await h.clock.advance(timedelta(hours=3, minutes=1))
+    runs = h.runs(a)
+    assert [(r.state, r.skip_reason) for r in runs] == [
+        ("succeeded", None), ("skipped", "previous_run_active"), ("running", None),
+        ("skipped", "previous_run_active")]
+
+
+async def test_overlap_queue_one_keeps_a_single_waiting_fire(h: Harness) -> None:
+    h.runner.script("q", (150 * 60, ok()))
+    a = await h.add("q", {"kind": "every", "every": "1h"}, overlap="queue_one")
+    await h.clock.advance(timedelta(hours=2, minutes=40))
+    runs = h.runs(a)
+    assert [(r.state, r.scheduled_for) for r in runs] == [
+        ("succeeded", START), ("succeeded", START + H), ("skipped", START + 2 * H)]
+    assert runs[1].started_at == START + 150 * M  # it waited for the first to finish
+    assert runs[2].skip_reason == "previous_run_active"
+
+
+async def test_overlap_cancel_previous(h: Harness) -> None:
+    h.runner.script("c", (90 * 60, ok()))
+    a = await h.add("c", {"kind": "every", "every": "1h"}, overlap="cancel_previous")
+    await h.clock.advance(timedelta(hours=1, minutes=1))
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["cancelled", "succeeded"]
+    assert runs[0].finished_at == START + H
+    assert h.runner.cancelled == ["c"]
+
+
+# ------------------------------------------------------------- retries, streaks
+
+async def test_retries_back_off_and_show_as_one_row(h: Harness) -> None:
+    h.runner.script("flaky", (0, fail("one")), (0, fail("two")), (0, ok("third time")))
+    a = await h.add("flaky", {"kind": "every", "every": "1d"})
+    await h.clock.advance(5 * M)
+    runs = h.runs(a)
+    assert len(runs) == 1
+    run = runs[0]
+    assert (run.state, run.attempt, run.result) == ("succeeded", 3, "third time")
+    started = [c.started for c in h.runner.calls]
+    assert [s - START for s in started] == [timedelta(0), timedelta(seconds=30),
+                                           timedelta(seconds=90)]
+    assert [x["state"] for x in run.attempts] == ["failed", "failed", "succeeded"]
+    assert run.attempts[0]["error"] == {"code": "exit_status", "message": "one"}
+    assert h.store.get(a).failure_streak == 0
+
+
+async def test_final_failure_raises_attention_and_streaks_pause(h: Harness) -> None:
+    h.runner.default = lambda ctx: Outcome(state="failed", error_code="exit_status",
+                                           error_message="nope")
+    a = await h.add("broken", {"kind": "every", "every": "1h"},
+                    policy={"retry": {"max_attempts": 1}, "failure_notify_after": 2,
+                            "pause_after_failures": 3})
+    await h.clock.advance(timedelta(hours=5))
+    automation = h.store.get(a)
+    assert h.states(a) == ["failed", "failed", "failed"]
+    assert automation.status == "paused" and automation.failure_streak == 3
+    assert automation.paused_reason == "paused after 3 consecutive failures"
+    kinds = [i.kind for i in reversed(h.store.attention())]
+    assert kinds == ["failure", "failure", "failure_streak", "failure", "auto_paused"]
+    resumed = await h.engine.set_paused(a, False)
+    assert resumed.paused_reason is None and resumed.failure_streak == 0
+
+
+async def test_pause_cancels_a_pending_retry(h: Harness) -> None:
+    h.runner.script("r", (0, fail()), (0, fail()))
+    a = await h.add("r", {"kind": "every", "every": "1h"})
+    await h.clock.advance(10)
+    assert h.runs(a)[0].state == "scheduled" and h.runs(a)[0].retry_at is not None
+    await h.engine.set_paused(a, True)
+    await h.clock.advance(timedelta(hours=3))
+    assert h.states(a) == ["cancelled"]
+    assert len(h.runner.calls) == 1
+
+
+# --------------------------------------------------------------- stop rules
+
+async def test_max_runs_counts_only_succeeded_and_failed(h: Harness) -> None:
+    h.runner.durations["m"] = 90 * 60  # every other fire is skipped (overlap)
+    a = await h.add("m", {"kind": "every", "every": "1h"}, stop={"max_runs": 3},
+                    policy={"retry": {"max_attempts": 1}})
+    await h.clock.advance(timedelta(hours=10))
+    assert h.states(a) == ["succeeded", "skipped", "succeeded", "skipped", "succeeded",
+                           "skipped"]  # the 13:00 fire came while the third run ran
+    assert h.store.get(a).status == "completed"
+    assert h.store.get(a).next_fire_at is None
+
+
+async def test_until_ends_the_automation(h: Harness) -> None:
+    a = await h.add("u", {"kind": "every", "every": "1h"},
+                    stop={"until": "2026-01-05T11:30:00Z"})
+    await h.clock.advance(timedelta(hours=6))
+    assert len(h.runs(a)) == 4  # 08, 09, 10, 11
+    assert h.store.get(a).status == "completed"
+
+
+async def test_condition_met_ends_the_loop(h: Harness) -> None:
+    h.runner.script("until-green", (60, ok("red")), (60, ok("red")),
+                    (60, ok("green", condition_met=True)))
+    a = await h.add("until-green", {"kind": "after", "interval": "5m"},
+                    stop={"when_condition_met": True})
+    await h.clock.advance(timedelta(hours=2))
+    assert h.states(a) == ["succeeded"] * 3
+    assert h.store.get(a).status == "completed"
+
+
+# ------------------------------------------------------------ pause, run now
+
+async def test_resume_rearms_without_catching_up(h: Harness) -> None:
+    a = await h.add("p", {"kind": "every", "every": "1h"})
+    await h.clock.advance(10 * M)
+    await h.engine.set_paused(a, True)
+    await h.clock.advance(timedelta(hours=5))
+    resumed = await h.engine.set_paused(a, False)
+    assert resumed.next_fire_at == START + 6 * H
+    await h.clock.advance(timedelta(hours=1))
+    assert [r.scheduled_for for r in h.runs(a)] == [START, START + 6 * H]
+    assert "skipped" not in h.states(a)
+
+
+async def test_run_now_is_idempotent_busy_and_works_while_paused(h: Harness) -> None:
+    h.runner.durations["manual"] = 60
+    a = await h.add("manual", {"kind": "manual"}, paused=True)
+    first = await h.engine.run_now(a, request_id="r1")
+    again = await h.engine.run_now(a, request_id="r1")
+    assert first.id == again.id
+    with pytest.raises(Conflict) as info:
+        await h.engine.run_now(a, request_id="r2")
+    assert info.value.code == "busy" and info.value.exit_code == 4
+    await h.clock.advance(2 * M)
+    assert h.states(a) == ["succeeded"]
+    assert (await h.engine.run_now(a, request_id="r1")).id == first.id
+    assert h.store.get(a).run_count == 1
+
+
+async def test_dry_runs_are_recorded_but_never_count(h: Harness) -> None:
+    a = await h.add("dry", {"kind": "manual"})
+    run = await h.engine.run_now(a, dry_run=True)
+    await h.clock.settle()
+    done = await h.engine.wait_run(run.id)
+    assert done.dry_run and done.state == "succeeded"
+    assert h.runner.calls[-1].dry_run is True
+    assert h.store.get(a).run_count == 0
+
+
+async def test_stop_current_cancels_and_delete_while_running(h: Harness) -> None:
+    h.runner.durations["s"] = 3600
+    a = await h.add("s", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.advance(10)
+    stopped = await h.engine.stop_current(a)
+    assert stopped.id == run.id and stopped.state == "cancelled"
+    with pytest.raises(Conflict):
+        await h.engine.stop_current(a)
+    await h.engine.run_now(a)
+    await h.clock.advance(10)
+    await h.engine.delete(a)
+    assert h.runner.cancelled == ["s", "s"]
+    assert h.store.list() == []
+
+
+async def test_concurrency_cap_queues_fires_in_order(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    h.store.set_setting("concurrency", "2")
+    await h.engine.start()
+    for i in range(5):
+        h.runner.durations[f"c{i}"] = 60
+    ids = [await h.add(f"c{i}", {"kind": "cron", "expression": "0 9 * * *", "timezone": "UTC"})
+           for i in range(5)]
+    await h.clock.advance(timedelta(hours=1, minutes=10))
+    runs = [h.runs(i)[0] for i in ids]
+    assert {r.scheduled_for for r in runs} == {START + H}
+    assert sorted(r.started_at - r.scheduled_for for r in runs) == [
+        timedelta(0), timedelta(0), 1 * M, 1 * M, 2 * M]
+    await h.stop()
+
+
+async def test_jitter_spreads_fires(h: Harness) -> None:
+    ids = [await h.add(f"j{i}", {"kind": "cron", "expression": "0 9 * * *", "timezone": "UTC"},
+                       policy={"jitter": "10m"}) for i in range(6)]
+    await h.clock.advance(timedelta(hours=1, minutes=11))
+    starts = [h.runs(i)[0].started_at for i in ids]
+    assert len(set(starts)) > 3
+    assert all(START + H <= s < START + H + 10 * M for s in starts)
+
+
+# -------------------------------------------------------- shutdown, recovery
+
+async def test_shutdown_interrupts_what_outlives_the_grace(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    h.runner.durations["long"] = 3600
+    h.runner.durations["short"] = 2
+    a = await h.add("long", {"kind": "manual"})
+    b = await h.add("short", {"kind": "manual"})
+    await h.engine.run_now(a)
+    await h.engine.run_now(b)
+    await h.clock.settle()
+    await h.stop()
+    assert h.states(a) == ["interrupted"]
+    assert h.states(b) == ["succeeded"]
+    assert h.store.get(a).run_count == 0
+
+
+async def test_runs_left_running_by_a_dead_engine_become_interrupted(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    h.runner.durations["victim"] = 3600
+    a = await h.add("victim", {"kind": "every", "every": "1h"}, stop={"max_runs": 5})
+    await h.clock.advance(10)
+    assert h.states(a) == ["running"]
+    # a crash: the engine object is dropped without stop()
+    h.engine._stopping = True
+    h.engine._wake.set()
+    for task in list(h.engine._tasks.values()):
+        task.cancel()
+    h.engine._cancel_reason.clear()
+    from errands.engine.core import Engine
+    # reopen as a new process would, with the row forced back to running
+    with h.store.transaction() as s:
+        from errands.db.schema import RunRow
+        s.get(RunRow, h.runs(a)[0].id).state = "running"
+    h.engine = Engine(h.store, tmp_path, {"command": h.runner}, clock=h.clock, max_sleep=3600)
+    await h.engine.start()
+    assert h.states(a)[0] == "interrupted"
+    assert h.store.get(a).run_count == 0
+    await h.stop()
