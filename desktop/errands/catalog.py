@@ -43,13 +43,12 @@ class Catalog:
         self.store = store
         self.clock = clock
 
-    def parse_context(self, previous: Definition | None = None) -> ParseContext:
+    def parse_context(self, now: datetime, previous: Definition | None = None) -> ParseContext:
         settings = self.store.settings()
-        return ParseContext(now=self.clock(), min_interval=settings.min_interval,
-                            previous=previous)
+        return ParseContext(now=now, min_interval=settings.min_interval, previous=previous)
 
-    def validate(self, doc: Any, previous: Definition | None = None) -> Definition:
-        return parse_definition(doc, self.parse_context(previous))
+    def validate(self, doc: Any, now: datetime, previous: Definition | None = None) -> Definition:
+        return parse_definition(doc, self.parse_context(now, previous))
 
     def create(self, doc: Any, *, request_id: str | None = None,
                actor: str = "user") -> tuple[Automation, bool]:
@@ -64,8 +63,8 @@ class Catalog:
                     raise Conflict("identity_conflict", f"request id {request_id!r} was already "
                                    f"used to create {existing.id} with a different definition")
                 return existing, False
-        definition = self.validate(doc)
-        now = self.clock()
+        now = self.clock()  # one reading: a grid that starts now must also fire now
+        definition = self.validate(doc, now)
         nxt = None if definition.paused else first_fire(definition, now)
         created = self.store.insert_automation(definition, now=now, next_fire_at=nxt,
                                                request_id=request_id, fingerprint=fp, actor=actor)
@@ -75,10 +74,10 @@ class Catalog:
         """Replace the definition with ``doc``; a document equal to the current one changes
         nothing and makes no revision."""
         current = self.store.get(automation_id)
-        definition = self.validate(doc, previous=current.definition)
+        now = self.clock()
+        definition = self.validate(doc, now, previous=current.definition)
         if canonical_json(definition.to_dict()) == canonical_json(current.definition.to_dict()):
             return current, False
-        now = self.clock()
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
             if row.revision != current.revision:
