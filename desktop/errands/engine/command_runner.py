@@ -1,0 +1,519 @@
+"""The command runner: one attempt of a shell command, streamed, bounded and never orphaned.
+
+How a command runs
+------------------
+
+The command runs through your shell, ``$SHELL -c '<command>'`` (``/bin/sh -c`` when
+``SHELL`` is unset or does not name an executable file), in the automation's working folder
+(created if missing), with no input (stdin is ``/dev/null``) and its standard output and
+standard error merged. It gets Errands' own environment plus:
+
+=========================  ============================================================
+``ERRANDS_AUTOMATION_ID``  the automation's id
+``ERRANDS_RUN_ID``         this run's id
+``ERRANDS_RUN_INDEX``      the run's number within its automation (1, 2, …)
+``ERRANDS_ATTEMPT``        the attempt number, 1 unless the run is being retried
+``ERRANDS_SCHEDULED_FOR``  the instant the run was due, RFC 3339 UTC such as
+                           ``2026-03-29T07:00:00Z``; empty for a run started by hand
+=========================  ============================================================
+
+Exit status 0 is success; any other status fails the run, and the error names the status
+and the last line the command printed. The whole output is appended to the run's log (one
+``--- attempt N at <instant> ---`` line before each attempt); the run keeps its last 64 KiB
+and a result summary of at most 2,000 characters: the end of the output, unless the
+command sets one (below).
+
+The command and everything it starts form one process group. On timeout or cancel the
+whole group gets SIGTERM and, if anything is still running a few seconds later, SIGKILL.
+Background processes still running when the command itself exits are ended the same way:
+nothing a command starts outlives its run (short of leaving the group with ``setsid``).
+
+Talking to Errands
+------------------
+
+A command talks to Errands by printing lines of this form. Each must start at the very
+beginning of a line, spelled exactly as shown (trailing spaces and a carriage return are
+ignored):
+
+``errands: done``
+    The automation's condition is met. An automation with ``stop.when_condition_met``
+    ends after this run.
+
+``errands: notify <text>``
+    Ask for your attention with ``<text>``: it becomes an attention item. At most 20 per
+    run are kept, each cut to 500 characters.
+
+``errands: result <text>``
+    Use ``<text>`` as the run's result summary instead of the end of the output. When
+    several are printed, the last one wins; ``errands: result`` with no text leaves the run
+    without a summary.
+
+These lines are honoured whatever the exit status. They stay in the log and in the kept
+output, but are left out of the result summary. Any other line, including one that merely
+contains these words further along, is ordinary output.
+
+Example::
+
+    n=$(ls ~/inbox | wc -l)
+    echo "errands: result $n files waiting"
+    [ "$n" -gt 100 ] && echo "errands: notify the inbox has $n files"
+    [ "$n" -eq 0 ] && echo "errands: done"
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shlex
+import signal
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from ..records import RESULT_LIMIT, bounded
+from ..timeutil import format_duration, format_instant, utcnow
+from .processes import group_alive, kill_group_now, terminate_group_async
+from .runner import Outcome, RunContext
+
+log = logging.getLogger(__name__)
+
+TAIL_BYTES = 64 * 1024          # output kept with the run
+NOTIFY_CHARS = 500
+NOTIFY_MAX = 20
+ERROR_LINE_CHARS = 200
+DIRECTIVE_PREFIX = "errands: "
+_PREFIX = DIRECTIVE_PREFIX.encode()
+_CLEAN_BYTES = 16 * 1024        # directive-free output kept for the summary (≥ 4 × 2,000)
+_LINE_BYTES = 8 * 1024          # of a directive line, enough for any text it may carry
+_DRAIN_SECONDS = 2.0            # to read what is left in the pipe once the group is gone
+_EXIT_WAIT_SECONDS = 2.0        # for the shell to be reaped after SIGKILL
+_FALLBACK_SHELL = "/bin/sh"
+_UNUSABLE_SHELLS = ("nologin", "false")
+
+
+# ------------------------------------------------------------------------- helpers
+
+def keep_tail(text: str, limit: int = RESULT_LIMIT, *, cut: bool = False) -> str:
+    """The end of ``text`` within ``limit`` characters, marked ``[…] `` where it was cut.
+
+    ``cut`` says the text is already missing its beginning, so it is marked either way."""
+    marker = "[…] "
+    if len(text) <= limit and not cut:
+        return text
+    if len(text) + len(marker) <= limit:
+        return marker + text
+    return marker + text[len(text) - (limit - len(marker)):]
+
+
+def user_shell() -> str:
+    """``$SHELL`` when it names an executable file, else ``/bin/sh``."""
+    shell = os.environ.get("SHELL", "")
+    if (shell and os.path.isabs(shell) and os.path.isfile(shell) and os.access(shell, os.X_OK)
+            and os.path.basename(shell) not in _UNUSABLE_SHELLS):
+        return shell
+    return _FALLBACK_SHELL
+
+
+def run_variables(ctx: RunContext) -> dict[str, str]:
+    """The ``ERRANDS_*`` variables a command sees."""
+    return {
+        "ERRANDS_AUTOMATION_ID": ctx.automation_id,
+        "ERRANDS_RUN_ID": ctx.run_id,
+        "ERRANDS_RUN_INDEX": str(ctx.run_index),
+        "ERRANDS_SCHEDULED_FOR": format_instant(ctx.scheduled_for) or "",
+        "ERRANDS_ATTEMPT": str(ctx.attempt),
+    }
+
+
+def _quote_always(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def describe(argv: list[str], workdir: Path, variables: dict[str, str]) -> str:
+    """What a dry run reports: the exact argv, the folder and the added variables."""
+    shell, flag, command = argv
+    return (f"would run: {shlex.quote(shell)} {flag} {_quote_always(command)}\n"
+            f"in: {workdir}\n"
+            "with: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items()))
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _one_line(text: str, limit: int = ERROR_LINE_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ------------------------------------------------------------------ output handling
+
+class _BoundedBytes:
+    """The last ``limit`` bytes written; remembers whether anything was dropped."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.data = bytearray()
+        self.cut = False
+
+    def add(self, chunk: bytes | bytearray) -> None:
+        if len(chunk) >= self.limit:
+            self.cut = self.cut or len(chunk) > self.limit or bool(self.data)
+            self.data = bytearray(chunk[len(chunk) - self.limit:])
+            return
+        self.data += chunk
+        excess = len(self.data) - self.limit
+        if excess > 0:
+            del self.data[:excess]
+            self.cut = True
+
+    def text(self) -> str:
+        data = bytes(self.data)
+        if self.cut:  # do not start in the middle of a UTF-8 sequence
+            skip = 0
+            while skip < min(3, len(data)) and data[skip] & 0xC0 == 0x80:
+                skip += 1
+            data = data[skip:]
+        return data.decode("utf-8", errors="replace")
+
+
+class _CleanTail:
+    """The end of the directive-free output, for the summary. Trailing whitespace is held
+    apart so a flood of blank lines cannot push the last real output out."""
+
+    def __init__(self, limit: int) -> None:
+        self.body = _BoundedBytes(limit)
+        self.pending = b""
+        self.limit = limit
+
+    def add(self, chunk: bytes | bytearray) -> None:
+        if not chunk:
+            return
+        combined = self.pending + bytes(chunk)
+        end = len(combined.rstrip())
+        if end:
+            self.body.add(combined[:end])
+        self.pending = combined[end:][-self.limit:]
+
+    def text(self) -> str:
+        return self.body.text()
+
+
+_UNDECIDED, _PLAIN, _DIRECTIVE = range(3)
+
+
+class DirectiveScanner:
+    """Reads ``errands: …`` lines out of a byte stream as it arrives, without keeping it.
+
+    Ordinary output is passed on to ``clean``; directive lines are acted on and dropped."""
+
+    def __init__(self, clean: Callable[[bytes | bytearray], None]) -> None:
+        self._clean = clean
+        self._mode = _UNDECIDED
+        self._head = bytearray()
+        self.condition_met = False
+        self.notify: list[str] = []
+        self.result: str | None = None
+        self.result_set = False
+
+    def feed(self, data: bytes) -> None:
+        start = 0
+        while True:
+            newline = data.find(b"\n", start)
+            if newline < 0:
+                self._part(data[start:])
+                return
+            self._part(data[start:newline])
+            self._end_line(newline=True)
+            start = newline + 1
+
+    def close(self) -> None:
+        """The stream ended; an unterminated last line counts as a line."""
+        if self._mode != _UNDECIDED or self._head:
+            self._end_line(newline=False)
+
+    def _part(self, piece: bytes) -> None:
+        if not piece:
+            return
+        if self._mode == _PLAIN:
+            self._clean(piece)
+        elif self._mode == _DIRECTIVE:
+            room = _LINE_BYTES - len(self._head)
+            if room > 0:
+                self._head += piece[:room]
+        else:
+            self._head += piece
+            self._mode = self._classify(self._head)
+            if self._mode == _PLAIN:
+                self._clean(self._head)
+                self._head = bytearray()
+            elif len(self._head) > _LINE_BYTES:
+                del self._head[_LINE_BYTES:]  # only "done" + whitespace stays undecided
+
+    @staticmethod
+    def _classify(head: bytearray) -> int:
+        if len(head) < len(_PREFIX):
+            return _UNDECIDED if _PREFIX.startswith(head) else _PLAIN
+        if not head.startswith(_PREFIX):
+            return _PLAIN
+        rest = head[len(_PREFIX):]
+        for word in (b"notify", b"result"):
+            if rest.startswith(word):
+                if len(rest) == len(word):
+                    return _UNDECIDED
+                return _DIRECTIVE if rest[len(word)] in b" \t\r" else _PLAIN
+        if rest.startswith(b"done"):
+            return _UNDECIDED if not rest[4:].strip() else _PLAIN
+        if any(word.startswith(rest) for word in (b"notify", b"result", b"done")):
+            return _UNDECIDED
+        return _PLAIN
+
+    def _end_line(self, *, newline: bool) -> None:
+        mode, head = self._mode, self._head
+        self._mode, self._head = _UNDECIDED, bytearray()
+        if mode == _PLAIN:
+            if newline:
+                self._clean(b"\n")
+            return
+        if mode == _UNDECIDED:
+            line = bytes(head).rstrip()
+            if line == _PREFIX + b"done":
+                self.condition_met = True
+            elif line in (_PREFIX + b"notify", _PREFIX + b"result"):
+                self._apply(line)
+            else:
+                self._clean(head + b"\n" if newline else head)
+            return
+        self._apply(bytes(head))
+
+    def _apply(self, line: bytes) -> None:
+        text = line.decode("utf-8", errors="replace")[len(DIRECTIVE_PREFIX):]
+        word, value = text[:6], text[6:].strip()
+        if word == "notify":
+            if value and len(self.notify) < NOTIFY_MAX:
+                self.notify.append(_one_line(value, NOTIFY_CHARS))
+        elif word == "result":
+            self.result_set = True
+            self.result = bounded(value) if value else None
+
+
+class _Output:
+    """Where the child's output goes: the log, the kept tail and the directive scanner."""
+
+    def __init__(self, log_file: BinaryIO) -> None:
+        self.log_file: BinaryIO | None = log_file
+        self.log_error: str | None = None
+        self.tail = _BoundedBytes(TAIL_BYTES)
+        self.clean = _CleanTail(_CLEAN_BYTES)
+        self.scanner = DirectiveScanner(self.clean.add)
+
+    def write(self, data: bytes) -> None:
+        if self.log_file is not None:
+            try:
+                self.log_file.write(data)
+                self.log_file.flush()
+            except (OSError, ValueError) as exc:  # a full disk must not stop the command
+                self.log_error = str(exc)
+                self.log_file = None
+        self.tail.add(data)
+        self.scanner.feed(data)
+
+    def close(self) -> None:
+        self.scanner.close()
+
+    def summary(self) -> str | None:
+        if self.scanner.result_set:
+            return self.scanner.result
+        text = self.clean.text().strip()
+        return keep_tail(text, RESULT_LIMIT, cut=self.clean.body.cut) if text else None
+
+    def last_line(self) -> str | None:
+        text = self.clean.text().rstrip()
+        for line in reversed(text.splitlines()):
+            if line.strip():
+                return _one_line(line.strip())
+        return None
+
+
+class _ChildProtocol(asyncio.SubprocessProtocol):
+    def __init__(self, output: _Output) -> None:
+        self.output = output
+        self.exited = asyncio.Event()
+        self.eof = asyncio.Event()
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        try:
+            self.output.write(data)
+        except Exception:  # never let a bug here close the pipe under the child
+            log.exception("could not handle command output")
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.eof.set()
+
+    def process_exited(self) -> None:
+        self.exited.set()
+
+
+async def _wait_event(event: asyncio.Event, timeout: float | None) -> bool:
+    """Whether ``event`` was set within ``timeout`` (cancellation propagates)."""
+    if event.is_set():
+        return True
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        done, _ = await asyncio.wait({waiter}, timeout=timeout)
+    finally:
+        if not waiter.done():
+            waiter.cancel()
+    return bool(done)
+
+
+class _Child:
+    def __init__(self, pid: int, protocol: _ChildProtocol) -> None:
+        self.pid = pid
+        self.protocol = protocol
+        self.terminating = False
+
+
+# -------------------------------------------------------------------------- runner
+
+class CommandRunner:
+    """Runs ``definition.runner.command`` through the user's shell (see the module text)."""
+
+    kind = "command"
+    needs_network = False
+
+    def __init__(self, kill_grace: float = 5.0) -> None:
+        self.kill_grace = kill_grace
+
+    async def run(self, ctx: RunContext) -> Outcome:
+        command = getattr(ctx.definition.runner, "command", None)
+        if not isinstance(command, str):
+            raise TypeError(f"not a command automation: runner kind "
+                            f"{ctx.definition.runner.kind!r}")
+        argv = [user_shell(), "-c", command]
+        variables = run_variables(ctx)
+        if ctx.dry_run:
+            return Outcome(state="succeeded", result=bounded(describe(argv, ctx.workdir, variables)))
+        try:
+            ctx.workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return Outcome(state="failed", error_code="workdir",
+                           error_message=f"cannot create the working folder {ctx.workdir}: "
+                                         f"{exc.strerror or exc}")
+        try:
+            log_file = _open_log(ctx.log_path, ctx.attempt)
+        except OSError as exc:
+            return Outcome(state="failed", error_code="log",
+                           error_message=f"cannot write the run log {ctx.log_path}: "
+                                         f"{exc.strerror or exc}")
+        with log_file:
+            return await self._run(ctx, argv, {**os.environ, **variables}, log_file)
+
+    async def _run(self, ctx: RunContext, argv: list[str], env: dict[str, str],
+                   log_file: BinaryIO) -> Outcome:
+        output = _Output(log_file)
+        loop = asyncio.get_running_loop()
+        try:
+            transport, protocol = await loop.subprocess_exec(
+                lambda: _ChildProtocol(output), *argv, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ctx.workdir),
+                env=env, start_new_session=True)
+        except OSError as exc:
+            return Outcome(state="failed", error_code="spawn",
+                           error_message=f"cannot start {argv[0]}: {exc.strerror or exc}")
+        child = _Child(transport.get_pid(), protocol)
+        try:
+            try:
+                if ctx.on_started is not None:
+                    ctx.on_started(child.pid)
+                timed_out = await self._supervise(child, ctx.timeout.total_seconds())
+            except BaseException:  # cancelled (or on_started failed): leave nothing behind
+                await self._stop(child)
+                raise
+            output.close()
+            return self._outcome(ctx, output, transport.get_returncode(), timed_out)
+        finally:
+            transport.close()
+
+    async def _supervise(self, child: _Child, timeout: float) -> bool:
+        """Wait for the command to end, or end it at the deadline. True if it timed out."""
+        timed_out = not await _wait_event(child.protocol.exited, max(timeout, 0.0))
+        child.terminating = True
+        # the shell has exited or timed out: end what is left of its group, then read the rest
+        await terminate_group_async(child.pid, self.kill_grace)
+        if timed_out:
+            await _wait_event(child.protocol.exited, _EXIT_WAIT_SECONDS)
+        await _wait_event(child.protocol.eof, _DRAIN_SECONDS)
+        return timed_out
+
+    async def _stop(self, child: _Child) -> None:
+        """Terminate the group on the way out. A further cancellation while waiting out the
+        grace skips straight to SIGKILL; this never returns with the group still running."""
+        if child.terminating:
+            kill_group_now(child.pid)
+        child.terminating = True
+        job = asyncio.ensure_future(self._terminate(child))
+        while not job.done():
+            try:
+                await asyncio.shield(job)
+            except asyncio.CancelledError:
+                kill_group_now(child.pid)
+            except Exception:
+                log.exception("could not terminate process group %s", child.pid)
+                kill_group_now(child.pid)
+                return
+
+    async def _terminate(self, child: _Child) -> None:
+        await terminate_group_async(child.pid, self.kill_grace)
+        await _wait_event(child.protocol.exited, _EXIT_WAIT_SECONDS)
+        if group_alive(child.pid):
+            kill_group_now(child.pid)
+
+    @staticmethod
+    def _outcome(ctx: RunContext, output: _Output, returncode: int | None,
+                 timed_out: bool) -> Outcome:
+        scanner = output.scanner
+        fields = dict(result=output.summary(), notify=list(scanner.notify),
+                      condition_met=scanner.condition_met, output_tail=output.tail.text())
+        last = output.last_line()
+        if timed_out:
+            return Outcome(state="failed", error_code="timeout",
+                           error_message=f"timed out after {format_duration(ctx.timeout)}",
+                           **fields)
+        if returncode == 0:
+            return Outcome(state="succeeded", **fields)
+        if returncode is None:
+            return Outcome(state="failed", error_code="exit_status",
+                           error_message="exited with an unknown status", **fields)
+        if returncode < 0:
+            message = f"killed by signal {_signal_name(-returncode)}"
+            return Outcome(state="failed", error_code="signal",
+                           error_message=f"{message}: {last}" if last else message, **fields)
+        message = f"exited with status {returncode}"
+        return Outcome(state="failed", error_code="exit_status",
+                       error_message=f"{message}: {last}" if last else message, **fields)
+
+
+def _open_log(path: Path, attempt: int) -> BinaryIO:
+    """The run log, opened for append, with this attempt's header written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log_file = open(path, "ab")
+    try:
+        separator = b""
+        if log_file.tell() > 0:
+            with open(path, "rb") as existing:
+                existing.seek(-1, os.SEEK_END)
+                if existing.read(1) != b"\n":
+                    separator = b"\n"
+        header = f"--- attempt {attempt} at {format_instant(utcnow())} ---\n"
+        log_file.write(separator + header.encode())
+        log_file.flush()
+    except BaseException:
+        log_file.close()
+        raise
+    return log_file

@@ -1,0 +1,203 @@
+"""Child processes that never outlive their run, not even across a crash.
+
+Every command runs as the leader of its own session and process group, so its pid is also
+the id of the group that holds everything it started (``sleep 100 & wait`` included). The
+engine records the pid and its start time (``process_start_ticks``) as soon as the child
+starts; after a crash, ``terminate_group`` ends that group on the next start, but only if
+the pid still names the same process, so a pid the system has since reused for something
+else is left alone.
+
+Termination is always the same: SIGTERM to the whole group, a grace period for it to exit
+(polled every 50 ms), then SIGKILL to whatever is left.
+
+Linux first. Start times come from ``/proc``; without ``/proc`` (macOS, the BSDs)
+``process_start_ticks`` returns None and the pid check is skipped, so a reused pid cannot be
+told apart there. Without ``os.killpg`` (Windows) only the process itself is signalled, not
+its descendants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+POLL_INTERVAL = 0.05
+KILL_WAIT = 1.0  # how long to watch SIGKILL take effect before returning
+_PROC = Path("/proc")
+_SIGKILL = getattr(signal, "SIGKILL", signal.SIGTERM)
+_HAS_GROUPS = hasattr(os, "killpg")
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the ``(comm)`` field, which may hold spaces and
+    parentheses; field 3 of stat(5) is index 0 here."""
+    try:
+        raw = (_PROC / str(pid) / "stat").read_bytes()
+    except OSError:
+        return None
+    end = raw.rfind(b")")
+    if end < 0:
+        return None
+    return raw[end + 1:].decode("ascii", "replace").split()
+
+
+def process_start_ticks(pid: int) -> float | None:
+    """When ``pid`` started, in clock ticks since boot (field 22 of /proc/<pid>/stat).
+
+    None when the process is gone or /proc is unavailable. The value only serves to tell
+    whether a pid still names the same process later, so its unit does not matter."""
+    fields = _stat_fields(pid)
+    if fields is None or len(fields) < 20:
+        return None
+    try:
+        return float(fields[19])  # field 22; fields[0] is field 3
+    except ValueError:
+        return None
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def _is_zombie(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return fields is not None and bool(fields) and fields[0] in ("Z", "X")
+
+
+def _group_members(pgid: int) -> list[int] | None:
+    """Live (not zombie) processes in group ``pgid``; None when /proc cannot tell."""
+    if not _PROC.is_dir():
+        return None
+    members = []
+    try:
+        entries = list(_PROC.iterdir())
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.name.isdigit():
+            continue
+        fields = _stat_fields(int(entry.name))
+        # fields[0] state (field 3), fields[2] pgrp (field 5)
+        if fields and len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
+            members.append(int(entry.name))
+    return members
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process of group ``pgid`` still runs (zombies waiting to be reaped do not
+    count). Without process groups: whether the process ``pgid`` itself still runs."""
+    if not _HAS_GROUPS:
+        return _exists(pgid) and not _is_zombie(pgid)
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # it exists, though it is not ours to signal
+    except OSError:
+        return False
+    members = _group_members(pgid)
+    return True if members is None else bool(members)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to the group; False when there was nothing (left) to signal."""
+    try:
+        if _HAS_GROUPS:
+            os.killpg(pgid, sig)
+        else:
+            os.kill(pgid, sig)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def kill_group_now(pgid: int) -> bool:
+    """SIGKILL the group at once; True if something received it. Never raises."""
+    try:
+        return _signal_group(pgid, _SIGKILL)
+    except OSError:
+        return False
+
+
+def _same_process(pid: int, started: float | None) -> bool:
+    """Whether group ``pid`` is still the one whose leader started at ``started``.
+
+    While the leader lives its start time must match. A group whose leader has exited but
+    whose members still run (the leader's pid cannot be reused while its group exists) is
+    accepted when every member started no earlier than the leader did."""
+    if started is None:
+        return True
+    ticks = process_start_ticks(pid)
+    if ticks is not None and not _is_zombie(pid):
+        return ticks == started
+    if _exists(pid) and ticks is None:
+        return False  # it runs, but we cannot verify which process it is
+    members = _group_members(pid)
+    if not members:
+        return False
+    member_ticks = [process_start_ticks(m) for m in members]
+    return all(t is not None and t >= started for t in member_ticks)
+
+
+def terminate_group(pid: int, started: float | None, grace: float = 5.0) -> bool:
+    """End the process group led by ``pid``: SIGTERM, up to ``grace`` seconds, then SIGKILL.
+
+    Synchronous (it sleeps); meant for start-up recovery. Does nothing unless the group still
+    exists and, when ``started`` is given, ``pid`` is still the process that started at those
+    ticks. Returns True if it signalled something, False otherwise, including when the group
+    belongs to another user (PermissionError)."""
+    try:
+        if not group_alive(pid) or not _same_process(pid, started):
+            return False
+        if not _signal_group(pid, signal.SIGTERM):
+            return False
+        deadline = time.monotonic() + max(grace, 0.0)
+        while time.monotonic() < deadline:
+            if not group_alive(pid):
+                return True
+            time.sleep(POLL_INTERVAL)
+        if group_alive(pid):
+            _signal_group(pid, _SIGKILL)
+            deadline = time.monotonic() + KILL_WAIT
+            while group_alive(pid) and time.monotonic() < deadline:
+                time.sleep(POLL_INTERVAL)
+        return True
+    except PermissionError:
+        return False
+    except OSError:
+        return False
+
+
+async def terminate_group_async(pid: int, grace: float = 5.0) -> bool:
+    """``terminate_group`` for a child the caller itself started (no pid check), waiting with
+    asyncio sleeps. Returns True if it signalled something."""
+    try:
+        if not group_alive(pid):
+            return False
+        if not _signal_group(pid, signal.SIGTERM):
+            return False
+        deadline = time.monotonic() + max(grace, 0.0)
+        while time.monotonic() < deadline:
+            if not group_alive(pid):
+                return True
+            await asyncio.sleep(POLL_INTERVAL)
+        if group_alive(pid):
+            _signal_group(pid, _SIGKILL)
+            deadline = time.monotonic() + KILL_WAIT
+            while group_alive(pid) and time.monotonic() < deadline:
+                await asyncio.sleep(POLL_INTERVAL)
+        return True
+    except OSError:
+        return False
