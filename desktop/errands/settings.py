@@ -85,6 +85,11 @@ class Settings:
             return "environment"
         return "stored" if key in self._stored else "default"
 
+    def stored(self, key: str) -> str:
+        """The value kept in the database (or the default), ignoring the environment."""
+        spec = check_key(key)
+        return self._stored.get(key, spec.default)
+
     def raw(self, key: str) -> str:
         spec = check_key(key)
         return self._environ.get(env_name(key), self._stored.get(key, spec.default))

@@ -219,7 +219,7 @@ class Store:
 
     def insert_run_in(self, s: Session, automation: AutomationRow, *, slot: str, trigger: str,
                       state: str, now: datetime, scheduled_for: datetime | None,
-                      **values: Any) -> RunRow:
+                      flush: bool = True, **values: Any) -> RunRow:
         """Claim ``slot`` for a new run. The unique (automation, slot) key makes a second claim
         of the same slot fail, whichever process or replay attempts it."""
         automation.last_index += 1
@@ -228,7 +228,8 @@ class Store:
                      scheduled_for=scheduled_for, state=state, created_at=now,
                      attempts=values.pop("attempts", []), **values)
         s.add(row)
-        s.flush()
+        if flush:
+            s.flush()
         return row
 
     def slot_taken_in(self, s: Session, automation_id: str, slot: str) -> RunRow | None:

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -69,7 +70,7 @@ def _slot_key(instant: datetime) -> str:
 class Engine:
     def __init__(self, store: Store, data_dir: Path, runners: dict[str, Runner], *,
                  clock: Clock | None = None, network: NetworkProbe | None = None,
-                 max_sleep: float = MAX_SLEEP) -> None:
+                 max_sleep: float = MAX_SLEEP, automatic: bool = True) -> None:
         self.store = store
         self.data_dir = data_dir
         self.runners = runners
@@ -89,6 +90,7 @@ class Engine:
         self._cap: asyncio.Semaphore | None = None
         self.wakeups = 0
         self.max_sleep = max_sleep
+        self.automatic = automatic  # False: only runs asked for by hand (a CLI with no engine)
         self._task_automation: dict[str, str] = {}
         self._pending_events: list[tuple[str, str, str]] = []
 
@@ -111,10 +113,11 @@ class Engine:
             slot = self._slots.get(run.automation_id)
             if slot is not None and run.state == "awaiting_input" and not run.dry_run:
                 slot.active = run.id
-        for automation_id in self._slots:
-            self._arm(automation_id)
-        self._admit_due(now, reason_hint="app_not_running", stagger=True)
-        self._loop_task = asyncio.get_running_loop().create_task(self._timer_loop())
+        if self.automatic:
+            for automation_id in self._slots:
+                self._arm(automation_id)
+            self._admit_due(now, reason_hint="app_not_running", stagger=True)
+            self._loop_task = asyncio.get_running_loop().create_task(self._timer_loop())
         self.events.publish("engine_state", data={"state": "running"})
 
     async def stop(self) -> None:
@@ -182,7 +185,7 @@ class Engine:
             return
         a = slot.automation
         slot.version += 1
-        if a.status != "active" or a.next_fire_at is None:
+        if a.status != "active" or a.next_fire_at is None or not self.automatic:
             slot.due = None
             return
         slot.due = a.next_fire_at + jitter_offset(a.id, a.definition.policy.jitter)
@@ -249,68 +252,21 @@ class Engine:
         if not due_ids:
             return
         settings = self.store.settings()
-        grace = settings.grace
-        started: list[tuple[str, float]] = []
-        cancels: list[str] = []
-        changed: list[str] = []
-        catch_ups = 0
-        stagger_step = settings.get("catch_up_stagger").total_seconds()
-        self._pending_events = []
-        with self.store.transaction() as s:
-            for automation_id in due_ids:
-                slot = self._slots.get(automation_id)
-                row = s.get(AutomationRow, automation_id)
-                if slot is None or row is None or row.status != "active" or row.next_fire_at is None:
-                    continue
-                automation = _automation(row)
-                slot.automation = automation
-                d = automation.definition
-                jitter = jitter_offset(automation.id, d.policy.jitter)
-                horizon = now - jitter
-                until = d.stop.until
-                window = due_window(d.trigger, row.next_fire_at,
-                                    min(horizon, until - timedelta(microseconds=1)) if until else horizon)
-                if window is None:
-                    if until is not None and now >= until:
-                        row.next_fire_at = None
-                        if slot.active is None:
-                            self._complete_in(s, row, now, "reached its end time")
-                    changed.append(automation_id)
-                    continue
-                plan = plan_fires(d, window, now, jitter, grace,
-                                  self._missed_reason(window.first, reason_hint))
-                run_at = plan.run_at
-                if plan.skipped_count:
-                    self._skip_in(s, row, plan.skipped_count, plan.skipped_first,
-                                  plan.skipped_last, plan.skip_reason, now)
-                if run_at is not None and slot.active is not None:
-                    run_at = self._overlap_in(s, slot, row, run_at, now, cancels)
-                if run_at is not None:
-                    run = self._claim_in(s, row, run_at, now, plan.catch_up, plan.window)
-                    if run is not None:
-                        if slot.active is None or automation_id in cancels:
-                            slot.active = run.id
-                            delay = 0.0
-                            if plan.catch_up and stagger:
-                                delay = catch_ups * stagger_step
-                                catch_ups += 1
-                            started.append((run.id, delay))
-                        else:
-                            slot.queued = run.id
-                if isinstance(d.trigger, AfterTrigger) and run_at is None and slot.active is None:
-                    row.next_fire_at = max(now, window.last) + d.trigger.interval
-                else:
-                    row.next_fire_at = cursor_after(d, max(horizon, window.last))
-                if row.next_fire_at is None and slot.active is None and run_at is None:
-                    self._complete_in(s, row, now, "no further fires")
-                changed.append(automation_id)
+        try:  # fast path: one transaction, no savepoints
+            batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=False)
+        except IntegrityError:  # a slot already claimed (a replay): go one by one
+            batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=True)
+        started, cancels, changed, placed = batch
+        for automation_id, run_id, where in placed:
+            slot = self._slots[automation_id]
+            setattr(slot, where, run_id)
         self._flush_events()
         for automation_id in changed:
             self._refresh(automation_id)
+        new_runs = {r for r, _ in started}
         for automation_id in cancels:
-            slot = self._slots[automation_id]
             for run_id, task in list(self._tasks.items()):
-                if task.done() or run_id in {r for r, _ in started}:
+                if task.done() or run_id in new_runs:
                     continue
                 if self._task_automation.get(run_id) == automation_id:
                     self._cancel_reason[run_id] = "cancelled"
@@ -318,10 +274,78 @@ class Engine:
         for run_id, delay in started:
             self._spawn(run_id, delay)
 
-    def _overlap_in(self, s: Session, slot: _Slot, row: AutomationRow, fire: datetime,
-                    now: datetime, cancels: list[str]) -> datetime | None:
+    def _admit_batch(self, due_ids: list[str], now: datetime, settings: Any,
+                     reason_hint: str | None, stagger: bool, *, careful: bool
+                     ) -> tuple[list[tuple[str, float]], list[str], list[str],
+                                list[tuple[str, str, str]]]:
+        """Plan and record every due automation in one transaction. Memory is changed only
+        by the caller, after the commit, from what this returns."""
+        grace = settings.grace
+        stagger_step = settings.get("catch_up_stagger").total_seconds()
+        started: list[tuple[str, float]] = []
+        cancels: list[str] = []
+        changed: list[str] = []
+        placed: list[tuple[str, str, str]] = []
+        catch_ups = 0
+        self._pending_events = []
+        with self.store.transaction() as s:
+            rows = {}
+            for i in range(0, len(due_ids), 500):
+                chunk = due_ids[i:i + 500]
+                rows.update({r.id: r for r in s.scalars(
+                    select(AutomationRow).where(AutomationRow.id.in_(chunk)))})
+            for automation_id in due_ids:
+                slot = self._slots.get(automation_id)
+                row = rows.get(automation_id)
+                if slot is None or row is None or row.status != "active" or row.next_fire_at is None:
+                    continue
+                d = _automation(row).definition
+                jitter = jitter_offset(automation_id, d.policy.jitter)
+                horizon = now - jitter
+                until = d.stop.until
+                window = due_window(d.trigger, row.next_fire_at,
+                                    min(horizon, until - timedelta(microseconds=1)) if until else horizon)
+                changed.append(automation_id)
+                if window is None:
+                    if until is not None and now >= until:
+                        row.next_fire_at = None
+                        if slot.active is None:
+                            self._complete_in(s, row, now, "reached its end time")
+                    continue
+                plan = plan_fires(d, window, now, jitter, grace,
+                                  self._missed_reason(window.first, reason_hint))
+                run_at = plan.run_at
+                if plan.skipped_count:
+                    self._skip_in(s, row, plan.skipped_count, plan.skipped_first,
+                                  plan.skipped_last, plan.skip_reason, now, careful)
+                busy = slot.active is not None
+                if run_at is not None and busy:
+                    run_at = self._overlap_in(s, slot, row, d, run_at, now, cancels, careful)
+                if run_at is not None:
+                    run = self._claim_in(s, row, run_at, now, plan.catch_up, plan.window, careful)
+                    if run is not None:
+                        if not busy or automation_id in cancels:
+                            placed.append((automation_id, run.id, "active"))
+                            delay = 0.0
+                            if plan.catch_up and stagger:
+                                delay = catch_ups * stagger_step
+                                catch_ups += 1
+                            started.append((run.id, delay))
+                            busy = True
+                        else:
+                            placed.append((automation_id, run.id, "queued"))
+                if isinstance(d.trigger, AfterTrigger) and run_at is None and not busy:
+                    row.next_fire_at = max(now, window.last) + d.trigger.interval
+                else:
+                    row.next_fire_at = cursor_after(d, max(horizon, window.last))
+                if row.next_fire_at is None and not busy and run_at is None:
+                    self._complete_in(s, row, now, "no further fires")
+        return started, cancels, changed, placed
+
+    def _overlap_in(self, s: Session, slot: _Slot, row: AutomationRow, d: Definition,
+                    fire: datetime, now: datetime, cancels: list[str],
+                    careful: bool) -> datetime | None:
         """A fire while the previous run is active follows ``overlap``."""
-        d = slot.automation.definition
         active = s.get(RunRow, slot.active) if slot.active else None
         parked = active is not None and active.state == "awaiting_input"
         reason = "previous_run_awaiting_input" if parked else "previous_run_active"
@@ -330,40 +354,43 @@ class Engine:
             return fire
         if d.overlap == "queue_one" and slot.queued is None:
             return fire
-        self._skip_in(s, row, 1, fire, fire, reason, now)
+        self._skip_in(s, row, 1, fire, fire, reason, now, careful)
         return None
 
     def _skip_in(self, s: Session, row: AutomationRow, count: int, first: datetime | None,
-                 last: datetime | None, reason: str | None, now: datetime) -> None:
+                 last: datetime | None, reason: str | None, now: datetime,
+                 careful: bool) -> None:
         assert first is not None and last is not None
-        try:
-            with s.begin_nested():
-                run = self.store.insert_run_in(
-                    s, row, slot=_slot_key(last), trigger="schedule", state="skipped", now=now,
-                    scheduled_for=last, skip_reason=reason, missed_count=count,
-                    missed_first=first, missed_last=last, finished_at=now)
-        except IntegrityError:
-            row.last_index = s.query(RunRow.index).filter(RunRow.automation_id == row.id) \
-                .order_by(RunRow.index.desc()).limit(1).scalar() or 0
-            return  # already recorded by another engine or a replay
-        self._pending_events.append(("run_changed", row.id, run.id))
+        self._insert_in(s, row, careful, slot=_slot_key(last), trigger="schedule",
+                        state="skipped", now=now, scheduled_for=last, skip_reason=reason,
+                        missed_count=count, missed_first=first, missed_last=last,
+                        finished_at=now)
 
     def _claim_in(self, s: Session, row: AutomationRow, fire: datetime, now: datetime,
-                  catch_up: bool, window: Any) -> RunRow | None:
+                  catch_up: bool, window: Any, careful: bool) -> RunRow | None:
         """Claim the slot of ``fire``: the unique key refuses a second claim."""
         extra: dict[str, Any] = {}
         if catch_up:
             extra = {"missed_count": window.count, "missed_first": window.first,
                      "missed_last": window.last}
-        try:
-            with s.begin_nested():
-                run = self.store.insert_run_in(
-                    s, row, slot=_slot_key(fire), trigger="catch_up" if catch_up else "schedule",
-                    state="scheduled", now=now, scheduled_for=fire, **extra)
-        except IntegrityError:
-            row.last_index = s.query(RunRow.index).filter(RunRow.automation_id == row.id) \
-                .order_by(RunRow.index.desc()).limit(1).scalar() or 0
-            return None
+        return self._insert_in(s, row, careful, slot=_slot_key(fire),
+                               trigger="catch_up" if catch_up else "schedule",
+                               state="scheduled", now=now, scheduled_for=fire, **extra)
+
+    def _insert_in(self, s: Session, row: AutomationRow, careful: bool,
+                   **values: Any) -> RunRow | None:
+        """Insert a run row. Careful mode isolates each insert in a savepoint so one slot
+        claimed before (a replay) is passed over instead of failing the whole batch."""
+        if not careful:
+            run = self.store.insert_run_in(s, row, flush=False, **values)
+        else:
+            index = row.last_index
+            try:
+                with s.begin_nested():
+                    run = self.store.insert_run_in(s, row, **values)
+            except IntegrityError:
+                row.last_index = index
+                return None  # already recorded: never twice
         self._pending_events.append(("run_changed", row.id, run.id))
         return run
 
@@ -388,8 +415,9 @@ class Engine:
                 await wait_for_network(self.network, self.clock, bound)
             attempt = run.attempt
             while True:
-                assert self._cap is not None
-                async with self._cap:
+                cap = self._cap
+                assert cap is not None
+                async with cap:
                     automation = self._current(run.automation_id)
                     ctx = self._start_attempt(run_id, automation, attempt)
                     outcome = await self._attempt(runner, ctx)
@@ -749,6 +777,23 @@ class Engine:
         self.catalog.delete(automation_id, actor=actor)
         self._slots.pop(automation_id, None)
         self.events.publish("automation_deleted", automation_id=automation_id)
+
+    def mark_attention_read(self, item_id: int | None = None) -> int:
+        count = self.store.mark_attention_read(item_id)
+        self.events.publish("attention_raised", data={"read": item_id if item_id else "all"})
+        return count
+
+    def set_setting(self, key: str, value: str | None) -> str:
+        """Store a setting (None: back to the default) and apply it at once."""
+        if value is None:
+            self.store.unset_setting(key)
+        else:
+            self.store.set_setting(key, value)
+        settings = self.store.settings()
+        if key == "concurrency":
+            self._cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its slot
+        self._kick()
+        return settings.raw(key)
 
     async def wait_run(self, run_id: str) -> Run:
         """Until the run is final (for ``run-now --wait``)."""
