@@ -63,7 +63,8 @@ class Catalog:
                     raise Conflict("identity_conflict", f"request id {request_id!r} was already "
                                    f"used to create {existing.id} with a different definition")
                 return existing, False
-        now = self.clock()  # one reading: a grid that starts now must also fire now
+        now = self.clock().replace(microsecond=0)  # one reading, whole seconds: a grid
+        # that starts now fires now, and reads "from 12:39:31", not "12:39:31.231085"
         definition = self.validate(doc, now)
         nxt = None if definition.paused else first_fire(definition, now)
         created = self.store.insert_automation(definition, now=now, next_fire_at=nxt,
@@ -74,7 +75,7 @@ class Catalog:
         """Replace the definition with ``doc``; a document equal to the current one changes
         nothing and makes no revision."""
         current = self.store.get(automation_id)
-        now = self.clock()
+        now = self.clock().replace(microsecond=0)
         definition = self.validate(doc, now, previous=current.definition)
         if canonical_json(definition.to_dict()) == canonical_json(current.definition.to_dict()):
             return current, False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Callable, NoReturn, Sequence
 
@@ -101,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     cp = csub.add_parser("unset", parents=[common], help="back to the default")
     cp.set_defaults(handler=commands.config_unset)
     cp.add_argument("key")
+    from . import engine_commands
+
+    engine_commands.register(cmd)
     return parser
 
 
@@ -119,6 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(exc, as_json)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug: say so plainly, with the trace only when asked
+        if os.environ.get("ERRANDS_DEBUG"):
+            raise
+        err = ErrandsError(f"internal error: {type(exc).__name__}: {exc} "
+                           "(set ERRANDS_DEBUG=1 for the full trace)")
+        return _fail(err, as_json)
 
 
 def _fail(exc: ErrandsError, as_json: bool) -> int:

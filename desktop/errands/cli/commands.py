@@ -5,18 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..catalog import Catalog
 from ..errors import InvalidInput
 from ..paths import data_dir, database_path
-from ..settings import Settings, env_name
+from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
+from ..records import Automation
 from ..store import Store
 from ..timeutil import format_instant, parse_instant, system_zone_name, utcnow
 from ..definition import parse_definition, ParseContext
 from . import render
 from .options import build_document, spec_to_trigger
+from .routing import perform
 
 
 def emit(args: argparse.Namespace, doc: Any, text: str) -> None:
@@ -30,8 +33,17 @@ def open_store(args: argparse.Namespace) -> Store:
     return Store(database_path(data_dir(getattr(args, "data_dir", None))))
 
 
+def _dir(args: argparse.Namespace) -> Path:
+    return data_dir(getattr(args, "data_dir", None))
+
+
 def _catalog(args: argparse.Namespace) -> Catalog:
     return Catalog(open_store(args))
+
+
+def _from_reply(store: Store, doc: dict[str, Any]) -> Automation:
+    """The automation a reply describes, read back for the human rendering."""
+    return store.get(doc["id"])
 
 
 def _read_json(source: str) -> Any:
@@ -70,12 +82,17 @@ def add(args: argparse.Namespace) -> int:
             doc = {k: v for k, v in doc.items() if k != "request_id"}
     else:
         doc, warnings = build_document(args, None, catalog.clock())
-    automation, created = catalog.create(doc, request_id=request_id, actor="cli")
+
+    def local() -> dict[str, Any]:
+        automation, created = catalog.create(doc, request_id=request_id, actor="cli")
+        return {"automation": automation.to_dict(), "created": created}
+
+    reply = perform(_dir(args), "create", {"doc": doc, "request_id": request_id}, local)
     for w in warnings:
         print(f"note: {w}", file=sys.stderr)
-    out = automation.to_dict()
-    verb = "Created" if created else "Already exists (same request id):"
-    emit(args, out, f"{verb} {automation.id}\n{render.automation_detail(automation)}")
+    automation = _from_reply(catalog.store, reply["automation"])
+    verb = "Created" if reply["created"] else "Already exists (same request id):"
+    emit(args, reply["automation"], f"{verb} {automation.id}\n{render.automation_detail(automation)}")
     return 0
 
 
@@ -84,11 +101,17 @@ def edit(args: argparse.Namespace) -> int:
     ident = catalog.store.resolve_id(args.id)
     current = catalog.store.get(ident)
     doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
-    automation, changed = catalog.revise(ident, doc, actor="cli")
+
+    def local() -> dict[str, Any]:
+        automation, changed = catalog.revise(ident, doc, actor="cli")
+        return {"automation": automation.to_dict(), "changed": changed}
+
+    reply = perform(_dir(args), "revise", {"id": ident, "doc": doc}, local)
     for w in warnings:
         print(f"note: {w}", file=sys.stderr)
-    head = f"Revised to revision {automation.revision}" if changed else "Nothing changed"
-    emit(args, automation.to_dict(), f"{head}\n{render.automation_detail(automation)}")
+    automation = _from_reply(catalog.store, reply["automation"])
+    head = f"Revised to revision {automation.revision}" if reply["changed"] else "Nothing changed"
+    emit(args, reply["automation"], f"{head}\n{render.automation_detail(automation)}")
     return 0
 
 
@@ -107,8 +130,11 @@ def show(args: argparse.Namespace) -> int:
 
 def _set_paused(args: argparse.Namespace, paused: bool) -> int:
     catalog = _catalog(args)
-    automation = catalog.set_paused(catalog.store.resolve_id(args.id), paused, actor="cli")
-    emit(args, automation.to_dict(), f"{'Paused' if paused else 'Resumed'} {automation.title}"
+    ident = catalog.store.resolve_id(args.id)
+    reply = perform(_dir(args), "pause" if paused else "resume", {"id": ident},
+                    lambda: catalog.set_paused(ident, paused, actor="cli").to_dict())
+    automation = _from_reply(catalog.store, reply)
+    emit(args, reply, f"{'Paused' if paused else 'Resumed'} {automation.title}"
          f" — next fire {render.local(automation.next_fire_at)}")
     return 0
 
@@ -125,8 +151,12 @@ def delete(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     ident = catalog.store.resolve_id(args.id)
     title = catalog.store.get(ident).title
-    catalog.delete(ident, actor="cli")
-    emit(args, {"deleted": ident}, f"Deleted {title} ({ident})")
+
+    def local() -> dict[str, Any]:
+        catalog.delete(ident, actor="cli")
+        return {"deleted": ident}
+
+    emit(args, perform(_dir(args), "delete", {"id": ident}, local), f"Deleted {title} ({ident})")
     return 0
 
 
@@ -215,8 +245,11 @@ def config_get(args: argparse.Namespace) -> int:
 
 def config_set(args: argparse.Namespace) -> int:
     store = open_store(args)
-    value = store.set_setting(args.key, args.value)
+    normalize(args.key, args.value)  # refuse a bad value before bothering the engine
+    perform(_dir(args), "set_setting", {"key": args.key, "value": args.value},
+            lambda: store.set_setting(args.key, args.value))
     settings = store.settings()
+    value = settings.stored(args.key)
     doc = {"key": args.key, "value": value, "source": settings.source(args.key)}
     note = ("" if doc["source"] != "environment" else
             f" (but the environment's {env_name(args.key)} overrides it in this shell)")
@@ -226,7 +259,9 @@ def config_set(args: argparse.Namespace) -> int:
 
 def config_unset(args: argparse.Namespace) -> int:
     store = open_store(args)
-    store.unset_setting(args.key)
+    check_key(args.key)
+    perform(_dir(args), "set_setting", {"key": args.key, "value": None},
+            lambda: store.unset_setting(args.key))
     settings = store.settings()
     doc = {"key": args.key, "value": settings.raw(args.key), "source": settings.source(args.key)}
     emit(args, doc, f"{args.key} = {doc['value']} ({doc['source']})")

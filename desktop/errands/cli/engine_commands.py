@@ -1,0 +1,117 @@
+"""CLI commands that need the engine: ``serve``, ``run-now``, ``stop``, ``attention``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from ..errors import Conflict
+from ..records import Run
+from . import render
+from .commands import _dir, emit, open_store
+from .routing import perform
+
+
+def serve(args: argparse.Namespace) -> int:
+    from ..engine.service import serve as run_engine
+
+    try:
+        asyncio.run(run_engine(_dir(args), announce=lambda text: print(text, flush=True)))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _run_here(args: argparse.Namespace, ident: str) -> dict[str, Any]:
+    """No engine runs: host one just for this run (it fires nothing on its own) and wait."""
+    from ..engine.service import EngineHost
+
+    async def go() -> dict[str, Any]:
+        host = EngineHost(_dir(args), automatic=False)
+        engine = await host.start()
+        try:
+            run = await engine.run_now(ident, request_id=args.request_id, dry_run=args.dry_run)
+            return (await engine.wait_run(run.id)).to_dict(with_output=True)
+        finally:
+            await host.close()
+
+    if not args.wait and not getattr(args, "json", False):
+        print("note: no engine is running, so this run happens here; waiting for it …",
+              file=sys.stderr)
+    return asyncio.run(go())
+
+
+def run_now(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    ident = store.resolve_id(args.id)
+    op_args = {"id": ident, "request_id": args.request_id, "dry_run": args.dry_run,
+               "wait": args.wait}
+    reply = perform(_dir(args), "run_now", op_args, lambda: _run_here(args, ident),
+                    timeout=None if args.wait else 30.0, local_takes_lock=True)
+    run = store.get_run(reply["id"])
+    text = f"Run #{run.index} {run.state}" + (" (dry run)" if run.dry_run else "")
+    if run.result:
+        text += f"\n{run.result}"
+    if run.error_code:
+        text += f"\nerror: {run.error_code}: {run.error_message}"
+    emit(args, reply, text)
+    return 0 if run.state in ("succeeded", "scheduled", "running") else 1
+
+
+def stop(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    ident = store.resolve_id(args.id)
+
+    def local() -> Any:
+        raise Conflict("not_running", f"{store.get(ident).title} has no active run "
+                       "(no engine is running)")
+
+    reply = perform(_dir(args), "stop", {"id": ident}, local)
+    emit(args, reply, f"Stopped run #{reply['index']} ({reply['state']})")
+    return 0
+
+
+def attention(args: argparse.Namespace) -> int:
+    items = open_store(args).attention(unread_only=args.unread)
+    emit(args, {"items": [i.to_dict() for i in items]},
+         render.table(("ID", "", "WHEN", "KIND", "TITLE", "DETAIL"),
+                      [(i.id, " " if i.read else "•", render.local(i.created_at), i.kind,
+                        i.title, (i.body or "").replace("\n", " ")[:60]) for i in items])
+         if items else "Nothing needs your attention.")
+    return 0
+
+
+def attention_read(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    if args.all == (args.item is not None):
+        from ..errors import InvalidInput
+        raise InvalidInput("ID", "give an item id or --all", "an attention item id, or --all",
+                           "errands attention read --all")
+    reply = perform(_dir(args), "attention_read", {"item": args.item},
+                    lambda: {"marked": store.mark_attention_read(args.item)})
+    emit(args, reply, f"Marked {reply['marked']} as read")
+    return 0
+
+
+def register(cmd: Any) -> None:
+    """Add the engine commands to the parser (``cmd(name, handler, help)`` makes a subparser)."""
+    cmd("serve", serve, "run the engine headless until SIGINT/SIGTERM")
+    p = cmd("run-now", run_now, "run an automation now (also while paused)")
+    p.add_argument("id")
+    p.add_argument("--request-id", metavar="R", help="repeating it returns the same run")
+    p.add_argument("--dry-run", action="store_true", help="report what would run; run nothing")
+    p.add_argument("--wait", action="store_true", help="wait until the run has finished")
+    p = cmd("stop", stop, "cancel the active run of an automation")
+    p.add_argument("id")
+    p = cmd("attention", attention, "what asks for your attention (failures, notes, approvals)")
+    p.add_argument("--unread", action="store_true")
+    sub = p.add_subparsers(dest="attention_command", metavar="ACTION")
+    rp = sub.add_parser("read", help="mark items read")
+    rp.set_defaults(handler=attention_read)
+    rp.add_argument("item", nargs="?", type=int, metavar="ID")
+    rp.add_argument("--all", action="store_true")
+    for action in (rp,):
+        action.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS)
+        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS)

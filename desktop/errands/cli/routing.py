@@ -1,0 +1,51 @@
+"""Where a CLI command that changes something goes.
+
+While an engine runs it is the only writer, so the command is sent to it over the control
+channel and takes effect at once. With no engine, the CLI writes the store itself while
+holding the data-directory lock, so an engine starting meanwhile waits for it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from ..engine.control import EngineUnreachable, request_sync
+from ..engine.lock import DataDirLock, read_owner
+
+ATTEMPTS = 50
+
+
+def engine_address(data_dir: Path) -> str | None:
+    owner = read_owner(data_dir)
+    if owner is not None and owner.role == "engine":
+        return owner.address
+    return None
+
+
+def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[], Any], *,
+            timeout: float | None = 30.0, local_takes_lock: bool = False) -> Any:
+    """Ask the running engine, or run ``local`` under the lock when none runs.
+
+    ``local_takes_lock``: ``local`` takes the lock itself (it hosts an engine for a moment).
+    """
+    for _ in range(ATTEMPTS):
+        address = engine_address(data_dir)
+        if address:
+            try:
+                return request_sync(address, op, op_args, timeout=timeout, data_dir=data_dir)
+            except EngineUnreachable:
+                time.sleep(0.1)  # starting or stopping: look again
+                continue
+        if local_takes_lock:
+            return local()
+        lock = DataDirLock(data_dir, "cli")
+        if lock.try_acquire():
+            try:
+                return local()
+            finally:
+                lock.release()
+        time.sleep(0.1)  # another CLI is writing, or an engine is starting
+    raise EngineUnreachable(f"the engine that owns {data_dir} does not answer; "
+                            "try again, or check 'errands serve'")
