@@ -421,3 +421,81 @@ async def test_runs_left_running_by_a_dead_engine_become_interrupted(tmp_path: P
     assert h.states(a)[0] == "interrupted"
     assert h.store.get(a).run_count == 0
     await h.stop()
+
+
+# ------------------------------------------------- attention, events, network
+
+async def test_notify_every_run_and_on_change(h: Harness) -> None:
+    h.runner.script("e", (0, ok("same")), (0, ok("same")))
+    h.runner.script("c", (0, ok("a")), (0, ok("a")), (0, ok("b")))
+    e = await h.add("e", {"kind": "every", "every": "1h"}, policy={"notify": "every_run"})
+    c = await h.add("c", {"kind": "every", "every": "1h"}, policy={"notify": "on_change"})
+    await h.clock.advance(timedelta(hours=2, minutes=1))
+    items = list(reversed(h.store.attention()))
+    assert [(i.automation_id, i.body) for i in items if i.automation_id == e] == [
+        (e, "same"), (e, "same"), (e, "ok 3")]
+    assert [i.body for i in items if i.automation_id == c] == ["a", "b"]
+    assert {i.kind for i in items} == {"result"}
+
+
+async def test_a_command_can_ask_for_attention(h: Harness) -> None:
+    h.runner.script("n", (0, ok("done", notify=["disk almost full"])))
+    a = await h.add("n", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.engine.wait_run(run.id)
+    [item] = h.store.attention(unread_only=True)
+    assert (item.kind, item.body, item.run_id) == ("notify", "disk almost full", run.id)
+    assert h.engine.mark_attention_read(item.id) == 1
+    assert h.store.attention(unread_only=True) == []
+
+
+async def test_run_now_keeps_its_retries_while_paused(h: Harness) -> None:
+    h.runner.script("m", (0, fail()), (0, ok("second")))
+    a = await h.add("m", {"kind": "every", "every": "1d"}, paused=True)
+    run = await h.engine.run_now(a)
+    await h.clock.advance(40)
+    done = h.store.get_run(run.id)
+    assert (done.state, done.attempt, done.result) == ("succeeded", 2, "second")
+
+
+async def test_events_carry_a_growing_revision(h: Harness) -> None:
+    seen = []
+    h.engine.events.subscribe(seen.append)
+    a = await h.add("ev", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.engine.wait_run(run.id)
+    kinds = [e.kind for e in seen]
+    assert kinds[0] == "automation_changed"
+    assert [e.data.get("state") for e in seen if e.kind == "run_changed" and e.run_id == run.id] == [
+        "scheduled", "running", "succeeded"]
+    revisions = [e.revision for e in seen]
+    assert revisions == sorted(revisions) and len(set(revisions)) == len(revisions)
+
+
+class _Network:
+    def __init__(self) -> None:
+        self.up = False
+        self.checks = 0
+
+    def reachable(self) -> bool:
+        self.checks += 1
+        return self.up
+
+
+async def test_catch_ups_wait_for_the_network_up_to_a_bound(tmp_path: Path) -> None:
+    net = _Network()
+    h = Harness(tmp_path, max_sleep=3600, network=net)
+    h.runner.needs_network = True
+    await h.engine.start()
+    a = await h.add("online", {"kind": "every", "every": "1h"}, misfire="run_once")
+    await h.clock.advance(30 * M)
+    await h.restart(offline=timedelta(hours=3))
+    await h.clock.advance(20)
+    catch_up = h.runs(a)[1]
+    assert catch_up.trigger == "catch_up" and catch_up.started_at is None  # still waiting
+    net.up = True
+    await h.clock.advance(40)
+    catch_up = h.store.get_run(catch_up.id)
+    assert catch_up.state == "succeeded"
+    assert timedelta(seconds=20) < catch_up.started_at - h.runs(a)[1].created_at <= timedelta(minutes=1)
+    await h.stop()
