@@ -44,7 +44,6 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("min_interval", "60s", "shortest allowed gap between two fires", _duration),
     SettingSpec("grace", "2m", "how late a due fire may still run normally", _duration),
     SettingSpec("concurrency", "4", "how many runs may be active at once", _int_range(1, 1000)),
-    SettingSpec("parked_expiry", "7d", "how long a run may wait for approval", _duration),
     SettingSpec("shutdown_grace", "5s", "how long running work may finish on quit", _duration),
     SettingSpec("catch_up_stagger", "2s", "spacing between catch-up runs after start or wake",
                 _duration),
