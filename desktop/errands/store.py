@@ -130,10 +130,7 @@ class Store:
 
     def get(self, automation_id: str) -> Automation:
         with self.db.read() as s:
-            row = s.get(AutomationRow, automation_id)
-            if row is None:
-                raise NotFound(f"no automation with id {automation_id!r}")
-            return _automation(row)
+            return _automation(self.get_in(s, automation_id))
 
     def get_in(self, s: Session, automation_id: str) -> AutomationRow:
         row = s.get(AutomationRow, automation_id)
