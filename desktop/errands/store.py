@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, literal_column, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -140,8 +140,8 @@ class Store:
 
     def list(self) -> list[Automation]:
         with self.db.read() as s:
-            rows = s.scalars(select(AutomationRow).order_by(AutomationRow.created_at,
-                                                            AutomationRow.id))
+            rows = s.scalars(select(AutomationRow).order_by(  # creation order
+                AutomationRow.created_at, literal_column("automations.rowid")))
             return [_automation(r) for r in rows]
 
     def find_by_request(self, request_id: str) -> tuple[Automation, str | None] | None:
