@@ -1,17 +1,39 @@
-"""The local control channel: how a CLI (or a second app window) talks to the running engine.
+"""The control channel: how the CLI (and later the UI) asks the running engine to act.
 
-Newline-delimited JSON over a stream private to the user: a Unix socket with mode 0600,
-or, where Unix sockets are unavailable (Windows) or the path is too long (macOS), a
-loopback TCP port whose every request must carry the token kept in a 0600 file.
+While an engine runs it is the only writer of its data directory; other processes send it
+requests over a channel private to the user:
 
-Request ``{"id", "op", "args", "token"}``; reply ``{"id", "ok": true, "result"}`` or
-``{"id", "ok": false, "error": {code, field, message, expected, example, kind}}``. The
-client re-raises the same error class, so a command behaves exactly as if run locally.
+* **unix** (Linux, macOS): the socket ``data_dir / "control.sock"``, created with mode
+  0600 (umask set around ``bind``, then ``chmod``). Address ``unix:/path/control.sock``.
+  AF_UNIX paths are limited (104 bytes on macOS/BSD, 108 on Linux, terminator included);
+  with ``transport="auto"`` a longer path falls back to tcp, with ``transport="unix"`` it
+  is refused.
+* **tcp** (Windows, where AF_UNIX is not used, or the fallback): ``127.0.0.1`` on a free
+  port, address ``tcp:127.0.0.1:PORT``. Any local user can connect to a port, so every
+  request must carry the token the server wrote to ``data_dir / "control.token"`` (mode
+  0600; on Windows privacy rests on the ACL of the user's profile folder where the data
+  folder lives). Wrong or missing token: error ``unauthorized`` (the request is not run).
+
+Protocol: newline-delimited JSON. A request is ``{"id": n, "op": str, "args": {...},
+"token": str|null}``; the answer ``{"id": n, "ok": true, "result": ...}`` or ``{"id": n,
+"ok": false, "error": {"code", "field", "message", "expected", "example", "kind"}}`` where
+``kind`` is the error class (``InvalidInput``, ``NotFound``, ``Conflict``, ``StoreError``,
+``ErrandsError``). A connection carries any number of requests, answered in order. A
+request line is limited to 4 MiB; a longer one is answered with ``request_too_large``
+(``id`` null) and skipped. Malformed lines get ``invalid_request`` (kind InvalidInput) and
+the connection stays usable; blank lines are ignored. An unexpected exception in the
+handler is answered as ``internal`` and the server keeps serving.
+
+The server does not take the data-directory lock: the engine holds
+:class:`~errands.engine.lock.DataDirLock` before it starts a server (so two servers never
+race for the same socket file) and publishes :attr:`ControlServer.address` with
+``DataDirLock.set_address`` once listening.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hmac
 import json
@@ -19,217 +41,607 @@ import logging
 import os
 import secrets
 import socket
+import stat
+import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal
 
 from ..errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("errands.control")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[Any]]
-MAX_LINE = 4 * 1024 * 1024
-SOCKET_NAME = "control.sock"
-TOKEN_NAME = "control.token"
-_UNIX_PATH_LIMIT = 100
-_REQUEST_FIELDS = {"id", "op", "args", "token"}
+Transport = Literal["auto", "unix", "tcp"]
+
+SOCKET_FILE = "control.sock"
+TOKEN_FILE = "control.token"
+MAX_REQUEST_BYTES = 4 * 1024 * 1024
+_READ_CHUNK = 64 * 1024
+_RESPONSE_LIMIT = 1 << 30  # the client trusts the engine; a guard, not a policy
+_REQUEST_FIELDS = ("id", "op", "args", "token")
+_KINDS: dict[str, type[ErrandsError]] = {
+    "InvalidInput": InvalidInput, "NotFound": NotFound, "Conflict": Conflict,
+    "StoreError": StoreError, "ErrandsError": ErrandsError,
+}
 
 
 class EngineUnreachable(ConnectionError):
-    """Nobody answers at the address: the engine stopped, or is just starting."""
+    """No engine answered at ``address``: nobody listening, refused, closed, or too slow.
+
+    ``reason`` is one of ``"refused"`` (nothing listening / socket missing / no token
+    file), ``"closed"`` (the engine hung up before answering), ``"timeout"``.
+    A timeout means an engine may well be running and busy: the CLI must not fall back
+    to writing the store itself (the lock will tell it so anyway).
+    """
+
+    def __init__(self, message: str, *, address: str | None = None,
+                 reason: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.address = address
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.message
 
 
-def _error_doc(exc: BaseException) -> dict[str, Any]:
+def unix_available() -> bool:
+    return sys.platform != "win32" and hasattr(socket, "AF_UNIX")
+
+
+def _unix_path_limit() -> int:
+    """Usable bytes in sun_path (without the terminating NUL)."""
+    return 107 if sys.platform.startswith("linux") else 103
+
+
+def unix_path_fits(path: Path) -> bool:
+    return len(os.fsencode(str(path))) <= _unix_path_limit()
+
+
+# ---------------------------------------------------------------- error payloads
+
+def error_payload(exc: BaseException) -> dict[str, Any]:
+    """The wire form of an error: ``to_dict()`` plus ``kind``."""
     if isinstance(exc, ErrandsError):
-        doc = exc.to_dict()
-    else:
-        doc = {"code": "internal", "field": None, "message": f"{type(exc).__name__}: {exc}",
-               "expected": None, "example": None}
-    doc["kind"] = type(exc).__name__ if isinstance(exc, ErrandsError) else "ErrandsError"
-    return doc
+        kind = next(cls.__name__ for cls in type(exc).__mro__ if cls.__name__ in _KINDS
+                    and issubclass(cls, ErrandsError))
+        body = dict(exc.to_dict())
+        body["kind"] = kind
+        return body
+    return {"code": "internal", "field": None,
+            "message": f"internal error: {type(exc).__name__}: {exc}",
+            "expected": None, "example": None, "kind": "ErrandsError"}
 
 
-def _raise_from(doc: dict[str, Any]) -> None:
-    kind, code, message = doc.get("kind"), doc.get("code") or "internal", doc.get("message") or ""
+def error_from_payload(body: object) -> ErrandsError:
+    """Rebuild the error a handler raised, so the CLI reports it as if it ran locally."""
+    if not isinstance(body, dict):
+        return ErrandsError(f"malformed error from the engine: {body!r}")
+    kind = body.get("kind")
+    code = body.get("code") if isinstance(body.get("code"), str) else "internal"
+    message = body.get("message")
+    message = message if isinstance(message, str) else str(message or code)
+    error: ErrandsError
     if kind == "InvalidInput":
-        raise InvalidInput(doc.get("field") or "", message, doc.get("expected"),
-                           doc.get("example"), code)
-    if kind == "NotFound":
-        raise NotFound(message)
+        return InvalidInput(body.get("field"), message, body.get("expected"),  # type: ignore[arg-type]
+                            body.get("example"), code=code)
     if kind == "Conflict":
-        raise Conflict(code, message)
+        return Conflict(code, message)
     if kind == "StoreError":
-        raise StoreError(code, message)
-    err = ErrandsError(message)
-    err.code = code
-    raise err
+        return StoreError(code, message)
+    error = NotFound(message) if kind == "NotFound" else ErrandsError(message)
+    if error.code != code:
+        error.code = code
+    return error
 
 
-def _write_private(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.chmod(path, 0o600)
+def _invalid(field: str, message: str, expected: str, example: str) -> InvalidInput:
+    return InvalidInput(field, message, expected, example, code="invalid_request")
 
+
+def _encode(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+
+
+# ---------------------------------------------------------------- line reading
+
+class _TooLarge:
+    pass
+
+
+_TOO_LARGE = _TooLarge()
+
+
+class _LineReader:
+    """Lines of at most ``limit`` bytes; a longer line is reported once and skipped."""
+
+    def __init__(self, reader: asyncio.StreamReader, limit: int) -> None:
+        self._reader = reader
+        self._limit = limit
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._discarding = False
+        self._eof = False
+
+    async def next(self) -> bytes | _TooLarge | None:
+        while True:
+            newline = self._buffer.find(b"\n", self._scanned)
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[:newline + 1]
+                self._scanned = 0
+                if self._discarding:
+                    self._discarding = False
+                    continue  # the tail of a line already refused
+                if len(line) > self._limit:
+                    return _TOO_LARGE
+                return line
+            self._scanned = len(self._buffer)
+            if self._discarding:
+                self._buffer.clear()
+                self._scanned = 0
+            elif len(self._buffer) > self._limit:
+                self._buffer.clear()
+                self._scanned = 0
+                self._discarding = True
+                return _TOO_LARGE
+            if self._eof:
+                if self._buffer and not self._discarding:
+                    line = bytes(self._buffer)
+                    self._buffer.clear()
+                    return line
+                return None
+            chunk = await self._reader.read(_READ_CHUNK)
+            if not chunk:
+                self._eof = True
+            self._buffer += chunk
+
+
+# ---------------------------------------------------------------- server
 
 class ControlServer:
+    """Serves ``handler(op, args)`` on the data directory's control channel."""
+
     def __init__(self, data_dir: Path, handler: Handler, *,
-                 transport: Literal["auto", "unix", "tcp"] = "auto") -> None:
-        self.data_dir = data_dir
+                 transport: Transport = "auto") -> None:
+        if transport not in ("auto", "unix", "tcp"):
+            raise ValueError(f"transport must be 'auto', 'unix' or 'tcp', not {transport!r}")
+        self.data_dir = Path(data_dir)
         self.handler = handler
-        self.transport = transport
+        self.transport: Transport = transport
         self.address: str | None = None
         self._server: asyncio.AbstractServer | None = None
+        self._connections: set[asyncio.Task[Any]] = set()
+        self._socket_path: Path | None = None
+        self._socket_id: tuple[int, int] | None = None
         self._token: str | None = None
-        self._connections: set[asyncio.Task[None]] = set()
+        self._token_path: Path | None = None
 
-    def _use_unix(self) -> bool:
-        if self.transport == "tcp" or not hasattr(socket, "AF_UNIX"):
-            return False
-        return self.transport == "unix" or len(str(self.data_dir / SOCKET_NAME)) < _UNIX_PATH_LIMIT
+    @property
+    def socket_path(self) -> Path:
+        return self.data_dir / SOCKET_FILE
+
+    @property
+    def token_path(self) -> Path:
+        return self.data_dir / TOKEN_FILE
+
+    def _choose(self) -> Literal["unix", "tcp"]:
+        if self.transport == "tcp":
+            return "tcp"
+        fits = unix_path_fits(self.socket_path)
+        if self.transport == "unix":
+            if not unix_available():
+                raise StoreError("control_unavailable",
+                                 "Unix sockets are not available on this platform")
+            if not fits:
+                raise StoreError("control_unavailable",
+                                 f"the socket path {self.socket_path} is longer than "
+                                 f"{_unix_path_limit()} bytes; use a shorter data folder "
+                                 "or the tcp transport")
+            return "unix"
+        return "unix" if unix_available() and fits else "tcp"
 
     async def start(self) -> str:
-        if self._use_unix():
-            path = self.data_dir / SOCKET_NAME
-            if path.exists():
-                if await _answers(f"unix:{path}"):
-                    raise Conflict("engine_running", f"an engine already listens on {path}")
-                path.unlink()
-            old = os.umask(0o177)
-            try:
-                self._server = await asyncio.start_unix_server(self._serve, path=str(path),
-                                                               limit=MAX_LINE)
-            finally:
-                os.umask(old)
-            os.chmod(path, 0o600)
-            self.address = f"unix:{path}"
+        """Listen; returns the address (``unix:/…/control.sock`` or ``tcp:127.0.0.1:PORT``)."""
+        if self._server is not None:
+            raise RuntimeError("the control server is already started")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self._choose() == "unix":
+            self.address = await self._start_unix()
         else:
-            self._token = secrets.token_urlsafe(32)
-            _write_private(self.data_dir / TOKEN_NAME, self._token)
-            self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=MAX_LINE)
-            port = self._server.sockets[0].getsockname()[1]
-            self.address = f"tcp:127.0.0.1:{port}"
+            self.address = await self._start_tcp()
+        log.info("control channel listening on %s", self.address)
         return self.address
 
+    async def _start_unix(self) -> str:
+        path = self.socket_path
+        self._clear_stale_socket(path)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            old_umask = os.umask(0o177)
+            try:
+                sock.bind(str(path))
+            finally:
+                os.umask(old_umask)
+            os.chmod(path, 0o600)
+            info = os.stat(path)
+            self._socket_path, self._socket_id = path, (info.st_dev, info.st_ino)
+            sock.listen(64)
+            sock.setblocking(False)
+            self._server = await asyncio.start_unix_server(self._serve, sock=sock)
+        except OSError as exc:
+            sock.close()
+            self._remove_socket_file()
+            raise StoreError("control_unavailable",
+                             f"cannot listen on {path}: {exc}") from exc
+        except BaseException:
+            sock.close()
+            self._remove_socket_file()
+            raise
+        return f"unix:{path}"
+
+    @staticmethod
+    def _clear_stale_socket(path: Path) -> None:
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return
+        if stat.S_ISDIR(mode):
+            raise StoreError("control_unavailable",
+                             f"{path} is a folder, not a socket; move it away")
+        if not stat.S_ISSOCK(mode):  # debris (a crash, a copy of the folder): nobody listens
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            return
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except (ConnectionRefusedError, FileNotFoundError):
+            pass  # nobody listening: stale
+        except OSError as exc:
+            raise StoreError("control_unavailable",
+                             f"cannot tell whether {path} is in use: {exc}") from exc
+        else:
+            raise Conflict("engine_running",
+                           f"another Errands engine is already listening on {path}")
+        finally:
+            probe.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+    async def _start_tcp(self) -> str:
+        token = secrets.token_urlsafe(32)
+        _write_private(self.token_path, token + "\n")
+        self._token, self._token_path = token, self.token_path
+        try:
+            self._server = await asyncio.start_server(self._serve, host="127.0.0.1", port=0)
+        except OSError as exc:
+            self._remove_token_file()
+            raise StoreError("control_unavailable", f"cannot listen on 127.0.0.1: {exc}") from exc
+        port = self._server.sockets[0].getsockname()[1]
+        return f"tcp:127.0.0.1:{port}"
+
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            for task in list(self._connections):
-                task.cancel()
-            await asyncio.gather(*self._connections, return_exceptions=True)
+        """Stop listening, close open connections, remove the socket and token files."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+        tasks = [task for task in self._connections if task is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if server is not None:
             with contextlib.suppress(Exception):
-                await self._server.wait_closed()
-            self._server = None
-        if self.address and self.address.startswith("unix:"):
-            with contextlib.suppress(FileNotFoundError):
-                Path(self.address[5:]).unlink()
-        if self._token is not None:
-            with contextlib.suppress(FileNotFoundError):
-                (self.data_dir / TOKEN_NAME).unlink()
+                await server.wait_closed()
+        self._remove_socket_file()
+        self._remove_token_file()
+        self.address = None
+
+    async def __aenter__(self) -> "ControlServer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def _remove_socket_file(self) -> None:
+        path, ident = self._socket_path, self._socket_id
+        self._socket_path = self._socket_id = None
+        if path is None:
+            return
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return
+        if (info.st_dev, info.st_ino) == ident:  # still ours, not a successor's
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+    def _remove_token_file(self) -> None:
+        path, token = self._token_path, self._token
+        self._token_path = self._token = None
+        if path is None:
+            return
+        try:
+            if path.read_text(encoding="utf-8").strip() == token:
+                os.unlink(path)
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------ connections
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
-        assert task is not None
-        self._connections.add(task)
+        if task is not None:
+            self._connections.add(task)
         try:
+            lines = _LineReader(reader, MAX_REQUEST_BYTES)
             while True:
-                try:
-                    line = await reader.readline()
-                except (ValueError, asyncio.LimitOverrunError):
-                    await _send(writer, {"id": None, "ok": False, "error": _error_doc(
-                        InvalidInput("request", "request larger than 4 MiB", "a smaller request",
-                                     "{}", "invalid_request"))})
+                line = await lines.next()
+                if line is None:
                     break
-                if not line:
-                    break
-                await _send(writer, await self._answer(line))
-        except (ConnectionError, asyncio.CancelledError):
-            pass
+                if isinstance(line, _TooLarge):
+                    error = _invalid("request", f"a request line is limited to "
+                                     f"{MAX_REQUEST_BYTES} bytes", "at most 4 MiB of JSON",
+                                     '{"id": 1, "op": "status", "args": {}}')
+                    error.code = "request_too_large"
+                    await self._send(writer, _encode({"id": None, "ok": False,
+                                                      "error": error_payload(error)}))
+                    continue
+                if not line.strip():
+                    continue
+                await self._send(writer, await self._answer(line))
+        except (ConnectionError, BrokenPipeError):
+            pass  # the client went away
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - a bug here must not take the engine down
+            log.exception("control connection failed")
         finally:
-            self._connections.discard(task)
+            if task is not None:
+                self._connections.discard(task)
             writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
 
-    async def _answer(self, line: bytes) -> dict[str, Any]:
-        request_id = None
+    @staticmethod
+    async def _send(writer: asyncio.StreamWriter, data: bytes) -> None:
+        writer.write(data)
+        await writer.drain()
+
+    def _authorized(self, token: object) -> bool:
+        if self._token is None:
+            return True  # unix: the socket's 0600 mode is the access control
+        if not isinstance(token, str):
+            return False
+        return hmac.compare_digest(token.encode("utf-8", "replace"), self._token.encode("ascii"))
+
+    async def _answer(self, line: bytes) -> bytes:
+        """The encoded response to one request line."""
+        request_id: int | None = None
+
+        def refuse(error: BaseException) -> bytes:
+            try:
+                return _encode({"id": request_id, "ok": False, "error": error_payload(error)})
+            except (TypeError, ValueError):  # an error carrying values that are not JSON
+                return _encode({"id": request_id, "ok": False,
+                                "error": error_payload(RuntimeError(str(error)))})
+
         try:
             request = json.loads(line)
-            if not isinstance(request, dict) or not isinstance(request.get("op"), str) \
-                    or set(request) - _REQUEST_FIELDS or not isinstance(request.get("args", {}), dict):
-                raise ValueError("not a request object")
-            request_id = request.get("id")
-        except ValueError as exc:
-            return {"id": request_id, "ok": False, "error": _error_doc(InvalidInput(
-                "request", f"malformed request: {exc}", '{"id", "op", "args", "token"}',
-                '{"id": 1, "op": "ping", "args": {}}', "invalid_request"))}
-        if self._token is not None and not hmac.compare_digest(
-                str(request.get("token") or ""), self._token):
-            return {"id": request_id, "ok": False,
-                    "error": _error_doc(Conflict("unauthorized", "wrong or missing token"))}
+        except (ValueError, RecursionError) as exc:
+            return refuse(_invalid("request", f"not a JSON request: {exc}",
+                                   "one JSON object per line",
+                                   '{"id": 1, "op": "status", "args": {}}'))
+        if not isinstance(request, dict):
+            return refuse(_invalid("request", "a request is a JSON object",
+                                   "one JSON object per line",
+                                   '{"id": 1, "op": "status", "args": {}}'))
+        raw_id = request.get("id")
+        if isinstance(raw_id, int) and not isinstance(raw_id, bool):
+            request_id = raw_id
+        if not self._authorized(request.get("token")):
+            error = ErrandsError("the request does not carry this engine's token "
+                                 f"(read it from {self.token_path})")
+            error.code = "unauthorized"
+            return refuse(error)
+        unknown = sorted(set(request) - set(_REQUEST_FIELDS))
+        if unknown:
+            return refuse(_invalid(unknown[0], f"unknown request field {unknown[0]!r}",
+                                   "only " + ", ".join(_REQUEST_FIELDS), "id"))
+        if raw_id is not None and request_id is None:
+            return refuse(_invalid("id", f"id must be an integer, not {raw_id!r}",
+                                   "an integer", "1"))
+        op = request.get("op")
+        if not isinstance(op, str) or not op:
+            return refuse(_invalid("op", f"op must be a non-empty string, not {op!r}",
+                                   "the name of an operation", "status"))
+        args = request.get("args")
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            return refuse(_invalid("args", "args must be a JSON object",
+                                   "an object of named arguments", '{"id": "…"}'))
+        token = request.get("token")
+        if token is not None and not isinstance(token, str):
+            return refuse(_invalid("token", "token must be a string or null",
+                                   "the contents of control.token", "null"))
         try:
-            result = await self.handler(request["op"], request.get("args") or {})
-            return {"id": request_id, "ok": True, "result": result}
+            result = await self.handler(op, args)
+        except asyncio.CancelledError:
+            raise
         except ErrandsError as exc:
-            return {"id": request_id, "ok": False, "error": _error_doc(exc)}
-        except Exception as exc:  # keep serving whatever one operation does
-            log.exception("control operation %s failed", request.get("op"))
-            return {"id": request_id, "ok": False, "error": _error_doc(exc)}
+            return refuse(exc)
+        except Exception as exc:
+            log.exception("control operation %r failed", op)
+            return refuse(exc)
+        try:
+            return _encode({"id": request_id, "ok": True, "result": result})
+        except (TypeError, ValueError, RecursionError) as exc:
+            log.error("control operation %r returned a result that is not JSON: %s", op, exc)
+            return refuse(TypeError(f"the result of {op!r} is not JSON-serializable: {exc}"))
 
 
-async def _send(writer: asyncio.StreamWriter, doc: dict[str, Any]) -> None:
-    writer.write(json.dumps(doc).encode() + b"\n")
-    await writer.drain()
-
-
-async def _open(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    if address.startswith("unix:"):
-        return await asyncio.open_unix_connection(address[5:], limit=MAX_LINE)
-    if address.startswith("tcp:"):
-        host, _, port = address[4:].rpartition(":")
-        return await asyncio.open_connection(host, int(port), limit=MAX_LINE)
-    raise EngineUnreachable(f"not a control address: {address!r}")
-
-
-async def _answers(address: str) -> bool:
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically with mode 0600."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
-        _, writer = await asyncio.wait_for(_open(address), 2)
-    except (OSError, asyncio.TimeoutError):
-        return False
-    writer.close()
-    return True
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------- client
+
+def _parse_address(address: str) -> tuple[str, Any]:
+    if isinstance(address, str) and address.startswith("unix:") and len(address) > 5:
+        return "unix", address[5:]
+    if isinstance(address, str) and address.startswith("tcp:"):
+        host, sep, port = address[4:].rpartition(":")
+        if sep and host and port.isdigit():
+            return "tcp", (host, int(port))
+    raise InvalidInput("address", f"not a control address: {address!r}",
+                       "unix:<path> or tcp:<host>:<port>", "tcp:127.0.0.1:50123")
+
+
+def _read_token(address: str, data_dir: Path | None) -> str:
+    if data_dir is None:
+        raise ValueError("a tcp control address needs data_dir to find control.token")
+    path = Path(data_dir) / TOKEN_FILE
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError as exc:
+        raise EngineUnreachable(f"no engine is listening on {address} ({path} is missing)",
+                                address=address, reason="refused") from exc
+    except OSError as exc:
+        raise EngineUnreachable(f"cannot read {path}: {exc}", address=address,
+                                reason="refused") from exc
+    if not token:
+        raise EngineUnreachable(f"no engine is listening on {address} ({path} is empty)",
+                                address=address, reason="refused")
+    return token
+
+
+class ControlConnection:
+    """One client connection carrying sequential requests (``request`` opens one per call)."""
+
+    def __init__(self, address: str, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter, token: str | None) -> None:
+        self.address = address
+        self._reader = reader
+        self._writer = writer
+        self._token = token
+        self._next_id = 1
+
+    @classmethod
+    async def open(cls, address: str, *, data_dir: Path | None = None) -> "ControlConnection":
+        kind, where = _parse_address(address)
+        token = _read_token(address, data_dir) if kind == "tcp" else None
+        try:
+            if kind == "unix":
+                reader, writer = await asyncio.open_unix_connection(where, limit=_RESPONSE_LIMIT)
+            else:
+                reader, writer = await asyncio.open_connection(*where, limit=_RESPONSE_LIMIT)
+        except TimeoutError:
+            raise
+        except OSError as exc:
+            raise EngineUnreachable(f"no engine is listening on {address}: "
+                                    f"{exc.strerror or exc}", address=address,
+                                    reason="refused") from exc
+        return cls(address, reader, writer, token)
+
+    async def call(self, op: str, args: dict[str, Any] | None = None) -> Any:
+        request_id, self._next_id = self._next_id, self._next_id + 1
+        line = _encode({"id": request_id, "op": op, "args": args or {}, "token": self._token})
+        if len(line) - 1 > MAX_REQUEST_BYTES:
+            raise InvalidInput("args", f"the request is {len(line) - 1} bytes; the engine "
+                               f"accepts at most {MAX_REQUEST_BYTES}", "at most 4 MiB of JSON",
+                               "a smaller file or fewer items per call")
+        try:
+            self._writer.write(line)
+            await self._writer.drain()
+            raw = await self._reader.readline()
+        except (ConnectionError, BrokenPipeError) as exc:
+            raise EngineUnreachable(f"the engine at {self.address} closed the connection: "
+                                    f"{exc}", address=self.address, reason="closed") from exc
+        except ValueError as exc:  # longer than _RESPONSE_LIMIT
+            raise ErrandsError(f"the engine's answer to {op!r} is too large: {exc}") from exc
+        if not raw.endswith(b"\n"):
+            raise EngineUnreachable(f"the engine at {self.address} closed the connection "
+                                    f"before answering {op!r}", address=self.address,
+                                    reason="closed")
+        try:
+            response = json.loads(raw)
+        except ValueError as exc:
+            raise ErrandsError(f"the engine sent a malformed answer: {exc}") from exc
+        if not isinstance(response, dict) or response.get("id") not in (request_id, None):
+            raise ErrandsError(f"the engine sent an answer to another request: {raw[:200]!r}")
+        if response.get("ok") is True:
+            return response.get("result")
+        raise error_from_payload(response.get("error"))
+
+    async def aclose(self) -> None:
+        self._writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer.wait_closed(), 1.0)
+
+    async def __aenter__(self) -> "ControlConnection":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+async def connect(address: str, *, timeout: float | None = 30.0,
+                  data_dir: Path | None = None) -> ControlConnection:
+    """Open a connection for several requests (``timeout`` bounds the connect only)."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await ControlConnection.open(address, data_dir=data_dir)
+    except TimeoutError as exc:
+        raise EngineUnreachable(f"the engine at {address} did not accept a connection "
+                                f"within {timeout:g} s", address=address,
+                                reason="timeout") from exc
 
 
 async def request(address: str, op: str, args: dict[str, Any] | None = None, *,
                   timeout: float | None = 30.0, data_dir: Path | None = None) -> Any:
-    token = None
-    if address.startswith("tcp:"):
-        if data_dir is None:
-            raise EngineUnreachable("a tcp control address needs the data folder for its token")
-        try:
-            token = (data_dir / TOKEN_NAME).read_text().strip()
-        except OSError as exc:
-            raise EngineUnreachable(f"cannot read the control token: {exc}") from exc
+    """Send one request and return its result, or raise the error the handler raised.
+
+    Raises :class:`EngineUnreachable` when nobody answers (including after ``timeout``
+    seconds for the whole exchange), the handler's ``ErrandsError`` class otherwise.
+    ``data_dir`` is needed for tcp addresses (it holds ``control.token``).
+    """
+    connection: ControlConnection | None = None
     try:
-        reader, writer = await asyncio.wait_for(_open(address), 5)
-    except (OSError, asyncio.TimeoutError) as exc:
-        raise EngineUnreachable(f"the engine at {address} does not answer ({exc})") from exc
-    try:
-        await _send(writer, {"id": 1, "op": op, "args": args or {}, "token": token})
-        line = await asyncio.wait_for(reader.readline(), timeout)
-    except asyncio.TimeoutError as exc:
-        raise EngineUnreachable(f"the engine did not answer {op!r} within {timeout:g} s") from exc
-    except OSError as exc:
-        raise EngineUnreachable(f"the connection to the engine broke ({exc})") from exc
+        async with asyncio.timeout(timeout):
+            connection = await ControlConnection.open(address, data_dir=data_dir)
+            return await connection.call(op, args)
+    except TimeoutError as exc:
+        raise EngineUnreachable(f"the engine at {address} did not answer {op!r} within "
+                                f"{timeout:g} s", address=address, reason="timeout") from exc
     finally:
-        writer.close()
-    if not line:
-        raise EngineUnreachable("the engine closed the connection without answering")
-    reply = json.loads(line)
-    if not reply.get("ok"):
-        _raise_from(reply.get("error") or {})
-    return reply.get("result")
+        if connection is not None:
+            await connection.aclose()
 
 
 def request_sync(address: str, op: str, args: dict[str, Any] | None = None, *,
                  timeout: float | None = 30.0, data_dir: Path | None = None) -> Any:
-    return asyncio.run(request(address, op, args, timeout=timeout, data_dir=data_dir))
+    """:func:`request` for synchronous callers (the CLI). Safe from any thread; called
+    from a thread that runs an event loop, it runs in a helper thread (and blocks)."""
+    coro_args = (address, op, args)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(request(*coro_args, timeout=timeout, data_dir=data_dir))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(
+            request(*coro_args, timeout=timeout, data_dir=data_dir))).result()

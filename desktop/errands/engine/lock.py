@@ -353,9 +353,9 @@ class DataDirLock:
 
     def set_address(self, address: str) -> None:
         """Publish the control address (after the server is listening)."""
+        self._check_address(address)
         if self._owner is None:
             raise RuntimeError("set_address needs the lock to be held")
-        self._check_address(address)
         owner = Owner(pid=self._owner.pid, role=self._owner.role, since=self._owner.since,
                       host=self._owner.host, address=address)
         try:
