@@ -251,7 +251,7 @@ class _Reader:
     """Reads one JSON object, tracking the dotted path so every error names its field."""
 
     def __init__(self, doc: object, path: str, allowed: tuple[str, ...], example: str) -> None:
-        if not isinstance(doc, Mapping):
+        if not isinstance(doc, dict):
             raise InvalidInput(path or "definition", f"expected an object, got {_kind(doc)}",
                                "a JSON object", example)
         unknown = [k for k in doc if k not in allowed]
@@ -410,7 +410,7 @@ def _runner(doc: object, path: str) -> Runner:
     if doc is None:
         raise InvalidInput(path, "is required", 'an object with "kind": "agent" or "command"',
                            example)
-    if isinstance(doc, Mapping) and doc.get("kind") == "agent":
+    if isinstance(doc, dict) and doc.get("kind") == "agent":
         r = _Reader(doc, path, ("kind", "prompt", "model"),
                     '{"kind": "agent", "prompt": "Summarize my inbox"}')
         prompt = r.text("prompt", required=True, max_bytes=MAX_TEXT_BYTES,
@@ -420,19 +420,19 @@ def _runner(doc: object, path: str) -> Runner:
             raise InvalidInput(r.name("model"), "must not be empty; use null for the default",
                                "a model name or null", "gpt-4o-mini")
         return AgentRunner(prompt=prompt or "", model=model)
-    if isinstance(doc, Mapping) and doc.get("kind") == "command":
+    if isinstance(doc, dict) and doc.get("kind") == "command":
         r = _Reader(doc, path, ("kind", "command"), example)
         command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, example="backup.sh")
         return CommandRunner(command=command or "")
-    kind = doc.get("kind") if isinstance(doc, Mapping) else None
-    raise InvalidInput(f"{path}.kind" if isinstance(doc, Mapping) else path,
-                       f"unsupported runner kind {kind!r}" if isinstance(doc, Mapping)
+    kind = doc.get("kind") if isinstance(doc, dict) else None
+    raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
+                       f"unsupported runner kind {kind!r}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
                        '"agent" or "command"', example)
 
 
 def _check_floor(path: str, gap: timedelta, ctx: ParseContext, what: str) -> None:
-    if gap < ctx.min_interval:
+    if gap < ctx.min_interval:  # (a zero floor, as for stored documents, never refuses)
         raise InvalidInput(path, f"{what} could fire every {format_duration(gap)}, more often "
                            f"than the minimum interval of {format_duration(ctx.min_interval)}",
                            f"at least {format_duration(ctx.min_interval)} between fires "
@@ -445,7 +445,7 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
     if doc is None:
         raise InvalidInput(path, "is required",
                            "an object with kind manual, at, every, after or cron", example)
-    kind = doc.get("kind") if isinstance(doc, Mapping) else None
+    kind = doc.get("kind") if isinstance(doc, dict) else None
     previous = ctx.previous.trigger if ctx.previous else None
     if kind == "manual":
         _Reader(doc, path, ("kind",), '{"kind": "manual"}')
@@ -493,10 +493,11 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
             raise exc.with_prefix(path) if exc.field == "expression" else exc
         tz_name = r.text("timezone", example="Europe/Berlin") or ctx.zone_name()
         zone(tz_name, r.name("timezone"))
-        _check_floor(r.name("expression"), expr.min_gap(), ctx, f"cron {expr_text!r}")
+        if ctx.min_interval > timedelta(0):
+            _check_floor(r.name("expression"), expr.min_gap(), ctx, f"cron {expr_text!r}")
         return CronTrigger(expression=" ".join(expr_text.split()), timezone=tz_name)
-    raise InvalidInput(f"{path}.kind" if isinstance(doc, Mapping) else path,
-                       f"unsupported trigger kind {kind!r}" if isinstance(doc, Mapping)
+    raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
+                       f"unsupported trigger kind {kind!r}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
                        "one of manual, at, every, after, cron", example)
 

@@ -34,17 +34,18 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
-_DEFINITIONS: "OrderedDict[tuple[str, int, int], Definition]" = OrderedDict()
+_DEFINITIONS: "OrderedDict[tuple[str, int], Definition]" = OrderedDict()
 _DEFINITIONS_KEPT = 20_000
 
 
-def _definition(row: AutomationRow) -> Definition:
-    """Parsed definitions are immutable, so one parse per stored document is enough (keyed
-    by content too, so a rolled-back revision can never leave a stale entry)."""
-    key = (row.id, row.revision, hash(json.dumps(row.definition, sort_keys=True)))
+def _definition(automation_id: str, revision: int, doc: dict[str, Any]) -> Definition:
+    """Parsed definitions are immutable, so one parse per (automation, revision) is enough.
+    A write transaction that fails clears the cache, so a revision that was rolled back can
+    never be served from it."""
+    key = (automation_id, revision)
     found = _DEFINITIONS.get(key)
     if found is None:
-        found = _DEFINITIONS[key] = load_definition(row.definition)
+        found = _DEFINITIONS[key] = load_definition(doc)
         if len(_DEFINITIONS) > _DEFINITIONS_KEPT:
             _DEFINITIONS.popitem(last=False)
     return found
@@ -52,7 +53,8 @@ def _definition(row: AutomationRow) -> Definition:
 
 def _automation(row: AutomationRow) -> Automation:
     return Automation(
-        id=row.id, definition=_definition(row), revision=row.revision,
+        id=row.id, definition=_definition(row.id, row.revision, row.definition),
+        revision=row.revision,
         status=row.status, next_fire_at=row.next_fire_at, failure_streak=row.failure_streak,
         run_count=row.run_count, created_at=row.created_at, updated_at=row.updated_at,
         request_id=row.request_id, paused_reason=row.paused_reason, paused_at=row.paused_at,
@@ -89,8 +91,12 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        with self.db.write() as session:
-            yield session
+        try:
+            with self.db.write() as session:
+                yield session
+        except BaseException:
+            _DEFINITIONS.clear()
+            raise
 
     # ------------------------------------------------------------------ settings
 
@@ -139,10 +145,12 @@ class Store:
         return row
 
     def list(self) -> list[Automation]:
+        """Every automation in creation order. Plain rows, not ORM objects: the engine loads
+        tens of thousands of them at start."""
         with self.db.read() as s:
-            rows = s.scalars(select(AutomationRow).order_by(  # creation order
+            rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
                 AutomationRow.created_at, literal_column("automations.rowid")))
-            return [_automation(r) for r in rows]
+            return [_automation(r) for r in rows]  # type: ignore[arg-type]
 
     def find_by_request(self, request_id: str) -> tuple[Automation, str | None] | None:
         with self.db.read() as s:

@@ -7,6 +7,7 @@ are ``<positive integer><s|m|h|d>`` up to 366 days (fixed lengths, no calendar u
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -78,12 +79,18 @@ def as_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+@lru_cache(maxsize=1024)
+def _zone(name: str) -> ZoneInfo:
+    """ZoneInfo keeps only a few zones strongly cached; a busy catalogue uses more."""
+    return ZoneInfo(name)
+
+
 def zone(name: object, field: str = "timezone") -> ZoneInfo:
     if not isinstance(name, str) or not name or name.startswith("/") or ".." in name:
         raise InvalidInput(field, f"not an IANA time zone name: {name!r}",
                            "an IANA time zone name", "Europe/Berlin")
     try:
-        return ZoneInfo(name)
+        return _zone(name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
         raise InvalidInput(field, f"unknown time zone {name!r}",
                            "an IANA time zone name", "Europe/Berlin") from exc

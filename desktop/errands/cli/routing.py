@@ -35,7 +35,9 @@ def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[]
         if address:
             try:
                 return request_sync(address, op, op_args, timeout=timeout, data_dir=data_dir)
-            except EngineUnreachable:
+            except EngineUnreachable as exc:
+                if getattr(exc, "reason", "refused") != "refused":
+                    raise  # it may have acted: repeating could create or run twice
                 time.sleep(0.1)  # starting or stopping: look again
                 continue
         if local_takes_lock:

@@ -261,9 +261,9 @@ class Engine:
             slot = self._slots[automation_id]
             setattr(slot, where, run_id)
         self._flush_events()
-        for automation_id in changed:
-            self._refresh(automation_id)
-        new_runs = {r for r, _ in started}
+        for automation in changed:
+            self._refresh(automation.id, automation)
+        new_runs = {r for r, _, _ in started}
         for automation_id in cancels:
             for run_id, task in list(self._tasks.items()):
                 if task.done() or run_id in new_runs:
@@ -271,20 +271,20 @@ class Engine:
                 if self._task_automation.get(run_id) == automation_id:
                     self._cancel_reason[run_id] = "cancelled"
                     task.cancel()
-        for run_id, delay in started:
-            self._spawn(run_id, delay)
+        for run_id, delay, automation_id in started:
+            self._spawn(run_id, delay, automation_id)
 
     def _admit_batch(self, due_ids: list[str], now: datetime, settings: Any,
                      reason_hint: str | None, stagger: bool, *, careful: bool
-                     ) -> tuple[list[tuple[str, float]], list[str], list[str],
+                     ) -> tuple[list[tuple[str, float, str]], list[str], list[Automation],
                                 list[tuple[str, str, str]]]:
         """Plan and record every due automation in one transaction. Memory is changed only
         by the caller, after the commit, from what this returns."""
         grace = settings.grace
         stagger_step = settings.get("catch_up_stagger").total_seconds()
-        started: list[tuple[str, float]] = []
+        started: list[tuple[str, float, str]] = []
         cancels: list[str] = []
-        changed: list[str] = []
+        changed: list[AutomationRow] = []
         placed: list[tuple[str, str, str]] = []
         catch_ups = 0
         self._pending_events = []
@@ -305,7 +305,7 @@ class Engine:
                 until = d.stop.until
                 window = due_window(d.trigger, row.next_fire_at,
                                     min(horizon, until - timedelta(microseconds=1)) if until else horizon)
-                changed.append(automation_id)
+                changed.append(row)
                 if window is None:
                     if until is not None and now >= until:
                         row.next_fire_at = None
@@ -330,7 +330,7 @@ class Engine:
                             if plan.catch_up and stagger:
                                 delay = catch_ups * stagger_step
                                 catch_ups += 1
-                            started.append((run.id, delay))
+                            started.append((run.id, delay, automation_id))
                             busy = True
                         else:
                             placed.append((automation_id, run.id, "queued"))
@@ -340,7 +340,8 @@ class Engine:
                     row.next_fire_at = cursor_after(d, max(horizon, window.last))
                 if row.next_fire_at is None and not busy and run_at is None:
                     self._complete_in(s, row, now, "no further fires")
-        return started, cancels, changed, placed
+            snapshots = [_automation(row) for row in changed]
+        return started, cancels, snapshots, placed
 
     def _overlap_in(self, s: Session, slot: _Slot, row: AutomationRow, d: Definition,
                     fire: datetime, now: datetime, cancels: list[str],
@@ -396,9 +397,8 @@ class Engine:
 
     # ------------------------------------------------------------------- runs
 
-    def _spawn(self, run_id: str, delay: float = 0.0) -> None:
-        run = self.store.get_run(run_id)
-        self._task_automation[run_id] = run.automation_id
+    def _spawn(self, run_id: str, delay: float = 0.0, automation_id: str | None = None) -> None:
+        self._task_automation[run_id] = automation_id or self.store.get_run(run_id).automation_id
         task = asyncio.get_running_loop().create_task(self._execute(run_id, delay))
         self._tasks[run_id] = task
         task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
@@ -449,9 +449,10 @@ class Engine:
 
     async def _attempt(self, runner: Runner, ctx: RunContext) -> Outcome:
         backstop = ctx.timeout.total_seconds() + 30
-        try:
-            return await asyncio.wait_for(runner.run(ctx), timeout=backstop)
-        except asyncio.TimeoutError:
+        try:  # a timeout scope, not wait_for: the runner starts in this task, at once
+            async with asyncio.timeout(backstop):
+                return await runner.run(ctx)
+        except TimeoutError:
             return Outcome(state="failed", error_code="timeout",
                            error_message=f"no result within {format_duration(ctx.timeout)}")
 
@@ -642,12 +643,14 @@ class Engine:
         if row.attempts and "finished_at" not in row.attempts[-1]:
             row.attempts = _close_attempt(row.attempts, now, state, None)
 
-    def _refresh(self, automation_id: str) -> None:
-        try:
-            automation = self.store.get(automation_id)
-        except NotFound:
-            self._slots.pop(automation_id, None)
-            return
+    def _refresh(self, automation_id: str, automation: Automation | None = None) -> None:
+        """Take in the stored state of an automation (given, or read) and re-arm for it."""
+        if automation is None:
+            try:
+                automation = self.store.get(automation_id)
+            except NotFound:
+                self._slots.pop(automation_id, None)
+                return
         slot = self._slots.setdefault(automation_id, _Slot(automation))
         slot.automation = automation
         self._arm(automation_id)

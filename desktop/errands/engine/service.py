@@ -107,10 +107,11 @@ class EngineHost:
 
     async def start(self) -> Engine:
         if not self.lock.try_acquire():
-            owner = read_owner(self.data_dir)
+            owner = await asyncio.to_thread(read_owner, self.data_dir)
             if owner is not None and owner.role == "engine":
                 raise engine_refusal(owner, self.data_dir)
-            self.lock.acquire(timeout=15)  # a CLI command is writing; it is brief
+            # a CLI command is writing; it is brief
+            await asyncio.to_thread(self.lock.acquire, 15)
         try:
             self.store = Store(database_path(self.data_dir))
             self.engine = Engine(self.store, self.data_dir, default_runners(),
