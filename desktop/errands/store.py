@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import delete, func, literal_column, select, update
+from sqlalchemy import delete, func, insert, literal_column, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -28,6 +28,10 @@ from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Run,
 from .settings import Settings, check_key, normalize
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
+# Every column with its default, so the rows of one multi-row INSERT share their keys.
+_RUN_DEFAULTS: dict[str, Any] = {
+    c.name: (c.default.arg if c.default is not None and not callable(c.default.arg) else None)
+    for c in RunRow.__table__.columns}
 
 
 def new_id() -> str:
@@ -224,18 +228,30 @@ class Store:
 
     def insert_run_in(self, s: Session, automation: AutomationRow, *, slot: str, trigger: str,
                       state: str, now: datetime, scheduled_for: datetime | None,
-                      flush: bool = True, **values: Any) -> RunRow:
+                      flush: bool = True, bulk: list[dict[str, Any]] | None = None,
+                      **values: Any) -> RunRow:
         """Claim ``slot`` for a new run. The unique (automation, slot) key makes a second claim
-        of the same slot fail, whichever process or replay attempts it."""
+        of the same slot fail, whichever process or replay attempts it.
+
+        With ``bulk``, the row's values are appended there for one multi-row INSERT by the
+        caller (``insert_bulk_in``), and the returned object stays out of the session."""
         automation.last_index += 1
-        row = RunRow(id=new_id(), automation_id=automation.id, index=automation.last_index,
-                     slot=slot, revision=automation.revision, trigger=trigger,
-                     scheduled_for=scheduled_for, state=state, created_at=now,
-                     attempts=values.pop("attempts", []), **values)
+        fields = dict(id=new_id(), automation_id=automation.id, index=automation.last_index,
+                      slot=slot, revision=automation.revision, trigger=trigger,
+                      scheduled_for=scheduled_for, state=state, created_at=now,
+                      attempts=values.pop("attempts", []), **values)
+        row = RunRow(**fields)
+        if bulk is not None:
+            bulk.append({**_RUN_DEFAULTS, **fields})
+            return row
         s.add(row)
         if flush:
             s.flush()
         return row
+
+    def insert_bulk_in(self, s: Session, bulk: list[dict[str, Any]]) -> None:
+        if bulk:
+            s.execute(insert(RunRow.__table__), bulk)
 
     def slot_taken_in(self, s: Session, automation_id: str, slot: str) -> RunRow | None:
         return s.scalars(select(RunRow).where(RunRow.automation_id == automation_id,

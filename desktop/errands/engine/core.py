@@ -288,6 +288,7 @@ class Engine:
         placed: list[tuple[str, str, str]] = []
         catch_ups = 0
         self._pending_events = []
+        self._bulk: list[dict[str, Any]] = []
         with self.store.transaction() as s:
             rows = {}
             for i in range(0, len(due_ids), 500):
@@ -299,7 +300,9 @@ class Engine:
                 row = rows.get(automation_id)
                 if slot is None or row is None or row.status != "active" or row.next_fire_at is None:
                     continue
-                d = _automation(row).definition
+                current = slot.automation  # the engine is the only writer: usually current
+                d = (current.definition if current.revision == row.revision
+                     else _automation(row).definition)
                 jitter = jitter_offset(automation_id, d.policy.jitter)
                 horizon = now - jitter
                 until = d.stop.until
@@ -340,6 +343,8 @@ class Engine:
                     row.next_fire_at = cursor_after(d, max(horizon, window.last))
                 if row.next_fire_at is None and not busy and run_at is None:
                     self._complete_in(s, row, now, "no further fires")
+            self.store.insert_bulk_in(s, self._bulk)
+            self._bulk = []
             snapshots = [_automation(row) for row in changed]
         return started, cancels, snapshots, placed
 
@@ -383,7 +388,7 @@ class Engine:
         """Insert a run row. Careful mode isolates each insert in a savepoint so one slot
         claimed before (a replay) is passed over instead of failing the whole batch."""
         if not careful:
-            run = self.store.insert_run_in(s, row, flush=False, **values)
+            run = self.store.insert_run_in(s, row, bulk=self._bulk, **values)
         else:
             index = row.last_index
             try:
