@@ -29,9 +29,16 @@ def _run(cmd: list[str], **kw: object) -> None:
     subprocess.run(cmd, check=True, **kw)  # type: ignore[arg-type]
 
 
-def _fingerprint(extras: str) -> str:
-    data = (ROOT / "pyproject.toml").read_bytes() + extras.encode()
-    return hashlib.sha256(data).hexdigest()
+def _fingerprint() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+
+
+def _installed_extras() -> set[str] | None:
+    """The extras installed for the current pyproject.toml, None when it changed."""
+    if not STAMP.exists():
+        return None
+    digest, _, extras = STAMP.read_text().partition("\n")
+    return set(filter(None, extras.split(","))) if digest == _fingerprint() else None
 
 
 def ensure_env(extras: str) -> None:
@@ -40,9 +47,10 @@ def ensure_env(extras: str) -> None:
     if not PY.exists():
         print("Creating .venv ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    want = _fingerprint(extras)
-    if STAMP.exists() and STAMP.read_text() == want:
-        return
+    wanted = set(filter(None, extras.strip("[]").split(",")))
+    have = _installed_extras()
+    if have is not None and wanted <= have:
+        return  # already installed, with at least these extras
     print("Installing Errands and its dependencies into .venv ...", flush=True)
     target = f"{ROOT}{extras}"
     try:
@@ -50,7 +58,7 @@ def ensure_env(extras: str) -> None:
         _run([str(PY), "-m", "uv", "pip", "install", "-q", "--python", str(PY), "-e", target])
     except subprocess.CalledProcessError:
         _run([str(PY), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", target])
-    STAMP.write_text(want)
+    STAMP.write_text(_fingerprint() + "\n" + ",".join(sorted(wanted)))
 
 
 def main(argv: list[str]) -> int:
