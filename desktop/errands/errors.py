@@ -6,7 +6,6 @@ so a person can fix the input without reading code. Exit codes follow the CLI co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 
@@ -82,11 +81,3 @@ class StoreError(ErrandsError):
         super().__init__(message)
         self.code = code
 
-
-@dataclass(frozen=True)
-class ExitCode:
-    OK: int = 0
-    OTHER: int = 1
-    INVALID: int = 2
-    NOT_FOUND: int = 3
-    CONFLICT: int = 4
