@@ -9,7 +9,7 @@ import json
 import uuid
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
@@ -32,6 +32,13 @@ _RUN_FIELDS = {f.name for f in fields(Run)}
 _RUN_DEFAULTS: dict[str, Any] = {
     c.name: (c.default.arg if c.default is not None and not callable(c.default.arg) else None)
     for c in RunRow.__table__.columns}
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A run row queued for a multi-row INSERT: only its id is known to the caller yet."""
+
+    id: str
 
 
 def new_id() -> str:
@@ -229,7 +236,7 @@ class Store:
     def insert_run_in(self, s: Session, automation: AutomationRow, *, slot: str, trigger: str,
                       state: str, now: datetime, scheduled_for: datetime | None,
                       flush: bool = True, bulk: list[dict[str, Any]] | None = None,
-                      **values: Any) -> RunRow:
+                      **values: Any) -> "RunRow | Claimed":
         """Claim ``slot`` for a new run. The unique (automation, slot) key makes a second claim
         of the same slot fail, whichever process or replay attempts it.
 
@@ -240,10 +247,10 @@ class Store:
                       slot=slot, revision=automation.revision, trigger=trigger,
                       scheduled_for=scheduled_for, state=state, created_at=now,
                       attempts=values.pop("attempts", []), **values)
-        row = RunRow(**fields)
         if bulk is not None:
             bulk.append({**_RUN_DEFAULTS, **fields})
-            return row
+            return Claimed(fields["id"])
+        row = RunRow(**fields)
         s.add(row)
         if flush:
             s.flush()

@@ -36,7 +36,7 @@ from ..errors import Conflict, NotFound
 from ..paths import run_log_path, workspace_path
 from ..records import ACTIVE_STATES, Automation, Run, bounded
 from ..schedule import jitter_offset
-from ..store import Store, _automation, _run
+from ..store import Claimed, Store, _automation, _run
 from ..timeutil import format_duration, format_instant
 from .clock import Clock, RealClock
 from .events import EventBus
@@ -373,7 +373,7 @@ class Engine:
                         finished_at=now)
 
     def _claim_in(self, s: Session, row: AutomationRow, fire: datetime, now: datetime,
-                  catch_up: bool, window: Any, careful: bool) -> RunRow | None:
+                  catch_up: bool, window: Any, careful: bool) -> RunRow | Claimed | None:
         """Claim the slot of ``fire``: the unique key refuses a second claim."""
         extra: dict[str, Any] = {}
         if catch_up:
@@ -384,7 +384,7 @@ class Engine:
                                state="scheduled", now=now, scheduled_for=fire, **extra)
 
     def _insert_in(self, s: Session, row: AutomationRow, careful: bool,
-                   **values: Any) -> RunRow | None:
+                   **values: Any) -> RunRow | Claimed | None:
         """Insert a run row. Careful mode isolates each insert in a savepoint so one slot
         claimed before (a replay) is passed over instead of failing the whole batch."""
         if not careful:
