@@ -191,3 +191,20 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
     except OSError:
         return False
+
+
+def test_without_an_engine_run_now_runs_here_and_attention_lists_its_note(serve: Serve) -> None:
+    a = serve.cli("add", "--title", "noter", "--command",
+                  "echo working; echo 'errands: notify disk almost full'; echo 'errands: result 93%'",
+                  "--schedule", "manual")["id"]
+    run = serve.cli("run-now", a, "--wait")
+    assert (run["state"], run["result"]) == ("succeeded", "93%")
+    assert "errands: notify disk almost full" in run["output_tail"]
+    items = serve.cli("attention", "--unread")["items"]
+    assert [(i["kind"], i["body"], i["run_id"]) for i in items] == [
+        ("notify", "disk almost full", run["id"])]
+    assert serve.cli("attention", "read", "--all")["marked"] == 1
+    assert serve.cli("attention", "--unread")["items"] == []
+    dry = serve.cli("run-now", a, "--dry-run")
+    assert dry["dry_run"] is True and dry["result"].startswith("would run: ")
+    assert serve.cli("show", a)["status"] == "active"
