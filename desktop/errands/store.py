@@ -28,10 +28,6 @@ from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Run,
 from .settings import Settings, check_key, normalize
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
-# Every column with its default, so the rows of one multi-row INSERT share their keys.
-_RUN_DEFAULTS: dict[str, Any] = {
-    c.name: (c.default.arg if c.default is not None and not callable(c.default.arg) else None)
-    for c in RunRow.__table__.columns}
 
 
 @dataclass(frozen=True)
@@ -248,7 +244,7 @@ class Store:
                       scheduled_for=scheduled_for, state=state, created_at=now,
                       attempts=values.pop("attempts", []), **values)
         if bulk is not None:
-            bulk.append({**_RUN_DEFAULTS, **fields})
+            bulk.append(fields)
             return Claimed(fields["id"])
         row = RunRow(**fields)
         s.add(row)
@@ -257,8 +253,11 @@ class Store:
         return row
 
     def insert_bulk_in(self, s: Session, bulk: list[dict[str, Any]]) -> None:
-        if bulk:
-            s.execute(insert(RunRow.__table__), bulk)
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for values in bulk:  # rows that set the same columns share one statement
+            groups.setdefault(tuple(values), []).append(values)
+        for rows in groups.values():
+            s.execute(insert(RunRow.__table__), rows)
 
     def slot_taken_in(self, s: Session, automation_id: str, slot: str) -> RunRow | None:
         return s.scalars(select(RunRow).where(RunRow.automation_id == automation_id,

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -290,11 +290,15 @@ class Engine:
         self._pending_events = []
         self._bulk: list[dict[str, Any]] = []
         with self.store.transaction() as s:
-            rows = {}
+            rows: dict[str, Any] = {}
             for i in range(0, len(due_ids), 500):
                 chunk = due_ids[i:i + 500]
-                rows.update({r.id: r for r in s.scalars(
-                    select(AutomationRow).where(AutomationRow.id.in_(chunk)))})
+                if careful:
+                    rows.update({r.id: r for r in s.scalars(
+                        select(AutomationRow).where(AutomationRow.id.in_(chunk)))})
+                else:  # plain cursor rows: a burst of 1,000 must commit within milliseconds
+                    rows.update({r[0]: _Cursor(*r) for r in s.execute(
+                        select(*_CURSOR_COLUMNS).where(AutomationRow.id.in_(chunk)))})
             for automation_id in due_ids:
                 slot = self._slots.get(automation_id)
                 row = rows.get(automation_id)
@@ -302,7 +306,7 @@ class Engine:
                     continue
                 current = slot.automation  # the engine is the only writer: usually current
                 d = (current.definition if current.revision == row.revision
-                     else _automation(row).definition)
+                     else _automation(self.store.get_in(s, automation_id)).definition)
                 jitter = jitter_offset(automation_id, d.policy.jitter)
                 horizon = now - jitter
                 until = d.stop.until
@@ -345,7 +349,13 @@ class Engine:
                     self._complete_in(s, row, now, "no further fires")
             self.store.insert_bulk_in(s, self._bulk)
             self._bulk = []
-            snapshots = [_automation(row) for row in changed]
+            if careful:
+                snapshots = [_automation(row) for row in changed]
+            else:
+                _write_cursors(s, changed)
+                snapshots = [replace(self._slots[c.id].automation, status=c.status,
+                                     next_fire_at=c.next_fire_at, updated_at=c.updated_at)
+                             for c in changed]
         return started, cancels, snapshots, placed
 
     def _overlap_in(self, s: Session, slot: _Slot, row: AutomationRow, d: Definition,
@@ -809,6 +819,36 @@ class Engine:
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         return self.store.get_run(run_id)
+
+
+_CURSOR_COLUMNS = (AutomationRow.id, AutomationRow.status, AutomationRow.next_fire_at,
+                   AutomationRow.revision, AutomationRow.last_index, AutomationRow.updated_at)
+
+
+@dataclass
+class _Cursor:
+    """The columns admission changes, read and written without the ORM (the fast path)."""
+
+    id: str
+    status: str
+    next_fire_at: datetime | None
+    revision: int
+    last_index: int
+    updated_at: datetime
+
+
+def _write_cursors(s: Session, cursors: list[_Cursor]) -> None:
+    if not cursors:
+        return
+    table = AutomationRow.__table__
+    statement = update(table).where(table.c.id == bindparam("cursor_id")).values(
+        status=bindparam("status"),
+        next_fire_at=bindparam("next_fire_at", type_=table.c.next_fire_at.type),
+        last_index=bindparam("last_index"),
+        updated_at=bindparam("updated_at", type_=table.c.updated_at.type))
+    s.execute(statement, [{"cursor_id": c.id, "status": c.status, "next_fire_at": c.next_fire_at,
+                           "last_index": c.last_index, "updated_at": c.updated_at}
+                          for c in cursors])
 
 
 def _tail(text: str | None) -> str | None:
