@@ -8,8 +8,8 @@ import pytest
 
 from errands.definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
                                 ManualTrigger)
-from errands.schedule import (count_fires_between, describe, fires_between, jitter_offset,
-                              latest_fire_at_or_before, next_fire, next_fires)
+from errands.engine.fires import due_window
+from errands.schedule import describe, fires_between, jitter_offset, next_fire, next_fires
 
 T0 = datetime(2026, 1, 1, 0, 0, 7, tzinfo=timezone.utc)
 
@@ -33,18 +33,20 @@ class TestFixedGrid:
             k += 1
         assert k == 365 * 86400 // 3607 + 1
 
-    def test_counts_and_windows_agree(self) -> None:
+    def test_due_windows_count_without_listing(self) -> None:
+        """The engine's window of due fires [cursor, horizon] is O(1) for a grid."""
         grid = EveryTrigger(every=timedelta(seconds=1), start_at=T0)
         year = T0 + timedelta(days=365)
-        assert count_fires_between(grid, T0 - timedelta(seconds=1), year) == 365 * 86400 + 1
-        assert count_fires_between(grid, T0, year) == 365 * 86400
+        assert due_window(grid, T0 - timedelta(seconds=1), year).count == 365 * 86400 + 1
+        assert due_window(grid, T0 + timedelta(seconds=1), year).count == 365 * 86400
         small = EveryTrigger(every=timedelta(minutes=7), start_at=T0)
         start, stop = T0 + timedelta(minutes=3), T0 + timedelta(hours=5)
         fires = fires_between(small, start, stop)
-        assert count_fires_between(small, start, stop) == len(fires) == 42
-        assert latest_fire_at_or_before(small, start, stop) == fires[-1]
-        assert latest_fire_at_or_before(small, stop, stop) is None
-        assert count_fires_between(small, T0 - timedelta(days=2), T0 - timedelta(days=1)) == 0
+        window = due_window(small, start, stop)
+        assert window is not None and window.count == len(fires) == 42
+        assert (window.first, window.before_last, window.last) == (fires[0], fires[-2], fires[-1])
+        assert due_window(small, stop, stop) is None
+        assert due_window(small, T0 - timedelta(days=2), T0 - timedelta(days=1)) is None
 
 
 def test_one_shot() -> None:

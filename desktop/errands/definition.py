@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal, Mapping, Union
 
@@ -178,9 +178,6 @@ class Definition:
 
     def to_dict(self) -> dict[str, Any]:
         return definition_to_dict(self)
-
-    def with_changes(self, **changes: Any) -> "Definition":
-        return replace(self, **changes)
 
 
 # ------------------------------------------------------------------------ serialise

@@ -12,14 +12,8 @@ from typing import Any
 from .definition import Definition, ParseContext, parse_definition
 from .timeutil import UTC, format_instant
 
-RUN_STATES = ("scheduled", "running", "awaiting_input", "succeeded", "failed", "skipped",
-              "cancelled", "interrupted", "expired")
 ACTIVE_STATES = ("scheduled", "running", "awaiting_input")
-FINAL_STATES = ("succeeded", "failed", "skipped", "cancelled", "interrupted", "expired")
 COUNTED_STATES = ("succeeded", "failed")
-RUN_TRIGGERS = ("schedule", "manual", "catch_up", "retry")
-SKIP_REASONS = ("app_not_running", "machine_asleep", "previous_run_active",
-                "previous_run_awaiting_input", "past_catch_up_age")
 RESULT_LIMIT = 2000
 
 _LOAD_CONTEXT = ParseContext(now=datetime.min.replace(tzinfo=UTC), min_interval=timedelta(0),

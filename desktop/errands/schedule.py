@@ -74,31 +74,6 @@ def fires_between(trigger: Trigger, start: datetime, end: datetime) -> list[date
     return out
 
 
-def count_fires_between(trigger: Trigger, start: datetime, end: datetime) -> int:
-    """Like ``len(fires_between(...))`` but O(1) for fixed grids (a year of 1 s ticks is cheap)."""
-    if isinstance(trigger, EveryTrigger):
-        if end <= start:
-            return 0
-        first = _grid_index_after(trigger.start_at, trigger.every, start)
-        last = _grid_index_after(trigger.start_at, trigger.every, end) - 1
-        if end < trigger.start_at:
-            return 0
-        return max(0, last - first + 1)
-    return len(fires_between(trigger, start, end))
-
-
-def latest_fire_at_or_before(trigger: Trigger, start: datetime, end: datetime) -> datetime | None:
-    """The newest fire in (start, end], without listing them all for fixed grids."""
-    if isinstance(trigger, EveryTrigger):
-        if end < trigger.start_at:
-            return None
-        k = (end - trigger.start_at) // trigger.every
-        fire = trigger.start_at + k * trigger.every
-        return fire if fire > start else None
-    fires = fires_between(trigger, start, end)
-    return fires[-1] if fires else None
-
-
 def jitter_offset(automation_id: str, jitter: timedelta | None) -> timedelta:
     """A stable offset in [0, jitter) per automation, so fires due at :00 spread out."""
     if not jitter:

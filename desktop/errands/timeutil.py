@@ -74,11 +74,6 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def as_utc(value: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every stored instant is UTC."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
 @lru_cache(maxsize=1024)
 def _zone(name: str) -> ZoneInfo:
     """ZoneInfo keeps only a few zones strongly cached; a busy catalogue uses more."""

@@ -90,6 +90,3 @@ def fires(items: list[datetime], description: str) -> str:
     lines += [f"  {format_instant(f)}   {local(f)}" for f in items]
     return "\n".join(lines)
 
-
-def mapping(doc: dict[str, Any]) -> str:
-    return "\n".join(f"{k}: {v}" for k, v in doc.items())

@@ -77,12 +77,6 @@ class FakeClock:
             task.cancel()
         return waiter in done
 
-    @property
-    def next_deadline(self) -> float | None:
-        self._sleepers = [s for s in self._sleepers if not s[2].done()]
-        heapq.heapify(self._sleepers)
-        return self._sleepers[0][0] - self._mono if self._sleepers else None
-
     async def settle(self) -> None:
         """Let every task that can run, run (several loop turns, as real I/O would)."""
         loop = asyncio.get_running_loop()

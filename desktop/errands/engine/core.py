@@ -34,7 +34,7 @@ from ..db.schema import AutomationRow, RunRow
 from ..definition import AfterTrigger, AtTrigger, Definition
 from ..errors import Conflict, NotFound
 from ..paths import run_log_path, workspace_path
-from ..records import ACTIVE_STATES, Automation, Run, bounded
+from ..records import ACTIVE_STATES, COUNTED_STATES, Automation, Run, bounded
 from ..schedule import jitter_offset
 from ..store import Claimed, Store, _automation, _run
 from ..timeutil import format_duration, format_instant
@@ -95,10 +95,6 @@ class Engine:
         self._pending_events: list[tuple[str, str, str]] = []
 
     # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def running(self) -> bool:
-        return self._loop_task is not None and not self._loop_task.done()
 
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
@@ -592,7 +588,7 @@ class Engine:
 
         for text in outcome.notify:
             attention("notify", f"{d.title}", text)
-        counted = run.state in ("succeeded", "failed")
+        counted = run.state in COUNTED_STATES
         if counted:
             a.run_count += 1
         if run.state == "failed":

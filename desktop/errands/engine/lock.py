@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from ..errors import Conflict, StoreError
 from ..timeutil import format_instant, utcnow
+from .processes import pid_alive
 
 Role = Literal["engine", "cli"]
 ROLES: tuple[str, ...] = ("engine", "cli")
@@ -118,37 +119,6 @@ def _hostname() -> str:
 def _open_lock_file(path: Path) -> int:
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
     return os.open(path, flags, 0o600)
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    if pid == os.getpid():
-        return True
-    if sys.platform == "win32":  # pragma: no cover - Windows only
-        # os.kill(pid, 0) would *terminate* the process on Windows.
-        import ctypes
-
-        kernel32 = ctypes.windll.kernel32
-        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-        if not handle:
-            return kernel32.GetLastError() == 5  # ERROR_ACCESS_DENIED: exists, not ours
-        try:
-            code = ctypes.c_ulong()
-            if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
-                return True
-            return code.value == 259  # STILL_ACTIVE
-        finally:
-            kernel32.CloseHandle(handle)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:  # pragma: no cover
-        return False
-    return True
 
 
 def _parse_owner(raw: object) -> Owner | None:
@@ -244,7 +214,7 @@ def read_owner(data_dir: Path) -> Owner | None:
         finally:
             os.close(fd)
         owner = _load_owner(data_dir)
-        if owner is not None and (owner.host != _hostname() or _pid_alive(owner.pid)):
+        if owner is not None and (owner.host != _hostname() or pid_alive(owner.pid)):
             return owner
         if time.monotonic() >= deadline:
             return _unknown_owner()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -58,14 +59,36 @@ def process_start_ticks(pid: int) -> float | None:
         return None
 
 
-def _exists(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (zombies included), on every platform.
+
+    On Windows ``os.kill(pid, 0)`` would terminate the process, so it asks the kernel."""
+    if pid <= 0:
+        return False
+    if pid == os.getpid():
+        return True
+    if sys.platform == "win32":  # pragma: no cover - Windows only
+        # os.kill(pid, 0) would *terminate* the process on Windows.
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return kernel32.GetLastError() == 5  # ERROR_ACCESS_DENIED: exists, not ours
+        try:
+            code = ctypes.c_ulong()
+            if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+                return True
+            return code.value == 259  # STILL_ACTIVE
+        finally:
+            kernel32.CloseHandle(handle)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    except OSError:
+    except OSError:  # pragma: no cover
         return False
     return True
 
@@ -98,7 +121,7 @@ def group_alive(pgid: int) -> bool:
     """Whether any process of group ``pgid`` still runs (zombies waiting to be reaped do not
     count). Without process groups: whether the process ``pgid`` itself still runs."""
     if not _HAS_GROUPS:
-        return _exists(pgid) and not _is_zombie(pgid)
+        return pid_alive(pgid) and not _is_zombie(pgid)
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
@@ -142,7 +165,7 @@ def _same_process(pid: int, started: float | None) -> bool:
     ticks = process_start_ticks(pid)
     if ticks is not None and not _is_zombie(pid):
         return ticks == started
-    if _exists(pid) and ticks is None:
+    if pid_alive(pid) and ticks is None:
         return False  # it runs, but we cannot verify which process it is
     members = _group_members(pid)
     if not members:

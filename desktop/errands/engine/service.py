@@ -28,9 +28,14 @@ log = logging.getLogger(__name__)
 Operation = Callable[[Engine, dict[str, Any]], Awaitable[Any]]
 
 
+_EXAMPLES = {"id": '"3f2a91c0-…" (an automation id)', "doc": '{"title": …, "runner": …, "trigger": …}',
+             "key": '"concurrency"'}
+
+
 def _arg(args: dict[str, Any], name: str) -> Any:
     if name not in args:
-        raise InvalidInput(name, "is required", f"the {name} argument", "…")
+        raise InvalidInput(name, "is required", f"the {name} argument",
+                           _EXAMPLES.get(name, name))
     return args[name]
 
 
