@@ -36,6 +36,7 @@ from ..errors import Conflict, NotFound
 from ..paths import run_log_path, workspace_path
 from ..records import ACTIVE_STATES, COUNTED_STATES, Automation, Run, bounded
 from ..schedule import jitter_offset
+from ..settings import Settings
 from ..store import Claimed, Store, _automation, _run
 from ..timeutil import format_duration, format_instant
 from .clock import Clock, RealClock
@@ -90,6 +91,7 @@ class Engine:
         self._cap: asyncio.Semaphore | None = None
         self.wakeups = 0
         self.max_sleep = max_sleep
+        self.settings = Settings()  # defaults until start() reads the stored ones
         self.automatic = automatic  # False: only runs asked for by hand (a CLI with no engine)
         self._task_automation: dict[str, str] = {}
         self._pending_events: list[tuple[str, str, str]] = []
@@ -98,7 +100,9 @@ class Engine:
 
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
-        settings = self.store.settings()
+        # The engine is the only writer while it runs, and settings change only through
+        # set_setting, so one read at start (and one per change) is enough.
+        self.settings = settings = self.store.settings()
         self._cap = asyncio.Semaphore(settings.concurrency)
         now = self.clock.now()
         self._started_at = now
@@ -124,7 +128,7 @@ class Engine:
         self._wake.set()
         if self._loop_task is not None:
             await self._loop_task
-        grace = self.store.settings().get("shutdown_grace").total_seconds()
+        grace = self.settings.get("shutdown_grace").total_seconds()
         pending = [t for t in self._tasks.values() if not t.done()]
         if pending:
             everything = asyncio.ensure_future(asyncio.wait(pending))
@@ -247,7 +251,7 @@ class Engine:
             due_ids.append(automation_id)
         if not due_ids:
             return
-        settings = self.store.settings()
+        settings = self.settings
         try:  # fast path: one transaction, no savepoints
             batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=False)
         except IntegrityError:  # a slot already claimed (a replay): go one by one
@@ -422,7 +426,7 @@ class Engine:
             automation = self._current(run.automation_id)
             runner = self.runners[automation.definition.runner.kind]
             if run.trigger == "catch_up" and runner.needs_network and self.network is not None:
-                bound = self.store.settings().get("network_wait").total_seconds()
+                bound = self.settings.get("network_wait").total_seconds()
                 await wait_for_network(self.network, self.clock, bound)
             attempt = run.attempt
             while True:
@@ -803,7 +807,7 @@ class Engine:
             self.store.unset_setting(key)
         else:
             self.store.set_setting(key, value)
-        settings = self.store.settings()
+        self.settings = settings = self.store.settings()
         if key == "concurrency":
             self._cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its slot
         self._kick()
