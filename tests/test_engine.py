@@ -12,6 +12,7 @@ import pytest
 
 from errands.engine.runner import Outcome
 from errands.errors import Conflict
+from errands.store import Store
 from engine_support import START, Harness, fail, ok
 
 H = timedelta(hours=1)
@@ -498,4 +499,75 @@ async def test_catch_ups_wait_for_the_network_up_to_a_bound(tmp_path: Path) -> N
     catch_up = h.store.get_run(catch_up.id)
     assert catch_up.state == "succeeded"
     assert timedelta(seconds=20) < catch_up.started_at - h.runs(a)[1].created_at <= timedelta(minutes=1)
+    await h.stop()
+
+
+# ------------------------------------------------------ claims and the timer
+
+async def test_a_slot_claimed_behind_the_engines_back_never_runs_twice(h: Harness) -> None:
+    """The burst path plans from memory; a store that moved on (here: a second writer that
+    claimed the next slot and took a run index) sends the batch down the careful path,
+    which passes over the claimed slot and still admits every other fire."""
+    a = await h.add("grid", {"kind": "every", "every": "1h"})
+    b = await h.add("other", {"kind": "every", "every": "1h"})
+    await h.clock.advance(10)
+    assert len(h.runs(a)) == len(h.runs(b)) == 1
+    intruder = Store(h.tmp_path / "errands.sqlite3")
+    with intruder.transaction() as s:
+        intruder.insert_run_in(s, intruder.get_in(s, a), slot="sched:2026-01-05T09:00:00Z",
+                               trigger="schedule", state="succeeded", now=START,
+                               scheduled_for=START + H)
+    intruder.close()
+    calls = len(h.runner.calls)
+    await h.clock.advance(2 * H)
+    runs_a, runs_b = h.runs(a), h.runs(b)
+    assert [r.scheduled_for for r in runs_a] == [START + i * H for i in range(3)]
+    assert [r.index for r in runs_a] == [1, 2, 3]
+    assert runs_a[1].state == "succeeded" and runs_a[1].started_at is None  # never run by us
+    assert [r.state for r in runs_b] == ["succeeded"] * 3
+    assert len(h.runner.calls) == calls + 3  # b twice, a once: the claimed slot was skipped
+
+
+async def test_memory_behind_the_store_only_costs_the_fast_path(h: Harness) -> None:
+    a = await h.add("grid", {"kind": "every", "every": "1h"})
+    await h.clock.advance(10)
+    intruder = Store(h.tmp_path / "errands.sqlite3")
+    with intruder.transaction() as s:  # takes run index 2 without the engine knowing
+        intruder.insert_run_in(s, intruder.get_in(s, a), slot="manual:elsewhere",
+                               trigger="manual", state="succeeded", now=START,
+                               scheduled_for=START)
+    intruder.close()
+    await h.clock.advance(H)
+    runs = h.runs(a)
+    assert [r.index for r in runs] == [1, 2, 3]
+    assert runs[2].scheduled_for == START + H and runs[2].state == "succeeded"
+
+
+async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: Path) -> None:
+    """A long sleep may overrun by 0.1 % on Linux, so the timer sleeps to just before a
+    fire, readies the store, and ends with a short sleep."""
+    from errands.engine.core import FINAL_STRETCH
+
+    h = Harness(tmp_path, max_sleep=60)
+    await h.engine.start()
+    waits: list[tuple[datetime, float]] = []
+    wait = h.clock.wait
+
+    async def recording_wait(event: object, seconds: float) -> bool:
+        waits.append((h.clock.now(), seconds))
+        return await wait(event, seconds)  # type: ignore[arg-type]
+
+    h.clock.wait = recording_wait  # type: ignore[method-assign]
+    readied: list[datetime] = []
+    checkpoint = h.store.checkpoint
+    h.store.checkpoint = lambda: (readied.append(h.clock.now()), checkpoint())[1]  # type: ignore[method-assign]
+    due = START + timedelta(seconds=45)
+    a = await h.add("once", {"kind": "at", "at": "2026-01-05T08:00:45Z"})
+    await h.clock.advance(50)
+    before = due - timedelta(seconds=FINAL_STRETCH)
+    assert readied == [before]
+    assert (START, 45 - FINAL_STRETCH) in waits and (before, FINAL_STRETCH) in waits
+    assert [r.created_at for r in h.runs(a)] == [due]
+    idle = [s for _, s in waits if s == 60]
+    assert idle  # after the fire, nothing due: plain capped sleeps, no early wake-ups
     await h.stop()

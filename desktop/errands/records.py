@@ -41,6 +41,7 @@ class Automation:
     paused_at: datetime | None = None
     last_finished_at: datetime | None = None
     last_result: str | None = None
+    last_index: int = 0  # the index of its newest run (the ledger's own counter)
 
     @property
     def title(self) -> str:

@@ -48,23 +48,27 @@ class RealClock:
 
 
 class FakeClock:
-    """A clock that moves only when told. Sleepers wake in deadline order as it advances."""
+    """A clock that moves only when told. Sleepers wake in deadline order as it advances.
+
+    Time is kept in whole microseconds, as datetimes are, so a sleep computed from two
+    wall instants ends exactly on the later one."""
 
     def __init__(self, start: datetime) -> None:
         self._wall = start
-        self._mono = 1000.0
-        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._mono_us = 1_000_000_000
+        self._sleepers: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
 
     def now(self) -> datetime:
         return self._wall
 
     def monotonic(self) -> float:
-        return self._mono
+        return self._mono_us / 1e6
 
     async def sleep(self, seconds: float) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (self._mono + max(0.0, seconds), next(self._seq), fut))
+        deadline = self._mono_us + max(0, round(seconds * 1e6))
+        heapq.heappush(self._sleepers, (deadline, next(self._seq), fut))
         await fut
 
     async def wait(self, event: asyncio.Event, seconds: float) -> bool:
@@ -94,7 +98,7 @@ class FakeClock:
     async def advance(self, delta: timedelta | float) -> None:
         """Move both clocks forward, waking each sleeper at its own deadline in order."""
         seconds = delta.total_seconds() if isinstance(delta, timedelta) else float(delta)
-        target = self._mono + seconds
+        target = self._mono_us + round(seconds * 1e6)
         await self.settle()
         while True:
             self._sleepers = [s for s in self._sleepers if not s[2].done()]
@@ -102,15 +106,15 @@ class FakeClock:
             if not self._sleepers or self._sleepers[0][0] > target:
                 break
             deadline, _, fut = heapq.heappop(self._sleepers)
-            step = max(0.0, deadline - self._mono)
-            self._mono += step
-            self._wall += timedelta(seconds=step)
+            self._move(max(0, deadline - self._mono_us))
             fut.set_result(None)
             await self.settle()
-        rest = target - self._mono
-        self._mono = target
-        self._wall += timedelta(seconds=rest)
+        self._move(target - self._mono_us)
         await self.settle()
+
+    def _move(self, micros: int) -> None:
+        self._mono_us += micros
+        self._wall += timedelta(microseconds=micros)
 
     async def advance_to(self, when: datetime) -> None:
         await self.advance(when - self._wall)

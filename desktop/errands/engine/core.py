@@ -16,20 +16,24 @@ Durability rules, in short:
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import itertools
 import logging
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..catalog import Catalog
+from ..db.bulk import Cursor, StaleCursor, write_cursors
 from ..db.schema import AutomationRow, RunRow
 from ..definition import AfterTrigger, AtTrigger, Definition
 from ..errors import Conflict, NotFound
@@ -37,18 +41,21 @@ from ..paths import run_log_path, workspace_path
 from ..records import ACTIVE_STATES, COUNTED_STATES, Automation, Run, bounded
 from ..schedule import jitter_offset
 from ..settings import Settings
-from ..store import Claimed, Store, _automation, _run
+from ..store import Claimed, Store, _automation, _run, run_from_values
 from ..timeutil import format_duration, format_instant
 from .clock import Clock, RealClock
 from .events import EventBus
 from .fires import cursor_after, due_window, plan_fires
+from .group_commit import GroupCommit
 from .network import NetworkProbe, wait_for_network
+from .processes import process_start_ticks
 from .runner import Outcome, RunContext, Runner
 
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 60.0          # seconds: a sleeping machine or a clock jump is noticed within this
 JUMP_THRESHOLD = 30.0     # seconds the wall clock may run ahead of the monotonic one
+FINAL_STRETCH = 0.25      # seconds: the last, short sleep before a fire (see _sleep_for)
 OUTPUT_TAIL = 64 * 1024
 CancelReason = Literal["cancelled", "interrupted"]
 
@@ -64,6 +71,7 @@ class _Slot:
     version: int = 0
 
 
+@functools.lru_cache(maxsize=4096)  # a burst shares its instants
 def _slot_key(instant: datetime) -> str:
     return f"sched:{format_instant(instant)}"
 
@@ -95,6 +103,17 @@ class Engine:
         self.automatic = automatic  # False: only runs asked for by hand (a CLI with no engine)
         self._task_automation: dict[str, str] = {}
         self._pending_events: list[tuple[str, str, str]] = []
+        self._readied: datetime | None = None  # the fire the store was last readied for
+        self._group = GroupCommit(store)
+        self._group.register("start", store.start_attempts_in)
+        self._group.register("pid", store.set_run_pids_in)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        """A write transaction that follows every write already queued for group commit."""
+        self._group.flush()
+        with self.store.transaction() as s:
+            yield s
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -141,7 +160,7 @@ class Engine:
                     task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             everything.cancel()
-        with self.store.transaction() as s:  # queued runs that never started
+        with self._transaction() as s:  # queued runs that never started
             for slot in self._slots.values():
                 if slot.queued:
                     self._close_run_in(s, slot.queued, "interrupted", error=(
@@ -152,7 +171,7 @@ class Engine:
 
     def _recover(self, now: datetime) -> None:
         leftovers = [r for r in self.store.active_runs() if r.state in ("running", "scheduled")]
-        with self.store.transaction() as s:
+        with self._transaction() as s:
             rows = {r.id: s.get(RunRow, r.id) for r in leftovers}
         for row in rows.values():
             if row is not None and row.pid:
@@ -162,7 +181,7 @@ class Engine:
                     terminate_group(row.pid, row.pid_started)
                 except Exception:  # never let cleanup stop the engine from starting
                     log.exception("could not terminate leftover process %s", row.pid)
-        with self.store.transaction() as s:
+        with self._transaction() as s:
             for run in leftovers:
                 self._close_run_in(s, run.id, "interrupted", error=(
                     "interrupted", "Errands stopped while this run was active"))
@@ -224,12 +243,25 @@ class Engine:
                 self._admit_due(now, reason_hint=reason, stagger=reason is not None)
             except Exception:  # a bad row must not stop every other automation
                 log.exception("admitting due fires failed")
-            due = self._peek_due()
-            timeout = self.max_sleep if due is None else min(self.max_sleep,
-                                                              (due - now).total_seconds())
             self._wake.clear()
             self.wakeups += 1
-            await self.clock.wait(self._wake, max(0.0, timeout))
+            await self.clock.wait(self._wake, self._sleep_for(self._peek_due()))
+
+    def _sleep_for(self, due: datetime | None) -> float:
+        """How long the timer may sleep. Linux lets a sleep overrun by 0.1 % (its timer
+        slack: up to 60 ms on a capped minute), so a fire further off than
+        ``FINAL_STRETCH`` is slept to just before it; the store is readied, and a short
+        last sleep ends on the instant."""
+        if due is None:
+            return self.max_sleep
+        until = (due - self.clock.now()).total_seconds()
+        if until > FINAL_STRETCH:
+            return min(self.max_sleep, until - FINAL_STRETCH)
+        if self._readied != due:
+            self._readied = due
+            self.store.checkpoint()  # so the claim's commit does not copy the log back
+            until = (due - self.clock.now()).total_seconds()
+        return max(0.0, until)
 
     def _kick(self) -> None:
         self._wake.set()
@@ -254,15 +286,21 @@ class Engine:
         settings = self.settings
         try:  # fast path: one transaction, no savepoints
             batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=False)
-        except IntegrityError:  # a slot already claimed (a replay): go one by one
+        except (IntegrityError, StaleCursor) as exc:  # a slot claimed before, or memory behind
+            log.debug("admitting one by one: %s", exc)
             batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=True)
         started, cancels, changed, placed = batch
         for automation_id, run_id, where in placed:
             slot = self._slots[automation_id]
             setattr(slot, where, run_id)
         self._flush_events()
-        for automation in changed:
-            self._refresh(automation.id, automation)
+        for change in changed:  # after the events: the claims are what must not wait
+            if isinstance(change, Cursor):
+                current = self._slots[change.id].automation
+                change = replace(current, status=change.status, next_fire_at=change.next_fire_at,
+                                 updated_at=change.updated_at or current.updated_at,
+                                 last_index=change.last_index)
+            self._refresh(change.id, change)
         new_runs = {r for r, _, _ in started}
         for automation_id in cancels:
             for run_id, task in list(self._tasks.items()):
@@ -271,38 +309,43 @@ class Engine:
                 if self._task_automation.get(run_id) == automation_id:
                     self._cancel_reason[run_id] = "cancelled"
                     task.cancel()
-        for run_id, delay, automation_id in started:
-            self._spawn(run_id, delay, automation_id)
+        for run_id, delay, claim in started:
+            record = (run_from_values(claim.values) if isinstance(claim, Claimed)
+                      else _run(claim))
+            self._spawn(run_id, delay, record)
 
     def _admit_batch(self, due_ids: list[str], now: datetime, settings: Any,
                      reason_hint: str | None, stagger: bool, *, careful: bool
-                     ) -> tuple[list[tuple[str, float, str]], list[str], list[Automation],
-                                list[tuple[str, str, str]]]:
+                     ) -> tuple[list[tuple[str, float, RunRow | Claimed]], list[str],
+                                list[Automation | Cursor], list[tuple[str, str, str]]]:
         """Plan and record every due automation in one transaction. Memory is changed only
         by the caller, after the commit, from what this returns."""
         grace = settings.grace
         stagger_step = settings.get("catch_up_stagger").total_seconds()
-        started: list[tuple[str, float, str]] = []
+        started: list[tuple[str, float, RunRow | Claimed]] = []
         cancels: list[str] = []
         changed: list[AutomationRow] = []
         placed: list[tuple[str, str, str]] = []
         catch_ups = 0
         self._pending_events = []
         self._bulk: list[dict[str, Any]] = []
-        with self.store.transaction() as s:
-            rows: dict[str, Any] = {}
-            for i in range(0, len(due_ids), 500):
-                chunk = due_ids[i:i + 500]
-                if careful:
-                    rows.update({r.id: r for r in s.scalars(
-                        select(AutomationRow).where(AutomationRow.id.in_(chunk)))})
-                else:  # plain cursor rows: a burst of 1,000 must commit within milliseconds
-                    rows.update({r[0]: _Cursor(*r) for r in s.execute(
-                        select(*_CURSOR_COLUMNS).where(AutomationRow.id.in_(chunk)))})
+        with self._transaction() as s:
+            rows: dict[str, AutomationRow] = {}
+            if careful:
+                for i in range(0, len(due_ids), 500):
+                    rows.update({r.id: r for r in s.scalars(select(AutomationRow).where(
+                        AutomationRow.id.in_(due_ids[i:i + 500])))})
             for automation_id in due_ids:
                 slot = self._slots.get(automation_id)
-                row = rows.get(automation_id)
-                if slot is None or row is None or row.status != "active" or row.next_fire_at is None:
+                if slot is None:
+                    continue
+                row: Any
+                if careful:
+                    row = rows.get(automation_id)
+                else:  # planned from memory, checked on write: a burst commits in milliseconds
+                    a = slot.automation
+                    row = Cursor(a.id, a.status, a.next_fire_at, a.revision, a.last_index)
+                if row is None or row.status != "active" or row.next_fire_at is None:
                     continue
                 current = slot.automation  # the engine is the only writer: usually current
                 d = (current.definition if current.revision == row.revision
@@ -337,7 +380,7 @@ class Engine:
                             if plan.catch_up and stagger:
                                 delay = catch_ups * stagger_step
                                 catch_ups += 1
-                            started.append((run.id, delay, automation_id))
+                            started.append((run.id, delay, run))
                             busy = True
                         else:
                             placed.append((automation_id, run.id, "queued"))
@@ -350,12 +393,10 @@ class Engine:
             self.store.insert_bulk_in(s, self._bulk)
             self._bulk = []
             if careful:
-                snapshots = [_automation(row) for row in changed]
+                snapshots: list[Automation | Cursor] = [_automation(row) for row in changed]
             else:
-                _write_cursors(s, changed)
-                snapshots = [replace(self._slots[c.id].automation, status=c.status,
-                                     next_fire_at=c.next_fire_at, updated_at=c.updated_at)
-                             for c in changed]
+                write_cursors(s, changed)
+                snapshots = changed
         return started, cancels, snapshots, placed
 
     def _overlap_in(self, s: Session, slot: _Slot, row: AutomationRow, d: Definition,
@@ -412,17 +453,20 @@ class Engine:
 
     # ------------------------------------------------------------------- runs
 
-    def _spawn(self, run_id: str, delay: float = 0.0, automation_id: str | None = None) -> None:
-        self._task_automation[run_id] = automation_id or self.store.get_run(run_id).automation_id
-        task = asyncio.get_running_loop().create_task(self._execute(run_id, delay))
+    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | None = None) -> None:
+        """Start a run's task; ``run`` is its record when the caller has it at hand."""
+        if run is None:
+            run = self.store.get_run(run_id)
+        self._task_automation[run_id] = run.automation_id
+        task = asyncio.get_running_loop().create_task(self._execute(run, delay))
         self._tasks[run_id] = task
         task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
 
-    async def _execute(self, run_id: str, delay: float) -> None:
+    async def _execute(self, run: Run, delay: float) -> None:
+        run_id = run.id
         try:
             if delay:
                 await self.clock.sleep(delay)
-            run = self.store.get_run(run_id)
             automation = self._current(run.automation_id)
             runner = self.runners[automation.definition.runner.kind]
             if run.trigger == "catch_up" and runner.needs_network and self.network is not None:
@@ -434,7 +478,7 @@ class Engine:
                 assert cap is not None
                 async with cap:
                     automation = self._current(run.automation_id)
-                    ctx = self._start_attempt(run_id, automation, attempt)
+                    ctx = await self._start_attempt(run_id, automation, attempt)
                     outcome = await self._attempt(runner, ctx)
                 if outcome.state == "awaiting_input":
                     self._park(run_id, outcome)
@@ -480,26 +524,17 @@ class Engine:
         slot = self._slots.get(automation_id)
         return slot is None or slot.automation.status != "active"
 
-    def _start_attempt(self, run_id: str, automation: Automation, attempt: int) -> RunContext:
-        now = self.clock.now()
-        with self.store.transaction() as s:
-            row = self.store.update_run_in(s, run_id, state="running", attempt=attempt,
-                                           retry_at=None)
-            if row.started_at is None:
-                row.started_at = now
-            row.attempts = [*(row.attempts or []), {"attempt": attempt,
-                                                    "started_at": format_instant(now)}]
-            run = _run(row)
+    async def _start_attempt(self, run_id: str, automation: Automation,
+                             attempt: int) -> RunContext:
+        """scheduled -> running. Starts asked for in one loop turn share one transaction."""
+        run: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
         self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
                             data={"state": "running", "attempt": attempt})
         d = automation.definition
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
 
-        def on_started(pid: int) -> None:
-            from .processes import process_start_ticks
-
-            with self.store.transaction() as s:
-                self.store.update_run_in(s, run_id, pid=pid, pid_started=process_start_ticks(pid))
+        def on_started(pid: int) -> None:  # committed with the other writes of this loop turn
+            self._group.post("pid", (run_id, pid, process_start_ticks(pid)))
 
         return RunContext(automation_id=automation.id, run_id=run_id, run_index=run.index,
                           attempt=attempt, scheduled_for=run.scheduled_for, definition=d,
@@ -508,7 +543,7 @@ class Engine:
 
     def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
         now = self.clock.now()
-        with self.store.transaction() as s:
+        with self._transaction() as s:
             row = self.store.update_run_in(s, run_id, state="scheduled", retry_at=retry_at,
                                            pid=None, pid_started=None,
                                            error_code=outcome.error_code,
@@ -520,7 +555,7 @@ class Engine:
                             data={"state": "scheduled", "retry_at": format_instant(retry_at)})
 
     def _park(self, run_id: str, outcome: Outcome) -> None:
-        with self.store.transaction() as s:
+        with self._transaction() as s:
             row = self.store.update_run_in(s, run_id, state="awaiting_input",
                                            session_id=outcome.session_id)
             automation_id = row.automation_id
@@ -536,9 +571,10 @@ class Engine:
         now = self.clock.now()
         state = final_state or outcome.state
         raised: list[str] = []
+        snapshot: Automation | None = None  # None: read it afresh
         self._pending_events = []
         try:
-            with self.store.transaction() as s:
+            with self._transaction() as s:
                 row = s.get(RunRow, run_id)
                 if row is None:
                     return
@@ -559,6 +595,7 @@ class Engine:
                 a = s.get(AutomationRow, row.automation_id)
                 if a is not None:
                     raised = self._account_in(s, a, row, outcome, now)
+                    snapshot = _automation(a)
         finally:
             self._flush_events()
         automation_id = self._task_automation.pop(run_id, None) or ""
@@ -571,7 +608,7 @@ class Engine:
             return
         if slot.active == run_id:
             slot.active = None
-        self._refresh(automation_id)
+        self._refresh(automation_id, snapshot)
         if slot.queued and slot.active is None and not self._stopping:
             slot.active, slot.queued = slot.queued, None
             self._spawn(slot.active)
@@ -728,7 +765,7 @@ class Engine:
         now = self.clock.now()
         self._pending_events = []
         try:
-            with self.store.transaction() as s:
+            with self._transaction() as s:
                 row = self.store.get_in(s, automation_id)
                 run_row = self.store.insert_run_in(
                     s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
@@ -740,11 +777,12 @@ class Engine:
             if existing is None:
                 raise
             return existing
-        with self.store.transaction() as s:
+        with self._transaction() as s:
             self.store.audit_in(s, automation_id, "run_requested", slot.automation.revision,
                                 "user", now, {"run_id": run.id, "dry_run": dry_run})
         if not dry_run:
             slot.active = run.id
+        slot.automation = replace(slot.automation, last_index=run.index)
         self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
                             data={"state": "scheduled"})
         self._spawn(run.id)
@@ -757,7 +795,7 @@ class Engine:
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
         if slot.queued:
             queued, slot.queued = slot.queued, None
-            with self.store.transaction() as s:
+            with self._transaction() as s:
                 self._close_run_in(s, queued, "cancelled", error=("cancelled", "stopped by request"))
         await self._cancel_and_wait(run_id)
         return self.store.get_run(run_id)
@@ -768,7 +806,7 @@ class Engine:
             self._cancel_reason[run_id] = "cancelled"
             task.cancel()
             return
-        with self.store.transaction() as s:  # parked or queued: nothing is executing
+        with self._transaction() as s:  # parked or queued: nothing is executing
             self._close_run_in(s, run_id, "cancelled", error=("cancelled", "stopped by request"))
         automation_id = self.store.get_run(run_id).automation_id
         slot = self._slots.get(automation_id)
@@ -819,36 +857,6 @@ class Engine:
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         return self.store.get_run(run_id)
-
-
-_CURSOR_COLUMNS = (AutomationRow.id, AutomationRow.status, AutomationRow.next_fire_at,
-                   AutomationRow.revision, AutomationRow.last_index, AutomationRow.updated_at)
-
-
-@dataclass
-class _Cursor:
-    """The columns admission changes, read and written without the ORM (the fast path)."""
-
-    id: str
-    status: str
-    next_fire_at: datetime | None
-    revision: int
-    last_index: int
-    updated_at: datetime
-
-
-def _write_cursors(s: Session, cursors: list[_Cursor]) -> None:
-    if not cursors:
-        return
-    table = AutomationRow.__table__
-    statement = update(table).where(table.c.id == bindparam("cursor_id")).values(
-        status=bindparam("status"),
-        next_fire_at=bindparam("next_fire_at", type_=table.c.next_fire_at.type),
-        last_index=bindparam("last_index"),
-        updated_at=bindparam("updated_at", type_=table.c.updated_at.type))
-    s.execute(statement, [{"cursor_id": c.id, "status": c.status, "next_fire_at": c.next_fire_at,
-                           "last_index": c.last_index, "updated_at": c.updated_at}
-                          for c in cursors])
 
 
 def _tail(text: str | None) -> str | None:

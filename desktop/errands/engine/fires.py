@@ -7,8 +7,8 @@ transaction that claims the run, so a crash or a second engine never replays it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from ..definition import AfterTrigger, AtTrigger, Definition, EveryTrigger, Trigger
 from ..schedule import fires_between, next_fire
@@ -16,9 +16,9 @@ from ..schedule import fires_between, next_fire
 _TICK = timedelta(microseconds=1)
 
 
-@dataclass(frozen=True)
-class Window:
-    """The due fires in [cursor, horizon]: how many, the first, the last, and the one before."""
+class Window(NamedTuple):
+    """The due fires in [cursor, horizon]: how many, the first, the last, and the one before.
+    (Tuples, not frozen dataclasses: a burst builds a thousand of them before it commits.)"""
 
     count: int
     first: datetime
@@ -46,8 +46,7 @@ def due_window(trigger: Trigger, cursor: datetime, horizon: datetime) -> Window 
     return Window(len(fires), fires[0], fires[-1], fires[-2] if len(fires) > 1 else None)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """What to record. ``run_at`` is the fire that runs (None: nothing runs)."""
 
     run_at: datetime | None

@@ -1,0 +1,171 @@
+"""Driver-level statements for the burst path of admission.
+
+Why: SQLAlchemy spends about 20 µs per row converting parameters, and a burst of 1,000
+fires due at one instant must be claimed and committed within a few tens of milliseconds.
+These helpers run ``executemany`` on the session's own connection (so they stay inside
+its transaction) with values converted exactly as the ORM stores them; a test checks
+that rows written here and through the ORM are byte-for-byte the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Table
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+from ..timeutil import UTC
+from .schema import AutomationRow, UTCDateTime
+
+
+@functools.lru_cache(maxsize=4096)  # a burst shares its few instants
+def sqlite_instant(value: datetime | None) -> str | None:
+    """The text ``UTCDateTime`` stores on SQLite (SQLAlchemy's DATETIME storage format)."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def _driver(s: Session) -> sqlite3.Connection:
+    """The sqlite3 connection under the session's transaction (begun if need be)."""
+    return s.connection().connection.driver_connection  # type: ignore[return-value]
+
+
+@contextmanager
+def _translated(statement: str) -> Iterator[None]:
+    """Driver errors surface as SQLAlchemy's, as they would through the ORM."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
+
+
+def _converter(column: Any) -> Callable[[Any], Any] | None:
+    kind = column.type
+    if isinstance(kind, UTCDateTime):
+        return sqlite_instant
+    if isinstance(kind, JSON):
+        return _json_text
+    if isinstance(kind, Boolean):
+        return lambda v: None if v is None else int(bool(v))
+    return None
+
+
+def _json_text(value: Any) -> str:
+    if type(value) is list and not value:  # every new run's attempts
+        return "[]"
+    return json.dumps(value)  # None becomes JSON null, as with the ORM's default
+
+
+def _default(column: Any) -> Any:
+    default = column.default
+    if default is None or not default.is_scalar:
+        return None
+    return default.arg
+
+
+def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """One INSERT per set of columns given; columns not given get their scalar default."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for values in rows:
+        groups.setdefault(tuple(values), []).append(values)
+    conn = _driver(s)
+    for given, members in groups.items():
+        columns = [c for c in table.columns if c.name in given or _default(c) is not None]
+        names = ", ".join(f'"{c.name}"' for c in columns)
+        statement = (f'INSERT INTO "{table.name}" ({names}) '
+                     f"VALUES ({', '.join('?' * len(columns))})")
+        getters = [(c.name, _default(c)) for c in columns]
+        converted = [(i, fn) for i, fn in enumerate(map(_converter, columns)) if fn is not None]
+        params = []
+        for row in members:
+            values = [row.get(name, default) for name, default in getters]
+            for i, fn in converted:
+                values[i] = fn(values[i])
+            params.append(values)
+        with _translated(statement):
+            conn.executemany(statement, params)
+
+
+def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: str = "id") -> int:
+    """Set the given columns of each row found by ``key``; returns how many rows changed."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for values in rows:
+        groups.setdefault(tuple(name for name in values if name != key), []).append(values)
+    conn = _driver(s)
+    changed = 0
+    for names, members in groups.items():
+        columns = [table.columns[name] for name in names]
+        assignments = ", ".join(f'"{name}" = ?' for name in names)
+        statement = f'UPDATE "{table.name}" SET {assignments} WHERE "{key}" = ?'
+        converters = [_converter(c) for c in columns]
+        params = [[*(fn(row[name]) if fn is not None else row[name]
+                     for name, fn in zip(names, converters)), row[key]] for row in members]
+        with _translated(statement):
+            changed += conn.executemany(statement, params).rowcount
+    return changed
+
+
+def select_rows(s: Session, table: Table, ids: Sequence[str]) -> list[Any]:
+    """Rows by primary key through Core (types converted), in chunks of 500."""
+    from sqlalchemy import select
+
+    key = next(iter(table.primary_key.columns))
+    found: list[Any] = []
+    for i in range(0, len(ids), 500):
+        found.extend(s.execute(select(table).where(key.in_(ids[i:i + 500]))))
+    return found
+
+
+class StaleCursor(Exception):
+    """The store no longer holds the cursor an automation was planned from."""
+
+
+@dataclass
+class Cursor:
+    """The automation columns admission changes, planned from the engine's memory.
+
+    The engine is the only writer while it runs, so its memory is current and the burst
+    path need not read the rows first; ``write_cursors`` still checks each row against
+    the values it was planned from (``was``) and refuses the batch if one differs."""
+
+    id: str
+    status: str
+    next_fire_at: datetime | None
+    revision: int
+    last_index: int
+    updated_at: datetime | None = None  # set only when admission changes the status
+    was: tuple[str, str | None, int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.was = (self.status, sqlite_instant(self.next_fire_at), self.revision,
+                    self.last_index)
+
+
+_CURSOR_WRITE = ("UPDATE automations SET status = ?, next_fire_at = ?, last_index = ?, "
+                 "updated_at = coalesce(?, updated_at) WHERE id = ? AND status = ? "
+                 "AND next_fire_at IS ? AND revision = ? AND last_index = ?")
+assert AutomationRow.__tablename__ == "automations"
+
+
+def write_cursors(s: Session, cursors: Sequence[Cursor]) -> None:
+    """Move the cursors, each only if its row still holds what it was planned from."""
+    if not cursors:
+        return
+    params = [(c.status, sqlite_instant(c.next_fire_at), c.last_index,
+               sqlite_instant(c.updated_at), c.id, *c.was) for c in cursors]
+    with _translated(_CURSOR_WRITE):
+        changed = _driver(s).executemany(_CURSOR_WRITE, params).rowcount
+    if changed != len(cursors):
+        raise StaleCursor(f"{len(cursors) - changed} of {len(cursors)} automations changed "
+                          "in the store since the engine planned their fires")

@@ -1,0 +1,125 @@
+"""Group commit on a real SQLite file: one transaction per loop turn, bad items fail alone,
+and the engine's run starts and pid records go through it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+
+from errands.catalog import Catalog
+from errands.db.schema import RunRow
+from errands.engine.command_runner import CommandRunner
+from errands.engine.core import Engine
+from errands.engine.group_commit import GroupCommit
+from errands.engine.processes import pid_alive
+from errands.errors import NotFound
+from errands.store import Store
+from engine_support import START, Harness
+
+
+def counting(store: Store) -> list[int]:
+    """Count the write transactions ``store`` opens from now on."""
+    opened: list[int] = []
+    original = store.transaction
+
+    @contextlib.contextmanager
+    def transaction() -> Iterator[Session]:
+        opened.append(1)
+        with original() as s:
+            yield s
+
+    store.transaction = transaction  # type: ignore[method-assign]
+    return opened
+
+
+async def test_writes_of_one_loop_turn_share_one_transaction(tmp_path: Path) -> None:
+    store = Store(tmp_path / "errands.sqlite3")
+    group = GroupCommit(store)
+    seen: list[list[int]] = []
+
+    def batch(s: Session, items: Sequence[int]) -> list[int]:
+        seen.append(list(items))
+        return [i * 2 for i in items]
+
+    group.register("double", batch)
+    opened = counting(store)
+    futures = [group.submit("double", i) for i in range(100)]
+    assert await asyncio.gather(*futures) == [i * 2 for i in range(100)]
+    assert seen == [list(range(100))] and len(opened) == 1
+    assert await group.submit("double", 7) == 14  # a later turn: a new transaction
+    assert len(opened) == 2
+    store.close()
+
+
+async def test_a_failing_batch_is_retried_item_by_item(tmp_path: Path) -> None:
+    store = Store(tmp_path / "errands.sqlite3")
+    group = GroupCommit(store)
+
+    def batch(s: Session, items: Sequence[int]) -> list[Any]:
+        if 13 in items:
+            raise ValueError("unlucky")
+        return [NotFound("gone") if i == 4 else i for i in items]
+
+    group.register("items", batch)
+    futures = [group.submit("items", i) for i in (1, 4, 13, 20)]
+    results = await asyncio.gather(*futures, return_exceptions=True)
+    assert results[0] == 1 and results[3] == 20
+    assert isinstance(results[1], NotFound) and isinstance(results[2], ValueError)
+    store.close()
+
+
+async def test_a_burst_of_starts_commits_together(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    h.store.set_setting("concurrency", "100")
+    catalog = Catalog(h.store, h.clock.now)
+    ids = [catalog.create({"title": f"b{i}", "runner": {"kind": "command", "command": "true"},
+                           "trigger": {"kind": "every", "every": "1h"}})[0].id
+           for i in range(60)]
+    h.runner.durations.update({f"b{i}": 30 for i in range(60)})
+    opened = counting(h.store)
+    await h.engine.start()  # admits the 60 first fires in one transaction, then starts them
+    await h.clock.settle()
+    runs = [h.runs(a)[0] for a in ids]
+    assert {r.state for r in runs} == {"running"}
+    assert all(r.started_at == START and r.attempts[0]["attempt"] == 1 for r in runs)
+    assert len(opened) <= 4  # recovery, admission and one for all 60 starts
+    await h.clock.advance(timedelta(seconds=31))
+    assert {h.runs(a)[0].state for a in ids} == {"succeeded"}
+    await h.stop()
+
+
+async def test_the_child_pid_is_recorded_while_running_and_cleared_after(tmp_path: Path) -> None:
+    store = Store(tmp_path / "errands.sqlite3")
+    engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
+    await engine.start()
+    automation, _ = await engine.create({"title": "nap", "runner": {
+        "kind": "command", "command": "sleep 0.6"}, "trigger": {"kind": "manual"}})
+    run = await engine.run_now(automation.id)
+
+    def pid() -> int | None:
+        with store.db.read() as s:
+            return s.get(RunRow, run.id).pid  # type: ignore[union-attr]
+
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if pid():
+            break
+    recorded = pid()
+    assert store.get_run(run.id).state == "running" and recorded and recorded > 1
+    assert pid_alive(recorded)
+    done = await engine.wait_run(run.id)
+    assert done.state == "succeeded" and pid() is None
+    await engine.stop()
+    store.close()
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ERRANDS_SHUTDOWN_GRACE", "1s")
