@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,3 +17,19 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> It
             monkeypatch.delenv(key)
     monkeypatch.setenv("ERRANDS_DATA_DIR", str(tmp_path / "default-data"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_warnings(request: pytest.FixtureRequest,
+                            caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """A test fails if Errands logged a warning or error it did not declare with
+    ``@pytest.mark.logs("substring", ...)``: a silent failure is still a failure."""
+    yield
+    marker = request.node.get_closest_marker("logs")
+    allowed = marker.args if marker else ()
+    unexpected = [r for r in caplog.records
+                  if r.levelno >= logging.WARNING and r.name.startswith("errands")
+                  and not any(text in r.getMessage() for text in allowed)]
+    if unexpected:
+        lines = "\n".join(f"{r.levelname} {r.name}: {r.getMessage()}" for r in unexpected)
+        pytest.fail(f"unexpected log records:\n{lines}", pytrace=False)
