@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -81,15 +82,18 @@ def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]]) -> Non
         groups.setdefault(tuple(values), []).append(values)
     conn = _driver(s)
     for given, members in groups.items():
-        columns = [c for c in table.columns if c.name in given or _default(c) is not None]
+        defaulted = [c for c in table.columns if c.name not in given and _default(c) is not None]
+        columns = [table.columns[name] for name in given] + defaulted
         names = ", ".join(f'"{c.name}"' for c in columns)
         statement = (f'INSERT INTO "{table.name}" ({names}) '
                      f"VALUES ({', '.join('?' * len(columns))})")
-        getters = [(c.name, _default(c)) for c in columns]
+        pick = operator.itemgetter(*given)  # every row of a group has the same keys
+        defaults = [_default(c) for c in defaulted]
         converted = [(i, fn) for i, fn in enumerate(map(_converter, columns)) if fn is not None]
         params = []
         for row in members:
-            values = [row.get(name, default) for name, default in getters]
+            picked = pick(row)
+            values = [*picked, *defaults] if len(given) > 1 else [picked, *defaults]
             for i, fn in converted:
                 values[i] = fn(values[i])
             params.append(values)
