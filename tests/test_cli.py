@@ -412,3 +412,16 @@ def test_data_dir_from_the_environment(cli: Cli) -> None:
     assert [a["id"] for a in here.json()["automations"]] == [made["id"]]
     assert elsewhere.json() == {"automations": []}
     assert not (cli.tmp / "unused").exists()
+
+
+def test_a_reader_that_goes_away_is_not_an_error(cli: Cli) -> None:
+    """errands list | head: the pipe closes before Errands writes; that is not a failure."""
+    proc = subprocess.Popen([str(ERRANDS), "schedule", "preview", "--spec", "every:1m",
+                             "--count", "1000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=cli.env, cwd=cli.tmp)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the child has started, so its first write finds no reader
+    with proc.stderr:
+        err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert err == b""

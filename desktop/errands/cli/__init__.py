@@ -123,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(exc, as_json)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (errands list | head): not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is quiet
+        return 0
     except Exception as exc:  # a bug: say so plainly, with the trace only when asked
         if os.environ.get("ERRANDS_DEBUG"):
             raise
