@@ -571,3 +571,21 @@ async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: 
     idle = [s for _, s in waits if s == 60]
     assert idle  # after the fire, nothing due: plain capped sleeps, no early wake-ups
     await h.stop()
+
+
+async def test_fires_close_together_share_one_checkpoint(tmp_path: Path) -> None:
+    from errands.engine.core import CHECKPOINT_EVERY
+
+    h = Harness(tmp_path, max_sleep=60)
+    await h.engine.start()
+    readied: list[datetime] = []
+    checkpoint = h.store.checkpoint
+    h.store.checkpoint = lambda: (readied.append(h.clock.now()), checkpoint())[1]  # type: ignore[method-assign]
+    for i in range(5):  # one fire every second, then one well after the limit
+        await h.add(f"s{i}", {"kind": "at", "at": f"2026-01-05T08:00:{10 + i:02d}Z"})
+    late = 10 + 4 + int(CHECKPOINT_EVERY) + 1
+    await h.add("late", {"kind": "at", "at": f"2026-01-05T08:00:{late:02d}Z"})
+    await h.clock.advance(40)
+    assert sum(len(h.runs(a.id)) for a in h.store.list()) == 6
+    assert len(readied) == 2
+    await h.stop()

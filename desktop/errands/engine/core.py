@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 MAX_SLEEP = 60.0          # seconds: a sleeping machine or a clock jump is noticed within this
 JUMP_THRESHOLD = 30.0     # seconds the wall clock may run ahead of the monotonic one
 FINAL_STRETCH = 0.25      # seconds: the last, short sleep before a fire (see _sleep_for)
+CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint before fires
 OUTPUT_TAIL = 64 * 1024
 CancelReason = Literal["cancelled", "interrupted"]
 
@@ -104,6 +105,7 @@ class Engine:
         self._task_automation: dict[str, str] = {}
         self._pending_events: list[tuple[str, str, str]] = []
         self._readied: datetime | None = None  # the fire the store was last readied for
+        self._checkpointed = float("-inf")       # monotonic time of the last checkpoint
         self._group = GroupCommit(store)
         self._group.register("start", store.start_attempts_in)
         self._group.register("pid", store.set_run_pids_in)
@@ -259,8 +261,11 @@ class Engine:
             return min(self.max_sleep, until - FINAL_STRETCH)
         if self._readied != due:
             self._readied = due
-            self.store.checkpoint()  # so the claim's commit does not copy the log back
-            until = (due - self.clock.now()).total_seconds()
+            mono = self.clock.monotonic()
+            if mono - self._checkpointed >= CHECKPOINT_EVERY:  # spread fires: not each one
+                self._checkpointed = mono
+                self.store.checkpoint()  # so the claim's commit does not copy the log back
+                until = (due - self.clock.now()).total_seconds()
         return max(0.0, until)
 
     def _kick(self) -> None:
