@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -589,3 +590,49 @@ async def test_fires_close_together_share_one_checkpoint(tmp_path: Path) -> None
     assert sum(len(h.runs(a.id)) for a in h.store.list()) == 6
     assert len(readied) == 2
     await h.stop()
+
+
+# ------------------------------------------------------------------ parked runs
+
+def parks(question: str = "may I?") -> Any:
+    return lambda: Outcome(state="awaiting_input", result=question)
+
+
+async def test_a_parked_run_blocks_later_fires_even_after_a_restart(h: Harness) -> None:
+    h.runner.script("ask", (0, parks()))
+    a = await h.add("ask", {"kind": "every", "every": "1h"}, stop={"max_runs": 2})
+    await h.clock.advance(10)
+    assert h.states(a) == ["awaiting_input"]
+    assert [i.kind for i in h.store.attention()] == ["awaiting_input"]
+    await h.clock.advance(H)
+    runs = h.runs(a)
+    assert runs[1].state == "skipped" and runs[1].skip_reason == "previous_run_awaiting_input"
+    await h.restart(offline=timedelta(minutes=1))  # parked runs are durable
+    assert h.runs(a)[0].state == "awaiting_input"
+    await h.clock.advance(H)
+    assert [r.skip_reason for r in h.runs(a)[2:]] == ["previous_run_awaiting_input"]
+    assert h.store.get(a).run_count == 0 and h.store.get(a).status == "active"  # not counted
+
+
+async def test_stopping_a_parked_run_frees_the_automation(h: Harness) -> None:
+    h.runner.script("ask", (0, parks()))
+    a = await h.add("ask", {"kind": "every", "every": "1h"}, overlap="queue_one")
+    await h.clock.advance(10)
+    await h.clock.advance(H)  # queue_one: the next fire waits behind the parked run
+    assert h.states(a) == ["awaiting_input", "scheduled"]
+    stopped = await h.engine.stop_current(a)
+    await h.clock.settle()
+    assert stopped.state == "cancelled"
+    assert h.states(a) == ["cancelled", "cancelled"]  # stop drops the waiting fire too
+    await h.clock.advance(H)  # and the automation is free again
+    assert h.states(a) == ["cancelled", "cancelled", "succeeded"]
+
+
+async def test_cancel_previous_never_cancels_a_parked_run(h: Harness) -> None:
+    h.runner.script("ask", (0, parks()))
+    a = await h.add("ask", {"kind": "every", "every": "1h"}, overlap="cancel_previous")
+    await h.clock.advance(10)
+    await h.clock.advance(H)
+    runs = h.runs(a)
+    assert runs[0].state == "awaiting_input"
+    assert runs[1].state == "skipped" and runs[1].skip_reason == "previous_run_awaiting_input"
