@@ -636,3 +636,48 @@ async def test_cancel_previous_never_cancels_a_parked_run(h: Harness) -> None:
     runs = h.runs(a)
     assert runs[0].state == "awaiting_input"
     assert runs[1].state == "skipped" and runs[1].skip_reason == "previous_run_awaiting_input"
+
+
+async def test_a_failing_checkpoint_never_stops_the_timer(h: Harness) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    a = await h.add("grid", {"kind": "every", "every": "1h"})
+    engine = h.store.db.write_engine
+    connect = engine.raw_connection
+    calls = iter(range(100))
+
+    def flaky() -> Any:
+        if next(calls) == 0:
+            raise OperationalError("connect", None, Exception("unable to open database file"))
+        return connect()
+
+    engine.raw_connection = flaky  # type: ignore[method-assign]
+    await h.clock.advance(5 * H)
+    assert [r.state for r in h.runs(a)] == ["succeeded"] * 6
+
+
+@pytest.mark.logs("admitting due fires failed")
+async def test_fires_stay_due_while_the_store_refuses_admission(h: Harness) -> None:
+    import contextlib
+
+    from errands.engine.core import RETRY_ADMISSION
+    from errands.errors import StoreError
+
+    a = await h.add("grid", {"kind": "every", "every": "1h"})
+    await h.clock.advance(10)
+    transaction = h.store.transaction
+    refusals = iter(range(2))
+
+    @contextlib.contextmanager
+    def locked() -> Any:
+        if next(refusals, None) is not None:
+            raise StoreError("locked", "stayed locked by another process")
+        with transaction() as s:
+            yield s
+
+    h.store.transaction = locked  # type: ignore[method-assign]
+    await h.clock.advance(H)
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "succeeded"]
+    late = (runs[1].created_at - runs[1].scheduled_for).total_seconds()
+    assert 2 * RETRY_ADMISSION - 10 <= late <= 2 * RETRY_ADMISSION  # two refusals, then in

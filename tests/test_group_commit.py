@@ -123,3 +123,55 @@ async def test_the_child_pid_is_recorded_while_running_and_cleared_after(tmp_pat
 @pytest.fixture(autouse=True)
 def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ERRANDS_SHUTDOWN_GRACE", "1s")
+
+
+async def test_a_pause_in_the_turn_a_run_starts_leaves_the_run_alone(tmp_path: Path) -> None:
+    """A command arriving while a run's start is still queued acts on the store as it will
+    be: the starting run is not mistaken for a pending retry and dropped."""
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    h.runner.durations["r"] = 30
+    a = await h.add("r", {"kind": "every", "every": "1h"})
+    await h.clock.advance(3600 - 5)
+    go = asyncio.Event()
+
+    async def command() -> None:
+        await go.wait()
+        await h.engine.set_paused(a, True)
+
+    pause = asyncio.ensure_future(command())
+    group = h.engine._group
+    submit = group.submit
+
+    def submit_then_command(kind: str, item: Any) -> Any:
+        go.set()  # the control command becomes ready in this same loop turn
+        return submit(kind, item)
+
+    group.submit = submit_then_command  # type: ignore[method-assign]
+    await h.clock.advance(timedelta(minutes=10))
+    await pause
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["succeeded", "succeeded"]
+    assert len(h.runner.calls) == 2 and h.store.get(a).status == "paused"
+    await h.stop()
+
+
+@pytest.mark.logs("could not record the process")
+async def test_a_child_whose_pid_cannot_be_recorded_is_ended(tmp_path: Path) -> None:
+    """Without its pid on record a crash could orphan the child, so it is not left running."""
+    store = Store(tmp_path / "errands.sqlite3")
+
+    def refuse(s: Session, items: Sequence[Any]) -> list[None]:
+        raise RuntimeError("disk full")
+
+    engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
+    engine._group.register("pid", refuse)
+    await engine.start()
+    automation, _ = await engine.create({"title": "long", "runner": {
+        "kind": "command", "command": "sleep 30"}, "trigger": {"kind": "manual"},
+        "policy": {"retry": {"max_attempts": 1}}})
+    run = await engine.run_now(automation.id)
+    done = await asyncio.wait_for(engine.wait_run(run.id), timeout=20)
+    assert done.state == "failed" and done.error_code == "signal"
+    await engine.stop()
+    store.close()

@@ -149,13 +149,14 @@ class Database:
         SQLite otherwise does this inside whichever commit crosses 1,000 logged pages,
         adding ~10 ms to that commit; the engine calls this shortly before a fire so the
         claim's commit does not pay for it."""
-        raw = self.write_engine.raw_connection()
         try:
-            raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
-        except sqlite3.Error as exc:  # harmless: SQLite checkpoints on a later commit instead
+            raw = self.write_engine.raw_connection()
+            try:
+                raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
+            finally:
+                raw.close()
+        except Exception as exc:  # harmless: SQLite checkpoints on a later commit instead
             log.debug("checkpoint of %s skipped: %s", self.path, exc)
-        finally:
-            raw.close()
 
     def close(self) -> None:
         self.write_engine.dispose()

@@ -42,13 +42,13 @@ from ..records import ACTIVE_STATES, COUNTED_STATES, Automation, Run, bounded
 from ..schedule import jitter_offset
 from ..settings import Settings
 from ..store import Claimed, Store, _automation, _run, run_from_values
-from ..timeutil import format_duration, format_instant
+from ..timeutil import UTC, format_duration, format_instant
 from .clock import Clock, RealClock
 from .events import EventBus
 from .fires import cursor_after, due_window, plan_fires
 from .group_commit import GroupCommit
 from .network import NetworkProbe, wait_for_network
-from .processes import process_start_ticks
+from .processes import process_start_ticks, terminate_group
 from .runner import Outcome, RunContext, Runner
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,7 @@ MAX_SLEEP = 60.0          # seconds: a sleeping machine or a clock jump is notic
 JUMP_THRESHOLD = 30.0     # seconds the wall clock may run ahead of the monotonic one
 FINAL_STRETCH = 0.25      # seconds: the last, short sleep before a fire (see _sleep_for)
 CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint before fires
+RETRY_ADMISSION = 5.0     # seconds before admission is tried again after the store failed
 OUTPUT_TAIL = 64 * 1024
 CancelReason = Literal["cancelled", "interrupted"]
 
@@ -72,8 +73,12 @@ class _Slot:
     version: int = 0
 
 
-@functools.lru_cache(maxsize=4096)  # a burst shares its instants
 def _slot_key(instant: datetime) -> str:
+    return _utc_slot_key(instant.astimezone(UTC))  # a cache key never blind to ``fold``
+
+
+@functools.lru_cache(maxsize=4096)  # a burst shares its instants
+def _utc_slot_key(instant: datetime) -> str:
     return f"sched:{format_instant(instant)}"
 
 
@@ -241,13 +246,15 @@ class Engine:
                 log.info("wall clock went back %.0f s: recomputing", -drift)
                 self._rebuild_heap()
             last_wall, last_mono = now, mono
+            self._wake.clear()
             try:
                 self._admit_due(now, reason_hint=reason, stagger=reason is not None)
-            except Exception:  # a bad row must not stop every other automation
-                log.exception("admitting due fires failed")
-            self._wake.clear()
+                timeout = self._sleep_for(self._peek_due())
+            except Exception:  # the store failed (locked, disk full): try again shortly
+                log.exception("admitting due fires failed; retrying in %.0f s", RETRY_ADMISSION)
+                timeout = RETRY_ADMISSION
             self.wakeups += 1
-            await self.clock.wait(self._wake, self._sleep_for(self._peek_due()))
+            await self.clock.wait(self._wake, timeout)
 
     def _sleep_for(self, due: datetime | None) -> float:
         """How long the timer may sleep. Linux lets a sleep overrun by 0.1 % (its timer
@@ -262,7 +269,7 @@ class Engine:
         if self._readied != due:
             self._readied = due
             mono = self.clock.monotonic()
-            if mono - self._checkpointed >= CHECKPOINT_EVERY:  # spread fires: not each one
+            if until >= FINAL_STRETCH / 2 and mono - self._checkpointed >= CHECKPOINT_EVERY:
                 self._checkpointed = mono
                 self.store.checkpoint()  # so the claim's commit does not copy the log back
                 until = (due - self.clock.now()).total_seconds()
@@ -289,11 +296,18 @@ class Engine:
         if not due_ids:
             return
         settings = self.settings
-        try:  # fast path: one transaction, no savepoints
-            batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=False)
-        except (IntegrityError, StaleCursor) as exc:  # a slot claimed before, or memory behind
-            log.debug("admitting one by one: %s", exc)
-            batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger, careful=True)
+        try:
+            try:  # fast path: one transaction, no savepoints
+                batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger,
+                                          careful=False)
+            except (IntegrityError, StaleCursor) as exc:  # a slot claimed before, or memory behind
+                log.debug("admitting one by one: %s", exc)
+                batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger,
+                                          careful=True)
+        except BaseException:  # nothing was recorded: these fires stay due for the next try
+            for automation_id in due_ids:
+                self._arm(automation_id)
+            raise
         started, cancels, changed, placed = batch
         for automation_id, run_id, where in placed:
             slot = self._slots[automation_id]
@@ -539,7 +553,13 @@ class Engine:
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
 
         def on_started(pid: int) -> None:  # committed with the other writes of this loop turn
-            self._group.post("pid", (run_id, pid, process_start_ticks(pid)))
+            started = process_start_ticks(pid)
+
+            def unrecorded(exc: BaseException) -> None:  # a crash could orphan it: end it now
+                log.error("could not record the process of run %s (%s); ending it", run_id, exc)
+                terminate_group(pid, started, grace=0)
+
+            self._group.post("pid", (run_id, pid, started), on_error=unrecorded)
 
         return RunContext(automation_id=automation.id, run_id=run_id, run_index=run.index,
                           attempt=attempt, scheduled_for=run.scheduled_for, definition=d,
@@ -738,12 +758,14 @@ class Engine:
 
     async def revise(self, automation_id: str, doc: Any, *,
                      actor: str = "user") -> tuple[Automation, bool]:
+        self._group.flush()  # act on the store as it is, queued run starts included
         automation, changed = self.catalog.revise(automation_id, doc, actor=actor)
         if changed:
             self._refresh(automation_id)
         return automation, changed
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
+        self._group.flush()  # act on the store as it is, queued run starts included
         automation = self.catalog.set_paused(automation_id, paused, actor=actor)
         self._refresh(automation_id)
         if paused:  # a pending retry of an automatic fire is dropped, quietly
@@ -831,6 +853,7 @@ class Engine:
 
     async def delete(self, automation_id: str, *, actor: str = "user") -> None:
         """Cancel what runs, then delete the definition and its run ledger (logs are kept)."""
+        self._group.flush()  # act on the store as it is, queued run starts included
         slot = self._slot(automation_id)
         for run_id in (slot.queued, slot.active):
             if run_id is not None:

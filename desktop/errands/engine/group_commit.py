@@ -11,23 +11,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy.orm import Session
 
+from ..errors import StoreError
 from ..store import Store
 
 log = logging.getLogger(__name__)
 
 # A batch function applies its items and returns one result (or exception) per item.
 BatchFn = Callable[[Session, Sequence[Any]], Sequence[Any]]
+# Who hears of an item's outcome: a future, an error callback, or nobody (the log).
+_Waiter: TypeAlias = "asyncio.Future[Any] | Callable[[BaseException], None] | None"
 
 
 class GroupCommit:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._kinds: dict[str, BatchFn] = {}
-        self._pending: dict[str, list[tuple[Any, asyncio.Future[Any] | None]]] = {}
+        self._pending: dict[str, list[tuple[Any, _Waiter]]] = {}
         self._scheduled = False
 
     def register(self, kind: str, batch: BatchFn) -> None:
@@ -40,11 +43,12 @@ class GroupCommit:
         self._queue(kind, item, future)
         return future
 
-    def post(self, kind: str, item: Any) -> None:
-        """Queue ``item`` with nobody waiting; a failure is logged."""
-        self._queue(kind, item, None)
+    def post(self, kind: str, item: Any,
+             on_error: Callable[[BaseException], None] | None = None) -> None:
+        """Queue ``item`` with nobody waiting; a failure goes to ``on_error`` (or the log)."""
+        self._queue(kind, item, on_error)
 
-    def _queue(self, kind: str, item: Any, future: asyncio.Future[Any] | None) -> None:
+    def _queue(self, kind: str, item: Any, future: _Waiter) -> None:
         self._pending[kind].append((item, future))
         if not self._scheduled:
             self._scheduled = True
@@ -62,6 +66,11 @@ class GroupCommit:
             with self.store.transaction() as s:
                 outcomes = [self._kinds[kind](s, [item for item, _ in entries])
                             for kind, entries in batches]
+        except StoreError as exc:  # locked or broken: every item would wait and fail alike
+            for _, entries in batches:
+                for _, future in entries:
+                    _settle(future, exc)
+            return
         except Exception as exc:  # isolate the bad item: retry each on its own
             log.debug("group commit of %d kinds failed (%s); retrying one by one",
                       len(batches), exc)
@@ -73,7 +82,7 @@ class GroupCommit:
             for (_, future), result in zip(entries, results):
                 _settle(future, result)
 
-    def _apply_alone(self, kind: str, item: Any, future: asyncio.Future[Any] | None) -> None:
+    def _apply_alone(self, kind: str, item: Any, future: _Waiter) -> None:
         try:
             with self.store.transaction() as s:
                 [result] = self._kinds[kind](s, [item])
@@ -82,10 +91,13 @@ class GroupCommit:
         _settle(future, result)
 
 
-def _settle(future: asyncio.Future[Any] | None, result: Any) -> None:
-    if future is None:
+def _settle(future: _Waiter, result: Any) -> None:
+    if not isinstance(future, asyncio.Future):
         if isinstance(result, BaseException):
-            log.error("a queued write failed: %s", result)
+            if future is None:
+                log.error("a queued write failed: %s", result)
+            else:
+                future(result)
         return
     if future.done():
         return
