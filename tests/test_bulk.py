@@ -41,6 +41,8 @@ def raw_rows(path: Path, sql: str) -> list[tuple[object, ...]]:
     datetime(2026, 3, 29, 2, 30, 0, 1, tzinfo=ZoneInfo("Europe/Berlin")),
     datetime(2027, 1, 1, 23, 59, 59, 999999, tzinfo=ZoneInfo("Pacific/Chatham")),
     datetime(999, 5, 6, 7, 8, 9, tzinfo=timezone(timedelta(hours=-3))),
+    datetime(2026, 10, 25, 2, 30, tzinfo=ZoneInfo("Europe/Berlin")),           # the fold,
+    datetime(2026, 10, 25, 2, 30, fold=1, tzinfo=ZoneInfo("Europe/Berlin")),   # both passes
 ])
 def test_instants_are_stored_as_the_orm_stores_them(tmp_path: Path, instant: datetime) -> None:
     store, automation_id = make(tmp_path)

@@ -27,14 +27,18 @@ from ..timeutil import UTC
 from .schema import AutomationRow, UTCDateTime
 
 
-@functools.lru_cache(maxsize=4096)  # a burst shares its few instants
 def sqlite_instant(value: datetime | None) -> str | None:
     """The text ``UTCDateTime`` stores on SQLite (SQLAlchemy's DATETIME storage format)."""
     if value is None:
         return None
     if value.tzinfo is None:
         raise ValueError("naive datetime given to a UTC column")
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+    return _utc_text(value.astimezone(UTC))  # in UTC, equal instants are equal keys
+
+
+@functools.lru_cache(maxsize=4096)  # a burst shares its few instants
+def _utc_text(value: datetime) -> str:
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _driver(s: Session) -> sqlite3.Connection:
