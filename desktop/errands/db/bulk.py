@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Table
+from sqlalchemy import JSON, Boolean, Table, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -116,9 +116,11 @@ def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: s
         columns = [table.columns[name] for name in names]
         assignments = ", ".join(f'"{name}" = ?' for name in names)
         statement = f'UPDATE "{table.name}" SET {assignments} WHERE "{key}" = ?'
-        converters = [_converter(c) for c in columns]
-        params = [[*(fn(row[name]) if fn is not None else row[name]
-                     for name, fn in zip(names, converters)), row[key]] for row in members]
+        plan = [(name, _converter(c)) for name, c in zip(names, columns)]
+        params = []
+        for row in members:
+            values = [row[name] if fn is None else fn(row[name]) for name, fn in plan]
+            params.append([*values, row[key]])
         with _translated(statement):
             changed += conn.executemany(statement, params).rowcount
     return changed
@@ -126,8 +128,6 @@ def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: s
 
 def select_rows(s: Session, table: Table, ids: Sequence[str]) -> list[Any]:
     """Rows by primary key through Core (types converted), in chunks of 500."""
-    from sqlalchemy import select
-
     key = next(iter(table.primary_key.columns))
     found: list[Any] = []
     for i in range(0, len(ids), 500):
