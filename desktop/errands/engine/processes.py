@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 POLL_INTERVAL = 0.05
@@ -174,6 +175,21 @@ def _same_process(pid: int, started: float | None) -> bool:
     return all(t is not None and t >= started for t in member_ticks)
 
 
+def _ending(pid: int, grace: float) -> Iterator[float]:
+    """The steps of ending group ``pid`` (already sent SIGTERM): yields each pause to take,
+    sending SIGKILL once ``grace`` has passed. Shared by the blocking and the async form."""
+    deadline = time.monotonic() + max(grace, 0.0)
+    while time.monotonic() < deadline:
+        if not group_alive(pid):
+            return
+        yield POLL_INTERVAL
+    if group_alive(pid):
+        _signal_group(pid, _SIGKILL)
+        deadline = time.monotonic() + KILL_WAIT
+        while group_alive(pid) and time.monotonic() < deadline:
+            yield POLL_INTERVAL
+
+
 def terminate_group(pid: int, started: float | None, grace: float = 5.0) -> bool:
     """End the process group led by ``pid``: SIGTERM, up to ``grace`` seconds, then SIGKILL.
 
@@ -186,20 +202,10 @@ def terminate_group(pid: int, started: float | None, grace: float = 5.0) -> bool
             return False
         if not _signal_group(pid, signal.SIGTERM):
             return False
-        deadline = time.monotonic() + max(grace, 0.0)
-        while time.monotonic() < deadline:
-            if not group_alive(pid):
-                return True
-            time.sleep(POLL_INTERVAL)
-        if group_alive(pid):
-            _signal_group(pid, _SIGKILL)
-            deadline = time.monotonic() + KILL_WAIT
-            while group_alive(pid) and time.monotonic() < deadline:
-                time.sleep(POLL_INTERVAL)
+        for pause in _ending(pid, grace):
+            time.sleep(pause)
         return True
-    except PermissionError:
-        return False
-    except OSError:
+    except OSError:  # PermissionError included
         return False
 
 
@@ -211,16 +217,8 @@ async def terminate_group_async(pid: int, grace: float = 5.0) -> bool:
             return False
         if not _signal_group(pid, signal.SIGTERM):
             return False
-        deadline = time.monotonic() + max(grace, 0.0)
-        while time.monotonic() < deadline:
-            if not group_alive(pid):
-                return True
-            await asyncio.sleep(POLL_INTERVAL)
-        if group_alive(pid):
-            _signal_group(pid, _SIGKILL)
-            deadline = time.monotonic() + KILL_WAIT
-            while group_alive(pid) and time.monotonic() < deadline:
-                await asyncio.sleep(POLL_INTERVAL)
+        for pause in _ending(pid, grace):
+            await asyncio.sleep(pause)
         return True
     except OSError:
         return False
