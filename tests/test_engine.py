@@ -638,22 +638,33 @@ async def test_cancel_previous_never_cancels_a_parked_run(h: Harness) -> None:
     assert runs[1].state == "skipped" and runs[1].skip_reason == "previous_run_awaiting_input"
 
 
+@pytest.mark.logs("admitting due fires failed")
 async def test_a_failing_checkpoint_never_stops_the_timer(h: Harness) -> None:
-    from sqlalchemy.exc import OperationalError
-
     a = await h.add("grid", {"kind": "every", "every": "1h"})
-    engine = h.store.db.write_engine
-    connect = engine.raw_connection
     calls = iter(range(100))
+    checkpoint = h.store.checkpoint
 
-    def flaky() -> Any:
+    def flaky() -> None:
         if next(calls) == 0:
-            raise OperationalError("connect", None, Exception("unable to open database file"))
-        return connect()
+            raise OSError("disk full")
+        checkpoint()
 
-    engine.raw_connection = flaky  # type: ignore[method-assign]
+    h.store.checkpoint = flaky  # type: ignore[method-assign]
     await h.clock.advance(5 * H)
     assert [r.state for r in h.runs(a)] == ["succeeded"] * 6
+
+
+def test_a_checkpoint_that_cannot_connect_is_skipped(tmp_path: Path) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    store = Store(tmp_path / "errands.sqlite3")
+
+    def refuse() -> Any:
+        raise OperationalError("connect", None, Exception("unable to open database file"))
+
+    store.db.write_engine.raw_connection = refuse  # type: ignore[method-assign]
+    store.checkpoint()  # harmless: SQLite checkpoints on a later commit instead
+    store.close()
 
 
 @pytest.mark.logs("admitting due fires failed")
