@@ -17,6 +17,12 @@ UTC = timezone.utc
 _DURATION = re.compile(r"^[1-9][0-9]*[smhd]$")
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 MAX_DURATION = timedelta(days=366)
+# The supported calendar, after conversion to UTC. Outside it datetime arithmetic overflows
+# (year 1 minus an offset, 9999 plus a day) and SQLite's text dates stop sorting; no one
+# schedules an errand there, so such instants are refused wherever they enter.
+EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
+RANGE_TEXT = "an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z"
 _RFC3339 = re.compile(
     r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$")
 
@@ -59,6 +65,14 @@ def parse_instant(text: object, field: str = "instant") -> datetime:
         raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})",
                            "RFC 3339 with an explicit offset", "2026-03-29T09:00:00Z") from exc
     return value.astimezone(UTC)
+
+
+def check_range(value: datetime, field: str = "instant") -> datetime:
+    """``value`` (aware) if it lies in the supported calendar, else a refusal naming ``field``."""
+    if not EARLIEST <= value <= LATEST:
+        raise InvalidInput(field, f"{value.isoformat()} is outside the supported range",
+                           RANGE_TEXT, "2026-03-29T09:00:00+02:00")
+    return value
 
 
 def format_instant(value: datetime | None) -> str | None:
