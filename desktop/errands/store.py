@@ -14,12 +14,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import delete, func, literal_column, select, update
+from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .db.bulk import insert_rows, select_rows, update_rows
-from .db.database import Database
+from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, RevisionRow, RunRow,
                         SettingRow)
 from .definition import Definition
@@ -81,11 +81,26 @@ def _definition(automation_id: str, revision: int, doc: dict[str, Any]) -> Defin
     return found
 
 
+def _load(row: AutomationRow) -> tuple[Definition | None, str | None]:
+    """The row's definition, or why it cannot be loaded (the automation is then broken).
+    Derived at every load, so a tzdata update that removes a zone, or one that brings it
+    back, is noticed without a migration or a stored flag."""
+    doc = row.definition
+    if isinstance(doc, NotJSON):
+        return None, f"the stored definition is not JSON ({doc.error})"
+    try:
+        return _definition(row.id, row.revision, doc), None
+    except InvalidInput as exc:
+        return None, str(exc)
+
+
 def _automation(row: AutomationRow) -> Automation:
+    definition, problem = _load(row)
     return Automation(
-        id=row.id, definition=_definition(row.id, row.revision, row.definition),
+        id=row.id, title=row.title, definition=definition, problem=problem,
         revision=row.revision,
-        status=row.status, next_fire_at=row.next_fire_at, failure_streak=row.failure_streak,
+        status="broken" if problem else row.status,
+        next_fire_at=None if problem else row.next_fire_at, failure_streak=row.failure_streak,
         run_count=row.run_count, created_at=row.created_at, updated_at=row.updated_at,
         request_id=row.request_id, paused_reason=row.paused_reason, paused_at=row.paused_at,
         last_result=row.last_result, last_index=row.last_index)
@@ -191,6 +206,35 @@ class Store:
             rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
                 AutomationRow.created_at, literal_column("automations.rowid")))
             return [_automation(r) for r in rows]  # type: ignore[arg-type]
+
+    def stored_text(self, automation_id: str) -> str:
+        """The definition exactly as stored, readable or not (what ``errands export`` prints)."""
+        with self.db.read() as s:
+            found = s.execute(select(AutomationRow.id, type_coerce(AutomationRow.definition, Text))
+                              .where(AutomationRow.id == automation_id)).first()
+        if found is None:
+            raise NotFound(f"no automation with id {automation_id!r}")
+        text = found[1]
+        if text is None:
+            return "null"  # an SQL NULL: the JSON column's reading of it
+        return text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+
+    def flag_broken(self, items: Sequence[Automation], now: datetime) -> list[Automation]:
+        """One attention item per broken automation and problem, however often the engine
+        starts: those already raised (read or not) are not raised again. Returns the
+        automations an item was raised for."""
+        raised = []
+        with self.db.write() as s:
+            for a in items:
+                title = f"{a.title} cannot be loaded and will not run"
+                seen = s.scalar(select(AttentionRow.id).where(
+                    AttentionRow.automation_id == a.id, AttentionRow.kind == "broken",
+                    AttentionRow.body == a.problem).limit(1))
+                if seen is None:
+                    self.add_attention_in(s, kind="broken", title=title, body=a.problem,
+                                          now=now, automation_id=a.id)
+                    raised.append(a)
+        return raised
 
     def find_by_request(self, request_id: str) -> tuple[Automation, str | None] | None:
         with self.db.read() as s:
