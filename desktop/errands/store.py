@@ -339,10 +339,13 @@ class Store:
 
     def get_run(self, run_id: str) -> Run:
         with self.db.read() as s:
-            row = s.get(RunRow, run_id)
-            if row is None:
-                raise NotFound(f"no run with id {run_id!r}")
-            return _run(row)
+            return _run(self.get_row_in(s, run_id))
+
+    def get_row_in(self, s: Session, run_id: str) -> RunRow:
+        row = s.get(RunRow, run_id)
+        if row is None:
+            raise NotFound(f"no run with id {run_id!r}")
+        return row
 
     def start_attempts_in(self, s: Session, items: Sequence[tuple[str, int, datetime]]
                           ) -> list[Run | NotFound]:
@@ -376,9 +379,7 @@ class Store:
         return [None] * len(items)
 
     def update_run_in(self, s: Session, run_id: str, **values: Any) -> RunRow:
-        row = s.get(RunRow, run_id)
-        if row is None:
-            raise NotFound(f"no run with id {run_id!r}")
+        row = self.get_row_in(s, run_id)
         for key, value in values.items():
             setattr(row, key, value)
         return row
@@ -391,14 +392,52 @@ class Store:
             raise InvalidInput("limit", f"{limit} is out of range", "a whole number from 1 to 1000",
                                "50")
         before = _cursor_index(cursor)
+        q = select(RunRow).where(RunRow.automation_id == automation_id)
+        if before is not None:
+            q = q.where(RunRow.index < before)
+        q = q.order_by(RunRow.index.desc()).limit(limit + 1)
+        try:
+            with self.db.read() as s:
+                rows = list(s.scalars(q))
+                runs = [_run(r) for r in rows]
+            indexes = [r.index for r in rows]
+        except (ValueError, TypeError):  # a value that does not decode: that row alone pays
+            runs, indexes = self._runs_one_by_one(q)
+        more = len(runs) > limit
+        return runs[:limit], (f"r{indexes[limit - 1]}" if more else None)
+
+    def _runs_one_by_one(self, q: Any) -> tuple[list[Run], list[int]]:
+        """The page of ``q`` read row by row, each unreadable row as far as it can be read."""
         with self.db.read() as s:
-            q = select(RunRow).where(RunRow.automation_id == automation_id)
-            if before is not None:
-                q = q.where(RunRow.index < before)
-            rows = list(s.scalars(q.order_by(RunRow.index.desc()).limit(limit + 1)))
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return [_run(r) for r in rows], (f"r{rows[-1].index}" if more and rows else None)
+            keys = list(s.execute(q.with_only_columns(RunRow.id, RunRow.index)))
+        runs = []
+        for run_id, index in keys:
+            try:
+                with self.db.read() as s:
+                    runs.append(_run(self.get_row_in(s, run_id)))
+            except (ValueError, TypeError):
+                runs.append(self._salvage_run(run_id))
+        return runs, [index for _, index in keys]
+
+    def _salvage_run(self, run_id: str) -> Run:
+        """A run row with a value that does not decode (a timestamp that is not one, JSON that
+        is not JSON), column by column: what reads is kept, the rest is named in its error."""
+        values: dict[str, Any] = {}
+        bad: list[str] = []
+        with self.db.read() as s:
+            for column in RunRow.__table__.columns:
+                try:
+                    value = s.execute(select(column).where(RunRow.id == run_id)).scalar()
+                except (ValueError, TypeError) as exc:
+                    bad.append(f"{column.name} ({exc})")
+                    continue
+                if isinstance(value, NotJSON):
+                    bad.append(f"{column.name} (not JSON: {value.error})")
+                    continue
+                values[column.name] = value
+        values.update(error_code="unreadable", error_message="this run's stored "
+                      + "; ".join(bad) + " cannot be read; the rest is shown as stored")
+        return run_from_values(values)
 
     def active_runs(self, automation_id: str | None = None) -> list[Run]:
         with self.db.read() as s:
