@@ -71,8 +71,9 @@ def prepare_file(path: Path) -> None:
             raise StoreError("store_unusable", f"{candidate} cannot be examined: "
                              f"{exc.strerror or exc}") from exc
         if not stat.S_ISREG(info.st_mode):
+            what = "its database" if candidate == path else "a file SQLite keeps beside it"
             raise StoreError("store_unusable", f"{candidate} is {_kind(info.st_mode)}, where "
-                             "Errands keeps its database; move it aside or choose another "
+                             f"Errands expects {what}; move it aside or choose another "
                              "--data-dir.")
         tighten(candidate, info, PRIVATE_FILE)
     if not path.exists():
