@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -425,3 +426,177 @@ def test_a_reader_that_goes_away_is_not_an_error(cli: Cli) -> None:
         err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0
     assert err == b""
+
+
+# ------------------------------------------------------------- stored data, hardened
+
+def _sql(path: Path, statement: str, *params: Any) -> None:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        conn.execute(statement, params)
+    conn.close()
+
+
+def _break_three(cli: Cli) -> tuple[str, str, str, str]:
+    """A good automation and three whose stored definitions no longer load: a zone that a
+    tzdata update removed, a wrong type, text that is not JSON."""
+    made = cli.many([(("add", "--title", title, "--command", "echo hi", "--schedule", spec,
+                       "--json"), {}) for title, spec in
+                     (("Good", "every:1h"), ("Zone", "cron:0 9 * * *"), ("Typed", "every:1h"),
+                      ("Text", "every:1h"))])
+    good, zone, typed, text = (r.json()["id"] for r in made)
+    db = cli.data / "errands.sqlite3"
+    _sql(db, "UPDATE automations SET definition = json_set(definition, '$.trigger.timezone', "
+         "'Gone/Removed') WHERE id = ?", zone)
+    _sql(db, "UPDATE automations SET definition = json_set(definition, '$.policy.timeout', 42) "
+         "WHERE id = ?", typed)
+    _sql(db, "UPDATE automations SET definition = '{not json' WHERE id = ?", text)
+    return good, zone, typed, text
+
+
+def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) -> None:
+    good, zone, typed, text = _break_three(cli)
+    listed, table, shown, raw, raw_json, options, paused, run_now = cli.many([
+        (("list", "--json"), {}),
+        (("list",), {}),
+        (("show", zone[:8]), {}),
+        (("export", text[:8]), {}),
+        (("export", text[:8], "--json"), {}),
+        (("edit", typed[:8], "--title", "Typed again", "--json"), {"expect": 2}),
+        (("pause", zone[:8], "--json"), {"expect": 4}),
+        (("run-now", typed[:8], "--json"), {"expect": 4}),
+    ])
+    docs = {a["id"]: a for a in listed.json()["automations"]}
+    assert docs[good]["status"] == "active" and "problem" not in docs[good]
+    assert docs[zone]["problem"].startswith("trigger.timezone: unknown time zone 'Gone/Removed'")
+    assert docs[typed]["problem"].startswith("policy.timeout: not a duration: 42")
+    assert docs[text]["problem"].startswith("the stored definition is not JSON")
+    for ident, title in ((zone, "Zone"), (typed, "Typed"), (text, "Text")):
+        assert docs[ident]["status"] == "broken" and docs[ident]["title"] == title
+        assert docs[ident]["next_fire_at"] is None and "trigger" not in docs[ident]
+        row = next(line for line in table.out.splitlines() if line.startswith(ident[:8]))
+        assert "broken" in row and title in row and "cannot be loaded: " in row
+    assert "problem      trigger.timezone: unknown time zone 'Gone/Removed'" in shown.out
+    assert f"errands edit {zone[:8]} --from-json fixed.json" in shown.out
+    assert f"errands delete {zone[:8]}" in shown.out
+    assert raw.out == "{not json\n" and "not JSON" in raw.err
+    assert raw_json.json() == "{not json"
+    refusal = options.error()
+    assert refusal["field"] == "--from-json" and "cannot be merged" in refusal["message"]
+    assert paused.error()["code"] == "broken" and run_now.error()["code"] == "broken"
+
+    # repair: export, correct, edit --from-json; it is then an ordinary automation again
+    exported = json.loads(cli.call("export", zone[:8]).out)
+    assert exported["trigger"]["timezone"] == "Gone/Removed"  # the stored document as it is
+    exported["trigger"]["timezone"] = "Europe/Berlin"
+    fixed = cli.tmp / "fixed.json"
+    fixed.write_text(json.dumps(exported))
+    mixed = cli.call("edit", zone[:8], "--from-json", str(fixed), "--title", "x", "--json",
+                     expect=2)
+    assert mixed.error()["field"] == "--title"
+    repaired = cli.call("edit", zone[:8], "--from-json", str(fixed))
+    assert repaired.out.startswith("Repaired to revision 2")
+    again, deleted, good_export = cli.many([(("show", zone[:8], "--json"), {}),
+                                            (("delete", text[:8]), {}),
+                                            (("export", good[:8]), {})])
+    doc = again.json()
+    assert doc["status"] == "active" and doc["trigger"]["timezone"] == "Europe/Berlin"
+    assert doc["next_fire_at"] is not None
+    assert deleted.out.strip() == f"Deleted Text ({text})"
+    # an export of a good automation is a document add --from-json takes as it is
+    copy = cli.tmp / "copy.json"
+    copy.write_text(good_export.out)
+    assert cli.call("add", "--from-json", str(copy), "--json").json()["title"] == "Good"
+
+
+def test_a_bad_run_row_costs_that_row_only(cli: Cli) -> None:
+    ident = cli.call("add", "--title", "R", "--command", "echo hi", "--schedule", "manual",
+                     "--json").json()["id"]
+    for _ in range(3):
+        cli.call("run-now", ident[:8], "--wait")
+    db = cli.data / "errands.sqlite3"
+    _sql(db, 'UPDATE runs SET started_at = ? WHERE "index" = 2', "garbage")
+    _sql(db, 'UPDATE runs SET attempts = ? WHERE "index" = 3', "[oops")
+    listed, table = cli.many([(("runs", ident[:8], "--json"), {}), (("runs", ident[:8]), {})])
+    third, second, first = listed.json()["runs"]
+    assert first["error"] is None and first["result"] == "hi"
+    assert second["started_at"] is None and second["error"]["code"] == "unreadable"
+    assert "started_at" in second["error"]["message"] and "garbage" in second["error"]["message"]
+    assert third["attempts"] == [] and "attempts" in third["error"]["message"]
+    assert third["result"] == "hi" and second["state"] == "succeeded"
+    assert len(table.out.splitlines()) == 4
+
+
+class _Serve:
+    """``errands serve`` as a real process on the test's data folder."""
+
+    def __init__(self, cli: Cli, env: dict[str, str] | None = None, umask: int | None = None):
+        self.proc = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(cli.data)],
+                                     env={**cli.env, "ERRANDS_SHUTDOWN_GRACE": "1s",
+                                          **(env or {})},
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, umask=-1 if umask is None else umask)
+        assert self.proc.stdout is not None
+        self.lines = [self.proc.stdout.readline()]  # warnings first, then the banner
+        while self.lines[-1] and "Errands engine running" not in self.lines[-1]:
+            self.lines.append(self.proc.stdout.readline())
+        assert self.lines[-1], self.stop()
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(2)  # SIGINT, as Ctrl-C
+        out, _ = self.proc.communicate(timeout=30)
+        assert self.proc.returncode == 0, out
+        return "".join(self.lines) + out
+
+
+def _closed_for_hours(cli: Cli, misfire: str, hours: float) -> str:
+    """An hourly automation created ``hours`` ago, while no engine has run since: its cursor
+    still points at its first fire."""
+    start = (datetime.now(timezone.utc) - timedelta(hours=hours)).replace(microsecond=0)
+    path = cli.tmp / f"{misfire}.json"
+    path.write_text(json.dumps({
+        "title": misfire, "runner": {"kind": "command", "command": "echo caught"},
+        "trigger": {"kind": "every", "every": "1h", "start_at": start.isoformat()},
+        "misfire": misfire}))
+    ident = cli.call("add", "--from-json", str(path), "--json").json()["id"]
+    _sql(cli.data / "errands.sqlite3", "UPDATE automations SET next_fire_at = ? WHERE id = ?",
+         start.replace(tzinfo=None).isoformat(sep=" "), ident)
+    return ident
+
+
+def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli) -> None:
+    good, zone, typed, text = _break_three(cli)
+    cli.call("edit", good[:8], "--schedule", "every:1s", env={"ERRANDS_MIN_INTERVAL": "1s"})
+    late = {m: _closed_for_hours(cli, m, 4.9) for m in ("skip", "run_once")}  # five fires
+    env = {"ERRANDS_MIN_INTERVAL": "1s"}
+    for _ in range(2):  # the second start raises no second attention item
+        serve = _Serve(cli, env)
+        time.sleep(2.5)
+        out = serve.stop()
+        assert out.count("is broken and will not run") == 3, out
+    runs = {i: cli.call("runs", i[:8], "--json").json()["runs"]
+            for i in (good, zone, typed, text)}
+    assert len(runs[good]) >= 2
+    assert {r["state"] for r in runs[good]} <= {"succeeded", "skipped"}
+    assert runs[zone] == runs[typed] == runs[text] == []
+    items = cli.call("attention", "--json").json()["items"]
+    broken = sorted(i["automation_id"] for i in items if i["kind"] == "broken")
+    assert broken == sorted([zone, typed, text])
+
+    skipped = cli.call("runs", late["skip"][:8], "--json").json()["runs"][-1]
+    assert (skipped["state"], skipped["skip_reason"], skipped["missed_count"]) == (
+        "skipped", "app_not_running", 5)
+    caught = cli.call("runs", late["run_once"][:8], "--json").json()["runs"][-1]
+    assert (caught["trigger"], caught["state"], caught["missed_count"]) == (
+        "catch_up", "succeeded", 5)
+    for ident, detail in ((late["skip"], "app_not_running (fires "),
+                          (late["run_once"], "caught up fires ")):
+        lines = cli.call("runs", ident[:8]).out.splitlines()
+        assert "MISSED" in lines[0].split()
+        cells = [c.strip() for c in lines[-1].split("  ") if c.strip()]
+        assert "5" in cells and detail in lines[-1]
+        stamps = [c for c in cells if c.startswith("20")]  # to the second, with the offset
+        assert len(stamps) >= 2 and all(len(c) == len("2026-01-01 09:00:00 +0000")
+                                        for c in stamps), lines[-1]
