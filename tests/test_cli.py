@@ -570,30 +570,29 @@ def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli)
     good, zone, typed, text = _break_three(cli)
     cli.call("edit", good[:8], "--schedule", "every:1s", env={"ERRANDS_MIN_INTERVAL": "1s"})
     late = {m: _closed_for_hours(cli, m, 4.9) for m in ("skip", "run_once")}  # five fires
-    env = {"ERRANDS_MIN_INTERVAL": "1s"}
-    for _ in range(2):  # the second start raises no second attention item
-        serve = _Serve(cli, env)
-        time.sleep(2.5)
-        out = serve.stop()
-        assert out.count("is broken and will not run") == 3, out
-    runs = {i: cli.call("runs", i[:8], "--json").json()["runs"]
-            for i in (good, zone, typed, text)}
-    assert len(runs[good]) >= 2
-    assert {r["state"] for r in runs[good]} <= {"succeeded", "skipped"}
-    assert runs[zone] == runs[typed] == runs[text] == []
-    items = cli.call("attention", "--json").json()["items"]
+    serve = _Serve(cli, {"ERRANDS_MIN_INTERVAL": "1s"})
+    time.sleep(2)
+    assert serve.stop().count("is broken and will not run") == 3
+    results = cli.many([(("runs", i[:8], "--json"), {}) for i in (good, zone, typed, text)]
+                       + [(("attention", "--json"), {})]
+                       + [(("runs", late[m][:8], *extra), {}) for m in ("skip", "run_once")
+                          for extra in (("--json",), ())])
+    runs = [r.json()["runs"] for r in results[:4]]
+    assert len(runs[0]) >= 2 and {r["state"] for r in runs[0]} <= {"succeeded", "skipped"}
+    assert runs[1] == runs[2] == runs[3] == []  # the broken never fire
+    items = results[4].json()["items"]
     broken = sorted(i["automation_id"] for i in items if i["kind"] == "broken")
     assert broken == sorted([zone, typed, text])
 
-    skipped = cli.call("runs", late["skip"][:8], "--json").json()["runs"][-1]
-    assert (skipped["state"], skipped["skip_reason"], skipped["missed_count"]) == (
+    skipped, skipped_text, caught, caught_text = results[5:]
+    row = skipped.json()["runs"][-1]
+    assert (row["state"], row["skip_reason"], row["missed_count"]) == (
         "skipped", "app_not_running", 5)
-    caught = cli.call("runs", late["run_once"][:8], "--json").json()["runs"][-1]
-    assert (caught["trigger"], caught["state"], caught["missed_count"]) == (
-        "catch_up", "succeeded", 5)
-    for ident, detail in ((late["skip"], "app_not_running (fires "),
-                          (late["run_once"], "caught up fires ")):
-        lines = cli.call("runs", ident[:8]).out.splitlines()
+    row = caught.json()["runs"][-1]
+    assert (row["trigger"], row["state"], row["missed_count"]) == ("catch_up", "succeeded", 5)
+    for table, detail in ((skipped_text, "app_not_running (fires "),
+                          (caught_text, "caught up fires ")):
+        lines = table.out.splitlines()
         assert "MISSED" in lines[0].split()
         cells = [c.strip() for c in lines[-1].split("  ") if c.strip()]
         assert "5" in cells and detail in lines[-1]
