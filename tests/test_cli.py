@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -599,3 +601,105 @@ def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli)
         stamps = [c for c in cells if c.startswith("20")]  # to the second, with the offset
         assert len(stamps) >= 2 and all(len(c) == len("2026-01-01 09:00:00 +0000")
                                         for c in stamps), lines[-1]
+
+
+def _as_someone_else(cli: Cli, *args: str) -> Result:
+    """Run as an unprivileged user when the tests run as root (root may write anywhere)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: permissions are not enforced")
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    proc = subprocess.run([*prefix, str(ERRANDS), *args], capture_output=True, text=True,
+                          env=cli.env, cwd="/", timeout=60)
+    return Result(list(args), proc.returncode, proc.stdout, proc.stderr)
+
+
+def test_an_unusable_store_path_is_named_with_what_is_wrong(cli: Cli,
+                                                           request: pytest.FixtureRequest) -> None:
+    folder_db, fifo_db, side, as_file = (cli.tmp / n for n in ("a", "b", "c", "d"))
+    (folder_db / "errands.sqlite3").mkdir(parents=True)
+    fifo_db.mkdir()
+    os.mkfifo(fifo_db / "errands.sqlite3")
+    (side / "errands.sqlite3-wal").mkdir(parents=True)
+    as_file.write_text("not a folder")
+    outer = Path(tempfile.mkdtemp())  # not under the test's 0700 folder: another user
+    outer.chmod(0o755)                # must reach it
+    request.addfinalizer(lambda: shutil.rmtree(outer))
+    locked = outer / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    results = cli.many([
+        (("list", "--json"), {"data": folder_db, "expect": 1}),
+        (("list", "--json"), {"data": fifo_db, "expect": 1}),   # never blocks on the fifo
+        (("list",), {"data": side, "expect": 1}),
+        (("list", "--json"), {"data": as_file, "expect": 1}),
+        (("list", "--json"), {"data": as_file / "inside", "expect": 1}),
+    ])
+    messages = [r.error()["message"] if r.out == "" and r.err.startswith("{") else r.err
+                for r in results]
+    assert all(r.err.count("store_unusable") == 1 for r in results if "--json" in r.argv)
+    assert f"{folder_db / 'errands.sqlite3'} is a folder" in messages[0]
+    assert f"{fifo_db / 'errands.sqlite3'} is a named pipe (fifo)" in messages[1]
+    assert f"{side / 'errands.sqlite3-wal'} is a folder" in messages[2]
+    assert f"{as_file} is a file, not a folder" in messages[3]
+    assert f"{as_file} is a file, not a folder" in messages[4]
+    assert not any("internal error" in m for m in messages)
+    unwritable = _as_someone_else(cli, "list", "--data-dir", str(locked))
+    cannot_create = _as_someone_else(cli, "list", "--data-dir", str(locked / "new"))
+    assert unwritable.code == cannot_create.code == 1
+    assert unwritable.err.strip() == (f"error: the data folder {locked} is not writable by you; "
+                                      "fix its permissions or choose another --data-dir.")
+    assert f"cannot create the data folder {locked / 'new'}: Permission denied" in cannot_create.err
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o000])
+def test_the_data_folder_is_private_whatever_the_umask(cli: Cli, umask: int) -> None:
+    data = cli.data / "nested"  # the folder and its missing parent
+
+    def call(*args: str) -> Any:
+        proc = subprocess.run([str(ERRANDS), *args, "--data-dir", str(data), "--json"],
+                              capture_output=True, text=True, env=cli.env, umask=umask,
+                              timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    ident = call("add", "--title", "M", "--command", "echo hi", "--schedule", "manual")["id"]
+    run = call("run-now", ident, "--wait")
+    proc = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(data)], env=cli.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            umask=umask)
+    try:
+        assert proc.stdout is not None and "Errands engine running" in proc.stdout.readline()
+        db = data / "errands.sqlite3"
+        files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+                 data / "logs" / "runs" / ident / f"{run['id']}.log"]
+        logs = data / "logs" / "runs"
+        folders = [cli.data, data, data / "logs", logs, logs / ident, data / "workspaces",
+                   data / "workspaces" / ident]
+        assert {str(f): _mode(f) for f in files} == {str(f): 0o600 for f in files}
+        assert {str(f): _mode(f) for f in folders} == {str(f): 0o700 for f in folders}
+    finally:
+        proc.send_signal(2)
+        proc.communicate(timeout=30)
+
+
+def test_an_existing_wider_folder_is_tightened(cli: Cli) -> None:
+    cli.call("list")
+    db = cli.data / "errands.sqlite3"
+    cli.data.chmod(0o755)
+    db.chmod(0o644)
+    (cli.data / "logs").mkdir(mode=0o755)
+    cli.call("list")
+    assert (_mode(cli.data), _mode(db), _mode(cli.data / "logs")) == (0o700, 0o600, 0o700)
+    if os.geteuid() != 0:
+        return  # only root can hand a file to another user
+    db.chmod(0o644)
+    os.chown(db, 65534, 65534)
+    shown = cli.call("list")
+    assert _mode(db) == 0o644 and "belongs to another user" in shown.err
