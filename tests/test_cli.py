@@ -703,3 +703,33 @@ def test_an_existing_wider_folder_is_tightened(cli: Cli) -> None:
     os.chown(db, 65534, 65534)
     shown = cli.call("list")
     assert _mode(db) == 0o644 and "belongs to another user" in shown.err
+
+
+def test_attention_read_says_which_items_it_marked(cli: Cli) -> None:
+    ident = cli.call("add", "--title", "N", "--command", "echo 'errands: notify look'",
+                     "--schedule", "manual", "--json").json()["id"]
+    for _ in range(3):
+        cli.call("run-now", ident[:8], "--wait")
+    first = min(i["id"] for i in cli.call("attention", "--json").json()["items"])
+    marked = cli.call("attention", "read", str(first))
+    assert marked.out.strip() == f"Marked item {first} as read."
+    again, unknown = cli.many([(("attention", "read", str(first)), {}),
+                               (("attention", "read", "999", "--json"), {"expect": 3})])
+    assert again.out.strip() == f"Item {first} was already read; nothing changed."
+    assert unknown.error()["code"] == "not_found"
+    everything = cli.call("attention", "read", "--all")
+    assert everything.out.strip() == "Marked 2 items as read."
+    nothing = cli.call("attention", "read", "--all")
+    assert nothing.out.strip() == "Nothing to mark: no unread items."
+
+
+def test_config_shows_durations_as_refusals_write_them(cli: Cli) -> None:
+    table, listed, got, refused = cli.many([
+        (("config", "list"), {}), (("config", "list", "--json"), {}),
+        (("config", "get", "min_interval"), {}),
+        (("add", "--title", "T", "--command", "x", "--schedule", "every:30s", "--json"),
+         {"expect": 2})])
+    row = next(line for line in table.out.splitlines() if line.startswith("min_interval"))
+    assert row.split()[1] == "1m" and got.out.strip() == "1m"
+    assert {r["key"]: r["value"] for r in listed.json()["settings"]}["min_interval"] == "1m"
+    assert "minimum interval of 1m" in refused.error()["message"]
