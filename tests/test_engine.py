@@ -223,7 +223,7 @@ async def test_overlap_cancel_previous(h: Harness) -> None:
     assert [r.state for r in runs] == ["cancelled", "succeeded"]
     assert runs[0].finished_at == START + H
     assert (runs[0].error_code, runs[0].error_message) == (
-        "replaced", "cancelled: a newer fire replaced it (overlap: cancel_previous)")
+        "replaced", "a newer fire replaced it (overlap: cancel_previous)")
     assert h.runner.cancelled == ["c"]
 
 
@@ -271,7 +271,8 @@ async def test_pause_cancels_a_pending_retry(h: Harness) -> None:
     await h.clock.advance(timedelta(hours=3))
     assert h.states(a) == ["cancelled"]
     run = h.runs(a)[0]
-    assert (run.error_code, run.error_message) == ("paused", "dropped: the automation was paused")
+    assert (run.error_code, run.error_message) == (
+        "paused", "dropped because the automation was paused")
     assert len(h.runner.calls) == 1
 
 
@@ -285,7 +286,7 @@ async def test_pause_drops_a_queued_fire_and_says_why(h: Harness) -> None:
     first, queued = h.runs(a)
     assert first.state == "succeeded"  # the running attempt finishes
     assert (queued.state, queued.error_code) == ("cancelled", "paused")
-    assert queued.error_message == "dropped: the automation was paused"
+    assert queued.error_message == "dropped because the automation was paused"
 
 
 async def test_a_stop_by_hand_says_it_was_asked_for(h: Harness) -> None:

@@ -88,7 +88,9 @@ class Catalog:
         old = current.definition
         now = self.clock().replace(microsecond=0)
         definition = self.validate(doc, now, previous=old)
-        if old is not None and canonical_json(definition.to_dict()) == canonical_json(old.to_dict()):
+        unchanged = old is not None and canonical_json(definition.to_dict()) == canonical_json(
+            old.to_dict())
+        if unchanged:
             return current, False
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)

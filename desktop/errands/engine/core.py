@@ -62,8 +62,8 @@ OUTPUT_TAIL = 64 * 1024
 CancelReason = Literal["cancelled", "interrupted"]
 # Why a run was cancelled, as its error (code, message): only a stop asks for it by name.
 BY_REQUEST = ("cancelled", "stopped by request")
-REPLACED = ("replaced", "cancelled: a newer fire replaced it (overlap: cancel_previous)")
-PAUSED = ("paused", "dropped: the automation was paused")
+REPLACED = ("replaced", "a newer fire replaced it (overlap: cancel_previous)")
+PAUSED = ("paused", "dropped because the automation was paused")
 
 
 @dataclass
