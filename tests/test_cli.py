@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -425,3 +429,304 @@ def test_a_reader_that_goes_away_is_not_an_error(cli: Cli) -> None:
         err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0
     assert err == b""
+
+
+# ------------------------------------------------------------- stored data, hardened
+
+def _sql(path: Path, statement: str, *params: Any) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute(statement, params)
+    conn.close()
+
+
+def _break_three(cli: Cli) -> tuple[str, str, str, str]:
+    """A good automation and three whose stored definitions no longer load: a zone that a
+    tzdata update removed, a wrong type, text that is not JSON."""
+    made = cli.many([(("add", "--title", title, "--command", "echo hi", "--schedule", spec,
+                       "--json"), {}) for title, spec in
+                     (("Good", "every:1h"), ("Zone", "cron:0 9 * * *"), ("Typed", "every:1h"),
+                      ("Text", "every:1h"))])
+    good, zone, typed, text = (r.json()["id"] for r in made)
+    db = cli.data / "errands.sqlite3"
+    _sql(db, "UPDATE automations SET definition = json_set(definition, '$.trigger.timezone', "
+         "'Gone/Removed') WHERE id = ?", zone)
+    _sql(db, "UPDATE automations SET definition = json_set(definition, '$.policy.timeout', 42) "
+         "WHERE id = ?", typed)
+    _sql(db, "UPDATE automations SET definition = '{not json' WHERE id = ?", text)
+    return good, zone, typed, text
+
+
+def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) -> None:
+    good, zone, typed, text = _break_three(cli)
+    listed, table, shown, raw, raw_json, options, paused, run_now = cli.many([
+        (("list", "--json"), {}),
+        (("list",), {}),
+        (("show", zone[:8]), {}),
+        (("export", text[:8]), {}),
+        (("export", text[:8], "--json"), {}),
+        (("edit", typed[:8], "--title", "Typed again", "--json"), {"expect": 2}),
+        (("pause", zone[:8], "--json"), {"expect": 4}),
+        (("run-now", typed[:8], "--json"), {"expect": 4}),
+    ])
+    docs = {a["id"]: a for a in listed.json()["automations"]}
+    assert docs[good]["status"] == "active" and "problem" not in docs[good]
+    assert docs[zone]["problem"].startswith("trigger.timezone: unknown time zone 'Gone/Removed'")
+    assert docs[typed]["problem"].startswith("policy.timeout: not a duration: 42")
+    assert docs[text]["problem"].startswith("the stored definition is not JSON")
+    for ident, title in ((zone, "Zone"), (typed, "Typed"), (text, "Text")):
+        assert docs[ident]["status"] == "broken" and docs[ident]["title"] == title
+        assert docs[ident]["next_fire_at"] is None and "trigger" not in docs[ident]
+        row = next(line for line in table.out.splitlines() if line.startswith(ident[:8]))
+        assert "broken" in row and title in row and "cannot be loaded: " in row
+    assert "problem      trigger.timezone: unknown time zone 'Gone/Removed'" in shown.out
+    assert f"errands edit {zone[:8]} --from-json fixed.json" in shown.out
+    assert f"errands delete {zone[:8]}" in shown.out
+    assert raw.out == "{not json\n" and "not JSON" in raw.err
+    assert raw_json.json() == "{not json"
+    refusal = options.error()
+    assert refusal["field"] == "--from-json" and "cannot be merged" in refusal["message"]
+    assert paused.error()["code"] == "broken" and run_now.error()["code"] == "broken"
+
+    # repair: export, correct, edit --from-json; it is then an ordinary automation again
+    exported = json.loads(cli.call("export", zone[:8]).out)
+    assert exported["trigger"]["timezone"] == "Gone/Removed"  # the stored document as it is
+    exported["trigger"]["timezone"] = "Europe/Berlin"
+    fixed = cli.tmp / "fixed.json"
+    fixed.write_text(json.dumps(exported))
+    repaired = cli.call("edit", zone[:8], "--from-json", str(fixed))
+    assert repaired.out.startswith("Repaired to revision 2")
+    again, deleted, good_export = cli.many([(("show", zone[:8], "--json"), {}),
+                                            (("delete", text[:8]), {}),
+                                            (("export", good[:8]), {})])
+    doc = again.json()
+    assert doc["status"] == "active" and doc["trigger"]["timezone"] == "Europe/Berlin"
+    assert doc["next_fire_at"] is not None
+    assert deleted.out.strip() == f"Deleted Text ({text})"
+    # an export of a good automation is a document add --from-json takes as it is
+    copy = cli.tmp / "copy.json"
+    copy.write_text(good_export.out)
+    assert cli.call("add", "--from-json", str(copy), "--json").json()["title"] == "Good"
+
+
+def test_a_bad_run_row_costs_that_row_only(cli: Cli) -> None:
+    ident = cli.call("add", "--title", "R", "--command", "echo hi", "--schedule", "manual",
+                     "--json").json()["id"]
+    for _ in range(3):
+        cli.call("run-now", ident[:8], "--wait")
+    db = cli.data / "errands.sqlite3"
+    _sql(db, 'UPDATE runs SET started_at = ? WHERE "index" = 2', "garbage")
+    _sql(db, 'UPDATE runs SET attempts = ? WHERE "index" = 3', "[oops")
+    listed, table = cli.many([(("runs", ident[:8], "--json"), {}), (("runs", ident[:8]), {})])
+    third, second, first = listed.json()["runs"]
+    assert first["error"] is None and first["result"] == "hi"
+    assert second["started_at"] is None and second["error"]["code"] == "unreadable"
+    assert "started_at" in second["error"]["message"] and "garbage" in second["error"]["message"]
+    assert third["attempts"] == [] and "attempts" in third["error"]["message"]
+    assert third["result"] == "hi" and second["state"] == "succeeded"
+    assert len(table.out.splitlines()) == 4
+
+
+class _Serve:
+    """``errands serve`` as a real process on the test's data folder."""
+
+    def __init__(self, cli: Cli, env: dict[str, str] | None = None, umask: int | None = None):
+        self.proc = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(cli.data)],
+                                     env={**cli.env, "ERRANDS_SHUTDOWN_GRACE": "1s",
+                                          **(env or {})},
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, umask=-1 if umask is None else umask)
+        assert self.proc.stdout is not None
+        self.lines = [self.proc.stdout.readline()]  # warnings first, then the banner
+        while self.lines[-1] and "Errands engine running" not in self.lines[-1]:
+            self.lines.append(self.proc.stdout.readline())
+        assert self.lines[-1], self.stop()
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(2)  # SIGINT, as Ctrl-C
+        out, _ = self.proc.communicate(timeout=30)
+        assert self.proc.returncode == 0, out
+        return "".join(self.lines) + out
+
+
+def _closed_for_hours(cli: Cli, misfire: str, hours: float) -> str:
+    """An hourly automation created ``hours`` ago, while no engine has run since: its cursor
+    still points at its first fire."""
+    start = (datetime.now(timezone.utc) - timedelta(hours=hours)).replace(microsecond=0)
+    path = cli.tmp / f"{misfire}.json"
+    path.write_text(json.dumps({
+        "title": misfire, "runner": {"kind": "command", "command": "echo caught"},
+        "trigger": {"kind": "every", "every": "1h", "start_at": start.isoformat()},
+        "misfire": misfire}))
+    ident = cli.call("add", "--from-json", str(path), "--json").json()["id"]
+    _sql(cli.data / "errands.sqlite3", "UPDATE automations SET next_fire_at = ? WHERE id = ?",
+         start.replace(tzinfo=None).isoformat(sep=" "), ident)
+    return ident
+
+
+def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli) -> None:
+    good, zone, typed, text = _break_three(cli)
+    cli.call("edit", good[:8], "--schedule", "every:1s", env={"ERRANDS_MIN_INTERVAL": "1s"})
+    late = {m: _closed_for_hours(cli, m, 4.9) for m in ("skip", "run_once")}  # five fires
+    serve = _Serve(cli, {"ERRANDS_MIN_INTERVAL": "1s"})
+    time.sleep(2)
+    assert serve.stop().count("is broken and will not run") == 3
+    results = cli.many([(("runs", good[:8], "--json"), {}), (("attention", "--json"), {})]
+                       + [(("runs", late[m][:8], *extra), {}) for m in ("skip", "run_once")
+                          for extra in (("--json",), ())])
+    runs = results[0].json()["runs"]
+    assert len(runs) >= 2 and {r["state"] for r in runs} <= {"succeeded", "skipped"}
+    with sqlite3.connect(cli.data / "errands.sqlite3") as conn:  # the broken never fire
+        fired = conn.execute("SELECT count(*) FROM runs WHERE automation_id IN (?, ?, ?)",
+                             (zone, typed, text)).fetchone()
+    conn.close()
+    assert fired == (0,)
+    items = results[1].json()["items"]
+    broken = sorted(i["automation_id"] for i in items if i["kind"] == "broken")
+    assert broken == sorted([zone, typed, text])
+
+    skipped, skipped_text, caught, caught_text = results[2:]
+    row = skipped.json()["runs"][-1]
+    assert (row["state"], row["skip_reason"], row["missed_count"]) == (
+        "skipped", "app_not_running", 5)
+    row = caught.json()["runs"][-1]
+    assert (row["trigger"], row["state"], row["missed_count"]) == ("catch_up", "succeeded", 5)
+    for table, detail in ((skipped_text, "app_not_running (fires "),
+                          (caught_text, "caught up fires ")):
+        lines = table.out.splitlines()
+        assert "MISSED" in lines[0].split()
+        cells = [c.strip() for c in lines[-1].split("  ") if c.strip()]
+        assert "5" in cells and detail in lines[-1]
+        stamps = [c for c in cells if c.startswith("20")]  # to the second, with the offset
+        assert len(stamps) >= 2 and all(len(c) == len("2026-01-01 09:00:00 +0000")
+                                        for c in stamps), lines[-1]
+
+
+def _as_someone_else(cli: Cli, *args: str) -> Result:
+    """Run as an unprivileged user when the tests run as root (root may write anywhere)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: permissions are not enforced")
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    proc = subprocess.run([*prefix, str(ERRANDS), *args], capture_output=True, text=True,
+                          env=cli.env, cwd="/", timeout=60)
+    return Result(list(args), proc.returncode, proc.stdout, proc.stderr)
+
+
+def test_an_unusable_store_path_is_named_with_what_is_wrong(cli: Cli,
+                                                           request: pytest.FixtureRequest) -> None:
+    folder_db, fifo_db, side, as_file = (cli.tmp / n for n in ("a", "b", "c", "d"))
+    (folder_db / "errands.sqlite3").mkdir(parents=True)
+    fifo_db.mkdir()
+    os.mkfifo(fifo_db / "errands.sqlite3")
+    (side / "errands.sqlite3-wal").mkdir(parents=True)
+    as_file.write_text("not a folder")
+    outer = Path(tempfile.mkdtemp())  # not under the test's 0700 folder: another user
+    outer.chmod(0o755)                # must reach it
+    request.addfinalizer(lambda: shutil.rmtree(outer))
+    locked = outer / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    results = cli.many([
+        (("list", "--json"), {"data": folder_db, "expect": 1}),
+        (("list", "--json"), {"data": fifo_db, "expect": 1}),   # never blocks on the fifo
+        (("list",), {"data": side, "expect": 1}),
+        (("list", "--json"), {"data": as_file / "inside", "expect": 1}),
+    ])
+    messages = [r.error()["message"] if r.out == "" and r.err.startswith("{") else r.err
+                for r in results]
+    assert all(r.err.count("store_unusable") == 1 for r in results if "--json" in r.argv)
+    assert f"{folder_db / 'errands.sqlite3'} is a folder" in messages[0]
+    assert f"{fifo_db / 'errands.sqlite3'} is a named pipe (fifo)" in messages[1]
+    assert f"{side / 'errands.sqlite3-wal'} is a folder" in messages[2]
+    assert f"{as_file} is a file, not a folder" in messages[3]
+    assert not any("internal error" in m for m in messages)
+    unwritable = _as_someone_else(cli, "list", "--data-dir", str(locked))
+    cannot_create = _as_someone_else(cli, "list", "--data-dir", str(locked / "new"))
+    assert unwritable.code == cannot_create.code == 1
+    assert unwritable.err.strip() == (f"error: the data folder {locked} is not writable by you; "
+                                      "fix its permissions or choose another --data-dir.")
+    assert f"cannot create the data folder {locked / 'new'}: Permission denied" in cannot_create.err
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o000])
+def test_the_data_folder_is_private_whatever_the_umask(cli: Cli, umask: int) -> None:
+    data = cli.data / "nested"  # the folder and its missing parent
+
+    def call(*args: str) -> Any:
+        proc = subprocess.run([str(ERRANDS), *args, "--data-dir", str(data), "--json"],
+                              capture_output=True, text=True, env=cli.env, umask=umask,
+                              timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    ident = call("add", "--title", "M", "--command", "echo hi", "--schedule", "manual")["id"]
+    run = call("run-now", ident, "--wait")
+    proc = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(data)], env=cli.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            umask=umask)
+    try:
+        assert proc.stdout is not None and "Errands engine running" in proc.stdout.readline()
+        db = data / "errands.sqlite3"
+        files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+                 data / "logs" / "runs" / ident / f"{run['id']}.log"]
+        logs = data / "logs" / "runs"
+        folders = [cli.data, data, data / "logs", logs, logs / ident, data / "workspaces",
+                   data / "workspaces" / ident]
+        assert {str(f): _mode(f) for f in files} == {str(f): 0o600 for f in files}
+        assert {str(f): _mode(f) for f in folders} == {str(f): 0o700 for f in folders}
+    finally:
+        proc.send_signal(2)
+        proc.communicate(timeout=30)
+
+
+def test_an_existing_wider_folder_is_tightened(cli: Cli) -> None:
+    cli.call("list")
+    db = cli.data / "errands.sqlite3"
+    cli.data.chmod(0o755)
+    db.chmod(0o644)
+    (cli.data / "logs").mkdir(mode=0o755)
+    cli.call("list")
+    assert (_mode(cli.data), _mode(db), _mode(cli.data / "logs")) == (0o700, 0o600, 0o700)
+    if os.geteuid() != 0:
+        return  # only root can hand a file to another user
+    db.chmod(0o644)
+    os.chown(db, 65534, 65534)
+    shown = cli.call("list")
+    assert _mode(db) == 0o644 and "belongs to another user" in shown.err
+
+
+def test_attention_read_says_which_items_it_marked(cli: Cli) -> None:
+    ident = cli.call("add", "--title", "N", "--command", "for n in 1 2 3; do echo "
+                     "\"errands: notify look $n\"; done", "--schedule", "manual",
+                     "--json").json()["id"]
+    cli.call("run-now", ident[:8], "--wait")  # three attention items
+    first = min(i["id"] for i in cli.call("attention", "--json").json()["items"])
+    marked = cli.call("attention", "read", str(first))
+    assert marked.out.strip() == f"Marked item {first} as read."
+    again, unknown = cli.many([(("attention", "read", str(first)), {}),
+                               (("attention", "read", "999", "--json"), {"expect": 3})])
+    assert again.out.strip() == f"Item {first} was already read; nothing changed."
+    assert unknown.error()["code"] == "not_found"
+    everything = cli.call("attention", "read", "--all")
+    assert everything.out.strip() == "Marked 2 items as read."
+    nothing = cli.call("attention", "read", "--all")
+    assert nothing.out.strip() == "Nothing to mark: no unread items."
+
+
+def test_config_shows_durations_as_refusals_write_them(cli: Cli) -> None:
+    table, listed, got, refused = cli.many([
+        (("config", "list"), {}), (("config", "list", "--json"), {}),
+        (("config", "get", "min_interval"), {}),
+        (("add", "--title", "T", "--command", "x", "--schedule", "every:30s", "--json"),
+         {"expect": 2})])
+    row = next(line for line in table.out.splitlines() if line.startswith("min_interval"))
+    assert row.split()[1] == "1m" and got.out.strip() == "1m"
+    assert {r["key"]: r["value"] for r in listed.json()["settings"]}["min_interval"] == "1m"
+    assert "minimum interval of 1m" in refused.error()["message"]

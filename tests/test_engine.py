@@ -222,6 +222,8 @@ async def test_overlap_cancel_previous(h: Harness) -> None:
     runs = h.runs(a)
     assert [r.state for r in runs] == ["cancelled", "succeeded"]
     assert runs[0].finished_at == START + H
+    assert (runs[0].error_code, runs[0].error_message) == (
+        "replaced", "a newer fire replaced it (overlap: cancel_previous)")
     assert h.runner.cancelled == ["c"]
 
 
@@ -268,7 +270,97 @@ async def test_pause_cancels_a_pending_retry(h: Harness) -> None:
     await h.engine.set_paused(a, True)
     await h.clock.advance(timedelta(hours=3))
     assert h.states(a) == ["cancelled"]
+    run = h.runs(a)[0]
+    assert (run.error_code, run.error_message) == (
+        "paused", "dropped because the automation was paused")
     assert len(h.runner.calls) == 1
+
+
+async def test_pause_drops_a_queued_fire_and_says_why(h: Harness) -> None:
+    h.runner.script("q", (90 * 60, ok()))
+    a = await h.add("q", {"kind": "every", "every": "1h"}, overlap="queue_one")
+    await h.clock.advance(H + M)
+    assert h.states(a) == ["running", "scheduled"]
+    await h.engine.set_paused(a, True)
+    await h.clock.advance(H)
+    first, queued = h.runs(a)
+    assert first.state == "succeeded"  # the running attempt finishes
+    assert (queued.state, queued.error_code) == ("cancelled", "paused")
+    assert queued.error_message == "dropped because the automation was paused"
+
+
+async def test_a_stop_by_hand_says_it_was_asked_for(h: Harness) -> None:
+    h.runner.script("s", (600, ok()))
+    a = await h.add("s", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.advance(1)
+    await h.engine.stop_current(a)
+    stopped = h.store.get_run(run.id)
+    assert (stopped.state, stopped.error_code, stopped.error_message) == (
+        "cancelled", "cancelled", "stopped by request")
+
+
+# ------------------------------------------------------------ broken definitions
+
+def _break(path: Path, automation_id: str, sql: str) -> None:
+    """Spoil a stored definition behind Errands' back, as a tzdata update or a hand edit can."""
+    import sqlite3
+
+    from errands import store
+
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"UPDATE automations SET definition = {sql} WHERE id = ?", (automation_id,))
+    conn.close()
+    store._DEFINITIONS.clear()  # parsed once per revision: a new process would parse afresh
+
+
+@pytest.mark.logs("is broken and will not run")
+async def test_broken_rows_never_fire_and_the_rest_runs_as_usual(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    good = await h.add("good", {"kind": "every", "every": "1h"})
+    zone = await h.add("zone", {"kind": "cron", "expression": "30 * * * *",
+                                "timezone": "Europe/Berlin"})
+    typed = await h.add("typed", {"kind": "every", "every": "1h"})
+    text = await h.add("text", {"kind": "every", "every": "1h"})
+    await h.stop()
+    db = tmp_path / "errands.sqlite3"
+    _break(db, zone, "json_set(definition, '$.trigger.timezone', 'Gone/Removed')")
+    _break(db, typed, "json_set(definition, '$.policy.timeout', 42)")
+    _break(db, text, "'{not json'")
+    for _ in range(2):  # a second start raises no second item
+        await h.restart(offline=timedelta(minutes=1))
+        await h.clock.advance(3 * H)
+    for broken, problem in ((zone, "trigger.timezone: unknown time zone 'Gone/Removed'"),
+                            (typed, "policy.timeout: not a duration: 42"),
+                            (text, "the stored definition is not JSON")):
+        automation = h.store.get(broken)
+        assert automation.status == "broken" and automation.definition is None
+        assert automation.problem is not None and automation.problem.startswith(problem)
+        assert automation.next_fire_at is None
+        with pytest.raises(Conflict) as refused:
+            await h.engine.run_now(broken)
+        assert refused.value.code == "broken"
+        with pytest.raises(Conflict):
+            await h.engine.set_paused(broken, True)
+    after = [c.title for c in h.runner.calls if c.started > START]
+    assert after and set(after) == {"good"}  # after breaking, only the good one fires
+    assert [r.scheduled_for for r in h.runs(good)] == [START + i * H for i in range(7)]
+    items = [i for i in h.store.attention() if i.kind == "broken"]
+    assert sorted(i.automation_id for i in items) == sorted([zone, typed, text])
+
+    # a whole valid definition repairs it; from then on it fires as usual
+    await h.engine.revise(zone, {"title": "zone", "runner": {"kind": "command", "command": "true"},
+                                 "trigger": {"kind": "cron", "expression": "30 * * * *",
+                                             "timezone": "Europe/Berlin"}})
+    repaired = h.store.get(zone)
+    assert repaired.status == "active" and repaired.problem is None
+    assert h.store.audit(zone)[-1].action == "repaired"
+    before = len(h.runs(zone))
+    await h.clock.advance(2 * H)
+    assert [r.state for r in h.runs(zone)[before:]] == ["succeeded", "succeeded"]
+    await h.engine.delete(text)  # and a broken one can be deleted
+    await h.stop()
 
 
 # --------------------------------------------------------------- stop rules

@@ -34,6 +34,15 @@ def first_fire(definition: Definition, now: datetime,
     return next_fire(trigger, now - _TICK, last_finished)
 
 
+def refuse_broken(automation: Automation) -> None:
+    """A broken automation (its stored definition no longer loads) can only be shown,
+    exported, repaired with a whole definition, or deleted."""
+    if automation.problem is not None:
+        raise Conflict("broken", f"{automation.title} cannot be loaded ({automation.problem}); "
+                       f"repair it with 'errands edit {automation.id[:8]} --from-json FILE' "
+                       f"(see 'errands export {automation.id[:8]}') or delete it")
+
+
 def fingerprint(doc: Any) -> str:
     return hashlib.sha256(canonical_json(doc).encode()).hexdigest()
 
@@ -73,26 +82,32 @@ class Catalog:
 
     def revise(self, automation_id: str, doc: Any, *, actor: str = "user") -> tuple[Automation, bool]:
         """Replace the definition with ``doc``; a document equal to the current one changes
-        nothing and makes no revision."""
+        nothing and makes no revision. A broken automation is repaired this way: it is then
+        armed afresh from now, as after a schedule change."""
         current = self.store.get(automation_id)
+        old = current.definition
         now = self.clock().replace(microsecond=0)
-        definition = self.validate(doc, now, previous=current.definition)
-        if canonical_json(definition.to_dict()) == canonical_json(current.definition.to_dict()):
+        definition = self.validate(doc, now, previous=old)
+        unchanged = old is not None and canonical_json(definition.to_dict()) == canonical_json(
+            old.to_dict())
+        if unchanged:
             return current, False
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
             if row.revision != current.revision:
                 raise Conflict("stale_revision", "the automation changed while it was being "
                                "edited; show it again and repeat the edit")
-            schedule_changed = (definition.trigger != current.definition.trigger
-                                or definition.stop != current.definition.stop)
+            schedule_changed = (old is None or definition.trigger != old.trigger
+                                or definition.stop != old.stop)
             was_active = row.status == "active"
+            was_paused = row.status == "paused" if old is None else old.paused
             self.store.revise_in(s, row, definition, now=now, actor=actor,
-                                 detail={"fields": _changed_fields(current.definition, definition)})
+                                 action="revised" if old is not None else "repaired",
+                                 detail={"fields": _changed_fields(old, definition)})
             if schedule_changed and row.status == "completed":
                 row.status = "active"  # a new schedule or stop rule brings it back
             row.status = _status(definition, row.status)
-            if definition.paused != current.definition.paused:
+            if definition.paused != was_paused:
                 row.paused_reason = None
                 row.paused_at = now if definition.paused else None
             if row.status != "active":
@@ -110,7 +125,10 @@ class Catalog:
         now = self.clock()
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
-            current = _automation(row).definition
+            automation = _automation(row)
+            refuse_broken(automation)
+            current = automation.definition
+            assert current is not None  # refuse_broken let only a loaded one through
             if not paused and row.status == "completed":
                 raise Conflict("completed", "this automation has completed; edit its schedule "
                                "or stop rule to run it again")
@@ -149,6 +167,6 @@ def _status(definition: Definition, current: str) -> str:
     return "paused" if definition.paused else "active"
 
 
-def _changed_fields(old: Definition, new: Definition) -> list[str]:
-    a, b = old.to_dict(), new.to_dict()
+def _changed_fields(old: Definition | None, new: Definition) -> list[str]:
+    a, b = ({} if old is None else old.to_dict()), new.to_dict()
     return sorted(k for k in b if a.get(k) != b.get(k))

@@ -27,8 +27,14 @@ def load_definition(doc: dict[str, Any]) -> Definition:
 
 @dataclass(frozen=True)
 class Automation:
+    """An automation as stored. ``problem`` is set (and ``definition`` is None, ``status``
+    ``broken``) when the stored definition no longer loads: text that is not JSON, a wrong
+    type, a time zone a tzdata update removed. Such an automation is listed and can be
+    shown, exported, repaired (a whole new definition) or deleted, but never fires."""
+
     id: str
-    definition: Definition
+    title: str
+    definition: Definition | None
     revision: int
     status: str
     next_fire_at: datetime | None
@@ -42,14 +48,14 @@ class Automation:
     last_finished_at: datetime | None = None
     last_result: str | None = None
     last_index: int = 0  # the index of its newest run (the ledger's own counter)
-
-    @property
-    def title(self) -> str:
-        return self.definition.title
+    problem: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"id": self.id}
-        doc.update(self.definition.to_dict())
+        if self.definition is None:
+            doc.update({"title": self.title, "problem": self.problem})
+        else:
+            doc.update(self.definition.to_dict())
         doc.update({
             "revision": self.revision, "status": self.status,
             "next_fire_at": format_instant(self.next_fire_at),

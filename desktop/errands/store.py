@@ -14,12 +14,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import delete, func, literal_column, select, update
+from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .db.bulk import insert_rows, select_rows, update_rows
-from .db.database import Database
+from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, RevisionRow, RunRow,
                         SettingRow)
 from .definition import Definition
@@ -81,11 +81,26 @@ def _definition(automation_id: str, revision: int, doc: dict[str, Any]) -> Defin
     return found
 
 
+def _load(row: AutomationRow) -> tuple[Definition | None, str | None]:
+    """The row's definition, or why it cannot be loaded (the automation is then broken).
+    Derived at every load, so a tzdata update that removes a zone, or one that brings it
+    back, is noticed without a migration or a stored flag."""
+    doc = row.definition
+    if isinstance(doc, NotJSON):
+        return None, f"the stored definition is not JSON ({doc.error})"
+    try:
+        return _definition(row.id, row.revision, doc), None
+    except InvalidInput as exc:
+        return None, str(exc)
+
+
 def _automation(row: AutomationRow) -> Automation:
+    definition, problem = _load(row)
     return Automation(
-        id=row.id, definition=_definition(row.id, row.revision, row.definition),
+        id=row.id, title=row.title, definition=definition, problem=problem,
         revision=row.revision,
-        status=row.status, next_fire_at=row.next_fire_at, failure_streak=row.failure_streak,
+        status="broken" if problem else row.status,
+        next_fire_at=None if problem else row.next_fire_at, failure_streak=row.failure_streak,
         run_count=row.run_count, created_at=row.created_at, updated_at=row.updated_at,
         request_id=row.request_id, paused_reason=row.paused_reason, paused_at=row.paused_at,
         last_result=row.last_result, last_index=row.last_index)
@@ -192,6 +207,35 @@ class Store:
                 AutomationRow.created_at, literal_column("automations.rowid")))
             return [_automation(r) for r in rows]  # type: ignore[arg-type]
 
+    def stored_text(self, automation_id: str) -> str:
+        """The definition exactly as stored, readable or not (what ``errands export`` prints)."""
+        with self.db.read() as s:
+            found = s.execute(select(AutomationRow.id, type_coerce(AutomationRow.definition, Text))
+                              .where(AutomationRow.id == automation_id)).first()
+        if found is None:
+            raise NotFound(f"no automation with id {automation_id!r}")
+        text = found[1]
+        if text is None:
+            return "null"  # an SQL NULL: the JSON column's reading of it
+        return text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+
+    def flag_broken(self, items: Sequence[Automation], now: datetime) -> list[Automation]:
+        """One attention item per broken automation and problem, however often the engine
+        starts: those already raised (read or not) are not raised again. Returns the
+        automations an item was raised for."""
+        raised = []
+        with self.db.write() as s:
+            for a in items:
+                title = f"{a.title} cannot be loaded and will not run"
+                seen = s.scalar(select(AttentionRow.id).where(
+                    AttentionRow.automation_id == a.id, AttentionRow.kind == "broken",
+                    AttentionRow.body == a.problem).limit(1))
+                if seen is None:
+                    self.add_attention_in(s, kind="broken", title=title, body=a.problem,
+                                          now=now, automation_id=a.id)
+                    raised.append(a)
+        return raised
+
     def find_by_request(self, request_id: str) -> tuple[Automation, str | None] | None:
         with self.db.read() as s:
             row = s.scalars(select(AutomationRow)
@@ -295,10 +339,13 @@ class Store:
 
     def get_run(self, run_id: str) -> Run:
         with self.db.read() as s:
-            row = s.get(RunRow, run_id)
-            if row is None:
-                raise NotFound(f"no run with id {run_id!r}")
-            return _run(row)
+            return _run(self.get_row_in(s, run_id))
+
+    def get_row_in(self, s: Session, run_id: str) -> RunRow:
+        row = s.get(RunRow, run_id)
+        if row is None:
+            raise NotFound(f"no run with id {run_id!r}")
+        return row
 
     def start_attempts_in(self, s: Session, items: Sequence[tuple[str, int, datetime]]
                           ) -> list[Run | NotFound]:
@@ -332,9 +379,7 @@ class Store:
         return [None] * len(items)
 
     def update_run_in(self, s: Session, run_id: str, **values: Any) -> RunRow:
-        row = s.get(RunRow, run_id)
-        if row is None:
-            raise NotFound(f"no run with id {run_id!r}")
+        row = self.get_row_in(s, run_id)
         for key, value in values.items():
             setattr(row, key, value)
         return row
@@ -347,14 +392,52 @@ class Store:
             raise InvalidInput("limit", f"{limit} is out of range", "a whole number from 1 to 1000",
                                "50")
         before = _cursor_index(cursor)
+        q = select(RunRow).where(RunRow.automation_id == automation_id)
+        if before is not None:
+            q = q.where(RunRow.index < before)
+        q = q.order_by(RunRow.index.desc()).limit(limit + 1)
+        try:
+            with self.db.read() as s:
+                rows = list(s.scalars(q))
+                runs = [_run(r) for r in rows]
+            indexes = [r.index for r in rows]
+        except (ValueError, TypeError):  # a value that does not decode: that row alone pays
+            runs, indexes = self._runs_one_by_one(q)
+        more = len(runs) > limit
+        return runs[:limit], (f"r{indexes[limit - 1]}" if more else None)
+
+    def _runs_one_by_one(self, q: Any) -> tuple[list[Run], list[int]]:
+        """The page of ``q`` read row by row, each unreadable row as far as it can be read."""
         with self.db.read() as s:
-            q = select(RunRow).where(RunRow.automation_id == automation_id)
-            if before is not None:
-                q = q.where(RunRow.index < before)
-            rows = list(s.scalars(q.order_by(RunRow.index.desc()).limit(limit + 1)))
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return [_run(r) for r in rows], (f"r{rows[-1].index}" if more and rows else None)
+            keys = list(s.execute(q.with_only_columns(RunRow.id, RunRow.index)))
+        runs = []
+        for run_id, index in keys:
+            try:
+                with self.db.read() as s:
+                    runs.append(_run(self.get_row_in(s, run_id)))
+            except (ValueError, TypeError):
+                runs.append(self._salvage_run(run_id))
+        return runs, [index for _, index in keys]
+
+    def _salvage_run(self, run_id: str) -> Run:
+        """A run row with a value that does not decode (a timestamp that is not one, JSON that
+        is not JSON), column by column: what reads is kept, the rest is named in its error."""
+        values: dict[str, Any] = {}
+        bad: list[str] = []
+        with self.db.read() as s:
+            for column in RunRow.__table__.columns:
+                try:
+                    value = s.execute(select(column).where(RunRow.id == run_id)).scalar()
+                except (ValueError, TypeError) as exc:
+                    bad.append(f"{column.name} ({exc})")
+                    continue
+                if isinstance(value, NotJSON):
+                    bad.append(f"{column.name} (not JSON: {value.error})")
+                    continue
+                values[column.name] = value
+        values.update(error_code="unreadable", error_message="this run's stored "
+                      + "; ".join(bad) + " cannot be read; the rest is shown as stored")
+        return run_from_values(values)
 
     def active_runs(self, automation_id: str | None = None) -> list[Run]:
         with self.db.read() as s:

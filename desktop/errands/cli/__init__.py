@@ -57,8 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = cmd("edit", commands.edit, "change an automation (only the options given)")
     p.add_argument("id")
     add_definition_options(p, editing=True)
+    p.add_argument("--from-json", metavar="FILE", help="replace the whole definition with this "
+                   "document (a file, or - for stdin); the way to repair a broken automation")
     cmd("list", commands.list_, "list automations")
     p = cmd("show", commands.show, "show one automation")
+    p.add_argument("id")
+    p = cmd("export", commands.export, "print the stored definition document as it is")
     p.add_argument("id")
     for name, handler, text in (("pause", commands.pause, "stop automatic fires"),
                                 ("resume", commands.resume, "re-arm from the next future fire"),

@@ -60,8 +60,20 @@ def _read_json(source: str) -> Any:
                            "'errands show ID --json'", '{"title": "Backup", ...}')
 
 
-# what ``add --from-json`` may be given besides the document itself
-_FROM_JSON_COMPATIBLE = {"from_json", "request_id", "data_dir", "json", "handler", "command_name"}
+# what ``add``/``edit --from-json`` may be given besides the document itself
+_FROM_JSON_COMPATIBLE = {"from_json", "request_id", "data_dir", "json", "handler", "command_name",
+                         "id"}
+
+
+def _from_json_alone(args: argparse.Namespace, usage: str) -> Any:
+    """The document of ``--from-json``, refusing options that would have to merge into it."""
+    given = [name for name, value in vars(args).items()
+             if value is not None and name not in _FROM_JSON_COMPATIBLE]
+    if given:
+        flag = "--" + sorted(given)[0].replace("_", "-")
+        raise InvalidInput(flag, "cannot be combined with --from-json; put it in the "
+                           "document instead", "--from-json FILE alone", usage)
+    return _read_json(args.from_json)
 
 
 def add(args: argparse.Namespace) -> int:
@@ -69,14 +81,7 @@ def add(args: argparse.Namespace) -> int:
     warnings: list[str] = []
     request_id = args.request_id
     if args.from_json:
-        given = [name for name, value in vars(args).items()
-                 if value is not None and name not in _FROM_JSON_COMPATIBLE]
-        if given:
-            flag = "--" + sorted(given)[0].replace("_", "-")
-            raise InvalidInput(flag, "cannot be combined with --from-json; put it in the "
-                               "document instead", "--from-json FILE alone (with --request-id "
-                               "at most)", "errands add --from-json automation.json")
-        doc = _read_json(args.from_json)
+        doc = _from_json_alone(args, "errands add --from-json automation.json")
         if isinstance(doc, dict) and "request_id" in doc:
             request_id = request_id or doc.get("request_id")
             doc = {k: v for k, v in doc.items() if k != "request_id"}
@@ -100,7 +105,18 @@ def edit(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     ident = catalog.store.resolve_id(args.id)
     current = catalog.store.get(ident)
-    doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
+    warnings: list[str] = []
+    if args.from_json:
+        doc = _from_json_alone(args, f"errands edit {ident[:8]} --from-json automation.json")
+    elif current.definition is None:
+        raise InvalidInput("--from-json", f"{current.title} is broken ({current.problem}), so "
+                           "options cannot be merged into its stored definition; give a whole "
+                           "valid definition instead", "--from-json FILE with a complete "
+                           "definition document",
+                           f"errands export {ident[:8]} > fixed.json; correct it; "
+                           f"errands edit {ident[:8]} --from-json fixed.json")
+    else:
+        doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
 
     def local() -> dict[str, Any]:
         automation, changed = catalog.revise(ident, doc, actor="cli")
@@ -110,7 +126,8 @@ def edit(args: argparse.Namespace) -> int:
     for w in warnings:
         print(f"note: {w}", file=sys.stderr)
     automation = _from_reply(catalog.store, reply["automation"])
-    head = f"Revised to revision {automation.revision}" if reply["changed"] else "Nothing changed"
+    head = (("Repaired" if current.definition is None else "Revised")
+            + f" to revision {automation.revision}" if reply["changed"] else "Nothing changed")
     emit(args, reply["automation"], f"{head}\n{render.automation_detail(automation)}")
     return 0
 
@@ -125,6 +142,21 @@ def show(args: argparse.Namespace) -> int:
     store = open_store(args)
     automation = store.get(store.resolve_id(args.id))
     emit(args, automation.to_dict(), render.automation_detail(automation))
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    """The stored definition document as it is, readable or not: the starting point of a
+    repair (``edit --from-json``) or a copy (``add --from-json``)."""
+    store = open_store(args)
+    text = store.stored_text(store.resolve_id(args.id))
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        print("note: the stored definition is not JSON; printed as it is", file=sys.stderr)
+        emit(args, text, text)
+        return 0
+    emit(args, doc, json.dumps(doc, indent=2, ensure_ascii=False))
     return 0
 
 
@@ -227,8 +259,18 @@ def schedule_parse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shown(settings: Settings, key: str) -> str:
+    """The value in force in its canonical form (``60s`` reads ``1m``, as refusals say);
+    an invalid environment value as it is, so that listing still works."""
+    try:
+        return normalize(key, settings.raw(key))
+    except InvalidInput:
+        return settings.raw(key)
+
+
 def config_list(args: argparse.Namespace) -> int:
-    rows = open_store(args).settings().as_rows()
+    settings = open_store(args).settings()
+    rows = [{**r, "value": _shown(settings, r["key"])} for r in settings.as_rows()]
     emit(args, {"settings": rows},
          render.table(("KEY", "VALUE", "SOURCE", "MEANING"),
                       [(r["key"], r["value"], r["source"], r["help"]) for r in rows]))
@@ -238,7 +280,8 @@ def config_list(args: argparse.Namespace) -> int:
 def config_get(args: argparse.Namespace) -> int:
     settings = open_store(args).settings()
     settings.get(args.key)  # validates the key and the value in force
-    doc = {"key": args.key, "value": settings.raw(args.key), "source": settings.source(args.key)}
+    doc = {"key": args.key, "value": _shown(settings, args.key),
+           "source": settings.source(args.key)}
     emit(args, doc, doc["value"])
     return 0
 
@@ -263,6 +306,7 @@ def config_unset(args: argparse.Namespace) -> int:
     perform(_dir(args), "set_setting", {"key": args.key, "value": None},
             lambda: store.unset_setting(args.key))
     settings = store.settings()
-    doc = {"key": args.key, "value": settings.raw(args.key), "source": settings.source(args.key)}
+    doc = {"key": args.key, "value": _shown(settings, args.key),
+           "source": settings.source(args.key)}
     emit(args, doc, f"{args.key} = {doc['value']} ({doc['source']})")
     return 0

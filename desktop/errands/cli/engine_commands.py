@@ -91,7 +91,7 @@ def attention_read(args: argparse.Namespace) -> int:
                            "errands attention read --all")
     reply = perform(_dir(args), "attention_read", {"item": args.item},
                     lambda: {"marked": store.mark_attention_read(args.item)})
-    emit(args, reply, f"Marked {reply['marked']} as read")
+    emit(args, reply, render.marked(args.item, reply["marked"]))
     return 0
 
 

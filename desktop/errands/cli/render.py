@@ -11,10 +11,10 @@ from ..timeutil import format_instant
 
 
 def local(value: datetime | None) -> str:
-    """An instant in this machine's zone, minute precision, with its offset."""
+    """An instant in this machine's zone, to the second, with its offset."""
     if value is None:
         return "—"
-    return value.astimezone().strftime("%Y-%m-%d %H:%M %z")
+    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S %z")
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
@@ -30,11 +30,30 @@ def automation_list(items: list[Automation]) -> str:
         return "No automations yet. Create one with: errands add --title T --command C --schedule SPEC"
     return table(("ID", "STATUS", "NEXT FIRE", "TITLE", "SCHEDULE"),
                  [(a.id[:8], a.status, local(a.next_fire_at), a.title,
-                   describe(a.definition.trigger)) for a in items])
+                   describe(a.definition.trigger) if a.definition
+                   else f"cannot be loaded: {a.problem}") for a in items])
+
+
+def broken_detail(a: Automation) -> str:
+    """What is wrong with a broken automation and the ways to repair it."""
+    short = a.id[:8]
+    return "\n".join([
+        f"{a.title}",
+        f"  id           {a.id}",
+        "  status       broken: its stored definition cannot be loaded, so it never runs",
+        f"  problem      {a.problem}",
+        f"  revision     {a.revision}   updated {local(a.updated_at)}",
+        f"  repair       errands export {short} > fixed.json   (the stored document, as it is)",
+        "               correct fixed.json, then",
+        f"               errands edit {short} --from-json fixed.json",
+        f"  or           errands delete {short}",
+    ])
 
 
 def automation_detail(a: Automation) -> str:
     d = a.definition
+    if d is None:
+        return broken_detail(a)
     what = (f"agent: {d.runner.prompt}" if d.runner.kind == "agent"  # type: ignore[union-attr]
             else f"command: {d.runner.command}")  # type: ignore[union-attr]
     lines = [
@@ -63,26 +82,42 @@ def automation_detail(a: Automation) -> str:
 
 
 def run_summary(r: Run) -> str:
+    missed = ""
+    if r.missed_count and r.missed_count > 1:
+        missed = f"fires {local(r.missed_first)} … {local(r.missed_last)}"
     if r.state == "skipped":
-        text = r.skip_reason or ""
-        if r.missed_count and r.missed_count > 1:
-            text += f" ({r.missed_count} fires {local(r.missed_first)} … {local(r.missed_last)})"
-        return text
+        return (r.skip_reason or "") + (f" ({missed})" if missed else "")
     if r.error_code:
-        return f"{r.error_code}: {r.error_message or ''}"
-    return (r.result or "").replace("\n", " ")[:80]
+        text = f"{r.error_code}: {r.error_message or ''}"
+    else:
+        text = (r.result or "").replace("\n", " ")[:80]
+    if r.trigger == "catch_up" and missed:
+        text = f"caught up {missed}" + (f"; {text}" if text else "")
+    return text
 
 
 def run_list(runs: list[Run], next_cursor: str | None) -> str:
     if not runs:
         return "No runs yet."
-    out = table(("#", "STATE", "TRIGGER", "SCHEDULED", "STARTED", "FINISHED", "ATTEMPT", "DETAIL"),
+    out = table(("#", "STATE", "TRIGGER", "SCHEDULED", "STARTED", "FINISHED", "ATTEMPT", "MISSED",
+                 "DETAIL"),
                 [(r.index, r.state + (" (dry run)" if r.dry_run else ""), r.trigger,
                   local(r.scheduled_for), local(r.started_at), local(r.finished_at),
-                  r.attempt, run_summary(r)) for r in runs])
+                  r.attempt, "" if r.missed_count is None else r.missed_count, run_summary(r))
+                 for r in runs])
     if next_cursor:
         out += f"\nMore: --cursor {next_cursor}"
     return out
+
+
+def marked(item: int | None, count: int) -> str:
+    """What ``attention read`` did, naming the item (a bare count read like an item id)."""
+    if item is not None:
+        return (f"Marked item {item} as read." if count else
+                f"Item {item} was already read; nothing changed.")
+    if not count:
+        return "Nothing to mark: no unread items."
+    return f"Marked {count} item{'s' if count != 1 else ''} as read."
 
 
 def fires(items: list[datetime], description: str) -> str:

@@ -7,9 +7,13 @@ thanks to WAL, never wait for a writer.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import sqlite3
+import stat
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,11 +23,68 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..errors import StoreError
+from ..paths import PRIVATE_FILE, tighten
 from ..migrations import HEAD, KNOWN_REVISIONS
 
 log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+@dataclass(frozen=True)
+class NotJSON:
+    """What a JSON column holds when its stored text is not JSON: the text itself and
+    the parser's complaint. One such row must not stop every query that reads the table,
+    so the value is handed back as this marker and each reader decides."""
+
+    text: str
+    error: str
+
+
+def _load_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        return NotJSON(str(text), str(exc))
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (fifo)"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"))
+
+
+def _kind(mode: int) -> str:
+    return next((text for test, text in _KINDS if test(mode)), "not a regular file")
+
+
+def prepare_file(path: Path) -> None:
+    """Refuse a database path (or one of SQLite's side files) that is not a regular file,
+    without ever opening it (opening a fifo would block); create a missing database 0600
+    and tighten an existing one of ours that others may read."""
+    for candidate in (path, *(path.with_name(path.name + end) for end in SIDE_FILES)):
+        try:
+            info = candidate.stat()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StoreError("store_unusable", f"{candidate} cannot be examined: "
+                             f"{exc.strerror or exc}") from exc
+        if not stat.S_ISREG(info.st_mode):
+            what = "its database" if candidate == path else "a file SQLite keeps beside it"
+            raise StoreError("store_unusable", f"{candidate} is {_kind(info.st_mode)}, where "
+                             f"Errands expects {what}; move it aside or choose another "
+                             "--data-dir.")
+        tighten(candidate, info, PRIVATE_FILE)
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
+            tighten(path, path.stat(), PRIVATE_FILE)
+        except FileExistsError:
+            pass  # another process created it meanwhile: it was checked above or is theirs
+        except OSError as exc:
+            raise StoreError("store_unusable", f"cannot create the database {path}: "
+                             f"{exc.strerror or exc}") from exc
 
 
 def _configure(engine: Engine, immediate: bool, busy_ms: int) -> None:
@@ -48,7 +109,7 @@ def inspect_file(path: Path, busy_ms: int) -> str | None:
     Raises ``StoreError`` for a file that is not SQLite, not Errands', or newer than us.
     Opens read-only so nothing is ever written to a file we refuse.
     """
-    if not path.exists() or path.stat().st_size == 0:
+    if path.stat().st_size == 0:
         return None
     with path.open("rb") as fh:
         header = fh.read(16)
@@ -92,10 +153,13 @@ class Database:
     def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
         self.path = path
         self.busy_ms = busy_ms
+        prepare_file(path)
         version = inspect_file(path, busy_ms)
         url = f"sqlite:///{path}"
-        self.write_engine = create_engine(url, connect_args={"timeout": busy_ms / 1000})
-        self.read_engine = create_engine(url, connect_args={"timeout": busy_ms / 1000})
+        options: dict[str, Any] = {"connect_args": {"timeout": busy_ms / 1000},
+                                   "json_deserializer": _load_json}
+        self.write_engine = create_engine(url, **options)
+        self.read_engine = create_engine(url, **options)
         _configure(self.write_engine, True, busy_ms)
         _configure(self.read_engine, False, busy_ms)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)

@@ -72,6 +72,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
 from ..timeutil import format_duration, format_instant, utcnow
 from .processes import group_alive, kill_group_now, terminate_group_async
@@ -400,7 +401,7 @@ class CommandRunner:
         if ctx.dry_run:
             return Outcome(state="succeeded", result=bounded(describe(argv, ctx.workdir, variables)))
         try:
-            ctx.workdir.mkdir(parents=True, exist_ok=True)
+            private_dir(ctx.workdir)  # what Errands creates is 0700; existing folders stay
         except OSError as exc:
             return Outcome(state="failed", error_code="workdir",
                            error_message=f"cannot create the working folder {ctx.workdir}: "
@@ -501,8 +502,16 @@ class CommandRunner:
 
 def _open_log(path: Path, attempt: int) -> BinaryIO:
     """The run log, opened for append, with this attempt's header written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    log_file = open(path, "ab")
+    private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0),
+                 PRIVATE_FILE)
+    try:
+        if os.name == "posix":
+            os.fchmod(fd, PRIVATE_FILE)  # whatever the umask, or an older, wider log
+    except BaseException:
+        os.close(fd)
+        raise
+    log_file = os.fdopen(fd, "ab")
     try:
         separator = b""
         if log_file.tell() > 0:

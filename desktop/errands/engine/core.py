@@ -32,7 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..catalog import Catalog
+from ..catalog import Catalog, refuse_broken
 from ..db.bulk import Cursor, StaleCursor, write_cursors
 from ..db.schema import AutomationRow, RunRow
 from ..definition import AfterTrigger, AtTrigger, Definition
@@ -60,6 +60,10 @@ CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint befo
 RETRY_ADMISSION = 5.0     # seconds before admission is tried again after the store failed
 OUTPUT_TAIL = 64 * 1024
 CancelReason = Literal["cancelled", "interrupted"]
+# Why a run was cancelled, as its error (code, message): only a stop asks for it by name.
+BY_REQUEST = ("cancelled", "stopped by request")
+REPLACED = ("replaced", "a newer fire replaced it (overlap: cancel_previous)")
+PAUSED = ("paused", "dropped because the automation was paused")
 
 
 @dataclass
@@ -98,6 +102,7 @@ class Engine:
         self._seq = itertools.count()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._cancel_reason: dict[str, CancelReason] = {}
+        self._cancel_why: dict[str, tuple[str, str]] = {}
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -133,8 +138,12 @@ class Engine:
         now = self.clock.now()
         self._started_at = now
         self._recover(now)
+        broken = []
         for automation in self.store.list():
-            self._slots[automation.id] = _Slot(automation)
+            self._slots[automation.id] = _Slot(automation)  # a broken one is never armed
+            if automation.problem is not None:
+                broken.append(automation)
+        self._flag_broken(broken, now)
         for run in self.store.active_runs():
             slot = self._slots.get(run.automation_id)
             if slot is not None and run.state == "awaiting_input" and not run.dry_run:
@@ -145,6 +154,13 @@ class Engine:
             self._admit_due(now, reason_hint="app_not_running", stagger=True)
             self._loop_task = asyncio.get_running_loop().create_task(self._timer_loop())
         self.events.publish("engine_state", data={"state": "running"})
+
+    def _flag_broken(self, broken: list[Automation], now: datetime) -> None:
+        for automation in broken if self.automatic else ():  # a serving engine says so
+            log.warning("automation %s (%s) is broken and will not run: %s", automation.id,
+                        automation.title, automation.problem)
+        for automation in self.store.flag_broken(broken, now):
+            self.events.publish("attention_raised", automation_id=automation.id)
 
     async def stop(self) -> None:
         """Stop admitting, give running work a short grace period, then interrupt the rest."""
@@ -327,6 +343,7 @@ class Engine:
                     continue
                 if self._task_automation.get(run_id) == automation_id:
                     self._cancel_reason[run_id] = "cancelled"
+                    self._cancel_why[run_id] = REPLACED
                     task.cancel()
         for run_id, delay, claim in started:
             record = (run_from_values(claim.values) if isinstance(claim, Claimed)
@@ -514,9 +531,10 @@ class Engine:
                 attempt += 1
         except asyncio.CancelledError:
             reason = self._cancel_reason.pop(run_id, "interrupted")
-            message = ("stopped by request" if reason == "cancelled"
-                       else "Errands quit while this run was active")
-            self._finish(run_id, Outcome(state="failed", error_code=reason, error_message=message),
+            why = self._cancel_why.pop(run_id, BY_REQUEST)
+            code, message = (why if reason == "cancelled"
+                             else (reason, "Errands quit while this run was active"))
+            self._finish(run_id, Outcome(state="failed", error_code=code, error_message=message),
                          final_state=reason)
         except NotFound:
             return  # the automation was deleted while this run waited
@@ -775,13 +793,14 @@ class Engine:
                     continue
                 run = self.store.get_run(run_id)
                 if run.trigger != "manual" and run.state == "scheduled":
-                    self._cancel(run_id)
+                    self._cancel(run_id, PAUSED)
         return self.store.get(automation_id)
 
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
                       dry_run: bool = False) -> Run:
         """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy."""
         slot = self._slot(automation_id)
+        refuse_broken(slot.automation)
         if request_id:
             existing = self.store.run_by_request(automation_id, request_id)
             if existing is not None:
@@ -823,18 +842,19 @@ class Engine:
         if slot.queued:
             queued, slot.queued = slot.queued, None
             with self._transaction() as s:
-                self._close_run_in(s, queued, "cancelled", error=("cancelled", "stopped by request"))
+                self._close_run_in(s, queued, "cancelled", error=BY_REQUEST)
         await self._cancel_and_wait(run_id)
         return self.store.get_run(run_id)
 
-    def _cancel(self, run_id: str) -> None:
+    def _cancel(self, run_id: str, why: tuple[str, str] = BY_REQUEST) -> None:
         task = self._tasks.get(run_id)
         if task is not None and not task.done():
             self._cancel_reason[run_id] = "cancelled"
+            self._cancel_why[run_id] = why
             task.cancel()
             return
         with self._transaction() as s:  # parked or queued: nothing is executing
-            self._close_run_in(s, run_id, "cancelled", error=("cancelled", "stopped by request"))
+            self._close_run_in(s, run_id, "cancelled", error=why)
         automation_id = self.store.get_run(run_id).automation_id
         slot = self._slots.get(automation_id)
         if slot is not None:
