@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from errands.cron import parse_cron
 from errands.errors import InvalidInput
-from errands.nlschedule import EXAMPLES, ParsedSchedule, parse_schedule_text
+from errands.phrases import EXAMPLES, ParsedSchedule, parse_schedule_text
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 BER = "Europe/Berlin"

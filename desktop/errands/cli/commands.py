@@ -209,7 +209,7 @@ def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any, min_interval: An
 
 
 def schedule_parse(args: argparse.Namespace) -> int:
-    from ..nlschedule import parse_schedule_text
+    from ..phrases import parse_schedule_text
 
     now = parse_instant(args.now, "--now") if args.now else utcnow()
     tz = args.tz or system_zone_name()

@@ -111,7 +111,7 @@ def spec_to_trigger(spec: str, tz: str | None, now: datetime,
         kept = previous.get("timezone") if previous.get("kind") == "cron" else None
         return {"kind": "cron", "expression": rest.strip(),
                 "timezone": tz or kept or system_zone_name()}, None
-    from ..nlschedule import parse_schedule_text  # the phrase parser is only needed here
+    from ..phrases import parse_schedule_text  # the phrase parser is only needed here
     try:
         parsed = parse_schedule_text(text, tz or system_zone_name(), now)
     except InvalidInput as exc:

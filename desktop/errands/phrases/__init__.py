@@ -1,0 +1,106 @@
+"""Offline natural-language schedules: ``every weekday at 9am, summarize my inbox``.
+
+``parse_schedule_text`` turns one typed phrase into a trigger dict, the task text (prompt),
+a short title and a stop rule. There is no network and no model: the grammar is a fixed set
+of regular expressions, so the same phrase always gives the same answer and every answer
+can be explained.
+
+How a phrase is read
+--------------------
+The phrase is scanned in a fixed order (manual, loops, stop rules, repeats, relative
+one-shots, dates, times of day). Each recognised piece is *consumed*; whatever is left,
+minus connector punctuation, is the prompt. So the schedule may come first, last, or be
+split around the task ("remind me at 9am tomorrow to stretch").
+
+Words that often occur inside a task are only taken when they sit next to another schedule
+piece or at an edge of the phrase: a bare ``at 9`` (so "check prices at 5 stores daily"
+keeps its "at 5 stores"), a time without ``at`` ("summarize the 5pm notes daily"), a
+weekday without ``on``/``every``/``next`` ("friday at 9"). Adverbs after a determiner are
+never taken ("send the weekly report every friday" keeps "weekly").
+
+Decisions the grammar makes (each also reported as a warning when it applies)
+----------------------------------------------------------------------------
+* Calendar phrases become cron in the user's zone, so 9am stays 9am across DST.
+* No time given for a day-based repeat or a one-shot day: 09:00 (morning 09:00,
+  afternoon 15:00, evening 18:00, night/tonight 21:00).
+* A bare hour ("at 9") is read on the 24-hour clock (09:00) unless a part of the day says
+  otherwise ("tonight at 10" is 22:00).
+* "every N minutes/hours" aligns to the clock with cron when N divides the hour/day,
+  otherwise it is a fixed ``every`` grid.
+* "every other day" / "every N days" (2..15) *with* a time: cron ``*/N`` on the day of
+  the month, which restarts on the 1st of each month. Without a time, or N > 15: an
+  ``every Nd`` grid, which keeps the time of day the errand was created at.
+* "every other week", "every other Monday", "every N weeks": cron cannot say this, so an
+  ``every`` grid of 7*N days counted from creation, with a warning that the weekday and the
+  time of day are not pinned.
+* "weekly" without a weekday: Mondays. "monthly" without a day: the 1st.
+* "next friday" is the first Friday strictly after today; "on friday"/"friday" is today
+  when today is Friday and the time is still ahead, otherwise the coming one.
+* "midnight" after a named day means the end of that day ("friday at midnight" is the
+  00:00 that starts Saturday). Recurring "at midnight" is 00:00 of the named day.
+* A date without a year is the next one that is still in the future.
+* A local time in a DST gap moves forward by the gap; a time that happens twice uses the
+  first (earlier) instant.
+* "until <day>" ends at the start of the following day (exclusive bound); "until <day> at
+  <time>" ends at that instant; "until <time>" ends today at that time (tomorrow if it has
+  passed). "until friday" on a Friday ends tonight. "for 3 days" ends at now + 3 days.
+* "until <anything that is not a date>" is a condition: ``stop.when_condition_met`` is set
+  and the clause stays in the prompt so the agent knows when it is done. Phrases starting
+  with "keep" become an ``after`` loop (10m when no interval is given). A condition that
+  is the only schedule piece also becomes a 10m loop. A condition next to a one-shot is
+  left as plain prompt text (a one-shot takes no stop rule).
+* Instants derived from ``now`` ("in 10 minutes", "for 3 days") drop microseconds.
+* A naive ``now`` is taken as UTC.
+* "every hour from 9 to 5" / "every 2 hours between 8 and 20": the hour field becomes a
+  range and both ends run; minute steps ("every 30 minutes from 9am to 5pm") stop at
+  16:30, because one cron line cannot also add 17:00 (warned). "from 9 to 5" reads the
+  smaller end as pm. "except <days>" removes weekdays from the set.
+* "night" means 21:00-04:59: "every night at 3" is 03:00, "tonight at 1" is tomorrow 01:00.
+* Refused rather than guessed: start dates ("starting tomorrow", no trigger shape can keep
+  them), "3 times a day"/"twice daily" (name the times instead), a weekday together with a
+  day of the month (cron would run on either), two times with different minutes and hours
+  ("9:15 and 17:30"), and intervals that neither divide the hour/day nor fit an ``every``
+  grid when combined with weekdays or windows.
+* Inside a repeating schedule, day words such as "today" stay in the prompt ("every day at
+  6pm summarize what happened today").
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..timeutil import UTC, format_instant, zone
+from .build import _build_trigger
+from .pieces import EXAMPLES, _Context, _EXAMPLE, _MAX_TEXT, _examples, _refuse
+from .reader import _Reader
+from .result import ParsedSchedule
+from .text import _normalize, _prompt, _title
+
+__all__ = ["ParsedSchedule", "parse_schedule_text", "EXAMPLES"]
+
+
+def parse_schedule_text(text: str, tz_name: str, now: datetime) -> ParsedSchedule:
+    """Read a typed phrase ("every weekday at 9am, summarize my inbox") into a schedule.
+
+    ``now`` anchors one-shots and end dates (a naive value is taken as UTC); ``tz_name``
+    is the IANA zone the wall times are meant in. Raises ``InvalidInput`` (field
+    ``schedule``) for empty or unknown phrases, impossible times and contradictions.
+    """
+    tz = zone(tz_name)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    ctx = _Context(tz, tz_name, now.astimezone(UTC).replace(microsecond=0))
+    if not isinstance(text, str) or not text.strip():
+        raise _refuse(f"the schedule text is empty; {_examples()}")
+    if len(text) > _MAX_TEXT:
+        raise _refuse(f"the schedule text is longer than {_MAX_TEXT} characters",
+                      "a short phrase", _EXAMPLE)
+    normalized = _normalize(text)
+    reader = _Reader(normalized, ctx)
+    found = reader.read()
+    trigger = _build_trigger(found, ctx, normalized)
+    one_shot = trigger["kind"] == "at"
+    prompt = _prompt(reader.scan.leftover())
+    stop = {"max_runs": found.max_runs, "until": format_instant(found.until),
+            "when_condition_met": found.condition and not one_shot}
+    return ParsedSchedule(trigger, prompt, _title(prompt), stop, list(ctx.warnings))

@@ -1,0 +1,520 @@
+"""The scanner: consumes schedule pieces from the phrase in a fixed order and records them."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+from fractions import Fraction
+from typing import Iterator
+
+from .pieces import (_Amount, _Clock, _Context, _DateSpec, _Days, _Doms, _EXPECTED, _Found,
+    _Freq, _amount, _bad_clock, _calendar_day, _clock_from, _conflict, _date_from, _doms_from,
+    _dows_from, _end_of, _localize, _minute_from, _named_day, _next_weekday, _number,
+    _part_of, _refuse, _resolve_clock, _start_of_next_day)
+from .vocabulary import (_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH, _DETERMINER, _DOMS,
+    _DOW1, _DOWS, _DOW_LOOKUP, _EDGE_JUNK, _END_OF, _EVERY_DUR, _EVERY_PART, _EVERY_YEAR,
+    _EXCEPT, _FOR, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART, _ISO_DATE, _KEEP, _LOOPS,
+    _LOOP_BARE, _MANUAL, _MAX_RUNS, _MONTH_DAY, _NO_END, _ONCE_A, _OTHER, _PER_PERIOD,
+    _PUNCT_AFTER, _PUNCT_BEFORE, _REL_DAY, _START, _THIS_PART, _T_AMPM, _T_MINUTE, _T_WORD,
+    _UNITS, _UNTIL, _WEEKDAYS, _WEEKENDS, _WINDOW, _parts, _rx)
+
+
+# --------------------------------------------------------------------------------------
+# The scanned text: which characters belong to the schedule
+# --------------------------------------------------------------------------------------
+
+class _Scan:
+    """The phrase with consumed schedule spans masked out (``\\x00``), indices unchanged."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.taken = [False] * len(text)
+
+    @property
+    def view(self) -> str:
+        return "".join("\x00" if t else c for c, t in zip(self.text, self.taken))
+
+    def matches(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """Matches on the current view; each is re-checked as still free before use."""
+        for match in pattern.finditer(self.view):
+            if self.free(match.span()):
+                yield match
+
+    def first(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        return next(self.matches(pattern), None)
+
+    def free(self, span: tuple[int, int]) -> bool:
+        return span[0] < span[1] and not any(self.taken[span[0]:span[1]])
+
+    def take(self, span: tuple[int, int]) -> None:
+        for i in range(*span):
+            self.taken[i] = True
+
+    def anything_taken(self) -> bool:
+        return any(self.taken)
+
+    def touches(self, span: tuple[int, int], edges: bool = True) -> bool:
+        """Whether only connectors separate ``span`` from a schedule piece (or an edge)."""
+        view = self.view
+        left = view[:span[0]]
+        tail = _GAP_TAIL.search(left)
+        before = left[:tail.start()] if tail else left
+        if before.endswith("\x00") or (edges and (not before or _PUNCT_BEFORE.search(left))):
+            return True
+        right = view[span[1]:]
+        after = right[_GAP_HEAD.match(right).end():]
+        if after.startswith("\x00"):
+            return True
+        return edges and (not after.strip(" .!?") or bool(_PUNCT_AFTER.match(right)))
+
+    def leftover(self) -> str:
+        """The untouched text, with connector punctuation trimmed where pieces were cut."""
+        pieces = [p for p in re.split(r"\x00+", self.view) if not _CONNECTOR_ONLY.match(p)]
+        cleaned = [p.strip(_EDGE_JUNK) if i not in (0, len(pieces) - 1) else p
+                   for i, p in enumerate(pieces)]
+        if len(cleaned) > 1:
+            cleaned[0] = cleaned[0].rstrip(_EDGE_JUNK)
+            cleaned[-1] = cleaned[-1].lstrip(_EDGE_JUNK)
+        return " ".join(p for p in (c.strip() for c in cleaned) if p)
+
+
+
+# --------------------------------------------------------------------------------------
+# The scanner: one small step per family of phrases
+# --------------------------------------------------------------------------------------
+
+class _Reader:
+    """Consumes schedule pieces from the phrase in a fixed order and records them."""
+
+    def __init__(self, text: str, ctx: _Context) -> None:
+        self.scan = _Scan(text)
+        self.ctx = ctx
+        self.found = _Found()
+
+    def read(self) -> _Found:
+        for step in (self._manual, self._keep, self._loops, self._window, self._stops,
+                     self._repeats,
+                     self._relative, self._dates, self._part_hints, self._minutes,
+                     self._clocks, self._weak_pieces):
+            step()
+        return self.found
+
+    # -- manual, keep, loops -----------------------------------------------------------
+
+    def _manual(self) -> None:
+        match = self.scan.first(_MANUAL)
+        if match:
+            self.scan.take(match.span())
+            self.found.manual = True
+
+    def _keep(self) -> None:
+        match = self.scan.first(_KEEP)
+        if match:
+            self.scan.take(match.span())
+            self.found.keep = True
+
+    def _loops(self) -> None:
+        for pattern in _LOOPS:
+            match = self.scan.first(pattern)
+            if match:
+                self.scan.take(match.span())
+                self.found.loop = _amount(match, "a")
+                return
+        match = self.scan.first(_LOOP_BARE)
+        if match:
+            self.scan.take(match.span())
+            self.found.loop_default = True
+
+    def _window(self) -> None:
+        """"from 9am to 5pm" / "between 9 and 17": the hours an interval repeat may run in."""
+        match = self.scan.first(_WINDOW)
+        if match:
+            start, end = _window_clock(match.group("a")), _window_clock(match.group("b"))
+            self.found.window = (start, end, match.group(0).strip())
+            self.scan.take(match.span())
+
+    # -- stop rules ---------------------------------------------------------------------
+
+    def _stops(self) -> None:
+        for match in self.scan.matches(_NO_END):
+            self.scan.take(match.span())
+        per = self.scan.first(_PER_PERIOD)
+        if per:
+            raise _refuse(f"'{per.group(0)}' is not supported: name the times instead",
+                          _EXPECTED, "every day at 9am and 5pm")
+        self._max_runs()
+        self._for_length()
+        self._until()
+
+    def _max_runs(self) -> None:
+        match = self.scan.first(_MAX_RUNS)
+        if not match:
+            return
+        word = (match.group("word") or "").lower()
+        count = {"twice": 2, "thrice": 3}.get(word) or int(_number(match.group("n")))
+        if count < 1:
+            raise _refuse(f"'{match.group(0)}' is not a positive number of runs",
+                          "a positive number of runs", "every hour, 5 times")
+        self.scan.take(match.span())
+        self.found.max_runs, self.found.max_runs_text = count, match.group(0).strip()
+
+    def _for_length(self) -> None:
+        match = self.scan.first(_FOR)
+        if not match:
+            return
+        amount = _amount(match, "f")
+        self._set_until(self.ctx.now + amount.delta(), match.group(0).strip())
+        self.scan.take(match.span())
+
+    def _until(self) -> None:
+        for match in self.scan.matches(_UNTIL):
+            end = self._until_bound(match.end())
+            if end is not None:
+                instant, stop = end
+                self._set_until(instant, self.scan.text[match.start():stop].strip())
+                self.scan.take((match.start(), stop))
+            elif match.group("word").lower() in ("until", "till", "til"):
+                self.found.condition = True
+
+    def _set_until(self, instant: datetime, text: str) -> None:
+        if self.found.until is not None:
+            raise _conflict(self.found.until_text or "", text)
+        if instant <= self.ctx.now:
+            raise _refuse(f"'{text}' is already in the past", "an end in the future",
+                          "every day at 9am until Friday")
+        self.found.until, self.found.until_text = instant, text
+
+    def _until_bound(self, pos: int) -> tuple[datetime, int] | None:
+        """The end instant for the words after "until" and where they stop, if a date."""
+        view = self.scan.view
+        day_match = self._until_day(view, pos)
+        if day_match is not None:
+            day, stop = day_match
+            clock = self._clock_at(view, stop)
+            if clock is None:
+                return _start_of_next_day(day, self.ctx), stop
+            value, stop = clock
+            return _localize(day, value.hour, value.minute, self.ctx), stop
+        clock = self._clock_at(view, pos)
+        if clock is None:
+            return None
+        value, stop = clock
+        hour, minute = _resolve_clock(value, None, self.ctx)
+        instant = _localize(self.ctx.today, hour, minute, self.ctx)
+        if instant <= self.ctx.now:
+            instant = _localize(self.ctx.today + timedelta(days=1), hour, minute, self.ctx)
+            self.ctx.warn(f"'until {value.text}' has passed today; read as tomorrow")
+        return instant, stop
+
+    def _until_day(self, view: str, pos: int) -> tuple[date, int] | None:
+        """A named day right after "until": the date it names (the last day included)."""
+        today = self.ctx.today
+        end = _END_OF.match(view, pos)
+        if end:
+            return _end_of(end.group("what").lower(), today), end.end()
+        rel = _REL_DAY.match(view, pos)
+        if rel:
+            offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "dayafter": 2}
+            spec = _named_day(rel.group("which"), rel.group(0))
+            return today + timedelta(days=offsets[spec.kind]), rel.end()
+        for pattern in (_ISO_DATE, _DAY_MONTH, _MONTH_DAY):
+            match = pattern.match(view, pos)
+            if match and not match.groupdict().get("pre"):
+                spec = _date_from(match)
+                return _calendar_day(spec, today, lambda d: d >= today, self.ctx), match.end()
+        dows = _rx(rf"(?:(?P<pre>next|this|coming)\s+)?(?P<d>{_DOW1})").match(view, pos)
+        if dows:
+            weekday = _DOW_LOOKUP[dows.group("d").lower()]
+            strictly = (dows.group("pre") or "").lower() == "next"
+            return _next_weekday(weekday, today, strictly), dows.end()
+        return None
+
+    def _clock_at(self, view: str, pos: int) -> tuple[_Clock, int] | None:
+        """A time of day starting at ``pos`` (after optional spaces and "at")."""
+        start = pos + len(view[pos:]) - len(view[pos:].lstrip())
+        for pattern in _CLOCKS:
+            match = pattern.match(view, start)
+            if match:
+                return _clock_from(match, pattern), match.end()
+        return None
+
+    # -- repeats ------------------------------------------------------------------------
+
+    def _repeats(self) -> None:
+        self._doms()
+        for step in (self._other, self._every_year, self._every_part, self._every_amount,
+                     self._once_a):
+            if self.found.freq is None:
+                step()
+        excluded = self._except()
+        self._day_groups()
+        if self.found.days is None:
+            self._dows()
+        self._adverb()
+        self._yearly_date()
+        if excluded is not None:
+            self._apply_except(*excluded)
+        if self.found.repeats():
+            self._refuse_start_date()
+
+    def _except(self) -> tuple[frozenset[int], str] | None:
+        match = self.scan.first(_EXCEPT)
+        if not match:
+            return None
+        self.scan.take(match.span())
+        if match.group("list"):
+            days = _dows_from(match.group("list"))[0]
+        else:
+            days = frozenset((5, 6) if match.group("weekends") else range(5))
+        return days, match.group(0).strip()
+
+    def _apply_except(self, excluded: frozenset[int], text: str) -> None:
+        base = self.found.days.days if self.found.days else frozenset(range(7))
+        days = base - excluded
+        if not days:
+            raise _refuse(f"'{text}' leaves no day to run on", _EXPECTED,
+                          "every day except Sunday")
+        label = f"{self.found.days.text} {text}" if self.found.days else text
+        self.found.days = _Days(days, label, True, "every")
+
+    def _refuse_start_date(self) -> None:
+        """A start date cannot be kept in any trigger shape: refuse rather than drop it."""
+        for match in self.scan.matches(_START):
+            day = self._until_day(self.scan.view, match.end())
+            if day is not None:
+                said = self.scan.text[match.start():day[1]]
+                raise _refuse(f"start dates such as '{said}' are not "
+                              "supported; create the errand on that day, or end it with "
+                              "'until ...'", _EXPECTED, "every day at 9am until Friday")
+
+    def _set_freq(self, freq: _Freq, match: re.Match[str]) -> None:
+        self.scan.take(match.span())
+        self.found.freq = freq
+        part = _part_of(match)
+        if part:
+            self.found.part = part
+
+    def _other(self) -> None:
+        match = self.scan.first(_OTHER)
+        if not match:
+            return
+        text = match.group(0).strip()
+        if match.group("dows"):
+            days, _ = _dows_from(match.group("dows"))
+            self.found.days = _Days(days, text, True, "every")
+            self._set_freq(_Freq("weeks", text, n=2), match)
+            return
+        unit = (match.group("unit") or "day").lower()
+        kind = {"day": "days", "week": "weeks", "month": "months"}[unit]
+        self._set_freq(_Freq(kind, text, n=2), match)
+
+    def _every_year(self) -> None:
+        match = self.scan.first(_EVERY_YEAR)
+        if match:
+            self._set_freq(_Freq("yearly", match.group(0).strip()), match)
+
+    def _every_part(self) -> None:
+        match = self.scan.first(_EVERY_PART)
+        if match:
+            self._set_freq(_Freq("days", match.group(0).strip()), match)
+
+    def _every_amount(self) -> None:
+        match = self.scan.first(_EVERY_DUR)
+        if match:
+            self._set_freq(_freq_from_amount(_amount(match, "e")), match)
+
+    def _once_a(self) -> None:
+        match = self.scan.first(_ONCE_A)
+        if match:
+            unit = _UNITS[match.group("unit").lower()]
+            self._set_freq(_freq_from_amount(_Amount(Fraction(1), unit, match.group(0))), match)
+
+    def _day_groups(self) -> None:
+        for pattern, days in ((_WEEKDAYS, range(5)), (_WEEKENDS, (5, 6))):
+            match = self.scan.first(pattern)
+            if match and self.found.days is None:
+                self.scan.take(match.span())
+                self.found.days = _Days(frozenset(days), match.group(0).strip(), True, "every")
+                self.found.part = _part_of(match) or self.found.part
+
+    def _dows(self) -> None:
+        for match in self.scan.matches(_DOWS):
+            pre = re.sub(r"\s+", " ", (match.group("pre") or "").lower())
+            days, plural = _dows_from(match.group("list"))
+            text = match.group(0).strip()
+            if pre in ("next", "this", "coming", "this coming") and len(days) > 1:
+                raise _refuse(f"'{text}' names several days; a one-shot runs once",
+                              _EXPECTED, "next friday at 9am")
+            if pre in ("every", "each", "on every") or plural or len(days) > 1:
+                mode, recurring = "every", True
+                if not plural and pre in ("", "on"):
+                    self.ctx.warn(f"'{text}' read as every week")
+            elif pre:
+                mode, recurring = {"next": "next", "on": "on"}.get(pre, "this"), False
+            else:
+                continue                   # a bare singular weekday needs a neighbour
+            self.scan.take(match.span())
+            self.found.days = _Days(days, text, recurring, mode)
+            self.found.part = _part_of(match) or self.found.part
+            return
+
+    def _doms(self) -> None:
+        match = self.scan.first(_DOMS)
+        if not match:
+            return
+        recurring = bool(match.group("every") or match.group("monthly"))
+        self.scan.take(match.span())
+        self.found.doms = _Doms(_doms_from(match.group("list")), match.group(0).strip(),
+                                recurring)
+
+    def _adverb(self) -> None:
+        """"daily", "hourly" …: not after a determiner, and next to any other repeat."""
+        if self.found.freq is not None:
+            return
+        for match in self.scan.matches(_ADVERB):
+            if _DETERMINER.search(self.scan.text[:match.start()]):
+                continue
+            if self.found.repeats() and not self.scan.touches(match.span(), edges=False):
+                continue
+            self._set_freq(_freq_from_adverb(match.group("adv").lower()), match)
+            if match.group("adv").lower() == "nightly":
+                self.found.part = "night"
+            return
+
+    def _yearly_date(self) -> None:
+        """A month-day after "every"/"each" or next to a yearly repeat."""
+        for pattern in (_DAY_MONTH, _MONTH_DAY):
+            for match in self.scan.matches(pattern):
+                pre = (match.group("pre") or "").lower()
+                if pre in ("every", "each") or (self.found.freq is not None
+                                                and self.found.freq.kind == "yearly"):
+                    self.found.date = _date_from(match)
+                    self.scan.take(match.span())
+                    if self.found.freq is None:
+                        self.found.freq = _Freq("yearly", match.group(0).strip())
+                    return
+
+    # -- one-shots ----------------------------------------------------------------------
+
+    def _relative(self) -> None:
+        if self.found.repeats() or self.found.loop:
+            return
+        match = self.scan.first(_IN_DUR)
+        if match:
+            self.scan.take(match.span())
+            self.found.relative = _amount(match, "i" if match.group("iunit") else "j")
+
+    def _dates(self) -> None:
+        if self.found.repeats() or self.found.date is not None:
+            return
+        match = self.scan.first(_REL_DAY)
+        if match:
+            self.found.date = _named_day(match.group("which"), match.group(0).strip())
+            self.found.part = _part_of(match) or self.found.part
+            if self.found.date.kind == "tonight":
+                self.found.part = "night"
+            self.scan.take(match.span())
+            return
+        match = self.scan.first(_THIS_PART)
+        if match:
+            self.found.date = _DateSpec("today", match.group(0).strip())
+            self.found.part = match.group("part").lower()
+            self.scan.take(match.span())
+            return
+        for pattern in (_ISO_DATE, _DAY_MONTH, _MONTH_DAY):
+            match = self.scan.first(pattern)
+            if match:
+                self.found.date = _date_from(match)
+                self.scan.take(match.span())
+                return
+
+    def _part_hints(self) -> None:
+        match = self.scan.first(_IN_PART)
+        if match:
+            self.found.part = (match.group("part") or "night").lower()
+            self.scan.take(match.span())
+
+    # -- times of day -------------------------------------------------------------------
+
+    def _minutes(self) -> None:
+        match = self.scan.first(_T_MINUTE)
+        if match:
+            self.found.minute_past = _minute_from(match)
+            self.found.minute_text = match.group(0).strip()
+            self.scan.take(match.span())
+
+    def _clocks(self) -> None:
+        """Strong times that carry "at" ("at 9:30", "at noon") are always schedule."""
+        for pattern in _CLOCKS[:-1]:
+            for match in self.scan.matches(pattern):
+                if match.group("at"):
+                    self._take_clock(match, pattern)
+
+    def _take_clock(self, match: re.Match[str], pattern: re.Pattern[str]) -> None:
+        self.found.clocks.append(_clock_from(match, pattern))
+        self.scan.take(match.span())
+
+    def _weak_pieces(self) -> None:
+        """Bare hours, times without "at" and bare weekdays, when next to the schedule."""
+        changed = True
+        while changed:
+            changed = False
+            for pattern in _CLOCKS:
+                for match in self.scan.matches(pattern):
+                    if self.scan.touches(match.span()):
+                        self._take_clock(match, pattern)
+                        changed = True
+            if self.found.days is None and self._bare_weekday():
+                changed = True
+
+    def _bare_weekday(self) -> bool:
+        for match in self.scan.matches(_rx(rf"{_DOW1}{_parts('part')}")):
+            if self.scan.anything_taken() and self.scan.touches(match.span(), edges=False):
+                days, plural = _dows_from(match.group(0))
+                self.found.days = _Days(days, match.group(0).strip(), plural, "bare")
+                self.found.part = _part_of(match) or self.found.part
+                self.scan.take(match.span())
+                return True
+        return False
+
+
+def _window_clock(text: str) -> _Clock:
+    """A window end: "9", "9:30", "5pm", "noon" (bare hours stay bare)."""
+    text = text.strip()
+    bare = re.fullmatch(r"(\d{1,2})(?:[:.](\d{2}))?", text)
+    if bare:
+        hour, minute = int(bare.group(1)), int(bare.group(2) or 0)
+        if hour > 23 or minute > 59:
+            raise _bad_clock(text)
+        return _Clock(hour, minute, text, bare=bare.group(2) is None)
+    for pattern in (_T_AMPM, _T_WORD):
+        match = pattern.fullmatch(text)
+        if match:
+            return _clock_from(match, pattern)
+    raise _bad_clock(text)
+
+
+
+
+
+
+def _freq_from_amount(amount: _Amount) -> _Freq:
+    """"every 15 minutes" → interval; "every 3 days" → a day step; weeks and months alike."""
+    whole = amount.whole()
+    if amount.unit in ("d", "w", "f", "mo") and whole is not None:
+        if amount.unit == "mo":
+            return _Freq("months", amount.text, n=whole)
+        if amount.unit == "d":
+            return _Freq("days", amount.text, n=whole)
+        return _Freq("weeks", amount.text, n=whole * (2 if amount.unit == "f" else 1))
+    return _Freq("interval", amount.text, seconds=amount.seconds())
+
+
+def _freq_from_adverb(adverb: str) -> _Freq:
+    return {
+        "hourly": _Freq("interval", adverb, seconds=3600),
+        "daily": _Freq("days", adverb), "nightly": _Freq("days", adverb),
+        "weekly": _Freq("weeks", adverb), "fortnightly": _Freq("weeks", adverb, n=2),
+        "monthly": _Freq("months", adverb), "yearly": _Freq("yearly", adverb),
+        "annually": _Freq("yearly", adverb),
+    }[adverb]
