@@ -67,40 +67,93 @@ Decisions the grammar makes (each also reported as a warning when it applies)
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
-from ..timeutil import UTC, format_instant, zone
+from ..errors import InvalidInput
+from ..timeutil import RANGE_TEXT, UTC, check_range, format_instant, zone
 from .build import _build_trigger
+from .numeric import date_order
 from .pieces import EXAMPLES, _Context, _EXAMPLE, _MAX_TEXT, _examples, _refuse
 from .reader import _Reader
 from .result import ParsedSchedule
 from .text import _normalize, _prompt, _title
+from .tokens import date_like
 
 __all__ = ["ParsedSchedule", "parse_schedule_text", "EXAMPLES"]
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
-def parse_schedule_text(text: str, tz_name: str, now: datetime) -> ParsedSchedule:
+
+def parse_schedule_text(text: str, tz_name: str, now: datetime,
+                        locale: str | None = None) -> ParsedSchedule:
     """Read a typed phrase ("every weekday at 9am, summarize my inbox") into a schedule.
 
     ``now`` anchors one-shots and end dates (a naive value is taken as UTC); ``tz_name``
-    is the IANA zone the wall times are meant in. Raises ``InvalidInput`` (field
-    ``schedule``) for empty or unknown phrases, impossible times and contradictions.
+    is the IANA zone the wall times are meant in; ``locale`` (``en_US``, ``de_DE``, None)
+    orders numeric dates. Raises only ``InvalidInput`` (field ``schedule``) for empty or
+    unknown phrases, impossible times, contradictions and words it could not use.
     """
     tz = zone(tz_name)
+    order = date_order(locale)
+    if not isinstance(now, datetime):
+        raise InvalidInput("now", f"not an instant: {now!r}", RANGE_TEXT, _EXAMPLE)
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
-    ctx = _Context(tz, tz_name, now.astimezone(UTC).replace(microsecond=0))
+    try:
+        now = check_range(now.astimezone(UTC).replace(microsecond=0), "now")
+    except (OverflowError, ValueError):
+        raise InvalidInput("now", f"{now!r} is outside the supported range", RANGE_TEXT,
+                           "2026-03-29T09:00:00Z") from None
     if not isinstance(text, str) or not text.strip():
         raise _refuse(f"the schedule text is empty; {_examples()}")
     if len(text) > _MAX_TEXT:
         raise _refuse(f"the schedule text is longer than {_MAX_TEXT} characters",
                       "a short phrase", _EXAMPLE)
+    if _CONTROL.search(text):
+        raise _refuse("the schedule text contains control characters", "one line of text",
+                      _EXAMPLE)
     normalized = _normalize(text)
+    ctx = _Context(tz, tz_name, now, order)
     reader = _Reader(normalized, ctx)
-    found = reader.read()
-    trigger = _build_trigger(found, ctx, normalized)
+    try:
+        found = reader.read()
+        trigger = _build_trigger(found, ctx, normalized)
+        for key in ("at", "start_at"):
+            if key in trigger:
+                check_range(_instant(trigger[key]), "schedule")
+        if found.until is not None:
+            check_range(found.until, "schedule")
+    except (OverflowError, ValueError):
+        raise _refuse(f"'{normalized}' reaches outside the supported calendar",
+                      RANGE_TEXT, _EXAMPLE) from None
+    unused = _check_leftover(reader, ctx)
     one_shot = trigger["kind"] == "at"
     prompt = _prompt(reader.scan.leftover())
     stop = {"max_runs": found.max_runs, "until": format_instant(found.until),
             "when_condition_met": found.condition and not one_shot}
-    return ParsedSchedule(trigger, prompt, _title(prompt), stop, list(ctx.warnings))
+    return ParsedSchedule(trigger, prompt, _title(prompt), stop, list(ctx.warnings),
+                          reader.scan.pieces(), unused)
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _check_leftover(reader: _Reader, ctx: _Context) -> list[str]:
+    """Date-like words left in the task: refused next to the schedule, else named."""
+    view = reader.scan.view
+    unused = []
+    for span in date_like(view):
+        word = view[span[0]:span[1]].strip()
+        if any(f"'{word}" in w or f" {word}" in w for w in ctx.warnings if "'" in w):
+            unused.append(word)            # already named (a condition, a reading)
+            continue
+        if reader.scan.touches(span, edges=False):
+            raise _refuse(f"'{word}' could not be used for the schedule; write dates as "
+                          f"2030-08-01 or 1 August 2030 and times as 9am or 21:30, or move "
+                          f"'{word}' away from the schedule words if it belongs to the task",
+                          _EXPECTED, _EXAMPLE)
+        ctx.warn(f"'{word}' stays in the task text; it does not change the schedule")
+        unused.append(word)
+    return unused

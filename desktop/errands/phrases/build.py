@@ -10,7 +10,7 @@ from dateutil.relativedelta import relativedelta
 
 from ..timeutil import format_duration, format_instant, parse_duration
 from .pieces import (_CRON_DOW, _Clock, _Context, _DEFAULT_CLOCK, _Days, _Doms, _EXPECTED,
-    _Found, _Freq, _HOUR_STEPS, _KEEP_DEFAULT, _MAX_DAY_STEP, _MINUTE_STEPS, _calendar_day,
+    _Found, _Freq, _HOUR_STEPS, _KEEP_DEFAULT, _MINUTE_STEPS, _calendar_day,
     _conflict, _localize, _next_weekday, _not_understood, _refuse, _resolve_clock)
 from .vocabulary import _DOW_NAMES, _UNIT_SECONDS
 
@@ -189,25 +189,14 @@ def _window_hours(freq: _Freq, window: tuple[_Clock, _Clock, str], ctx: _Context
 
 
 def _build_days(freq: _Freq, found: _Found, ctx: _Context) -> dict:
-    if freq.n == 1:
+    if freq.n == 1 and found.start is None:
         minute, hour = _cron_time(found, ctx)
         dom, dow = _day_fields(found)
         return _cron(minute, hour, dom, "*", dow, ctx)
     if found.days or found.doms:
         piece = found.days or found.doms
         raise _conflict(freq.text, piece.text if piece else "")
-    if found.clocks and freq.n <= _MAX_DAY_STEP:
-        minute, hour = _cron_time(found, ctx)
-        ctx.warn(f"'{freq.text}' counts days of the month (*/{freq.n}), so it restarts on "
-                 "the 1st of each month")
-        return _cron(minute, hour, f"*/{freq.n}", "*", "*", ctx)
-    if found.clocks:
-        ctx.warn(f"'{freq.text}' cannot keep a time of day; it runs every {freq.n} days "
-                 "counted from when the errand is created")
-    else:
-        ctx.warn(f"'{freq.text}' runs every {freq.n} days at the time of day the errand is "
-                 "created; add a time (e.g. 'at 9am') to pin it")
-    return _every(freq.n * 86400)
+    return _day_grid(freq.n, None, found, ctx)
 
 
 def _build_weeks(freq: _Freq, found: _Found, ctx: _Context) -> dict:
@@ -222,15 +211,30 @@ def _build_weeks(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if found.days and len(found.days.days) > 1:
         raise _refuse(f"'{freq.text}' on several weekdays cannot be expressed; make one "
                       "errand per weekday", _EXPECTED, "every other Monday at 9am")
-    pinned = []
-    if found.days:
-        pinned.append(_DOW_NAMES[next(iter(found.days.days))])
-    if found.clocks:
-        pinned.append(", ".join(f"{h:02d}:{m:02d}" for h, m in _clock_list(found, ctx)))
-    note = f" (not pinned to {' '.join(pinned)})" if pinned else ""
-    ctx.warn(f"cron cannot express '{freq.text}'; runs every {freq.n * 7} days counted from "
-             f"when the errand is created{note}")
-    return _every(freq.n * 7 * 86400)
+    if found.days is None:
+        ctx.warn("no weekday given; runs on Mondays")
+    weekday = next(iter(found.days.days)) if found.days else 0
+    return _day_grid(7 * freq.n, weekday, found, ctx)
+
+
+def _day_grid(step: int, weekday: int | None, found: _Found, ctx: _Context) -> dict:
+    """``every`` N local calendar days at one wall-clock time, from the first fitting day
+    (on or after the start date, on the weekday if one is named, and still ahead)."""
+    times = _clock_list(found, ctx)
+    if len(times) > 1 or found.minute_past is not None or found.window is not None:
+        what = found.minute_text or (found.window[2] if found.window else "several times")
+        raise _refuse(f"'{what}' cannot be combined with a step of {step} days; one time "
+                      "of day works", _EXPECTED, "every other monday at 9am")
+    hour, minute = times[0]
+    day = max(found.start or ctx.today, ctx.today)
+    while (weekday is not None and day.weekday() != weekday) or (
+            _localize(day, hour, minute, ctx) <= ctx.now):
+        day += timedelta(days=1)
+    first = _localize(day, hour, minute, ctx)
+    every = format_duration(timedelta(days=step))
+    parse_duration(every, "schedule")      # refuses steps over 366 days
+    return {"kind": "every", "every": every, "start_at": format_instant(first),
+            "timezone": ctx.tz_name}
 
 
 def _build_months(freq: _Freq, found: _Found, ctx: _Context) -> dict:
@@ -262,7 +266,8 @@ def _build_yearly(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if (spec.month, spec.day) == (2, 29):
         ctx.warn("29 February only exists in leap years")
     minute, hour = _cron_time(found, ctx)
-    return _cron(minute, hour, str(spec.day), str(spec.month), "*", ctx)
+    days = ",".join(map(str, sorted({spec.day, *spec.more})))
+    return _cron(minute, hour, days, str(spec.month), "*", ctx)
 
 
 def _build_loop(found: _Found, ctx: _Context) -> dict:
@@ -304,6 +309,9 @@ def _has_one_shot(found: _Found) -> bool:
 
 def _build_one_shot(found: _Found, ctx: _Context) -> dict:
     """An ``at`` trigger for a single future instant."""
+    if found.date is not None and found.date.more:
+        raise _refuse(f"'{found.date.text}' names several days; a one-shot runs once",
+                      _EXPECTED, "on june 1 at 9am")
     if found.stop_text():
         raise _refuse(f"a one-shot runs once and takes no stop rule; remove "
                       f"'{found.stop_text()}'", "a one-shot without a stop rule",
@@ -427,6 +435,8 @@ def _build_trigger(found: _Found, ctx: _Context, text: str) -> dict:
         if others or found.clocks or found.keep:
             raise _conflict("manually", others[0] if others else "keep")
         return {"kind": "manual"}
+    if found.start is not None:
+        return _build_started(found, ctx)
     if _wants_loop(found):
         return _build_loop(found, ctx)
     if found.repeats():
@@ -434,3 +444,31 @@ def _build_trigger(found: _Found, ctx: _Context, text: str) -> dict:
     if _has_one_shot(found):
         return _build_one_shot(found, ctx)
     raise _not_understood(text)
+
+
+def _build_started(found: _Found, ctx: _Context) -> dict:
+    """A repeat with a start date: only shapes with a start (``every``, ``after``) keep it,
+    so a daily or one-weekday rhythm becomes a local-day grid from its first fitting day."""
+    said = found.start_text or ""
+    assert found.start is not None
+    if _wants_loop(found) or (found.freq is not None and found.freq.kind == "interval"):
+        if found.days or found.doms or found.window or found.minute_past is not None:
+            piece = found.days or found.doms
+            raise _conflict(said, piece.text if piece else found.minute_text or "from … to")
+        trigger = _build_loop(found, ctx) if _wants_loop(found) else _every(found.freq.seconds)
+        start = max(_localize(found.start, 0, 0, ctx), ctx.now)
+        ctx.warn(f"'{said}' read as a first run at {format_instant(start)}")
+        return {**trigger, "start_at": format_instant(start)}
+    if not found.repeats():
+        raise _refuse(f"a one-shot has no start date; remove '{said}'", _EXPECTED,
+                      "on 1 April at 9am")
+    freq = found.freq or _implied_freq(found)
+    one_day = found.days is not None and len(found.days.days) == 1
+    if freq.kind in ("days", "weeks") and freq.n > 1 or (
+            freq.kind == "days" and not found.doms and not found.days):
+        return _build_repeat(found, ctx)
+    if freq.kind == "weeks" and one_day and not found.doms:
+        return _day_grid(7, next(iter(found.days.days)), found, ctx)
+    raise _refuse(f"'{said}' cannot start '{freq.text}': only a rhythm of whole days ('every "
+                  "day', 'every other monday') or a fixed interval has a start; create the "
+                  "errand on that day instead", _EXPECTED, "every day at 9am starting tomorrow")

@@ -13,7 +13,8 @@ from dateutil.relativedelta import relativedelta
 
 from ..errors import InvalidInput
 from ..timeutil import UTC
-from .vocabulary import (_CLOCK_WORDS, _DOW1, _DOW_LOOKUP, _DOW_PLURALS, _MONTHS,
+from .numeric import read_numeric
+from .vocabulary import (_CLOCK_WORDS, _DOW1, _DOW_ITEM, _DOW_LOOKUP, _DOW_PLURALS, _MONTHS,
     _NUMBER_WORDS, _ORDINAL, _ORDINAL_WORDS, _T_BARE, _T_HALF, _T_OCLOCK, _T_WORD, _UNITS,
     _UNIT_SECONDS)
 
@@ -29,7 +30,6 @@ _DEFAULT_CLOCK = {None: (9, 0), "morning": (9, 0), "afternoon": (15, 0),
                   "evening": (18, 0), "night": (21, 0)}
 _MINUTE_STEPS = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30)
 _HOUR_STEPS = (1, 2, 3, 4, 6, 8, 12)
-_MAX_DAY_STEP = 15
 _CRON_DOW = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
 
 
@@ -50,6 +50,8 @@ class _Amount:
             raise _refuse(f"'{self.text}' is a calendar length, not a fixed interval",
                           "a length in seconds, minutes, hours, days or weeks", "every 30 days")
         value = self.count * _UNIT_SECONDS[self.unit]
+        if value > 366 * 86400:
+            raise _refuse(f"'{self.text}' is longer than 366d", "at most 366 days", "every 30 days")
         if value.denominator != 1:
             raise _refuse(f"'{self.text}' is not a whole number of seconds",
                           "a whole number of seconds or more", "every 90 minutes")
@@ -105,6 +107,7 @@ class _DateSpec:
     year: int | None = None
     month: int = 0
     day: int = 0
+    more: tuple[int, ...] = ()   # further days of the same month ("june 1 and 15")
 
 
 @dataclass
@@ -142,6 +145,8 @@ class _Found:
     minute_past: int | None = None
     minute_text: str | None = None
     window: tuple[_Clock, _Clock, str] | None = None
+    start: date | None = None
+    start_text: str | None = None
 
     def stop_text(self) -> str | None:
         return self.max_runs_text or self.until_text
@@ -156,6 +161,7 @@ class _Context:
     tz: ZoneInfo
     tz_name: str
     now: datetime
+    order: str | None = None          # numeric dates: "mdy", "dmy" or None (no locale)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -289,17 +295,44 @@ def _minute_from(match: re.Match[str]) -> int:
     return minute
 
 
-def _date_from(match: re.Match[str]) -> _DateSpec:
-    """A calendar date from the ISO or month-name patterns, checked to exist."""
+def _date_from(match: re.Match[str], ctx: _Context) -> _DateSpec:
+    """A calendar date from the ISO, month-name or numeric patterns, checked to exist."""
     groups = match.groupdict()
+    text = match.group(0).strip()
+    if groups.get("n1"):
+        return _numeric_date(match, text, ctx)
     month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else int(groups["mo"])
     day, year = int(groups["d"]), int(groups["y"]) if groups.get("y") else None
-    text = match.group(0).strip()
+    _check_year(year, text)
+    more = tuple(int(d) for d in re.findall(r"\d+", groups.get("more") or ""))
     try:
-        date(year or 2028, month, day)     # 2028 is a leap year: 29 February may exist
+        for value in (day, *more):
+            date(year or 2028, month, value)   # 2028 is a leap year: 29 February may exist
     except ValueError:
         raise _refuse(f"'{text}' is not a date", "a real calendar date",
                       "on 24 December at 18:00") from None
+    return _DateSpec("date", text, year, month, day, more)
+
+
+def _check_year(year: int | None, text: str) -> None:
+    if year is not None and not 1970 <= year <= 9999:
+        raise _refuse(f"'{text}' is outside the supported calendar (1970 to 9999)",
+                      "a date between 1970 and 9999", "on 24 December at 18:00")
+
+
+def _numeric_date(match: re.Match[str], text: str, ctx: _Context) -> _DateSpec:
+    """``8/1/2030`` in the locale's order; dotted ``1.8.2030`` is always day first."""
+    groups = match.groupdict()
+    first = int(groups["n1"])
+    second = int(groups["n2"] or groups["n3"])
+    raw_year = groups["ny"] or groups["ny2"]
+    said = re.sub(r"^(?:on|every|each)\s+", "", text, flags=re.IGNORECASE)
+    order = "dmy" if groups["sep"] == "." else ctx.order
+    year, month, day, note = read_numeric(said, first, second,
+                                          int(raw_year) if raw_year else None, order)
+    _check_year(year, said)
+    if note:
+        ctx.warn(note)
     return _DateSpec("date", text, year, month, day)
 
 
@@ -311,11 +344,16 @@ def _named_day(which: str, text: str) -> _DateSpec:
 
 
 def _dows_from(text: str) -> tuple[frozenset[int], bool]:
-    """The weekdays in a list and whether any is plural ("mondays")."""
-    words = [w.lower() for w in re.findall(_DOW1, text, re.IGNORECASE)]
-    days = frozenset(_DOW_LOOKUP[w] for w in words)
-    plural = any(w in _DOW_PLURALS for w in words)
-    return days, plural
+    """The weekdays in a list and whether any is plural ("mondays"); a range such as
+    "saturday through tuesday" includes both ends and wraps over the weekend."""
+    days: set[int] = set()
+    plural = False
+    for item in re.finditer(_DOW_ITEM, text, re.IGNORECASE):
+        words = [w.lower() for w in re.findall(_DOW1, item.group(0), re.IGNORECASE)]
+        plural = plural or any(w in _DOW_PLURALS for w in words)
+        first, last = _DOW_LOOKUP[words[0]], _DOW_LOOKUP[words[-1]]
+        days.update((first + i) % 7 for i in range((last - first) % 7 + 1))
+    return frozenset(days), plural
 
 
 def _doms_from(text: str) -> tuple[int, ...]:

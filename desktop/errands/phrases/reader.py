@@ -7,14 +7,17 @@ from datetime import date, datetime, time, timedelta
 from fractions import Fraction
 from typing import Iterator
 
+from dateutil.relativedelta import relativedelta
+
 from .pieces import (_Amount, _Clock, _Context, _DateSpec, _Days, _Doms, _EXPECTED, _Found,
     _Freq, _amount, _bad_clock, _calendar_day, _clock_from, _conflict, _date_from, _doms_from,
     _dows_from, _end_of, _localize, _minute_from, _named_day, _next_weekday, _number,
-    _part_of, _refuse, _resolve_clock, _start_of_next_day)
+    _part_of, _refuse, _check_year, _resolve_clock, _start_of_next_day)
+from .tokens import date_like
 from .vocabulary import (_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH, _DETERMINER, _DOMS,
     _DOW1, _DOWS, _DOW_LOOKUP, _EDGE_JUNK, _END_OF, _EVERY_DUR, _EVERY_PART, _EVERY_YEAR,
-    _EXCEPT, _FOR, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART, _ISO_DATE, _KEEP, _LOOPS,
-    _LOOP_BARE, _MANUAL, _MAX_RUNS, _MONTH_DAY, _NO_END, _ONCE_A, _OTHER, _PER_PERIOD,
+    _EXCEPT, _EXCEPT_ANY, _FOR, _MONTHS, _NTH, _PERIOD, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART, _ISO_DATE, _KEEP, _LOOPS,
+    _LOOP_BARE, _MANUAL, _MAX_RUNS, _MONTH_DAY, _NO_END, _NUMERIC_DATE, _ONCE_A, _OTHER, _PER_PERIOD,
     _PUNCT_AFTER, _PUNCT_BEFORE, _REL_DAY, _START, _THIS_PART, _T_AMPM, _T_MINUTE, _T_WORD,
     _UNITS, _UNTIL, _WEEKDAYS, _WEEKENDS, _WINDOW, _parts, _rx)
 
@@ -50,6 +53,12 @@ class _Scan:
         for i in range(*span):
             self.taken[i] = True
 
+    def pieces(self) -> list[str]:
+        """The consumed runs of text, in phrase order: the words that shaped the schedule."""
+        runs = re.finditer(r"[^\x00]+", "".join("\x00" if not t else c
+                                                  for c, t in zip(self.text, self.taken)))
+        return [r.group(0).strip(_EDGE_JUNK) for r in runs if r.group(0).strip(_EDGE_JUNK)]
+
     def anything_taken(self) -> bool:
         return any(self.taken)
 
@@ -82,6 +91,10 @@ class _Scan:
 # --------------------------------------------------------------------------------------
 # The scanner: one small step per family of phrases
 # --------------------------------------------------------------------------------------
+
+_NTH_NUMBER = {"1st": 1, "first": 1, "2nd": 2, "second": 2, "3rd": 3, "third": 3, "4th": 4,
+               "fourth": 4, "5th": 5, "fifth": 5}
+
 
 class _Reader:
     """Consumes schedule pieces from the phrase in a fixed order and records them."""
@@ -151,7 +164,8 @@ class _Reader:
         if not match:
             return
         word = (match.group("word") or "").lower()
-        count = {"twice": 2, "thrice": 3}.get(word) or int(_number(match.group("n")))
+        count = {"twice": 2, "thrice": 3}.get(word) or int(_number(match.group("n")
+                                                                    or match.group("nx")))
         if count < 1:
             raise _refuse(f"'{match.group(0)}' is not a positive number of runs",
                           "a positive number of runs", "every hour, 5 times")
@@ -168,6 +182,10 @@ class _Reader:
 
     def _until(self) -> None:
         for match in self.scan.matches(_UNTIL):
+            view = self.scan.view
+            if (re.search(rf"{_DOW1}\s*$", view[:match.start()], re.IGNORECASE)
+                    and re.match(_DOW1, view[match.end():], re.IGNORECASE)):
+                continue                   # "monday through friday" is a range of days
             end = self._until_bound(match.end())
             if end is not None:
                 instant, stop = end
@@ -175,6 +193,9 @@ class _Reader:
                 self.scan.take((match.start(), stop))
             elif match.group("word").lower() in ("until", "till", "til"):
                 self.found.condition = True
+                clause = self.scan.text[match.start():].split(",")[0].strip()
+                self.ctx.warn(f"'{clause}' is read as a condition: it stays in the task, and "
+                              "the errand ends when a run reports it is met")
 
     def _set_until(self, instant: datetime, text: str) -> None:
         if self.found.until is not None:
@@ -212,15 +233,22 @@ class _Reader:
         end = _END_OF.match(view, pos)
         if end:
             return _end_of(end.group("what").lower(), today), end.end()
+        period = self._period(view, pos)
+        if period is not None:
+            first, stop, text = period
+            if not text.lower().startswith(("next", "this", "the next")):
+                self.ctx.warn(f"'until {text}' read as until {first.isoformat()}, 00:00 "
+                              "(that month not included)")
+            return first - timedelta(days=1), stop
         rel = _REL_DAY.match(view, pos)
         if rel:
             offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "dayafter": 2}
             spec = _named_day(rel.group("which"), rel.group(0))
             return today + timedelta(days=offsets[spec.kind]), rel.end()
-        for pattern in (_ISO_DATE, _DAY_MONTH, _MONTH_DAY):
+        for pattern in (_ISO_DATE, _DAY_MONTH, _MONTH_DAY, _NUMERIC_DATE):
             match = pattern.match(view, pos)
             if match and not match.groupdict().get("pre"):
-                spec = _date_from(match)
+                spec = _date_from(match, self.ctx)
                 return _calendar_day(spec, today, lambda d: d >= today, self.ctx), match.end()
         dows = _rx(rf"(?:(?P<pre>next|this|coming)\s+)?(?P<d>{_DOW1})").match(view, pos)
         if dows:
@@ -228,6 +256,28 @@ class _Reader:
             strictly = (dows.group("pre") or "").lower() == "next"
             return _next_weekday(weekday, today, strictly), dows.end()
         return None
+
+    def _period(self, view: str, pos: int) -> tuple[date, int, str] | None:
+        """"next week", "next month", "April": the first day of that period."""
+        match = _PERIOD.match(view, pos)
+        if not match:
+            return None
+        today = self.ctx.today
+        text = match.group(0).strip()
+        if match.group("mon"):
+            month = _MONTHS[match.group("mon").lower()]
+            year = int(match.group("y")) if match.group("y") else (
+                today.year if month > today.month else today.year + 1)
+            _check_year(year, text)
+            return date(year, month, 1), match.end(), text
+        unit, which = match.group("unit").lower(), match.group("which").lower()
+        if which == "this":
+            return None
+        if unit == "week":
+            return today + timedelta(days=7 - today.weekday()), match.end(), text
+        if unit == "month":
+            return today.replace(day=1) + relativedelta(months=1), match.end(), text
+        return date(today.year + 1, 1, 1), match.end(), text
 
     def _clock_at(self, view: str, pos: int) -> tuple[_Clock, int] | None:
         """A time of day starting at ``pos`` (after optional spaces and "at")."""
@@ -241,6 +291,7 @@ class _Reader:
     # -- repeats ------------------------------------------------------------------------
 
     def _repeats(self) -> None:
+        self._nth_day()
         self._doms()
         for step in (self._other, self._every_year, self._every_part, self._every_amount,
                      self._once_a):
@@ -254,12 +305,12 @@ class _Reader:
         self._yearly_date()
         if excluded is not None:
             self._apply_except(*excluded)
-        if self.found.repeats():
-            self._refuse_start_date()
+        self._start_date()
 
     def _except(self) -> tuple[frozenset[int], str] | None:
         match = self.scan.first(_EXCEPT)
         if not match:
+            self._refuse_except_dates()
             return None
         self.scan.take(match.span())
         if match.group("list"):
@@ -277,15 +328,98 @@ class _Reader:
         label = f"{self.found.days.text} {text}" if self.found.days else text
         self.found.days = _Days(days, label, True, "every")
 
-    def _refuse_start_date(self) -> None:
-        """A start date cannot be kept in any trigger shape: refuse rather than drop it."""
+    def _refuse_except_dates(self) -> None:
+        """"except tomorrow", "except holidays": no trigger can leave out single dates."""
+        for match in self.scan.matches(_EXCEPT_ANY):
+            what = match.group("what")
+            if date_like(what) or what.lower().rstrip("s") in ("holiday", "christmas",
+                                                               "easter", "vacation"):
+                raise _refuse(f"'{match.group(0)}' cannot be kept: a schedule can leave out "
+                              "weekdays ('every day except sunday') but not single dates or "
+                              "holidays; pause the errand over them, or let its command check "
+                              "the date", _EXPECTED, "every day at 9am except weekends")
+
+    def _start_date(self) -> None:
+        """"starting tomorrow", "beginning 1 April", "starting in april": the first fire's day."""
         for match in self.scan.matches(_START):
-            day = self._until_day(self.scan.view, match.end())
-            if day is not None:
-                said = self.scan.text[match.start():day[1]]
-                raise _refuse(f"start dates such as '{said}' are not "
-                              "supported; create the errand on that day, or end it with "
-                              "'until ...'", _EXPECTED, "every day at 9am until Friday")
+            view = self.scan.view
+            period = self._period(view, match.end())
+            day = (period[0], period[1]) if period else self._until_day(view, match.end())
+            if day is None:
+                continue
+            if day[0] < self.ctx.today:
+                raise _refuse(f"'{self.scan.text[match.start():day[1]].strip()}' is in the "
+                              "past", "a start in the future", "every day at 9am starting "
+                              "tomorrow")
+            self.found.start = day[0]
+            self.found.start_text = self.scan.text[match.start():day[1]].strip()
+            self.scan.take((match.start(), day[1]))
+            return
+
+    def _nth_day(self) -> None:
+        """"the 2nd friday of february" (a one-off date); monthly ones cannot be cron."""
+        match = self.scan.first(_NTH)
+        if not match:
+            return
+        text = match.group(0).strip()
+        scope = (match.group("scope") or "").lower()
+        what = match.group("what").lower()
+        last = match.group("ord").lower() in ("last", "final")
+        monthly = bool(match.group("every") or match.group("monthly")
+                       or re.match(r"(?:the|each|every|a)\s", scope))
+        if monthly or not scope:
+            if what.endswith("day") and what not in _DOW_LOOKUP and last:
+                raise _refuse(f"'{text}' cannot be expressed: cron has no 'last day of the "
+                              "month' (months end on the 28th to the 31st); 'on the 1st of "
+                              "each month' runs the day after, or use a cron on days 28-31 "
+                              "whose command checks for the last day", _EXPECTED,
+                              "every month on the 1st at 9am")
+            if not monthly and last:
+                raise _refuse(f"'{text}' is in the past; name the month, such as 'the last "
+                              "friday of march'", _EXPECTED, "the last friday of march at 9am")
+            if not monthly:
+                raise _refuse(f"'{text}' needs a month, such as '{text} of march'", _EXPECTED,
+                              "the 2nd friday of march at 9am")
+            raise _refuse(f"'{text}' cannot be expressed: cron runs when the day of the month "
+                          "OR the weekday matches, never only when both do, so no cron line "
+                          "means 'the 2nd (or last) Friday'; use 'every friday' with a command "
+                          "that checks the date, or a day of the month such as 'on the 10th "
+                          "of each month'", _EXPECTED, "every month on the 10th at 9am")
+        day = self._nth_date(match, text, scope, what, last)
+        self.found.date = _DateSpec("date", text, day.year, day.month, day.day)
+        self.scan.take(match.span())
+
+    def _nth_date(self, match: re.Match[str], text: str, scope: str, what: str,
+                  last: bool) -> date:
+        today = self.ctx.today
+        if scope.startswith(("this", "next")):
+            first = today.replace(day=1) + relativedelta(months=scope.startswith("next"))
+        else:
+            month = _MONTHS[scope.split()[0]]
+            year = int(match.group("y")) if match.group("y") else (
+                today.year if month >= today.month else today.year + 1)
+            _check_year(year, text)
+            first = date(year, month, 1)
+        end = first + relativedelta(day=31)
+        if what in _DOW_LOOKUP:
+            weekday = _DOW_LOOKUP[what]
+            if last:
+                day = end - timedelta(days=(end.weekday() - weekday) % 7)
+            else:
+                n = _NTH_NUMBER[match.group("ord").lower()]
+                day = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+        elif what == "day":
+            day = end if last else first + timedelta(days=_NTH_NUMBER[
+                match.group("ord").lower()] - 1)
+        else:
+            raise _refuse(f"'{text}': business days are not understood; name the date",
+                          _EXPECTED, "on 2 March at 9am")
+        if day.month != first.month:
+            raise _refuse(f"'{text}' does not exist", _EXPECTED, "the 2nd friday of march")
+        if day < today:
+            raise _refuse(f"'{text}' ({day.isoformat()}) is in the past", _EXPECTED,
+                          "the 2nd friday of march at 9am")
+        return day
 
     def _set_freq(self, freq: _Freq, match: re.Match[str]) -> None:
         self.scan.take(match.span())
@@ -383,12 +517,12 @@ class _Reader:
 
     def _yearly_date(self) -> None:
         """A month-day after "every"/"each" or next to a yearly repeat."""
-        for pattern in (_DAY_MONTH, _MONTH_DAY):
+        for pattern in (_DAY_MONTH, _MONTH_DAY, _NUMERIC_DATE):
             for match in self.scan.matches(pattern):
                 pre = (match.group("pre") or "").lower()
                 if pre in ("every", "each") or (self.found.freq is not None
                                                 and self.found.freq.kind == "yearly"):
-                    self.found.date = _date_from(match)
+                    self.found.date = _date_from(match, self.ctx)
                     self.scan.take(match.span())
                     if self.found.freq is None:
                         self.found.freq = _Freq("yearly", match.group(0).strip())
@@ -421,10 +555,10 @@ class _Reader:
             self.found.part = match.group("part").lower()
             self.scan.take(match.span())
             return
-        for pattern in (_ISO_DATE, _DAY_MONTH, _MONTH_DAY):
+        for pattern in (_ISO_DATE, _DAY_MONTH, _MONTH_DAY, _NUMERIC_DATE):
             match = self.scan.first(pattern)
             if match:
-                self.found.date = _date_from(match)
+                self.found.date = _date_from(match, self.ctx)
                 self.scan.take(match.span())
                 return
 

@@ -14,3 +14,6 @@ class ParsedSchedule:
     title: str | None
     stop: dict
     warnings: list[str] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)      # the words that shaped the schedule
+    unused: list[str] = field(default_factory=list)    # date-like words left in the task,
+                                                       # each named in a warning

@@ -41,10 +41,11 @@ def _title(prompt: str | None) -> str | None:
 
 
 def _normalize(text: str) -> str:
-    """Unify apostrophes, ``a.m.``, ISO ``T`` separators and spacing; keep the case."""
+    """Unify apostrophes, ``a.m.``, ``5p``, ISO ``T`` separators and spacing; keep the case."""
     text = text.replace("\u2019", "'").replace("\u00a0", " ")
     text = re.sub(r"(?<![a-z])([ap])\.\s?m\b\.?", r"\1m", text, flags=re.IGNORECASE)
     text = re.sub(r"(\d{4}-\d{2}-\d{2})[Tt](\d{1,2}:\d{2})", r"\1 \2", text)
+    text = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b(?!['.])", r"\1\2m", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+", " ", text).strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1].strip()

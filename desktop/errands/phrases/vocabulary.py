@@ -53,7 +53,9 @@ _DOW_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"
 _DOW_ALTS = _alternatives(_DOW_LOOKUP)
 _DOW1 = rf"\b(?:{_DOW_ALTS})\b(?!')"
 _DOW_SEP = r"(?:\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*/\s*)(?:on\s+)?"
-_DOW_LIST = rf"{_DOW1}(?:{_DOW_SEP}{_DOW1})*"
+_DOW_RANGE = r"\s*(?:-|\u2013|\bto\b|\bthrough\b|\bthru\b|\btill\b|\buntil\b)\s*"
+_DOW_ITEM = rf"{_DOW1}(?:{_DOW_RANGE}{_DOW1})?"
+_DOW_LIST = rf"{_DOW_ITEM}(?:{_DOW_SEP}{_DOW_ITEM})*"
 
 _MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
@@ -116,9 +118,10 @@ _LOOP_BARE = _rx(r"\b(?:in|on)\s+a\s+loop\b")
 _NO_END = _rx(r"\b(?:until\s+further\s+notice|until\s+i\s+(?:stop|cancel|disable)\s+it"
               r"|forever|indefinitely|with\s+no\s+end(?:\s+date)?)\b")
 _MAX_RUNS = _rx(rf"\b(?:(?:for|at\s+most|up\s+to|max(?:imum)?(?:\s+of)?|only)\s+)?"
-                rf"(?:(?P<n>\d+|{_alternatives(_NUMBER_WORDS)})\s+(?:times|runs)"
-                rf"|(?P<word>twice|thrice))\b(?!\s+(?:a|an|per|each|every)\b)")
-_PER_PERIOD = _rx(rf"\b(?:(?:\d+|{_alternatives(_NUMBER_WORDS)})\s+times|twice|thrice)\s+"
+                rf"(?:(?P<n>\d+|{_alternatives(_NUMBER_WORDS)})\s+(?:times|runs|occurrences"
+                rf"|repetitions)|(?P<nx>\d+)\s?x|(?P<word>twice|thrice))\b"
+                rf"(?!\s+(?:a|an|per|each|every)\b)")
+_PER_PERIOD = _rx(rf"\b(?:(?:\d+|{_alternatives(_NUMBER_WORDS)})\s+times|\d+\s?x|twice|thrice)\s+"
                   r"(?:(?:a|an|per|each|every)\s+(?:day|hour|week|month|year)|daily|hourly|"
                   r"weekly|monthly|yearly)\b")
 _FOR = _rx(rf"\bfor\s+(?:the\s+(?:next|coming)\s+|another\s+)?{_dur('f')}")
@@ -148,7 +151,17 @@ _DOMS = _rx(
     rf"(?P<monthly>\s+(?:day\s+)?of\s+(?:every|each|the|a)\s+month\b)?")
 _EXCEPT = _rx(rf"\b(?:except|but\s+not|excluding|apart\s+from|other\s+than)\s+(?:on\s+)?"
               rf"(?:(?P<list>{_DOW_LIST})|(?P<weekends>weekends?)|(?P<weekdays>weekdays))")
-_START = _rx(r"\b(?:starting|beginning|effective|as\s+of)\s+(?:(?:on|from)\s+)?")
+_START = _rx(r"\b(?:starting|beginning|effective|as\s+of)\s+(?:(?:on|from|in)\s+)?")
+_EXCEPT_ANY = _rx(r"\b(?:except|but\s+not|excluding|apart\s+from|other\s+than|skip(?:ping)?"
+                  r"|not\s+on)\s+(?:on\s+|the\s+|public\s+|bank\s+)*(?P<what>[\w/.:-]+)")
+_PERIOD = _rx(rf"(?P<which>next|this|the\s+next)\s+(?P<unit>week|month|year)\b"
+              rf"|(?:in\s+)?(?P<mon>{_MONTH})\b(?!\.?\s*\d)(?:\s+(?P<y>\d{{4}})\b)?")
+_NTH = _rx(
+    rf"(?:\b(?P<every>every|each)\s+)?(?:\bon\s+)?(?:\bthe\s+)?\b(?P<ord>1st|2nd|3rd|4th|5th"
+    rf"|first|second|third|fourth|fifth|last|final)\s+(?P<what>{_DOW1}|(?:week|business\s+|"
+    rf"working\s+)?day)(?:\s+(?:of|in)\s+(?P<scope>(?:the|each|every|a|this|next)\s+month"
+    rf"|{_MONTH}\b(?:\s+(?P<y>\d{{4}})\b)?))?(?P<monthly>\s+(?:monthly|every\s+month"
+    rf"|each\s+month))?")
 _ADVERB = _rx(r"\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|yearly|annually)\b")
 _DETERMINER = _rx(r"\b(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|"
                   r"each|per)\s+\Z")
@@ -162,7 +175,14 @@ _DAY_MONTH = _rx(rf"(?:\b(?P<pre>on|every|each)\s+)?(?:\bthe\s+)?\b(?P<d>\d{{1,2
                  rf"(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<mon>{_MONTH})\b\.?"
                  rf"(?:,?\s+(?P<y>\d{{4}})\b)?")
 _MONTH_DAY = _rx(rf"(?:\b(?P<pre>on|every|each)\s+)?\b(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})"
-                 rf"(?:st|nd|rd|th)?\b(?![:.]\d)(?!\s*[ap]m\b)(?:,?\s+(?P<y>\d{{4}})\b)?")
+                 rf"(?:st|nd|rd|th)?\b(?![:.]\d)(?!\s*[ap]m\b)"
+                 rf"(?P<more>(?:\s*(?:,|and|&)\s*(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b"
+                 rf"(?![:.]\d)(?!\s*[ap]m\b))*)(?:,?\s+(?P<y>\d{{4}})\b)?")
+_NUMERIC_DATE = _rx(
+    r"(?:\b(?P<pre>on|every|each)\s+)?(?<![\w/.:-])(?P<n1>\d{1,2})"
+    r"(?:/(?P<n2>\d{1,2})(?:/(?P<ny>\d{4}|\d{2}))?"
+    r"|(?P<sep>[.-])(?P<n3>\d{1,2})(?:(?P=sep)(?P<ny2>\d{4}|\d{2})|\.))(?![\w/:-]|\.\d)"
+    r"(?<!\b24/7)")
 _IN_PART = _rx(r"\b(?:in\s+the\s+(?P<part>morning|afternoon|evening)|at\s+(?P<night>night))\b")
 
 _AT = r"(?P<at>(?:\bat|@)\s*)"

@@ -1,0 +1,36 @@
+"""Words that look like dates or times: a phrase must use them or say why not.
+
+After the scan, whatever is left is the task text. A date, weekday, month, ordinal, time
+or a bounding word ("except", "until", "starting", "from … to", "for N times") left there
+would silently not shape the schedule, so each is either refused (when it sits next to
+the schedule, where it was almost surely meant as part of it) or named in a warning.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WEEKDAY = (r"(?:mon|tues?|wed(?:nes)?|weds|thu(?:rs?)?|fri|satur|sun)day s?|mon|tues?|weds?"
+            r"|thu(?:rs?)?|fri").replace(" ", "")
+_MONTH = (r"january|february|march|april|june|july|august|september|october|november"
+          r"|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec")
+_ORDINAL_WORD = r"first|second|third|fourth|fifth|last|final"
+_TOKEN = re.compile(
+    r"\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b\.?"                       # numeric dates
+    r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|[ap])\b|\b\d{1,2}:\d{2}\b"        # times
+    r"|\b(?:noon|midnight|o'?clock)\b"
+    rf"|\b(?:{_WEEKDAY})\b|\b(?:{_MONTH})\b\.?"
+    r"|\b(?:may|mar)\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:may|mar)\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b"
+    rf"|\b(?:{_ORDINAL_WORD})\s+(?:(?:{_WEEKDAY})\b|(?:week|business|working\s+)?day\b"
+    r"|week\b|month\b)"
+    r"|\b(?:today|tonight|tomorrow|tmrw|yesterday|weekends?|weekdays?|holidays?)\b"
+    r"|\b(?:except|excluding|until|till|starting|beginning)\b"
+    r"|\bfrom\s+\S+\s+(?:to|until|till)\b"
+    r"|\bfor\s+\d+\s+\w+|\b\d+x\b|\b(?:19[7-9]\d|2\d{3})\b",
+    re.IGNORECASE)
+
+
+def date_like(text: str) -> list[tuple[int, int]]:
+    """The spans of date- and time-like words in ``text`` (masked characters never match)."""
+    return [m.span() for m in _TOKEN.finditer(text) if "\x00" not in m.group(0)]
