@@ -74,7 +74,7 @@ from ..errors import InvalidInput
 from ..timeutil import RANGE_TEXT, UTC, check_range, format_instant, zone
 from .build import _build_trigger
 from .numeric import date_order
-from .pieces import EXAMPLES, _Context, _EXAMPLE, _MAX_TEXT, _examples, _refuse
+from .pieces import EXAMPLES, _Context, _EXAMPLE, _EXPECTED, _MAX_TEXT, _examples, _refuse
 from .reader import _Reader
 from .result import ParsedSchedule
 from .text import _normalize, _prompt, _title
@@ -82,6 +82,7 @@ from .tokens import date_like
 
 __all__ = ["ParsedSchedule", "parse_schedule_text", "EXAMPLES"]
 
+_LEAD = re.compile(r"\b(?:on|at|by|from|before|after|in|until|till)\s+\Z", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -149,7 +150,8 @@ def _check_leftover(reader: _Reader, ctx: _Context) -> list[str]:
         if any(f"'{word}" in w or f" {word}" in w for w in ctx.warnings if "'" in w):
             unused.append(word)            # already named (a condition, a reading)
             continue
-        if reader.scan.touches(span, edges=False):
+        lead = _LEAD.search(view[:span[0]])
+        if reader.scan.touches((lead.start() if lead else span[0], span[1]), edges=False):
             raise _refuse(f"'{word}' could not be used for the schedule; write dates as "
                           f"2030-08-01 or 1 August 2030 and times as 9am or 21:30, or move "
                           f"'{word}' away from the schedule words if it belongs to the task",

@@ -332,8 +332,8 @@ class _Reader:
         """"except tomorrow", "except holidays": no trigger can leave out single dates."""
         for match in self.scan.matches(_EXCEPT_ANY):
             what = match.group("what")
-            if date_like(what) or what.lower().rstrip("s") in ("holiday", "christmas",
-                                                               "easter", "vacation"):
+            if date_like(what) or re.fullmatch(r"(?:holiday|christmas|easter|vacation|"
+                                               r"birthday)s?", what, re.IGNORECASE):
                 raise _refuse(f"'{match.group(0)}' cannot be kept: a schedule can leave out "
                               "weekdays ('every day except sunday') but not single dates or "
                               "holidays; pause the errand over them, or let its command check "

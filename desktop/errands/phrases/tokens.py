@@ -19,7 +19,8 @@ _TOKEN = re.compile(
     r"\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b\.?"                       # numeric dates
     r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|[ap])\b|\b\d{1,2}:\d{2}\b"        # times
     r"|\b(?:noon|midnight|o'?clock)\b"
-    rf"|\b(?:{_WEEKDAY})\b|\b(?:{_MONTH})\b\.?"
+    rf"|\b(?:{_WEEKDAY})\b"
+    rf"|(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?\b(?:{_MONTH})\b\.?(?:\s*\d{{1,2}}\b)?"
     r"|\b(?:may|mar)\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:may|mar)\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\b"
     rf"|\b(?:{_ORDINAL_WORD})\s+(?:(?:{_WEEKDAY})\b|(?:week|business|working\s+)?day\b"
