@@ -27,12 +27,10 @@ Decisions the grammar makes (each also reported as a warning when it applies)
   otherwise ("tonight at 10" is 22:00).
 * "every N minutes/hours" aligns to the clock with cron when N divides the hour/day,
   otherwise it is a fixed ``every`` grid.
-* "every other day" / "every N days" (2..15) *with* a time: cron ``*/N`` on the day of
-  the month, which restarts on the 1st of each month. Without a time, or N > 15: an
-  ``every Nd`` grid, which keeps the time of day the errand was created at.
-* "every other week", "every other Monday", "every N weeks": cron cannot say this, so an
-  ``every`` grid of 7*N days counted from creation, with a warning that the weekday and the
-  time of day are not pinned.
+* "every other day", "every N days", "every other week", "every other Monday", "every N
+  weeks": an ``every`` grid of whole local calendar days (``timezone`` set) from the first
+  fitting day, at the time given (09:00 when none), on the named weekday (Mondays when
+  none), so the weekday and the wall-clock time stay pinned across DST.
 * "weekly" without a weekday: Mondays. "monthly" without a day: the 1st.
 * "next friday" is the first Friday strictly after today; "on friday"/"friday" is today
   when today is Friday and the time is still ahead, otherwise the coming one.
@@ -56,11 +54,17 @@ Decisions the grammar makes (each also reported as a warning when it applies)
   16:30, because one cron line cannot also add 17:00 (warned). "from 9 to 5" reads the
   smaller end as pm. "except <days>" removes weekdays from the set.
 * "night" means 21:00-04:59: "every night at 3" is 03:00, "tonight at 1" is tomorrow 01:00.
-* Refused rather than guessed: start dates ("starting tomorrow", no trigger shape can keep
-  them), "3 times a day"/"twice daily" (name the times instead), a weekday together with a
-  day of the month (cron would run on either), two times with different minutes and hours
-  ("9:15 and 17:30"), and intervals that neither divide the hour/day nor fit an ``every``
-  grid when combined with weekdays or windows.
+* Numeric dates follow the locale (``numeric``); dotted dates are day first; a date that
+  reads validly both ways with no locale is refused with both readings.
+* "starting DATE" keeps its day only where a trigger has a start: a rhythm of whole days
+  (a local-day grid) or an interval; elsewhere it is refused.
+* Refused rather than guessed: "3 times a day"/"twice daily" (name the times instead), a
+  weekday together with a day of the month (cron would run on either), monthly ordinal
+  weekdays and "the last day of the month" (cron cannot say them), "except" with a date or
+  holidays, two times with different minutes and hours ("9:15 and 17:30"), and intervals
+  that neither divide the hour/day nor fit an ``every`` grid with weekdays or windows.
+* Every date-like word left in the task text (``tokens``) is refused when it sits next to
+  the schedule words and otherwise named in a warning; ``used`` and ``unused`` list them.
 * Inside a repeating schedule, day words such as "today" stay in the prompt ("every day at
   6pm summarize what happened today").
 """
