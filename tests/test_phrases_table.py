@@ -40,6 +40,8 @@ def test_phrase_gives_its_fires(entry: dict) -> None:
             parse_schedule_text(entry["phrase"], entry["zone"], now, entry["locale"])
         assert info.value.field == "schedule"
         assert entry["refused"] in info.value.message
+        words = info.value.words               # structured: the phrase's own words
+        assert words and all(w.lower() in entry["phrase"].lower() for w in words), words
         return
     parsed = parse_schedule_text(entry["phrase"], entry["zone"], now, entry["locale"])
     assert parsed.trigger["kind"] == entry["kind"]

@@ -126,7 +126,8 @@ def spec_to_trigger(spec: str, tz: str | None, now: datetime,
     try:
         parsed = parse_schedule_text(text, tz or system_zone_name(), now, locale)
     except InvalidInput as exc:
-        raise InvalidInput("--schedule", exc.message, SPEC_FORMS, exc.example or SPEC_EXAMPLE) from exc
+        raise InvalidInput("--schedule", exc.message, SPEC_FORMS, exc.example or SPEC_EXAMPLE,
+                           words=exc.words) from exc
     return dict(parsed.trigger), parsed
 
 

@@ -131,7 +131,7 @@ def parse_schedule_text(text: str, tz_name: str, now: datetime,
             check_range(found.until, "schedule")
     except (OverflowError, ValueError):
         raise _refuse(f"'{normalized}' reaches outside the supported calendar",
-                      RANGE_TEXT, _EXAMPLE) from None
+                      RANGE_TEXT, _EXAMPLE, (normalized,)) from None
     unused = _check_leftover(reader, ctx)
     one_shot = trigger["kind"] == "at"
     prompt = _prompt(reader.scan.leftover())
@@ -159,7 +159,7 @@ def _check_leftover(reader: _Reader, ctx: _Context) -> list[str]:
             raise _refuse(f"'{word}' could not be used for the schedule; write dates as "
                           f"2030-08-01 or 1 August 2030 and times as 9am or 21:30, or move "
                           f"'{word}' away from the schedule words if it belongs to the task",
-                          _EXPECTED, _EXAMPLE)
+                          _EXPECTED, _EXAMPLE, (word,))
         ctx.warn(f"'{word}' stays in the task text; it does not change the schedule")
         unused.append(word)
     return unused

@@ -30,14 +30,19 @@ def _clock_list(found: _Found, ctx: _Context) -> list[tuple[int, int]]:
     return [(hour, minute)]
 
 
+def _needs_interval(window: str) -> InvalidInput:
+    return _refuse(f"'{window}' needs an interval such as 'every 30 minutes'", _EXPECTED,
+                   "every 30 minutes from 9am to 5pm", (window,))
+
+
 def _cron_time(found: _Found, ctx: _Context) -> tuple[str, str]:
     """Cron minute and hour fields for one or more times of day."""
     if found.minute_past is not None:
         raise _refuse(f"'{found.minute_text}' needs an hourly schedule such as 'every hour'",
-                      "minutes past the hour with 'every hour'", "every hour at :30")
+                      "minutes past the hour with 'every hour'", "every hour at :30",
+                      (found.minute_text or "",))
     if found.window is not None:
-        raise _refuse(f"'{found.window[2]}' needs an interval such as 'every 30 minutes'",
-                      _EXPECTED, "every 30 minutes from 9am to 5pm")
+        raise _needs_interval(found.window[2])
     times = sorted(set(_clock_list(found, ctx)))
     hours = sorted({h for h, _ in times})
     minutes = sorted({m for _, m in times})
@@ -47,7 +52,8 @@ def _cron_time(found: _Found, ctx: _Context) -> tuple[str, str]:
         return ",".join(map(str, minutes)), str(hours[0])
     shown = ", ".join(f"{h:02d}:{m:02d}" for h, m in times)
     raise _refuse(f"the times {shown} cannot share one cron schedule; make one errand per time",
-                  "times with the same minute", "every day at 9am and 5pm")
+                  "times with the same minute", "every day at 9am and 5pm",
+                  tuple(c.text for c in found.clocks))
 
 
 # --------------------------------------------------------------------------------------
@@ -90,7 +96,7 @@ def _day_fields(found: _Found) -> tuple[str, str]:
     if found.days and found.doms:
         raise _refuse(f"'{found.doms.text}' and '{found.days.text}' cannot be combined: "
                       "cron runs when either matches", "a day of the month or a weekday",
-                      "every month on the 1st")
+                      "every month on the 1st", (found.doms.text, found.days.text))
     dom = ",".join(map(str, found.doms.days)) if found.doms else "*"
     dow = _dow_field(found.days.days) if found.days else "*"
     return dom, dow
@@ -138,7 +144,7 @@ def _build_interval(freq: _Freq, found: _Found, ctx: _Context) -> dict:
         what = found.clocks[0].text if found.clocks else f"in the {found.part}"
         raise _refuse(f"'{what}' cannot narrow '{freq.text}'; use minutes past the hour "
                       f"('every 2 hours at :15') or a daily time", _EXPECTED,
-                      "every 2 hours at :15")
+                      "every 2 hours at :15", (what, freq.text))
     aligned = _aligned_interval(freq.seconds, found.minute_past)
     if aligned is not None:
         minute, hour = aligned
@@ -154,7 +160,7 @@ def _build_interval(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if limits:
         raise _refuse(f"'{freq.text}' cannot be limited by '{limits[0]}': only intervals that "
                       "divide an hour or a day can (e.g. every 10 minutes, every 2 hours)",
-                      _EXPECTED, "every 2 hours on weekdays")
+                      _EXPECTED, "every 2 hours on weekdays", (freq.text, limits[0]))
     return _every(freq.seconds)
 
 
@@ -164,7 +170,7 @@ def _window_hours(freq: _Freq, window: tuple[_Clock, _Clock, str], ctx: _Context
     first, last, text = window
     if first.minute or last.minute:
         raise _refuse(f"'{text}' must start and end on the hour for cron", _EXPECTED,
-                      "every 30 minutes from 9am to 5pm")
+                      "every 30 minutes from 9am to 5pm", (text,))
     start, _ = _resolve_clock(first, None, ctx, warn=False)
     end, _ = _resolve_clock(last, None, ctx, warn=False)
     if last.word == "midnight":
@@ -175,7 +181,7 @@ def _window_hours(freq: _Freq, window: tuple[_Clock, _Clock, str], ctx: _Context
         ctx.warn(f"'{text}' read as {start:02d}:00-{end:02d}:00")
     if end <= start:
         raise _refuse(f"'{text}' ends before it starts", _EXPECTED,
-                      "every hour from 9am to 5pm")
+                      "every hour from 9am to 5pm", (text,))
     if freq.seconds % 3600 == 0:
         step = freq.seconds // 3600
         end = min(end, 23)
@@ -183,7 +189,7 @@ def _window_hours(freq: _Freq, window: tuple[_Clock, _Clock, str], ctx: _Context
     step = freq.seconds // 60
     if end - 1 < start:
         raise _refuse(f"'{text}' is too short for '{freq.text}'", _EXPECTED,
-                      "every 30 minutes from 9am to 5pm")
+                      "every 30 minutes from 9am to 5pm", (text, freq.text))
     ctx.warn(f"the last run each day is at {end - 1:02d}:{60 - step:02d}, not {end:02d}:00")
     return f"{start}-{end - 1}" if end - 1 > start else str(start)
 
@@ -210,7 +216,8 @@ def _build_weeks(freq: _Freq, found: _Found, ctx: _Context) -> dict:
         return _cron(minute, hour, "*", "*", dow, ctx)
     if found.days and len(found.days.days) > 1:
         raise _refuse(f"'{freq.text}' on several weekdays cannot be expressed; make one "
-                      "errand per weekday", _EXPECTED, "every other Monday at 9am")
+                      "errand per weekday", _EXPECTED, "every other Monday at 9am",
+                      (freq.text, found.days.text))
     if found.days is None:
         ctx.warn("no weekday given; runs on Mondays")
     weekday = next(iter(found.days.days)) if found.days else 0
@@ -222,9 +229,11 @@ def _day_grid(step: int, weekday: int | None, found: _Found, ctx: _Context) -> d
     (on or after the start date, on the weekday if one is named, and still ahead)."""
     times = _clock_list(found, ctx)
     if len(times) > 1 or found.minute_past is not None or found.window is not None:
-        what = found.minute_text or (found.window[2] if found.window else "several times")
-        raise _refuse(f"'{what}' cannot be combined with a step of {step} days; one time "
-                      "of day works", _EXPECTED, "every other monday at 9am")
+        words = ((found.minute_text,) if found.minute_text else
+                 (found.window[2],) if found.window else tuple(c.text for c in found.clocks))
+        raise _refuse(" and ".join(f"'{w}'" for w in words) + " cannot be combined with a "
+                      f"step of {step} days; one time of day works", _EXPECTED,
+                      "every other monday at 9am", words)
     hour, minute = times[0]
     day = max(found.start or ctx.today, ctx.today)
     while (weekday is not None and day.weekday() != weekday) or (
@@ -257,7 +266,7 @@ def _build_yearly(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     spec = found.date
     if spec is None or spec.kind != "date":
         raise _refuse(f"'{freq.text}' needs a date such as 'every year on 24 December'",
-                      _EXPECTED, "every year on 24 December at 9am")
+                      _EXPECTED, "every year on 24 December at 9am", (freq.text,))
     if spec.year is not None:
         raise _conflict(freq.text, spec.text)
     if found.days or found.doms:
@@ -311,18 +320,18 @@ def _build_one_shot(found: _Found, ctx: _Context) -> dict:
     """An ``at`` trigger for a single future instant."""
     if found.date is not None and found.date.more:
         raise _refuse(f"'{found.date.text}' names several days; a one-shot runs once",
-                      _EXPECTED, "on june 1 at 9am")
+                      _EXPECTED, "on june 1 at 9am", (found.date.text,))
     if found.stop_text():
         raise _refuse(f"a one-shot runs once and takes no stop rule; remove "
                       f"'{found.stop_text()}'", "a one-shot without a stop rule",
-                      "tomorrow at 7pm")
+                      "tomorrow at 7pm", (found.stop_text() or "",))
     if found.minute_past is not None:
         raise _refuse(f"'{found.minute_text}' needs an hourly schedule such as 'every hour'",
-                      _EXPECTED, "every hour at :30")
+                      _EXPECTED, "every hour at :30", (found.minute_text or "",))
     if len(found.clocks) > 1:
         raise _refuse("a one-shot takes one time of day; got "
                       + " and ".join(f"'{c.text}'" for c in found.clocks),
-                      "one time of day", "tomorrow at 7pm")
+                      "one time of day", "tomorrow at 7pm", tuple(c.text for c in found.clocks))
     if found.relative is not None:
         instant = _relative_instant(found, ctx)
     else:
@@ -331,7 +340,9 @@ def _build_one_shot(found: _Found, ctx: _Context) -> dict:
         local = instant.astimezone(ctx.tz)
         raise _refuse(f"{local:%Y-%m-%d %H:%M} in {ctx.tz_name} has already passed "
                       f"(it is now {ctx.now.astimezone(ctx.tz):%Y-%m-%d %H:%M})",
-                      "a time in the future", "tomorrow at 7pm")
+                      "a time in the future", "tomorrow at 7pm",
+                      tuple(p.text for p in (found.date, found.days, found.doms, found.relative,
+                                             *found.clocks) if p))
     return {"kind": "at", "at": format_instant(instant)}
 
 
@@ -396,7 +407,7 @@ def _one_shot_day(found: _Found, ctx: _Context, at: Callable[[date], datetime]) 
 def _weekday_day(days: _Days, ctx: _Context, future: Callable[[date], bool]) -> date:
     if len(days.days) != 1:
         raise _refuse(f"'{days.text}' names several days; a one-shot runs once",
-                      _EXPECTED, "next friday at 9am")
+                      _EXPECTED, "next friday at 9am", (days.text,))
     weekday = next(iter(days.days))
     day = _next_weekday(weekday, ctx.today, strictly_after=days.mode == "next")
     if not future(day):
@@ -411,7 +422,7 @@ def _weekday_day(days: _Days, ctx: _Context, future: Callable[[date], bool]) -> 
 def _month_day(doms: _Doms, ctx: _Context, future: Callable[[date], bool]) -> date:
     if len(doms.days) != 1:
         raise _refuse(f"'{doms.text}' names several days; a one-shot runs once",
-                      _EXPECTED, "on the 15th at 9am")
+                      _EXPECTED, "on the 15th at 9am", (doms.text,))
     first = ctx.today.replace(day=1)
     for months in range(0, 13):
         start = first + relativedelta(months=months)
@@ -421,14 +432,13 @@ def _month_day(doms: _Doms, ctx: _Context, future: Callable[[date], bool]) -> da
             continue
         if day >= ctx.today and future(day):
             return day
-    raise _refuse(f"'{doms.text}' never comes", _EXPECTED, "on the 15th at 9am")
+    raise _refuse(f"'{doms.text}' never comes", _EXPECTED, "on the 15th at 9am", (doms.text,))
 
 
 def _build_trigger(found: _Found, ctx: _Context, text: str) -> dict:
     interval = found.freq is not None and found.freq.kind == "interval"
     if found.window is not None and (not interval or found.keep or found.loop):
-        raise _refuse(f"'{found.window[2]}' needs an interval such as 'every 30 minutes'",
-                      _EXPECTED, "every 30 minutes from 9am to 5pm")
+        raise _needs_interval(found.window[2])
     if found.manual:
         others = [p.text for p in (found.freq, found.days, found.doms, found.date,
                                    found.relative, found.loop) if p]
@@ -454,14 +464,15 @@ def _build_started(found: _Found, ctx: _Context) -> dict:
     if _wants_loop(found) or (found.freq is not None and found.freq.kind == "interval"):
         if found.days or found.doms or found.window or found.minute_past is not None:
             piece = found.days or found.doms
-            raise _conflict(said, piece.text if piece else found.minute_text or "from … to")
+            raise _conflict(said, piece.text if piece else found.minute_text
+                            or (found.window[2] if found.window else ""))
         trigger = _build_loop(found, ctx) if _wants_loop(found) else _every(found.freq.seconds)
         start = max(_localize(found.start, 0, 0, ctx), ctx.now)
         ctx.warn(f"'{said}' read as a first run at {format_instant(start)}")
         return {**trigger, "start_at": format_instant(start)}
     if not found.repeats():
         raise _refuse(f"a one-shot has no start date; remove '{said}'", _EXPECTED,
-                      "on 1 April at 9am")
+                      "on 1 April at 9am", (said,))
     freq = found.freq or _implied_freq(found)
     one_day = found.days is not None and len(found.days.days) == 1
     if freq.kind in ("days", "weeks") and freq.n > 1 or (
@@ -471,4 +482,5 @@ def _build_started(found: _Found, ctx: _Context) -> dict:
         return _day_grid(7, next(iter(found.days.days)), found, ctx)
     raise _refuse(f"'{said}' cannot start '{freq.text}': only a rhythm of whole days ('every "
                   "day', 'every other monday') or a fixed interval has a start; create the "
-                  "errand on that day instead", _EXPECTED, "every day at 9am starting tomorrow")
+                  "errand on that day instead", _EXPECTED, "every day at 9am starting tomorrow",
+                  (said, freq.text))

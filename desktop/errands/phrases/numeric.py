@@ -53,9 +53,9 @@ def spoken(day: date | tuple[int | None, int, int]) -> str:
     return f"{dom} {_NAMES[month - 1]}" + (f" {year}" if year else "")
 
 
-def _refuse(message: str) -> InvalidInput:
+def _refuse(message: str, text: str) -> InvalidInput:
     return InvalidInput("schedule", message, "a date such as 2030-08-01 or 1 August 2030",
-                        "on 2030-08-01 at 1pm")
+                        "on 2030-08-01 at 1pm", words=(text,))
 
 
 def read_numeric(text: str, first: int, second: int, year: int | None, order: str | None
@@ -78,17 +78,17 @@ def read_numeric(text: str, first: int, second: int, year: int | None, order: st
         chosen = [r for r in readings if r[0] == order]
         if not chosen:
             way = "month first" if order == "mdy" else "day first"
-            raise _refuse(f"'{text}' is not a date ({way}, as the locale writes dates)")
+            raise _refuse(f"'{text}' is not a date ({way}, as the locale writes dates)", text)
         return year, chosen[0][1], chosen[0][2], None
     if not readings:
-        raise _refuse(f"'{text}' is not a date")
+        raise _refuse(f"'{text}' is not a date", text)
     distinct = {(m, d) for _, m, d in readings}
     if len(distinct) > 1:
         both = " or ".join(f"{spoken((year, m, d))} ({'month' if n == 'mdy' else 'day'} "
                            "first)" for n, m, d in readings)
         raise _refuse(f"'{text}' could be {both}; write it as "
-                          f"{year or 2030}-{readings[0][1]:02d}-{readings[0][2]:02d} or "
-                          f"'{spoken((year, readings[0][1], readings[0][2]))}', or give a "
-                          "locale")
+                      f"{year or 2030}-{readings[0][1]:02d}-{readings[0][2]:02d} or "
+                      f"'{spoken((year, readings[0][1], readings[0][2]))}', or give a "
+                      "locale", text)
     _, month, dom = readings[0]
     return year, month, dom, f"'{text}' read as {spoken((year, month, dom))}"

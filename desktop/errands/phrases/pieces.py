@@ -48,13 +48,15 @@ class _Amount:
     def seconds(self) -> int:
         if self.unit == "mo":
             raise _refuse(f"'{self.text}' is a calendar length, not a fixed interval",
-                          "a length in seconds, minutes, hours, days or weeks", "every 30 days")
+                          "a length in seconds, minutes, hours, days or weeks", "every 30 days",
+                          (self.text,))
         value = self.count * _UNIT_SECONDS[self.unit]
         if value > 366 * 86400:
-            raise _refuse(f"'{self.text}' is longer than 366d", "at most 366 days", "every 30 days")
+            raise _refuse(f"'{self.text}' is longer than 366d", "at most 366 days",
+                          "every 30 days", (self.text,))
         if value.denominator != 1:
             raise _refuse(f"'{self.text}' is not a whole number of seconds",
-                          "a whole number of seconds or more", "every 90 minutes")
+                          "a whole number of seconds or more", "every 90 minutes", (self.text,))
         return int(value)
 
     def whole(self) -> int | None:
@@ -66,7 +68,7 @@ class _Amount:
             months = self.whole()
             if months is None:
                 raise _refuse(f"'{self.text}' is not a whole number of months",
-                              "whole months", "for 2 months")
+                              "whole months", "for 2 months", (self.text,))
             return relativedelta(months=months)
         return timedelta(seconds=self.seconds())
 
@@ -177,8 +179,11 @@ class _Context:
 # Errors
 # --------------------------------------------------------------------------------------
 
-def _refuse(message: str, expected: str = _EXPECTED, example: str = _EXAMPLE) -> InvalidInput:
-    return InvalidInput("schedule", message, expected, example)
+def _refuse(message: str, expected: str = _EXPECTED, example: str = _EXAMPLE,
+            words: tuple[str, ...] = ()) -> InvalidInput:
+    """A refusal of the phrase; ``words`` are the phrase's own words it could not use."""
+    return InvalidInput("schedule", message, expected, example,
+                        words=tuple(w for w in words if w))
 
 
 def _examples() -> str:
@@ -186,12 +191,13 @@ def _examples() -> str:
 
 
 def _not_understood(text: str) -> InvalidInput:
-    return _refuse(f"could not understand the schedule in '{text}'; {_examples()}")
+    return _refuse(f"could not understand the schedule in '{text}'; {_examples()}",
+                   words=(text,))
 
 
 def _conflict(first: str, second: str) -> InvalidInput:
     return _refuse(f"'{first}' and '{second}' cannot be combined in one schedule; "
-                   f"{_examples()}")
+                   f"{_examples()}", words=(first, second))
 
 
 
@@ -219,7 +225,7 @@ def _amount(match: re.Match[str], p: str) -> _Amount:
     text = match.group(0).strip()
     if count <= 0:
         raise _refuse(f"'{text}' is not a positive length of time",
-                      "a positive length of time", "every 15 minutes")
+                      "a positive length of time", "every 15 minutes", (text,))
     return _Amount(count, unit, text)
 
 
@@ -234,7 +240,8 @@ def _part_of(match: re.Match[str]) -> str | None:
 
 def _bad_clock(text: str) -> InvalidInput:
     return _refuse(f"'{text.strip()}' is not a valid time of day",
-                   "a time like 9am, 9:30pm, 21:30, noon or midnight", "every day at 9am")
+                   "a time like 9am, 9:30pm, 21:30, noon or midnight", "every day at 9am",
+                   (text.strip(),))
 
 
 def _clock_hour(raw: str) -> int:
@@ -291,7 +298,8 @@ def _minute_from(match: re.Match[str]) -> int:
     minute = int(groups["m"] or groups["m2"])
     if minute > 59:
         raise _refuse(f"'{match.group(0).strip()}' is not a minute of the hour (0-59)",
-                      "minutes past the hour, 0-59", "every hour at :30")
+                      "minutes past the hour, 0-59", "every hour at :30",
+                      (match.group(0).strip(),))
     return minute
 
 
@@ -310,14 +318,14 @@ def _date_from(match: re.Match[str], ctx: _Context) -> _DateSpec:
             date(year or 2028, month, value)   # 2028 is a leap year: 29 February may exist
     except ValueError:
         raise _refuse(f"'{text}' is not a date", "a real calendar date",
-                      "on 24 December at 18:00") from None
+                      "on 24 December at 18:00", (text,)) from None
     return _DateSpec("date", text, year, month, day, more)
 
 
 def _check_year(year: int | None, text: str) -> None:
     if year is not None and not 1970 <= year <= 9999:
         raise _refuse(f"'{text}' is outside the supported calendar (1970 to 9999)",
-                      "a date between 1970 and 9999", "on 24 December at 18:00")
+                      "a date between 1970 and 9999", "on 24 December at 18:00", (text,))
 
 
 def _numeric_date(match: re.Match[str], text: str, ctx: _Context) -> _DateSpec:
@@ -363,7 +371,7 @@ def _doms_from(text: str) -> tuple[int, ...]:
         value = _ORDINAL_WORDS[word] if word in _ORDINAL_WORDS else int(word[:-2])
         if not 1 <= value <= 31:
             raise _refuse(f"'{raw}' is not a day of the month (1-31)", "a day 1st-31st",
-                          "every month on the 15th")
+                          "every month on the 15th", (raw,))
         values.append(value)
     return tuple(sorted(set(values)))
 
@@ -432,7 +440,8 @@ def _calendar_day(spec: _DateSpec, today: date, accept: Callable[[date], bool],
             if year != today.year:
                 ctx.warn(f"'{spec.text}' read as {day.isoformat()}")
             return day
-    raise _refuse(f"'{spec.text}' is not a date", "a real calendar date", "on 24 December")
+    raise _refuse(f"'{spec.text}' is not a date", "a real calendar date", "on 24 December",
+                  (spec.text,))
 
 
 def _end_of(what: str, today: date) -> date:

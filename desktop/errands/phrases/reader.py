@@ -154,7 +154,7 @@ class _Reader:
         per = self.scan.first(_PER_PERIOD)
         if per:
             raise _refuse(f"'{per.group(0)}' is not supported: name the times instead",
-                          _EXPECTED, "every day at 9am and 5pm")
+                          _EXPECTED, "every day at 9am and 5pm", (per.group(0),))
         self._max_runs()
         self._for_length()
         self._until()
@@ -168,7 +168,8 @@ class _Reader:
                                                                     or match.group("nx")))
         if count < 1:
             raise _refuse(f"'{match.group(0)}' is not a positive number of runs",
-                          "a positive number of runs", "every hour, 5 times")
+                          "a positive number of runs", "every hour, 5 times",
+                          (match.group(0).strip(),))
         self.scan.take(match.span())
         self.found.max_runs, self.found.max_runs_text = count, match.group(0).strip()
 
@@ -202,7 +203,7 @@ class _Reader:
             raise _conflict(self.found.until_text or "", text)
         if instant <= self.ctx.now:
             raise _refuse(f"'{text}' is already in the past", "an end in the future",
-                          "every day at 9am until Friday")
+                          "every day at 9am until Friday", (text,))
         self.found.until, self.found.until_text = instant, text
 
     def _until_bound(self, pos: int) -> tuple[datetime, int] | None:
@@ -324,7 +325,7 @@ class _Reader:
         days = base - excluded
         if not days:
             raise _refuse(f"'{text}' leaves no day to run on", _EXPECTED,
-                          "every day except Sunday")
+                          "every day except Sunday", (text,))
         label = f"{self.found.days.text} {text}" if self.found.days else text
         self.found.days = _Days(days, label, True, "every")
 
@@ -337,7 +338,8 @@ class _Reader:
                 raise _refuse(f"'{match.group(0)}' cannot be kept: a schedule can leave out "
                               "weekdays ('every day except sunday') but not single dates or "
                               "holidays; pause the errand over them, or let its command check "
-                              "the date", _EXPECTED, "every day at 9am except weekends")
+                              "the date", _EXPECTED, "every day at 9am except weekends",
+                              (match.group(0),))
 
     def _start_date(self) -> None:
         """"starting tomorrow", "beginning 1 April", "starting in april": the first fire's day."""
@@ -347,12 +349,12 @@ class _Reader:
             day = (period[0], period[1]) if period else self._until_day(view, match.end())
             if day is None:
                 continue
+            said = self.scan.text[match.start():day[1]].strip()
             if day[0] < self.ctx.today:
-                raise _refuse(f"'{self.scan.text[match.start():day[1]].strip()}' is in the "
-                              "past", "a start in the future", "every day at 9am starting "
-                              "tomorrow")
+                raise _refuse(f"'{said}' is in the past", "a start in the future",
+                              "every day at 9am starting tomorrow", (said,))
             self.found.start = day[0]
-            self.found.start_text = self.scan.text[match.start():day[1]].strip()
+            self.found.start_text = said
             self.scan.take((match.start(), day[1]))
             return
 
@@ -373,18 +375,20 @@ class _Reader:
                               "month' (months end on the 28th to the 31st); 'on the 1st of "
                               "each month' runs the day after, or use a cron on days 28-31 "
                               "whose command checks for the last day", _EXPECTED,
-                              "every month on the 1st at 9am")
+                              "every month on the 1st at 9am", (text,))
             if not monthly and last:
                 raise _refuse(f"'{text}' is in the past; name the month, such as 'the last "
-                              "friday of march'", _EXPECTED, "the last friday of march at 9am")
+                              "friday of march'", _EXPECTED, "the last friday of march at 9am",
+                              (text,))
             if not monthly:
                 raise _refuse(f"'{text}' needs a month, such as '{text} of march'", _EXPECTED,
-                              "the 2nd friday of march at 9am")
+                              "the 2nd friday of march at 9am", (text,))
             raise _refuse(f"'{text}' cannot be expressed: cron runs when the day of the month "
                           "OR the weekday matches, never only when both do, so no cron line "
                           "means 'the 2nd (or last) Friday'; use 'every friday' with a command "
                           "that checks the date, or a day of the month such as 'on the 10th "
-                          "of each month'", _EXPECTED, "every month on the 10th at 9am")
+                          "of each month'", _EXPECTED, "every month on the 10th at 9am",
+                          (text,))
         day = self._nth_date(match, text, scope, what, last)
         self.found.date = _DateSpec("date", text, day.year, day.month, day.day)
         self.scan.take(match.span())
@@ -413,12 +417,13 @@ class _Reader:
                 match.group("ord").lower()] - 1)
         else:
             raise _refuse(f"'{text}': business days are not understood; name the date",
-                          _EXPECTED, "on 2 March at 9am")
+                          _EXPECTED, "on 2 March at 9am", (text,))
         if day.month != first.month:
-            raise _refuse(f"'{text}' does not exist", _EXPECTED, "the 2nd friday of march")
+            raise _refuse(f"'{text}' does not exist", _EXPECTED, "the 2nd friday of march",
+                          (text,))
         if day < today:
             raise _refuse(f"'{text}' ({day.isoformat()}) is in the past", _EXPECTED,
-                          "the 2nd friday of march at 9am")
+                          "the 2nd friday of march at 9am", (text,))
         return day
 
     def _set_freq(self, freq: _Freq, match: re.Match[str]) -> None:
@@ -478,7 +483,7 @@ class _Reader:
             text = match.group(0).strip()
             if pre in ("next", "this", "coming", "this coming") and len(days) > 1:
                 raise _refuse(f"'{text}' names several days; a one-shot runs once",
-                              _EXPECTED, "next friday at 9am")
+                              _EXPECTED, "next friday at 9am", (text,))
             if pre in ("every", "each", "on every") or plural or len(days) > 1:
                 mode, recurring = "every", True
                 if not plural and pre in ("", "on"):
