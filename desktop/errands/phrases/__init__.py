@@ -86,7 +86,8 @@ from .tokens import date_like
 
 __all__ = ["ParsedSchedule", "parse_schedule_text", "EXAMPLES"]
 
-_LEAD = re.compile(r"\b(?:on|at|by|from|before|after|in|until|till)\s+\Z", re.IGNORECASE)
+_LEAD = re.compile(r"\b(?:on|at|by|from|before|after|in|until|till|during)\s+\Z",
+                   re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

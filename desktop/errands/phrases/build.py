@@ -218,10 +218,17 @@ def _build_weeks(freq: _Freq, found: _Found, ctx: _Context) -> dict:
         raise _refuse(f"'{freq.text}' on several weekdays cannot be expressed; make one "
                       "errand per weekday", _EXPECTED, "every other Monday at 9am",
                       (freq.text, found.days.text))
-    if found.days is None:
-        ctx.warn("no weekday given; runs on Mondays")
-    weekday = next(iter(found.days.days)) if found.days else 0
-    return _day_grid(7 * freq.n, weekday, found, ctx)
+    return _day_grid(7 * freq.n, _grid_weekday(found, ctx), found, ctx)
+
+
+def _grid_weekday(found: _Found, ctx: _Context) -> int:
+    """The weekday of a grid of weeks: the one named, else the start date's, else Monday."""
+    if found.days is not None:
+        return next(iter(found.days.days))
+    if found.start is not None:
+        return found.start.weekday()
+    ctx.warn("no weekday given; runs on Mondays")
+    return 0
 
 
 def _day_grid(step: int, weekday: int | None, found: _Found, ctx: _Context) -> dict:
@@ -474,12 +481,12 @@ def _build_started(found: _Found, ctx: _Context) -> dict:
         raise _refuse(f"a one-shot has no start date; remove '{said}'", _EXPECTED,
                       "on 1 April at 9am", (said,))
     freq = found.freq or _implied_freq(found)
-    one_day = found.days is not None and len(found.days.days) == 1
+    one_day = found.days is None or len(found.days.days) == 1
     if freq.kind in ("days", "weeks") and freq.n > 1 or (
             freq.kind == "days" and not found.doms and not found.days):
         return _build_repeat(found, ctx)
     if freq.kind == "weeks" and one_day and not found.doms:
-        return _day_grid(7, next(iter(found.days.days)), found, ctx)
+        return _day_grid(7, _grid_weekday(found, ctx), found, ctx)
     raise _refuse(f"'{said}' cannot start '{freq.text}': only a rhythm of whole days ('every "
                   "day', 'every other monday') or a fixed interval has a start; create the "
                   "errand on that day instead", _EXPECTED, "every day at 9am starting tomorrow",

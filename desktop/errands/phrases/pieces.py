@@ -222,6 +222,8 @@ def _amount(match: re.Match[str], p: str) -> _Amount:
         count = _number(match.group(f"{p}n"))
     else:
         count = Fraction(1)
+    if match.group(f"{p}andhalf"):
+        count += Fraction(1, 2)
     text = match.group(0).strip()
     if count <= 0:
         raise _refuse(f"'{text}' is not a positive length of time",

@@ -14,8 +14,8 @@ from .pieces import (_Amount, _Clock, _Context, _DateSpec, _Days, _Doms, _EXPECT
     _dows_from, _end_of, _localize, _minute_from, _named_day, _next_weekday, _number,
     _part_of, _refuse, _check_year, _resolve_clock, _start_of_next_day)
 from .tokens import date_like
-from .vocabulary import (_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH, _DETERMINER, _DOMS,
-    _DOW1, _DOWS, _DOW_LOOKUP, _EDGE_JUNK, _END_OF, _EVERY_DUR, _EVERY_PART, _EVERY_YEAR,
+from .vocabulary import (_ADVERB, _AMBIGUOUS_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH, _DETERMINER, _DOMS,
+    _DOMS_BARE, _DOW1, _DOWS, _DOW_LOOKUP, _EDGE_JUNK, _END_OF, _EVERY_DUR, _EVERY_PART, _EVERY_YEAR,
     _EXCEPT, _EXCEPT_ANY, _FOR, _MONTHS, _NTH, _PERIOD, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART, _ISO_DATE, _KEEP, _LOOPS,
     _LOOP_BARE, _MANUAL, _MAX_RUNS, _MONTH_DAY, _NO_END, _NUMERIC_DATE, _ONCE_A, _OTHER, _PER_PERIOD,
     _PUNCT_AFTER, _PUNCT_BEFORE, _REL_DAY, _START, _THIS_PART, _T_AMPM, _T_MINUTE, _T_WORD,
@@ -193,8 +193,13 @@ class _Reader:
                 self._set_until(instant, self.scan.text[match.start():stop].strip())
                 self.scan.take((match.start(), stop))
             elif match.group("word").lower() in ("until", "till", "til"):
-                self.found.condition = True
                 clause = self.scan.text[match.start():].split(",")[0].strip()
+                named = date_like(self.scan.view[match.end():])
+                if named and named[0][0] == 0:        # "until christmas": a day, not a date
+                    raise _refuse(f"'{clause}' names a day this parser cannot date; write "
+                                  "the date, such as 'until 25 December'", _EXPECTED,
+                                  "every day at 9am until 24 December", (clause,))
+                self.found.condition = True
                 self.ctx.warn(f"'{clause}' is read as a condition: it stays in the task, and "
                               "the errand ends when a run reports it is met")
 
@@ -367,6 +372,11 @@ class _Reader:
         scope = (match.group("scope") or "").lower()
         what = match.group("what").lower()
         last = match.group("ord").lower() in ("last", "final")
+        step = _NTH_NUMBER.get(match.group("ord").lower(), 1)
+        if (match.group("every") and what == "day" and not scope and step > 1
+                and not match.group("monthly")):
+            self._set_freq(_Freq("days", text, n=step), match)   # "every 3rd day"
+            return
         monthly = bool(match.group("every") or match.group("monthly")
                        or re.match(r"(?:the|each|every|a)\s", scope))
         if monthly or not scope:
@@ -387,7 +397,7 @@ class _Reader:
                           "OR the weekday matches, never only when both do, so no cron line "
                           "means 'the 2nd (or last) Friday'; use 'every friday' with a command "
                           "that checks the date, or a day of the month such as 'on the 10th "
-                          "of each month'", _EXPECTED, "every month on the 10th at 9am",
+                          "of each month' (every two weeks is 'every other friday')", _EXPECTED, "every month on the 10th at 9am",
                           (text,))
         day = self._nth_date(match, text, scope, what, last)
         self.found.date = _DateSpec("date", text, day.year, day.month, day.day)
@@ -498,16 +508,23 @@ class _Reader:
             return
 
     def _doms(self) -> None:
-        match = self.scan.first(_DOMS)
+        match = self.scan.first(_DOMS) or self.scan.first(_DOMS_BARE)
         if not match:
             return
-        recurring = bool(match.group("every") or match.group("monthly"))
+        recurring = bool(match.groupdict().get("every") or match.group("monthly"))
         self.scan.take(match.span())
         self.found.doms = _Doms(_doms_from(match.group("list")), match.group(0).strip(),
                                 recurring)
 
     def _adverb(self) -> None:
         """"daily", "hourly" …: not after a determiner, and next to any other repeat."""
+        ambiguous = self.scan.first(_AMBIGUOUS_ADVERB)
+        if ambiguous:
+            word = ambiguous.group(0)
+            raise _refuse(f"'{word}' means twice a period to some and every other period to "
+                          "others; say which, e.g. 'every other month' or 'on the 1st and "
+                          "15th of every month'", _EXPECTED, "every other month on the 1st",
+                          (word,))
         if self.found.freq is not None:
             return
         for match in self.scan.matches(_ADVERB):
@@ -515,8 +532,11 @@ class _Reader:
                 continue
             if self.found.repeats() and not self.scan.touches(match.span(), edges=False):
                 continue
-            self._set_freq(_freq_from_adverb(match.group("adv").lower()), match)
-            if match.group("adv").lower() == "nightly":
+            adverb = match.group("adv").lower().replace("-", "")
+            self._set_freq(_freq_from_adverb(adverb), match)
+            if adverb == "biweekly":
+                self.ctx.warn(f"'{match.group(0)}' read as every two weeks")
+            if adverb == "nightly":
                 self.found.part = "night"
             return
 
@@ -654,6 +674,7 @@ def _freq_from_adverb(adverb: str) -> _Freq:
         "hourly": _Freq("interval", adverb, seconds=3600),
         "daily": _Freq("days", adverb), "nightly": _Freq("days", adverb),
         "weekly": _Freq("weeks", adverb), "fortnightly": _Freq("weeks", adverb, n=2),
-        "monthly": _Freq("months", adverb), "yearly": _Freq("yearly", adverb),
+        "biweekly": _Freq("weeks", adverb, n=2), "monthly": _Freq("months", adverb),
+        "quarterly": _Freq("months", adverb, n=3), "yearly": _Freq("yearly", adverb),
         "annually": _Freq("yearly", adverb),
     }[adverb]

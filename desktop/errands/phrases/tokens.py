@@ -15,6 +15,8 @@ _WEEKDAY = (r"(?:mon|tues?|wed(?:nes)?|weds|thu(?:rs?)?|fri|satur|sun)day s?|mon
 _MONTH = (r"january|february|march|april|june|july|august|september|october|november"
           r"|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec")
 _ORDINAL_WORD = r"first|second|third|fourth|fifth|last|final"
+_HOLIDAY = (r"(?:christmas|xmas|easter|thanksgiving|halloween|new\s+year'?s?"
+            r"|valentine'?s?)(?:\s+(?:eve|day))?(?:\s+(?:morning|afternoon|evening|night))?")
 _TOKEN = re.compile(
     r"\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b\.?"                       # numeric dates
     r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|[ap])\b|\b\d{1,2}:\d{2}\b"        # times
@@ -26,6 +28,9 @@ _TOKEN = re.compile(
     rf"|\b(?:{_ORDINAL_WORD})\s+(?:(?:{_WEEKDAY})\b|(?:week|business|working\s+)?day\b"
     r"|week\b|month\b)"
     r"|\b(?:today|tonight|tomorrow|tmrw|yesterday|weekends?|weekdays?|holidays?)\b"
+    rf"|\b{_HOLIDAY}\b|\b(?:work(?:ing)?|business|office)\s+hours\b"
+    r"|\b(?:bi|semi)-?(?:weekly|monthly|annually|yearly)\b"
+    r"|\b(?:before|by|after)\s*(?=\x00)"           # "before 5pm": a bound, not a time
     r"|\b(?:except|excluding|until|till|starting|beginning)\b"
     r"|\bfrom\s+\S+\s+(?:to|until|till)\b"
     r"|\bfor\s+\d+\s+\w+|\b\d+x\b|\b(?:19[7-9]\d|2\d{3})\b",

@@ -84,10 +84,11 @@ def _parts(name: str) -> str:
 
 
 def _dur(p: str) -> str:
-    """An amount of time: ``10 minutes``, ``an hour``, ``half an hour``, ``15m``, ``two days``."""
+    """An amount of time: ``10 minutes``, ``an hour``, ``half an hour``, ``15m``, ``two days``,
+    ``an hour and a half``."""
     return (rf"(?:(?P<{p}n>{_NUMBER})\s*-?\s*|(?P<{p}half>(?:a\s+)?half\s+(?:an?\s+)?)"
             rf"|(?P<{p}quarter>(?:a\s+)?quarter\s+(?:of\s+)?(?:an?\s+)?)|an?\s+)?"
-            rf"(?P<{p}unit>{_UNIT})\b")
+            rf"(?P<{p}unit>{_UNIT})\b(?P<{p}andhalf>\s+and\s+a\s+half\b)?")
 
 
 # --------------------------------------------------------------------------------------
@@ -144,6 +145,8 @@ _WEEKENDS = _rx(rf"(?:\b(?:every|each|on|at|over)\s+(?:the\s+)?)?\bweekends\b{_p
                 rf"|\b(?:every|each|on|at|over)\s+(?:the\s+)?weekend\b{_parts('p2')}")
 _DOWS = _rx(rf"(?:\b(?P<pre>on\s+every|every|each|on|next|this\s+coming|this|coming)\s+)?"
             rf"(?P<list>{_DOW_LIST}){_parts('part')}")
+_DOMS_BARE = _rx(rf"(?<![\w'])(?P<list>{_ORDINAL_LIST})"
+                 rf"(?P<monthly>\s+(?:day\s+)?of\s+(?:every|each|the|a)\s+month\b)")
 _DOMS = _rx(
     rf"(?:\bon\s+(?:the\s+)?|\b(?P<every>every|each)\s+(?:the\s+)?|\bthe\s+)"
     rf"(?P<list>{_ORDINAL_LIST})"
@@ -162,11 +165,15 @@ _NTH = _rx(
     rf"working\s+)?day)(?:\s+(?:of|in)\s+(?P<scope>(?:the|each|every|a|this|next)\s+month"
     rf"|{_MONTH}\b(?:\s+(?P<y>\d{{4}})\b)?))?(?P<monthly>\s+(?:monthly|every\s+month"
     rf"|each\s+month))?")
-_ADVERB = _rx(r"\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|yearly|annually)\b")
+_ADVERB = _rx(r"\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|bi-?weekly|monthly|quarterly"
+              r"|yearly|annually)\b")
+# Either twice per period or every other period, depending on who says it: refused.
+_AMBIGUOUS_ADVERB = _rx(r"\b(?:bi-?monthly|semi-?monthly|semi-?weekly|bi-?annually"
+                        r"|semi-?annually|bi-?yearly)\b")
 _DETERMINER = _rx(r"\b(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|"
                   r"each|per)\s+\Z")
 
-_IN_DUR = _rx(rf"\bin\s+{_dur('i')}|\b{_dur('j')}\s+from\s+now\b")
+_IN_DUR = _rx(rf"\bin\s+{_dur('i')}|\b{_dur('j')}\s+from\s+(?:now|today)\b")
 _REL_DAY = _rx(r"\b(?P<which>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|tmrw|tmr|today|"
                rf"tonight)\b(?!'){_parts('part')}")
 _THIS_PART = _rx(r"\bthis\s+(?P<part>morning|afternoon|evening)\b")
