@@ -156,7 +156,9 @@ def _check_leftover(reader: _Reader, ctx: _Context) -> list[str]:
             unused.append(word)            # already named (a condition, a reading)
             continue
         lead = _LEAD.search(view[:span[0]])
-        if reader.scan.touches((lead.start() if lead else span[0], span[1]), edges=False):
+        repeat = word.lower().startswith(("every ", "each "))   # a second repeat is never task
+        if repeat or reader.scan.touches((lead.start() if lead else span[0], span[1]),
+                                         edges=False):
             raise _refuse(f"'{word}' could not be used for the schedule; write dates as "
                           f"2030-08-01 or 1 August 2030 and times as 9am or 21:30, or move "
                           f"'{word}' away from the schedule words if it belongs to the task",

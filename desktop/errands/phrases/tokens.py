@@ -31,6 +31,11 @@ _TOKEN = re.compile(
     rf"|\b{_HOLIDAY}\b|\b(?:work(?:ing)?|business|office)\s+hours\b"
     r"|\b(?:bi|semi)-?(?:weekly|monthly|annually|yearly)\b"
     r"|\b(?:before|by|after)\s*(?=\x00)"           # "before 5pm": a bound, not a time
+    r"|\b(?:every|each)\s+(?:morning|afternoon|evening|night)s?\b"
+    r"|(?<=\band )(?:morning|afternoon|evening|night)s?\b"  # "every morning and evening"
+    r"|\b(?:after|before|at|by|during|until|till|around)\s+(?:lunch(?:time)?|breakfast"
+    r"|dinner|supper|bedtime)\b|\b(?:eod|eob|cob)\b"
+    r"|\b(?:end|close)\s+of\s+(?:the\s+)?(?:day|business)\b"
     r"|\b(?:except|excluding|until|till|starting|beginning)\b"
     r"|\bfrom\s+\S+\s+(?:to|until|till)\b"
     r"|\bfor\s+\d+\s+\w+|\b\d+x\b|\b(?:19[7-9]\d|2\d{3})\b",

@@ -192,7 +192,8 @@ _NUMERIC_DATE = _rx(
     r"(?<!\b24/7)")
 _IN_PART = _rx(r"\b(?:in\s+the\s+(?P<part>morning|afternoon|evening)|at\s+(?P<night>night))\b")
 
-_AT = r"(?P<at>(?:\bat|@)\s*)"
+_AT = (r"(?P<at>(?:\b(?:around|about)\s+)?(?:\bat|@)\s*(?:(?:around|about)\s+)?"
+       r"|\baround\s+)")                                # "around 9", "at about 9": 09:00
 _T_HALF = _rx(rf"{_AT}?\b(?P<q>half|(?:a\s+)?quarter)\s+(?P<rel>past|after|to|before)\s+"
               rf"(?P<h>\d{{1,2}}|{_CLOCK_WORD}|noon|midnight)(?:\s*(?P<ap>am|pm))?\b")
 _T_OCLOCK = _rx(rf"{_AT}?\b(?P<h>\d{{1,2}}|{_CLOCK_WORD})\s*o'?\s?clock\b"
