@@ -31,7 +31,9 @@ Decisions the grammar makes (each also reported as a warning when it applies)
   weeks": an ``every`` grid of whole local calendar days (``timezone`` set) from the first
   fitting day, at the time given (09:00 when none), on the named weekday (Mondays when
   none), so the weekday and the wall-clock time stay pinned across DST.
-* "weekly" without a weekday: Mondays. "monthly" without a day: the 1st.
+* "weekly" without a weekday: Mondays (the start date's weekday when "starting" names one).
+  "monthly" without a day: the 1st. "biweekly" is every two weeks (warned), "quarterly"
+  every three months from January, "every 3rd day" every 3 days.
 * "next friday" is the first Friday strictly after today; "on friday"/"friday" is today
   when today is Friday and the time is still ahead, otherwise the coming one.
 * "midnight" after a named day means the end of that day ("friday at midnight" is the
@@ -61,10 +63,13 @@ Decisions the grammar makes (each also reported as a warning when it applies)
 * Refused rather than guessed: "3 times a day"/"twice daily" (name the times instead), a
   weekday together with a day of the month (cron would run on either), monthly ordinal
   weekdays and "the last day of the month" (cron cannot say them), "except" with a date or
-  holidays, two times with different minutes and hours ("9:15 and 17:30"), and intervals
-  that neither divide the hour/day nor fit an ``every`` grid with weekdays or windows.
+  holidays, two times with different minutes and hours ("9:15 and 17:30"), intervals
+  that neither divide the hour/day nor fit an ``every`` grid with weekdays or windows,
+  "bimonthly"-like words (twice or every other?), and "until christmas" (a named day).
 * Every date-like word left in the task text (``tokens``) is refused when it sits next to
-  the schedule words and otherwise named in a warning; ``used`` and ``unused`` list them.
+  the schedule words (or is a second repeat, "every evening") and otherwise named in a
+  warning; ``used`` and ``unused`` list them, and a refusal's ``InvalidInput.words`` names
+  the words it could not use.
 * Inside a repeating schedule, day words such as "today" stay in the prompt ("every day at
   6pm summarize what happened today").
 """
@@ -147,7 +152,8 @@ def _instant(text: str) -> datetime:
 
 
 def _check_leftover(reader: _Reader, ctx: _Context) -> list[str]:
-    """Date-like words left in the task: refused next to the schedule, else named."""
+    """Date-like words left in the task: refused next to the schedule or when a second
+    repeat, else named in a warning."""
     view = reader.scan.view
     unused = []
     for span in date_like(view):

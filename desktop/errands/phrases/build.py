@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Callable
 
 from dateutil.relativedelta import relativedelta
@@ -12,14 +11,12 @@ from ..timeutil import format_duration, format_instant, parse_duration
 from .pieces import (_CRON_DOW, _Clock, _Context, _DEFAULT_CLOCK, _Days, _Doms, _EXPECTED,
     _Found, _Freq, _HOUR_STEPS, _KEEP_DEFAULT, _MINUTE_STEPS, _calendar_day,
     _conflict, _localize, _next_weekday, _not_understood, _refuse, _resolve_clock)
-from .vocabulary import _DOW_NAMES, _UNIT_SECONDS
+from .vocabulary import _UNIT_SECONDS
 
 
 # --------------------------------------------------------------------------------------
 # Clocks: applying the part of the day
 # --------------------------------------------------------------------------------------
-
-
 
 def _clock_list(found: _Found, ctx: _Context) -> list[tuple[int, int]]:
     """The times of day asked for, or the default for the part of the day (with a warning)."""

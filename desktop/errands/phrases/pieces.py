@@ -200,7 +200,6 @@ def _conflict(first: str, second: str) -> InvalidInput:
                    f"{_examples()}", words=(first, second))
 
 
-
 # --------------------------------------------------------------------------------------
 # Reading numbers, amounts, clocks and dates out of matches
 # --------------------------------------------------------------------------------------

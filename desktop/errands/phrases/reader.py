@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 from typing import Iterator
 
@@ -14,12 +14,13 @@ from .pieces import (_Amount, _Clock, _Context, _DateSpec, _Days, _Doms, _EXPECT
     _dows_from, _end_of, _localize, _minute_from, _named_day, _next_weekday, _number,
     _part_of, _refuse, _check_year, _resolve_clock, _start_of_next_day)
 from .tokens import date_like
-from .vocabulary import (_ADVERB, _AMBIGUOUS_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH, _DETERMINER, _DOMS,
-    _DOMS_BARE, _DOW1, _DOWS, _DOW_LOOKUP, _EDGE_JUNK, _END_OF, _EVERY_DUR, _EVERY_PART, _EVERY_YEAR,
-    _EXCEPT, _EXCEPT_ANY, _FOR, _MONTHS, _NTH, _PERIOD, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART, _ISO_DATE, _KEEP, _LOOPS,
-    _LOOP_BARE, _MANUAL, _MAX_RUNS, _MONTH_DAY, _NO_END, _NUMERIC_DATE, _ONCE_A, _OTHER, _PER_PERIOD,
-    _PUNCT_AFTER, _PUNCT_BEFORE, _REL_DAY, _START, _THIS_PART, _T_AMPM, _T_MINUTE, _T_WORD,
-    _UNITS, _UNTIL, _WEEKDAYS, _WEEKENDS, _WINDOW, _parts, _rx)
+from .vocabulary import (_ADVERB, _AMBIGUOUS_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH,
+    _DETERMINER, _DOMS, _DOMS_BARE, _DOW1, _DOW_LOOKUP, _DOWS, _EDGE_JUNK, _END_OF, _EVERY_DUR,
+    _EVERY_PART, _EVERY_YEAR, _EXCEPT, _EXCEPT_ANY, _FOR, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART,
+    _ISO_DATE, _KEEP, _LOOP_BARE, _LOOPS, _MANUAL, _MAX_RUNS, _MONTH_DAY, _MONTHS, _NO_END, _NTH,
+    _NUMERIC_DATE, _ONCE_A, _OTHER, _parts, _PER_PERIOD, _PERIOD, _PUNCT_AFTER, _PUNCT_BEFORE,
+    _REL_DAY, _rx, _START, _T_AMPM, _T_MINUTE, _T_WORD, _THIS_PART, _UNITS, _UNTIL, _WEEKDAYS,
+    _WEEKENDS, _WINDOW)
 
 
 # --------------------------------------------------------------------------------------
@@ -85,7 +86,6 @@ class _Scan:
             cleaned[0] = cleaned[0].rstrip(_EDGE_JUNK)
             cleaned[-1] = cleaned[-1].lstrip(_EDGE_JUNK)
         return " ".join(p for p in (c.strip() for c in cleaned) if p)
-
 
 
 # --------------------------------------------------------------------------------------
@@ -397,8 +397,8 @@ class _Reader:
                           "OR the weekday matches, never only when both do, so no cron line "
                           "means 'the 2nd (or last) Friday'; use 'every friday' with a command "
                           "that checks the date, or a day of the month such as 'on the 10th "
-                          "of each month' (every two weeks is 'every other friday')", _EXPECTED, "every month on the 10th at 9am",
-                          (text,))
+                          "of each month' (every two weeks is 'every other friday')",
+                          _EXPECTED, "every month on the 10th at 9am", (text,))
         day = self._nth_date(match, text, scope, what, last)
         self.found.date = _DateSpec("date", text, day.year, day.month, day.day)
         self.scan.take(match.span())
@@ -651,10 +651,6 @@ def _window_clock(text: str) -> _Clock:
         if match:
             return _clock_from(match, pattern)
     raise _bad_clock(text)
-
-
-
-
 
 
 def _freq_from_amount(amount: _Amount) -> _Freq:

@@ -49,7 +49,6 @@ _DOW_WORDS = {
 _DOW_LOOKUP = {w: d for d, words in _DOW_WORDS.items() for w in words}
 _DOW_PLURALS = {words[0] + "s": d for d, words in _DOW_WORDS.items()}
 _DOW_LOOKUP.update(_DOW_PLURALS)
-_DOW_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _DOW_ALTS = _alternatives(_DOW_LOOKUP)
 _DOW1 = rf"\b(?:{_DOW_ALTS})\b(?!')"
 _DOW_SEP = r"(?:\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*/\s*)(?:on\s+)?"
