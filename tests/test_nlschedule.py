@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from errands.cron import parse_cron
 from errands.errors import InvalidInput
-from errands.nlschedule import EXAMPLES, ParsedSchedule, parse_schedule_text
+from errands.phrases import EXAMPLES, ParsedSchedule, parse_schedule_text
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 BER = "Europe/Berlin"
@@ -38,6 +38,11 @@ def at(instant: str) -> dict:
 
 def every(text: str) -> dict:
     return {"kind": "every", "every": text}
+
+
+def days(step: str, start: str, tz: str = BER) -> dict:
+    """A grid of local calendar days (``every`` with a ``timezone``)."""
+    return {"kind": "every", "every": step, "start_at": start, "timezone": tz}
 
 
 def after(text: str) -> dict:
@@ -115,13 +120,13 @@ CASES = [
     ("every 5 hours", BER, every("5h"), None, NO_STOP),
     ("every 30 seconds", BER, every("30s"), None, NO_STOP),
     # -- day and week steps
-    ("every other day at 9", BER, cron("0 9 */2 * *"), None, NO_STOP),
-    ("every 3 days at 9am", BER, cron("0 9 */3 * *"), None, NO_STOP),
-    ("every 3 days", BER, every("3d"), None, NO_STOP),
-    ("every other day", BER, every("2d"), None, NO_STOP),
-    ("every other week", BER, every("14d"), None, NO_STOP),
-    ("every other monday at 9am", BER, every("14d"), None, NO_STOP),
-    ("every fortnight", BER, every("14d"), None, NO_STOP),
+    ("every other day at 9", BER, days("2d", "2026-12-03T08:00:00Z"), None, NO_STOP),
+    ("every 3 days at 9am", BER, days("3d", "2026-12-03T08:00:00Z"), None, NO_STOP),
+    ("every 3 days", BER, days("3d", "2026-12-03T08:00:00Z"), None, NO_STOP),
+    ("every other day", BER, days("2d", "2026-12-03T08:00:00Z"), None, NO_STOP),
+    ("every other week", BER, days("14d", "2026-12-07T08:00:00Z"), None, NO_STOP),
+    ("every other monday at 9am", BER, days("14d", "2026-12-07T08:00:00Z"), None, NO_STOP),
+    ("every fortnight", BER, days("14d", "2026-12-07T08:00:00Z"), None, NO_STOP),
     # -- one-shots, computed in local time and given in UTC
     ("in 10 minutes", BER, at("2026-12-02T10:10:00Z"), None, NO_STOP),
     ("in 2 hours", NY, at("2026-12-02T12:00:00Z"), None, NO_STOP),
@@ -318,9 +323,8 @@ def test_a_long_prompt_gets_a_title_cut_at_a_word() -> None:
     ("daily at 9", BER, "'at 9' read as 09:00"),
     ("every tuesday", BER, "no time of day given; runs at 09:00"),
     ("tonight", BER, "runs at 21:00"),
-    ("every other day at 9", BER, "restarts on the 1st of each month"),
-    ("every 3 days", BER, "at the time of day the errand is created"),
-    ("every other monday at 9am", BER, "not pinned to Monday 09:00"),
+    ("every 3 days", BER, "no time of day given; runs at 09:00"),
+    ("every other week", BER, "no weekday given; runs on Mondays"),
     ("every week", BER, "runs on Mondays"),
     ("monthly", BER, "runs on the 1st"),
     ("monthly on the 31st", BER, "months without day 31 are skipped"),
@@ -431,7 +435,7 @@ def test_invalid_clock_times_name_the_bad_part(text: str, bad: str) -> None:
     ("every 2 hours at 9am", "cannot narrow 'every 2 hours'"),
     ("every day at 9:15 and 17:30", "cannot share one cron schedule"),
     ("every day on the 1st and on mondays", "cannot be combined: cron runs when either"),
-    ("every day at 9 starting tomorrow", "start dates such as 'starting tomorrow'"),
+    ("every weekday at 9 starting tomorrow", "cannot start 'every weekday'"),
     ("twice daily", "'twice daily' is not supported"),
     ("3 times a day", "is not supported"),
     ("on 31 February", "is not a date"),

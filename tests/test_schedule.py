@@ -7,7 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from errands.definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
-                                ManualTrigger)
+                                ManualTrigger, ParseContext, parse_definition)
+from errands.errors import InvalidInput
 from errands.engine.fires import due_window
 from errands.schedule import describe, fires_between, jitter_offset, next_fire, next_fires
 
@@ -95,6 +96,9 @@ def test_jitter_is_stable_and_bounded() -> None:
     (EveryTrigger(every=timedelta(minutes=15), start_at=T0),
      "Every 15 minutes from 2026-01-01T00:00:07Z"),
     (EveryTrigger(every=timedelta(hours=1), start_at=T0), "Every hour from 2026-01-01T00:00:07Z"),
+    (EveryTrigger(every=timedelta(days=14), start_at=datetime(2027, 3, 15, 8, tzinfo=timezone.utc),
+                  timezone="Europe/Berlin"),
+     "Every 14 days at 09:00 (Europe/Berlin), from Monday 2027-03-15"),
     (AfterTrigger(interval=timedelta(minutes=10), start_at=T0),
      "Again 10 minutes after each run finishes, first at 2026-01-01T00:00:07Z"),
     (CronTrigger(expression="30 9 * * MON-FRI", timezone="Europe/Berlin"),
@@ -102,3 +106,66 @@ def test_jitter_is_stable_and_bounded() -> None:
 ])
 def test_descriptions(trigger: object, text: str) -> None:
     assert describe(trigger) == text  # type: ignore[arg-type]
+
+
+class TestLocalDayGrid:
+    """``every`` with a ``timezone``: whole local days at the start's wall-clock time."""
+
+    MONDAY = datetime(2027, 3, 15, 8, 0, tzinfo=timezone.utc)     # 09:00 in Berlin (CET)
+
+    def grid(self, days: int = 14, start: datetime = MONDAY, tz: str = "Europe/Berlin"
+             ) -> EveryTrigger:
+        return EveryTrigger(every=timedelta(days=days), start_at=start, timezone=tz)
+
+    def test_every_other_monday_keeps_nine_across_the_spring_change(self) -> None:
+        fires = next_fires(self.grid(), self.MONDAY - timedelta(seconds=1), 3)
+        assert [f.isoformat() for f in fires] == [
+            "2027-03-15T08:00:00+00:00",   # CET
+            "2027-03-29T07:00:00+00:00",   # CEST: still 09:00 local, 13 days 23 hours later
+            "2027-04-12T07:00:00+00:00"]
+
+    def test_autumn_change_and_another_zone(self) -> None:
+        start = datetime(2027, 10, 25, 13, 0, tzinfo=timezone.utc)   # Mon 09:00 EDT
+        fires = next_fires(self.grid(7, start, "America/New_York"), start, 2)
+        assert [f.isoformat() for f in fires] == ["2027-11-01T13:00:00+00:00",
+                                                   "2027-11-08T14:00:00+00:00"]
+
+    def test_a_wall_time_in_the_gap_moves_forward_and_the_fold_takes_the_first(self) -> None:
+        start = datetime(2027, 3, 27, 1, 30, tzinfo=timezone.utc)    # Sat 02:30 CET
+        fires = next_fires(self.grid(1, start), start, 2)
+        assert fires[0] == datetime(2027, 3, 28, 1, 30, tzinfo=timezone.utc)  # 03:30 CEST
+        assert fires[1] == datetime(2027, 3, 29, 0, 30, tzinfo=timezone.utc)  # 02:30 CEST
+        start = datetime(2027, 10, 30, 0, 30, tzinfo=timezone.utc)   # Sat 02:30 CEST
+        fold = next_fire(self.grid(1, start), start)
+        assert fold == datetime(2027, 10, 31, 0, 30, tzinfo=timezone.utc)  # first 02:30
+
+    def test_the_engine_window_counts_local_days(self) -> None:
+        grid = self.grid()
+        window = due_window(grid, self.MONDAY, datetime(2027, 4, 30, tzinfo=timezone.utc))
+        assert window is not None
+        assert (window.count, window.first, window.last) == (
+            4, self.MONDAY, datetime(2027, 4, 26, 7, 0, tzinfo=timezone.utc))
+        assert fires_between(grid, self.MONDAY, window.last)[0] == datetime(
+            2027, 3, 29, 7, 0, tzinfo=timezone.utc)
+
+    def test_the_end_of_the_calendar_ends_the_grid(self) -> None:
+        late = datetime(9999, 12, 30, 9, 0, tzinfo=timezone.utc)
+        assert next_fire(self.grid(14, late, "UTC"), late) is None
+
+    def test_definition_round_trip_and_refusals(self) -> None:
+        ctx = ParseContext(now=T0)
+        doc = {"title": "t", "runner": {"kind": "command", "command": "true"},
+               "trigger": {"kind": "every", "every": "14d", "start_at": "2027-03-15T08:00:00Z",
+                           "timezone": "Europe/Berlin"}}
+        definition = parse_definition(doc, ctx)
+        assert definition.trigger == self.grid()
+        assert definition.to_dict()["trigger"] == doc["trigger"]
+        assert "timezone" not in parse_definition(
+            {**doc, "trigger": {"kind": "every", "every": "15m"}}, ctx).to_dict()["trigger"]
+        for trigger, field in (({**doc["trigger"], "every": "36h"}, "trigger.timezone"),
+                               ({**doc["trigger"], "timezone": "Mars/Base"}, "trigger.timezone"),
+                               ({"kind": "after", "interval": "1d", "timezone": "UTC"},
+                                "trigger.timezone")):
+            with pytest.raises(InvalidInput) as info:
+                parse_definition({**doc, "trigger": trigger}, ctx)
+            assert info.value.field == field

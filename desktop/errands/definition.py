@@ -58,8 +58,12 @@ class AtTrigger:
 
 @dataclass(frozen=True)
 class EveryTrigger:
+    """A fixed grid from ``start_at``; with ``timezone`` (whole days only) it steps in local
+    calendar days and keeps ``start_at``'s wall-clock time across daylight saving."""
+
     every: timedelta
     start_at: datetime
+    timezone: str | None = None
     kind: Literal["every"] = "every"
 
 
@@ -186,8 +190,9 @@ def trigger_to_dict(trigger: Trigger) -> dict[str, Any]:
     if isinstance(trigger, AtTrigger):
         return {"kind": "at", "at": format_instant(trigger.at)}
     if isinstance(trigger, EveryTrigger):
-        return {"kind": "every", "every": format_duration(trigger.every),
-                "start_at": format_instant(trigger.start_at)}
+        doc = {"kind": "every", "every": format_duration(trigger.every),
+               "start_at": format_instant(trigger.start_at)}
+        return {**doc, "timezone": trigger.timezone} if trigger.timezone else doc
     if isinstance(trigger, AfterTrigger):
         return {"kind": "after", "interval": format_duration(trigger.interval),
                 "start_at": format_instant(trigger.start_at)}
@@ -463,15 +468,15 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
         return AtTrigger(at=at)
     if kind in ("every", "after"):
         key = "every" if kind == "every" else "interval"
-        r = _Reader(doc, path, ("kind", key, "start_at"),
-                    f'{{"kind": "{kind}", "{key}": "15m"}}')
+        keys = ("kind", key, "start_at") + (("timezone",) if kind == "every" else ())
+        r = _Reader(doc, path, keys, f'{{"kind": "{kind}", "{key}": "15m"}}')
         if not r.has(key):
             raise InvalidInput(r.name(key), "is required", "a duration such as 15m, 2h or 1d", "15m")
         gap = parse_duration(r.raw(key), r.name(key))
         _check_floor(r.name(key), gap, ctx, f"{kind} {format_duration(gap)}")
         start = r.instant("start_at") or ctx.now
         if kind == "every":
-            return EveryTrigger(every=gap, start_at=start)
+            return EveryTrigger(every=gap, start_at=start, timezone=_day_grid_zone(r, gap))
         return AfterTrigger(interval=gap, start_at=start)
     if kind == "cron":
         r = _Reader(doc, path, ("kind", "expression", "timezone"), example)
@@ -497,6 +502,20 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
                        f"unsupported trigger kind {kind!r}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
                        "one of manual, at, every, after, cron", example)
+
+
+def _day_grid_zone(r: "_Reader", gap: timedelta) -> str | None:
+    """``trigger.timezone`` of an ``every`` grid: local calendar days need whole days."""
+    tz_name = r.text("timezone", example="Europe/Berlin")
+    if tz_name is None:
+        return None
+    zone(tz_name, r.name("timezone"))
+    if gap % timedelta(days=1):
+        raise InvalidInput(r.name("timezone"), f"applies only to whole days, not every "
+                           f"{format_duration(gap)}", "an every of whole days such as 14d, or "
+                           "no timezone", '{"kind": "every", "every": "14d", "timezone": '
+                           '"Europe/Berlin"}')
+    return tz_name
 
 
 def _context(doc: object, trigger: Trigger) -> Context:

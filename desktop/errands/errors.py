@@ -34,21 +34,25 @@ class InvalidInput(ErrandsError):
     exit_code = 2
 
     def __init__(self, field: str, message: str, expected: str | None = None,
-                 example: str | None = None, code: str = "invalid_input") -> None:
+                 example: str | None = None, code: str = "invalid_input",
+                 words: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.field = field
         self.expected = expected
         self.example = example
         self.code = code
+        self.words = words          # the words of the input refused (a phrase's "except tomorrow")
 
     def with_prefix(self, prefix: str) -> "InvalidInput":
         """The same error, its field placed under ``prefix`` (``trigger`` + ``expression``)."""
         field = f"{prefix}.{self.field}" if self.field else prefix
-        return InvalidInput(field, self.message, self.expected, self.example, self.code)
+        return InvalidInput(field, self.message, self.expected, self.example, self.code,
+                            self.words)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "field": self.field, "message": self.message,
-                "expected": self.expected, "example": self.example}
+        doc = {"code": self.code, "field": self.field, "message": self.message,
+               "expected": self.expected, "example": self.example}
+        return {**doc, "words": list(self.words)} if self.words else doc
 
     def __str__(self) -> str:
         text = f"{self.field}: {self.message}" if self.field else self.message
@@ -56,6 +60,9 @@ class InvalidInput(ErrandsError):
             text += f"; expected {self.expected}"
         if self.example and self.example not in text:
             text += f', e.g. "{self.example}"'
+        missing = [w for w in self.words if f"'{w}'" not in text]
+        if missing:
+            text += "; refused: " + ", ".join(f"'{w}'" for w in missing)
         return text
 
 

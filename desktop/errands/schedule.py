@@ -8,12 +8,12 @@ fires. ``after`` loops depend on when the previous run finished; without that kn
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Iterator
 
 from .definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger, ManualTrigger,
                          Trigger)
-from .timeutil import format_duration, format_instant, zone
+from .timeutil import UTC, format_duration, format_instant, zone
 
 _MICRO = timedelta(microseconds=1)
 
@@ -25,11 +25,39 @@ def _grid_index_after(start: datetime, step: timedelta, after: datetime) -> int:
     return (after - start) // step + 1
 
 
+def wall_clock(day_value: date, at: time, tz_name: str) -> datetime:
+    """The instant of a local wall time: a time in a spring-forward gap moves on by the gap
+    (02:30 becomes 03:30), a time that happens twice is its first (earlier) instant."""
+    return datetime.combine(day_value, at).replace(tzinfo=zone(tz_name), fold=0).astimezone(UTC)
+
+
+def _day_grid_next(trigger: EveryTrigger, after: datetime) -> datetime | None:
+    """The first fire after ``after`` of a grid in local calendar days (``timezone`` set):
+    day ``start + k·N`` at ``start_at``'s local wall time."""
+    assert trigger.timezone is not None
+    tz = zone(trigger.timezone)
+    local_start = trigger.start_at.astimezone(tz)
+    step = trigger.every.days
+    try:
+        elapsed = (after.astimezone(tz).date() - local_start.date()).days
+        k = max(0, elapsed // step - 1)     # one step back: a DST shift may cross midnight
+        while True:
+            fire = wall_clock(local_start.date() + timedelta(days=k * step),
+                              local_start.time().replace(tzinfo=None), trigger.timezone)
+            if fire > after:
+                return fire
+            k += 1
+    except OverflowError:                   # past the end of the calendar
+        return None
+
+
 def next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None = None
               ) -> datetime | None:
     """The first fire strictly after ``after``; ``None`` when the trigger will not fire again."""
     if isinstance(trigger, AtTrigger):
         return trigger.at if trigger.at > after else None
+    if isinstance(trigger, EveryTrigger) and trigger.timezone:
+        return _day_grid_next(trigger, after)
     if isinstance(trigger, EveryTrigger):
         return trigger.start_at + _grid_index_after(trigger.start_at, trigger.every, after) * trigger.every
     if isinstance(trigger, AfterTrigger):
@@ -89,6 +117,11 @@ def describe(trigger: Trigger) -> str:
         return "Only when run by hand"
     if isinstance(trigger, AtTrigger):
         return f"Once at {format_instant(trigger.at)}"
+    if isinstance(trigger, EveryTrigger) and trigger.timezone:
+        local = trigger.start_at.astimezone(zone(trigger.timezone))
+        days = trigger.every.days
+        every = "Every day" if days == 1 else f"Every {days} days"
+        return f"{every} at {local:%H:%M} ({trigger.timezone}), from {local:%A} {local:%Y-%m-%d}"
     if isinstance(trigger, EveryTrigger):
         return f"Every {_words(trigger.every)} from {format_instant(trigger.start_at)}"
     if isinstance(trigger, AfterTrigger):

@@ -14,7 +14,7 @@ from typing import Any, Callable, NoReturn, Sequence
 from .. import __version__
 from ..errors import ErrandsError, InvalidInput
 from . import commands
-from .options import SPEC_FORMS, add_definition_options
+from .options import LOCALE_HELP, SPEC_FORMS, add_definition_options
 
 
 class _Parser(argparse.ArgumentParser):
@@ -85,11 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--tz", metavar="ZONE")
     sp.add_argument("--after", metavar="INSTANT", help="list fires strictly after this (default now)")
     sp.add_argument("--count", type=int, default=10, metavar="N")
+    sp.add_argument("--locale", metavar="LOCALE", help=LOCALE_HELP)
     sp = ssub.add_parser("parse", parents=[common], help="turn a phrase into a schedule, offline")
     sp.set_defaults(handler=commands.schedule_parse)
     sp.add_argument("text", nargs="+")
     sp.add_argument("--tz", metavar="ZONE")
     sp.add_argument("--now", metavar="INSTANT")
+    sp.add_argument("--locale", metavar="LOCALE", help=LOCALE_HELP)
 
     p = cmd("config", lambda *_: 2, "settings: min_interval, grace, concurrency, ...")
     csub = p.add_subparsers(dest="config_command", metavar="ACTION", parser_class=_Parser,

@@ -18,7 +18,7 @@ from ..store import Store
 from ..timeutil import format_instant, parse_instant, system_zone_name, utcnow
 from ..definition import parse_definition, ParseContext
 from . import render
-from .options import build_document, spec_to_trigger
+from .options import build_document, phrase_locale, spec_to_trigger
 from .routing import perform
 
 
@@ -210,7 +210,7 @@ def schedule_preview(args: argparse.Namespace) -> int:
     if args.cron is not None:
         trigger_doc = {"kind": "cron", "expression": args.cron, "timezone": args.tz or system_zone_name()}
     else:
-        trigger_doc, _ = spec_to_trigger(args.spec, args.tz, now)
+        trigger_doc, _ = spec_to_trigger(args.spec, args.tz, now, locale=phrase_locale(args))
     trigger = _trigger(trigger_doc, now, after, _min_interval(args))
     fires = next_fires(trigger, after, args.count)
     emit(args, {"fires": [format_instant(f) for f in fires], "description": describe(trigger)},
@@ -241,17 +241,21 @@ def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any, min_interval: An
 
 
 def schedule_parse(args: argparse.Namespace) -> int:
-    from ..nlschedule import parse_schedule_text
+    from ..phrases import parse_schedule_text
 
     now = parse_instant(args.now, "--now") if args.now else utcnow()
     tz = args.tz or system_zone_name()
-    parsed = parse_schedule_text(" ".join(args.text), tz, now)
+    parsed = parse_schedule_text(" ".join(args.text), tz, now, phrase_locale(args))
     trigger = _trigger(dict(parsed.trigger), now, now, _min_interval(args))
     doc = {"trigger": parsed.trigger, "prompt": parsed.prompt, "title": parsed.title,
-           "stop": parsed.stop, "description": describe(trigger), "warnings": parsed.warnings}
-    lines = [f"schedule     {doc['description']}", f"trigger      {json.dumps(parsed.trigger)}"]
+           "stop": parsed.stop, "description": describe(trigger), "warnings": parsed.warnings,
+           "words": {"schedule": parsed.used, "prompt": parsed.prompt, "unused": parsed.unused}}
+    lines = [f"schedule     {doc['description']}", f"trigger      {json.dumps(parsed.trigger)}",
+             "words        " + " | ".join(parsed.used)]
     if parsed.prompt:
         lines += [f"prompt       {parsed.prompt}", f"title        {parsed.title}"]
+    if parsed.unused:
+        lines.append("not used     " + " | ".join(parsed.unused) + "  (see the notes)")
     if any(parsed.stop.values()):
         lines.append(f"stop         {json.dumps(parsed.stop)}")
     lines += [f"note         {w}" for w in parsed.warnings]

@@ -16,6 +16,8 @@ from ..errors import InvalidInput
 from ..timeutil import format_instant, parse_duration, parse_instant, system_zone_name
 
 SPEC_EXAMPLE = "every weekday at 9am"
+LOCALE_HELP = ("orders numeric dates in a phrase: en_US reads 8/1 as 1 August, en_GB or de_DE "
+               "as 8 January (default: LC_ALL, LC_TIME or LANG; none refuses ambiguous dates)")
 SPEC_FORMS = ("manual, at:INSTANT, in:DURATION, every:DURATION, after:DURATION, cron:EXPR, "
               "or a phrase such as \"every weekday at 9am\"")
 
@@ -29,6 +31,7 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     p.add_argument("--schedule", metavar="SPEC", help="when it fires: " + SPEC_FORMS)
     p.add_argument("--tz", metavar="ZONE", help="IANA time zone for cron schedules "
                    "(default: this machine's)")
+    p.add_argument("--locale", metavar="LOCALE", help=LOCALE_HELP)
     p.add_argument("--context", choices=("fresh", "continue"))
     p.add_argument("--max-runs", metavar="N", help="stop after N runs that succeeded or failed"
                    + (" (none to clear)" if editing else ""))
@@ -76,8 +79,16 @@ def _nullable_int(flag: str, text: str) -> int | None:
     return _int(flag)(text)
 
 
+def phrase_locale(args: argparse.Namespace) -> str | None:
+    """``--locale``, else the environment's (LC_ALL, LC_TIME, LANG)."""
+    from ..phrases.numeric import locale_from_environment
+    given = getattr(args, "locale", None)
+    return given if given is not None else locale_from_environment()
+
+
 def spec_to_trigger(spec: str, tz: str | None, now: datetime,
-                    previous: dict[str, Any] | None = None) -> tuple[dict[str, Any], Any]:
+                    previous: dict[str, Any] | None = None,
+                    locale: str | None = None) -> tuple[dict[str, Any], Any]:
     """A trigger document from ``SPEC``; the second value is the parsed phrase (or None).
 
     ``previous`` is the current trigger when editing: repeating the schedule it already has
@@ -111,11 +122,12 @@ def spec_to_trigger(spec: str, tz: str | None, now: datetime,
         kept = previous.get("timezone") if previous.get("kind") == "cron" else None
         return {"kind": "cron", "expression": rest.strip(),
                 "timezone": tz or kept or system_zone_name()}, None
-    from ..nlschedule import parse_schedule_text  # the phrase parser is only needed here
+    from ..phrases import parse_schedule_text  # the phrase parser is only needed here
     try:
-        parsed = parse_schedule_text(text, tz or system_zone_name(), now)
+        parsed = parse_schedule_text(text, tz or system_zone_name(), now, locale)
     except InvalidInput as exc:
-        raise InvalidInput("--schedule", exc.message, SPEC_FORMS, exc.example or SPEC_EXAMPLE) from exc
+        raise InvalidInput("--schedule", exc.message, SPEC_FORMS, exc.example or SPEC_EXAMPLE,
+                           words=exc.words) from exc
     return dict(parsed.trigger), parsed
 
 
@@ -128,7 +140,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
     phrase = None
     if args.schedule is not None:
         trigger, phrase = spec_to_trigger(args.schedule, args.tz, now,
-                                          doc.get("trigger") if editing else None)
+                                          doc.get("trigger") if editing else None,
+                                          phrase_locale(args))
         doc["trigger"] = trigger
         if phrase is not None:
             warnings.extend(phrase.warnings)

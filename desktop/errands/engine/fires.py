@@ -31,7 +31,7 @@ def due_window(trigger: Trigger, cursor: datetime, horizon: datetime) -> Window 
         return None
     if isinstance(trigger, (AtTrigger, AfterTrigger)):
         return Window(1, cursor, cursor, None)
-    if isinstance(trigger, EveryTrigger):
+    if isinstance(trigger, EveryTrigger) and not trigger.timezone:   # a UTC grid: pure maths
         k_first = max(0, -((trigger.start_at - cursor) // trigger.every))  # ceil
         first = trigger.start_at + k_first * trigger.every
         if first > horizon:
