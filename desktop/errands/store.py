@@ -168,7 +168,7 @@ class Store:
         with self.db.read() as s:
             if s.get(AutomationRow, ident) is not None:
                 return ident
-            if len(ident) >= 4:
+            if 4 <= len(ident) <= 36:  # (a longer text is no id, and too long a LIKE pattern)
                 ids = list(s.scalars(select(AutomationRow.id)
                                      .where(AutomationRow.id.startswith(ident, autoescape=True))
                                      .limit(2)))
@@ -177,7 +177,7 @@ class Store:
                 if len(ids) > 1:
                     raise InvalidInput("id", f"{ident!r} matches several automations",
                                        "a longer id prefix", ids[0])
-        raise NotFound(f"no automation with id {ident!r}")
+        raise NotFound(f"no automation with id {shown(ident)}")
 
     def get(self, automation_id: str) -> Automation:
         with self.db.read() as s:

@@ -31,18 +31,29 @@ def emit(args: argparse.Namespace, doc: Any, text: str) -> None:
 
 
 def open_store(args: argparse.Namespace) -> Store:
-    return Store(database_path(_dir(args)))
+    return _open(args, database_path(_dir(args)))
+
+
+def _open(args: argparse.Namespace, path: Path) -> Store:
+    try:
+        return Store(path)
+    except OSError as exc:  # e.g. the database path is a folder
+        raise _unusable(args, exc) from exc
 
 
 def _dir(args: argparse.Namespace) -> Path:
-    explicit = getattr(args, "data_dir", None)
     try:
-        return data_dir(explicit)
+        return data_dir(getattr(args, "data_dir", None))
     except OSError as exc:
-        raise InvalidInput("--data-dir" if explicit else "ERRANDS_DATA_DIR",
-                           f"cannot use {shown(str(exc.filename or explicit))} as the data "
-                           f"folder: {exc.strerror}", "a folder Errands may create and write",
-                           "~/errands-data") from exc
+        raise _unusable(args, exc) from exc
+
+
+def _unusable(args: argparse.Namespace, exc: OSError) -> InvalidInput:
+    """The data folder named by --data-dir (or the environment) cannot be used."""
+    explicit = getattr(args, "data_dir", None)
+    return InvalidInput("--data-dir" if explicit else "ERRANDS_DATA_DIR",
+                        f"cannot use {shown(str(exc.filename or explicit))}: {exc.strerror}",
+                        "a folder Errands may create and write", "~/errands-data")
 
 
 def _catalog(args: argparse.Namespace) -> Catalog:
@@ -214,7 +225,7 @@ def _min_interval(args: argparse.Namespace) -> Any:
     path = database_path(_dir(args))
     if not path.exists():
         return Settings().min_interval
-    return Store(path).settings().min_interval
+    return _open(args, path).settings().min_interval
 
 
 def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any, min_interval: Any) -> Any:
