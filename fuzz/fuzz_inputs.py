@@ -28,8 +28,8 @@ import hostile  # noqa: E402
 
 # name: (share of the inputs, strategy, probe taking one drawn value)
 TARGETS: dict[str, tuple[float, Any, Callable[..., str]]] = {
-    "json": (0.22, st.one_of(hostile.json_texts, hostile.json_bytes), hostile.probe_json),
-    "definition": (0.22, hostile.definition_docs(), hostile.probe_definition),
+    "json": (0.26, st.one_of(hostile.json_texts, hostile.json_bytes), hostile.probe_json),
+    "definition": (0.26, hostile.definition_docs(), hostile.probe_definition),
     "spec": (0.14, st.tuples(hostile.non_phrase_spec, st.one_of(st.none(), hostile.zones),
                              st.one_of(st.none(), hostile.odd_instant)),
              lambda v: hostile.probe_spec(*v)),
@@ -38,7 +38,7 @@ TARGETS: dict[str, tuple[float, Any, Callable[..., str]]] = {
              lambda v: hostile.probe_cron(*v)),
     "timeutil": (0.08, st.tuples(hostile.odd_instant, hostile.odd_duration),
                  lambda v: hostile.probe_time(*v)),
-    "cli": (0.24, hostile.cli_argvs(), None),  # the probe needs the data folder: see main
+    "cli": (0.16, hostile.cli_argvs(), None),  # the probe needs the data folder: see main
 }
 EXAMPLES = 3
 

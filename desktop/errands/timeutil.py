@@ -87,7 +87,10 @@ def check_range(value: datetime, field: str = "instant") -> datetime:
 
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters, so a refusal of a huge value stays short."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past str()'s 4,300 digits
+        return "a number too large to show"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

@@ -149,7 +149,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in argv
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # (parse_args would blame the top command: "errands --help")
+            words = [v for k, v in vars(args).items()
+                     if v and (k == "command_name" or k.endswith("_command"))]
+            raise InvalidInput("arguments", f"unrecognized arguments: {' '.join(extra)}", None,
+                               " ".join(["errands", *words, "--help"]))
         _check_text(parser, args)
         if getattr(args, "handler", None) is None:
             # The window arrives in a later release; until then the app shows its help.
