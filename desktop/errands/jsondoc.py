@@ -98,8 +98,8 @@ def loads(data: str | bytes, field: str = "document") -> Any:
         value = json.loads(data, object_pairs_hook=_pairs, parse_int=_integer,
                            parse_float=_float, parse_constant=_Number)
     except json.JSONDecodeError as exc:
-        raise InvalidInput(field, f"not valid JSON: {exc.msg} at line {exc.lineno} column "
-                           f"{exc.colno}", "a JSON object like the output of "
+        raise InvalidInput(field, f"not valid JSON: {exc.msg} (line {exc.lineno}, column "
+                           f"{exc.colno})", "a JSON object like the output of "
                            "'errands show ID --json'", _EXAMPLE) from exc
     check(value, field)
     return value
