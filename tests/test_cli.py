@@ -315,6 +315,32 @@ def test_invalid_input_exits_2_naming_the_field(cli: Cli) -> None:
     assert cron_line.endswith('e.g. "30 9 * * MON-FRI"')
 
 
+def test_bytes_that_are_not_utf8_and_usage_errors_are_refused_naming_the_flag(cli: Cli) -> None:
+    """Real argv bytes: Python decodes them with surrogateescape, the CLI refuses them."""
+    cases: list[tuple[list[str | bytes], str]] = [
+        (["add", "--title", b"a\xffb", "--command", "true", "--schedule", "manual"], "--title"),
+        (["add", "--title", "T", "--command", "true", "--schedule", b"every day at 9\xff"],
+         "--schedule"),
+        (["add", "--title", "T", "--command", "true", "--schedule", "manual",
+          "--request-id", b"r\xfe"], "--request-id"),
+        (["edit", "abcd", "--bogus"], "arguments"),
+        (["bogus"], "COMMAND"),
+    ]
+
+    def one(case: tuple[list[str | bytes], str]) -> subprocess.CompletedProcess[bytes]:
+        argv = [str(ERRANDS), *case[0], "--data-dir", str(cli.data), "--json"]
+        return subprocess.run(argv, capture_output=True, env=cli.env, timeout=120)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(one, cases))
+    for (argv, field), proc in zip(cases, results):
+        assert proc.returncode == 2 and proc.stdout == b"", proc
+        error = json.loads(proc.stderr)["error"]
+        assert error["field"] == field, error
+        if field in ("arguments", "COMMAND"):
+            assert error["example"] == f"errands {'edit ' if field == 'arguments' else ''}--help"
+
+
 def test_minimum_interval_and_its_environment_override(cli: Cli) -> None:
     fast = {"ERRANDS_MIN_INTERVAL": "1s"}
     # (without the override both are refused naming trigger.every: see the test above)

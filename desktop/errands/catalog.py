@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from .definition import (AfterTrigger, Definition, ParseContext, canonical_json,
-                         parse_definition)
+                         check_request_id, parse_definition)
 from .errors import Conflict
 from .records import Automation
 from .schedule import next_fire
@@ -63,6 +63,8 @@ class Catalog:
                actor: str = "user") -> tuple[Automation, bool]:
         """Create from a definition document. The same ``request_id`` with the same document
         returns the existing automation unchanged; with another document it is refused."""
+        if request_id is not None:
+            check_request_id(request_id)
         fp = fingerprint(doc)
         if request_id is not None:
             found = self.store.find_by_request(request_id)

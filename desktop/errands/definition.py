@@ -9,18 +9,31 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal, Mapping, Union
 
 from .cron import CronExpression
 from .errors import InvalidInput
-from .timeutil import (format_duration, format_instant, parse_duration, parse_instant,
-                       system_zone_name, zone)
+from .jsondoc import key_path
+from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, parse_duration,
+                       parse_instant, shown, system_zone_name, zone)
 
 TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files",
               "search_files", "fetch_url", "notify", "ask_user", "finish", "automate")
 MAX_TEXT_BYTES = 32 * 1024
+MAX_NAME_CHARS = 200       # model names, template names, session ids, request ids
+MAX_PATTERN_CHARS = 1000   # a permission rule's pattern
+# What a text field must not hold (a lone surrogate is never text). Commands and prompts
+# may hold tabs and newlines but no NUL, which no process argument can carry; a workdir no
+# control character; a title and every short name fit on one line.
+ANY_TEXT = re.compile("[\x00\ud800-\udfff]")
+PATH_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+LINE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_RULES = {ANY_TEXT: "text without NUL characters",
+          PATH_TEXT: "text without control characters",
+          LINE_TEXT: "one line of text without control characters"}
 READ_ONLY_FIELDS = ("id", "revision", "status", "next_fire_at", "failure_streak",
                     "created_at", "updated_at", "paused_reason", "paused_at")
 
@@ -259,11 +272,11 @@ class _Reader:
         unknown = [k for k in doc if k not in allowed]
         if unknown:
             key = unknown[0]
-            where = f"{path}.{key}" if path else str(key)
+            where = key_path(path, key)
             if not path and key in READ_ONLY_FIELDS:
                 raise InvalidInput(where, f"{key!r} is read-only and set by Errands; omit it",
                                    "no read-only fields in a definition", example)
-            raise InvalidInput(where, f"unknown field {key!r}",
+            raise InvalidInput(where, f"unknown field {shown(key)}",
                                "one of " + ", ".join(allowed), example)
         self.doc = doc
         self.path = path
@@ -279,8 +292,8 @@ class _Reader:
         return default if value is None else value
 
     def text(self, key: str, *, default: str | None = None, required: bool = False,
-             max_bytes: int | None = None, max_chars: int | None = None,
-             example: str = "") -> str | None:
+             max_bytes: int | None = None, max_chars: int | None = MAX_NAME_CHARS,
+             forbid: re.Pattern[str] = LINE_TEXT, example: str = "") -> str | None:
         value = self.doc.get(key)
         if value is None:
             if required:
@@ -294,6 +307,7 @@ class _Reader:
         if max_chars is not None and len(value) > max_chars:
             raise InvalidInput(self.name(key), f"is {len(value)} characters long",
                                f"at most {max_chars} characters", example)
+        check_text(value, self.name(key), forbid, example)
         if max_bytes is not None and len(value.encode()) > max_bytes:
             raise InvalidInput(self.name(key), f"is {len(value.encode())} bytes long",
                                f"at most {max_bytes // 1024} KiB", example)
@@ -304,7 +318,7 @@ class _Reader:
         if value is None:
             return default
         if value not in options:
-            raise InvalidInput(self.name(key), f"unsupported value {value!r}",
+            raise InvalidInput(self.name(key), f"unsupported value {shown(value)}",
                                "one of " + ", ".join(options), options[0])
         return str(value)
 
@@ -317,7 +331,7 @@ class _Reader:
             value = default
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidInput(self.name(key), f"expected a whole number from {low} to {high}, "
-                               f"got {value!r}", f"a whole number from {low} to {high}",
+                               f"got {_brief(value)}", f"a whole number from {low} to {high}",
                                str(default if default is not None else low))
         return value
 
@@ -327,7 +341,7 @@ class _Reader:
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
             raise InvalidInput(self.name(key), f"expected a number from {low:g} to {high:g}, got "
-                               f"{value!r}", f"a number from {low:g} to {high:g}", f"{default:g}")
+                               f"{_brief(value)}", f"a number from {low:g} to {high:g}", f"{default:g}")
         return value
 
     def boolean(self, key: str, default: bool) -> bool:
@@ -335,7 +349,7 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise InvalidInput(self.name(key), f"expected true or false, got {value!r}",
+            raise InvalidInput(self.name(key), f"expected true or false, got {_brief(value)}",
                                "true or false", "false")
         return value
 
@@ -356,9 +370,48 @@ class _Reader:
                                "a list of tool names", '["read_file"]')
         for i, item in enumerate(value):
             if item not in allowed:
-                raise InvalidInput(f"{self.name(key)}[{i}]", f"unknown tool {item!r}",
+                raise InvalidInput(f"{self.name(key)}[{i}]", f"unknown tool {shown(item)}",
                                    "one of " + ", ".join(allowed), "read_file")
         return tuple(dict.fromkeys(value))
+
+
+def check_text(value: str, field: str, forbid: re.Pattern[str] = LINE_TEXT,
+               example: str = "") -> str:
+    """``value`` unless it holds a character ``forbid`` matches; the refusal says which."""
+    bad = forbid.search(value)
+    if bad:
+        char = bad.group()
+        what = ("a lone surrogate (not text)" if "\ud800" <= char <= "\udfff" else
+                "a line separator" if char in "\u2028\u2029" else "a control character")
+        raise InvalidInput(field, f"contains {what} U+{ord(char):04X} at position {bad.start()}",
+                           _RULES[forbid], example)
+    return value
+
+
+def check_request_id(value: object, field: str = "request_id") -> str:
+    """A request id: 1–200 printable characters, so equal ids are equal text and nothing else."""
+    example = "backup-2026-03-29"
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"expected a string, got {_kind(value)}",
+                           f"1–{MAX_NAME_CHARS} printable characters", example)
+    if not 1 <= len(value) <= MAX_NAME_CHARS:
+        raise InvalidInput(field, f"is {len(value)} characters long",
+                           f"1–{MAX_NAME_CHARS} printable characters", example)
+    if not value.isprintable():
+        char = next(c for c in value if not c.isprintable())
+        raise InvalidInput(field, f"contains the unprintable character U+{ord(char):04X}",
+                           f"1–{MAX_NAME_CHARS} printable characters", example)
+    return value
+
+
+def _brief(value: object) -> str:
+    """A short description of a wrong value (a huge one by its kind only)."""
+    return shown(value) if isinstance(value, (str, int, float, bool)) else _kind(value)
+
+
+def _later(now: datetime, delta: timedelta) -> str | None:
+    """An example instant ``delta`` after ``now``, kept inside the calendar."""
+    return format_instant(now + delta if now <= LATEST - delta else LATEST)
 
 
 def _kind(value: object) -> str:
@@ -385,16 +438,13 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
                           "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
     title = r.text("title", required=True, max_chars=120, example="Morning briefing")
     assert title is not None
-    if "\n" in title:
-        raise InvalidInput("title", "must be a single line", "one line of 1–120 characters",
-                           "Morning briefing")
     runner = _runner(r.raw("runner"), "runner")
     trigger = _trigger(r.raw("trigger"), "trigger", ctx)
     context = _context(r.raw("context"), trigger)
     stop = _stop(r.raw("stop"), trigger, ctx)
     policy = _policy(r.raw("policy"))
     permissions = _permissions(r.raw("permissions"), runner)
-    workdir = r.text("workdir", example="/home/me/projects/site")
+    workdir = r.text("workdir", max_chars=4096, forbid=PATH_TEXT, example="/home/me/projects/site")
     if workdir is not None and not os.path.isabs(workdir):
         raise InvalidInput("workdir", f"not an absolute path: {workdir!r}",
                            "an absolute folder path", "/home/me/projects/site")
@@ -415,8 +465,8 @@ def _runner(doc: object, path: str) -> Runner:
     if isinstance(doc, dict) and doc.get("kind") == "agent":
         r = _Reader(doc, path, ("kind", "prompt", "model"),
                     '{"kind": "agent", "prompt": "Summarize my inbox"}')
-        prompt = r.text("prompt", required=True, max_bytes=MAX_TEXT_BYTES,
-                        example="Summarize today's email")
+        prompt = r.text("prompt", required=True, max_bytes=MAX_TEXT_BYTES, max_chars=None,
+                        forbid=ANY_TEXT, example="Summarize today's email")
         model = r.text("model", example="gpt-4o-mini")
         if model is not None and not model.strip():
             raise InvalidInput(r.name("model"), "must not be empty; use null for the default",
@@ -424,11 +474,12 @@ def _runner(doc: object, path: str) -> Runner:
         return AgentRunner(prompt=prompt or "", model=model)
     if isinstance(doc, dict) and doc.get("kind") == "command":
         r = _Reader(doc, path, ("kind", "command"), example)
-        command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, example="backup.sh")
+        command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, max_chars=None,
+                         forbid=ANY_TEXT, example="backup.sh")
         return CommandRunner(command=command or "")
     kind = doc.get("kind") if isinstance(doc, dict) else None
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
-                       f"unsupported runner kind {kind!r}" if isinstance(doc, dict)
+                       f"unsupported runner kind {_brief(kind)}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
                        '"agent" or "command"', example)
 
@@ -458,13 +509,17 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
             raise InvalidInput(f"{path}.at", "give exactly one of at (an instant) or in (a duration)",
                                "an RFC 3339 instant with an offset", "2026-12-24T18:00:00+01:00")
         if r.has("in"):
-            at = ctx.now + parse_duration(r.raw("in"), f"{path}.in")
+            delay = parse_duration(r.raw("in"), f"{path}.in")
+            if ctx.now > LATEST - delay:
+                raise InvalidInput(f"{path}.in", f"{format_duration(delay)} from now is past the "
+                                   "end of the supported calendar", RANGE_TEXT, "10m")
+            at = ctx.now + delay
         else:
             at = r.instant("at")  # type: ignore[assignment]
         assert at is not None
         if at <= ctx.now and not (isinstance(previous, AtTrigger) and previous.at == at):
             raise InvalidInput(f"{path}.at", f"{format_instant(at)} is already past",
-                               "an instant in the future", format_instant(ctx.now + timedelta(hours=1)))
+                               "an instant in the future", _later(ctx.now, timedelta(hours=1)))
         return AtTrigger(at=at)
     if kind in ("every", "after"):
         key = "every" if kind == "every" else "interval"
@@ -499,7 +554,7 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
             _check_floor(r.name("expression"), expr.min_gap(), ctx, f"cron {expr_text!r}")
         return CronTrigger(expression=" ".join(expr_text.split()), timezone=tz_name)
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
-                       f"unsupported trigger kind {kind!r}" if isinstance(doc, dict)
+                       f"unsupported trigger kind {_brief(kind)}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
                        "one of manual, at, every, after, cron", example)
 
@@ -540,7 +595,7 @@ def _stop(doc: object, trigger: Trigger, ctx: ParseContext) -> Stop:
     previous = ctx.previous.stop.until if ctx.previous else None
     if stop.until is not None and stop.until <= ctx.now and stop.until != previous:
         raise InvalidInput("stop.until", f"{format_instant(stop.until)} is already past",
-                           "an instant in the future", format_instant(ctx.now + timedelta(days=7)))
+                           "an instant in the future", _later(ctx.now, timedelta(days=7)))
     return stop
 
 
@@ -587,12 +642,12 @@ def _permissions(doc: object, runner: Runner) -> Permissions:
                        '{"tool": "run_command", "pattern": "git *", "action": "allow"}')
         tool = rule.raw("tool")
         if tool not in TOOL_NAMES:
-            raise InvalidInput(f"{path}.tool", f"unknown tool {tool!r}",
+            raise InvalidInput(f"{path}.tool", f"unknown tool {_brief(tool)}",
                                "one of " + ", ".join(TOOL_NAMES), "run_command")
-        pattern = rule.text("pattern", default="*", example="git *")
+        pattern = rule.text("pattern", default="*", max_chars=MAX_PATTERN_CHARS, example="git *")
         action = rule.raw("action")
         if action not in ("allow", "ask", "deny"):
-            raise InvalidInput(f"{path}.action", f"unsupported action {action!r}",
+            raise InvalidInput(f"{path}.action", f"unsupported action {_brief(action)}",
                                "one of allow, ask, deny", "allow")
         rules.append(Rule(tool=tool, pattern=pattern or "*", action=action))
     perms = Permissions(mode=r.choice("mode", ("ask", "allow_listed", "allow_all"), "ask"),  # type: ignore[arg-type]

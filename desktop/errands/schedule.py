@@ -13,7 +13,7 @@ from typing import Iterator
 
 from .definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger, ManualTrigger,
                          Trigger)
-from .timeutil import UTC, format_duration, format_instant, zone
+from .timeutil import LATEST, UTC, format_duration, format_instant, zone
 
 _MICRO = timedelta(microseconds=1)
 
@@ -53,7 +53,17 @@ def _day_grid_next(trigger: EveryTrigger, after: datetime) -> datetime | None:
 
 def next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None = None
               ) -> datetime | None:
-    """The first fire strictly after ``after``; ``None`` when the trigger will not fire again."""
+    """The first fire strictly after ``after``; ``None`` when the trigger will not fire again
+    (the supported calendar ends at ``LATEST``, and so do its fires)."""
+    try:
+        fire = _next_fire(trigger, after, last_finished)
+    except OverflowError:  # past year 9999
+        return None
+    return fire if fire is None or fire <= LATEST else None
+
+
+def _next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None
+               ) -> datetime | None:
     if isinstance(trigger, AtTrigger):
         return trigger.at if trigger.at > after else None
     if isinstance(trigger, EveryTrigger) and trigger.timezone:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
@@ -27,7 +28,7 @@ from .errors import Conflict, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Run,
                       load_definition)
 from .settings import Settings, check_key, normalize
-from .timeutil import format_instant
+from .timeutil import format_instant, shown
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
 
@@ -125,11 +126,15 @@ def _attention(row: AttentionRow) -> AttentionItem:
                          created_at=row.created_at)
 
 
-def _cursor_index(cursor: str | None) -> int | None:
+_CURSOR = re.compile(r"r[0-9]{1,18}")  # an index below 10**18 fits a signed 64-bit INTEGER
+
+
+def cursor_index(cursor: str | None, field: str = "cursor") -> int | None:
+    """The run index a history cursor (``r51``) continues below; ASCII digits that fit SQLite."""
     if cursor is None:
         return None
-    if not cursor.startswith("r") or not cursor[1:].isdigit():
-        raise InvalidInput("cursor", f"not a cursor from a previous page: {cursor!r}",
+    if not isinstance(cursor, str) or not _CURSOR.fullmatch(cursor):
+        raise InvalidInput(field, f"not a cursor from a previous page: {shown(cursor)}",
                            "the next_cursor value of a previous page", "r51")
     return int(cursor[1:])
 
@@ -178,7 +183,7 @@ class Store:
         with self.db.read() as s:
             if s.get(AutomationRow, ident) is not None:
                 return ident
-            if len(ident) >= 4:
+            if 4 <= len(ident) <= 36:  # (a longer text is no id, and too long a LIKE pattern)
                 ids = list(s.scalars(select(AutomationRow.id)
                                      .where(AutomationRow.id.startswith(ident, autoescape=True))
                                      .limit(2)))
@@ -187,7 +192,7 @@ class Store:
                 if len(ids) > 1:
                     raise InvalidInput("id", f"{ident!r} matches several automations",
                                        "a longer id prefix", ids[0])
-        raise NotFound(f"no automation with id {ident!r}")
+        raise NotFound(f"no automation with id {shown(ident)}")
 
     def get(self, automation_id: str) -> Automation:
         with self.db.read() as s:
@@ -391,7 +396,7 @@ class Store:
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit", f"{limit} is out of range", "a whole number from 1 to 1000",
                                "50")
-        before = _cursor_index(cursor)
+        before = cursor_index(cursor)
         q = select(RunRow).where(RunRow.automation_id == automation_id)
         if before is not None:
             q = q.where(RunRow.index < before)

@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from .errors import InvalidInput
 
 UTC = timezone.utc
-_DURATION = re.compile(r"^[1-9][0-9]*[smhd]$")
+_DURATION = re.compile(r"[1-9][0-9]*[smhd]")
+_DURATION_DIGITS = 9  # 366d is 31,622,400 s: a longer number is refused before any maths
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 MAX_DURATION = timedelta(days=366)
 # The supported calendar, after conversion to UTC. Outside it datetime arithmetic overflows
@@ -24,13 +25,15 @@ EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
 LATEST = datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
 RANGE_TEXT = "an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z"
 _RFC3339 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$")
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})", re.ASCII)
 
 
 def parse_duration(text: object, field: str = "duration") -> timedelta:
-    if not isinstance(text, str) or not _DURATION.match(text):
-        raise InvalidInput(field, f"not a duration: {text!r}",
+    if not isinstance(text, str) or not _DURATION.fullmatch(text):
+        raise InvalidInput(field, f"not a duration: {shown(text)}",
                            "a whole number followed by s, m, h or d", "30m")
+    if len(text) - 1 > _DURATION_DIGITS:
+        raise InvalidInput(field, f"{shown(text)} is longer than 366d", "at most 366d", "7d")
     value = timedelta(seconds=int(text[:-1]) * _UNIT[text[-1]])
     if value > MAX_DURATION:
         raise InvalidInput(field, f"{text} is longer than 366d", "at most 366d", "7d")
@@ -49,14 +52,14 @@ def format_duration(value: timedelta) -> str:
 
 
 def parse_instant(text: object, field: str = "instant") -> datetime:
-    """An aware UTC datetime; a timestamp without an offset is refused."""
+    """An aware UTC datetime in the supported calendar; a timestamp without an offset is refused."""
     if isinstance(text, datetime):
         if text.tzinfo is None:
             raise InvalidInput(field, "instant has no UTC offset",
                                "RFC 3339 with an offset", "2026-03-29T09:00:00+02:00")
-        return text.astimezone(UTC)
-    if not isinstance(text, str) or not _RFC3339.match(text.strip()):
-        raise InvalidInput(field, f"not an RFC 3339 instant with an offset: {text!r}",
+        return check_range(text, field)
+    if not isinstance(text, str) or not _RFC3339.fullmatch(text.strip()):
+        raise InvalidInput(field, f"not an RFC 3339 instant with an offset: {shown(text)}",
                            "RFC 3339 with an explicit offset", "2026-03-29T09:00:00+02:00")
     raw = text.strip().replace("z", "Z").replace("t", "T")
     try:
@@ -64,15 +67,31 @@ def parse_instant(text: object, field: str = "instant") -> datetime:
     except ValueError as exc:
         raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})",
                            "RFC 3339 with an explicit offset", "2026-03-29T09:00:00Z") from exc
-    return value.astimezone(UTC)
+    return check_range(value, field)
 
 
 def check_range(value: datetime, field: str = "instant") -> datetime:
-    """``value`` (aware) if it lies in the supported calendar, else a refusal naming ``field``."""
-    if not EARLIEST <= value <= LATEST:
+    """``value`` in UTC if it lies in the supported calendar, else a refusal naming ``field``.
+
+    The comparison comes first: converting year 1 or 9999 with an offset overflows.
+    """
+    try:
+        inside = EARLIEST <= value <= LATEST
+    except (OverflowError, ValueError):
+        inside = False
+    if not inside:
         raise InvalidInput(field, f"{value.isoformat()} is outside the supported range",
                            RANGE_TEXT, "2026-03-29T09:00:00+02:00")
-    return value
+    return value.astimezone(UTC)
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so a refusal of a huge value stays short."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past str()'s 4,300 digits
+        return "a number too large to show"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def format_instant(value: datetime | None) -> str | None:

@@ -13,8 +13,9 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from .. import __version__
 from ..errors import ErrandsError, InvalidInput
+from ..store import cursor_index
 from . import commands
-from .options import LOCALE_HELP, SPEC_FORMS, add_definition_options
+from .options import LOCALE_HELP, SPEC_FORMS, add_definition_options, whole_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
         if message.startswith("argument "):
             field, _, message = message[len("argument "):].partition(": ")
             field = field.split("/")[0]
-        raise InvalidInput(field, message, None, f"errands {self.prog.split(' ', 1)[-1]} --help")
+        raise InvalidInput(field, message, None, f"{self.prog} --help")
 
 
 def _common() -> argparse.ArgumentParser:
@@ -71,8 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("id")
     p = cmd("runs", commands.runs, "the run history of an automation, newest first")
     p.add_argument("id")
-    p.add_argument("--limit", type=int, default=50, metavar="N")
-    p.add_argument("--cursor", metavar="C")
+    p.add_argument("--limit", type=whole_number("--limit", 1, 1000, "50"), default=50,
+                   metavar="N")
+    p.add_argument("--cursor", metavar="C", type=_cursor)
 
     p = cmd("schedule", lambda *_: 2, "preview or parse schedules")
     ssub = p.add_subparsers(dest="schedule_command", metavar="ACTION", parser_class=_Parser,
@@ -84,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--cron", metavar="EXPR")
     sp.add_argument("--tz", metavar="ZONE")
     sp.add_argument("--after", metavar="INSTANT", help="list fires strictly after this (default now)")
-    sp.add_argument("--count", type=int, default=10, metavar="N")
+    sp.add_argument("--count", type=whole_number("--count", 1, 1000, "10"), default=10, metavar="N")
     sp.add_argument("--locale", metavar="LOCALE", help=LOCALE_HELP)
     sp = ssub.add_parser("parse", parents=[common], help="turn a phrase into a schedule, offline")
     sp.set_defaults(handler=commands.schedule_parse)
@@ -114,12 +116,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _cursor(text: str) -> str:
+    cursor_index(text, "--cursor")
+    return text
+
+
+def _check_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse an argument that is not valid UTF-8, naming its flag.
+
+    Python hands such bytes over as lone surrogates (``surrogateescape``); stored or
+    printed, they fail far from the input.
+    """
+    for dest, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            bad = next((c for c in item if "\ud800" <= c <= "\udfff"), None) \
+                if isinstance(item, str) else None
+            if bad is not None:
+                byte = f"byte 0x{ord(bad) - 0xDC00:02X}" if ord(bad) >= 0xDC80 else \
+                    f"U+{ord(bad):04X}"
+                raise InvalidInput(_flag(parser, dest), f"is not valid UTF-8 text ({byte} at "
+                                   f"position {item.index(bad)})", "valid UTF-8 text")
+
+
+def _flag(parser: argparse.ArgumentParser, dest: str) -> str:
+    """The long flag (or the positional's name) that fills ``dest``, in any sub-command."""
+    parsers = [parser]
+    while parsers:
+        for action in parsers.pop()._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
+            elif action.dest == dest:
+                return max(action.option_strings, key=len, default=dest)
+    return dest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # (parse_args would blame the top command: "errands --help")
+            words = [v for k, v in vars(args).items()
+                     if v and (k == "command_name" or k.endswith("_command"))]
+            raise InvalidInput("arguments", f"unrecognized arguments: {' '.join(extra)}", None,
+                               " ".join(["errands", *words, "--help"]))
+        _check_text(parser, args)
         if getattr(args, "handler", None) is None:
             # The window arrives in a later release; until then the app shows its help.
             parser.print_help()

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import jsondoc
 from ..catalog import Catalog
 from ..errors import InvalidInput
 from ..paths import data_dir, database_path
@@ -15,7 +16,7 @@ from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
 from ..records import Automation
 from ..store import Store
-from ..timeutil import format_instant, parse_instant, system_zone_name, utcnow
+from ..timeutil import format_instant, parse_instant, shown, system_zone_name, utcnow
 from ..definition import parse_definition, ParseContext
 from . import render
 from .options import build_document, phrase_locale, spec_to_trigger
@@ -30,11 +31,29 @@ def emit(args: argparse.Namespace, doc: Any, text: str) -> None:
 
 
 def open_store(args: argparse.Namespace) -> Store:
-    return Store(database_path(data_dir(getattr(args, "data_dir", None))))
+    return _open(args, database_path(_dir(args)))
+
+
+def _open(args: argparse.Namespace, path: Path) -> Store:
+    try:
+        return Store(path)
+    except OSError as exc:  # e.g. the database path is a folder
+        raise _unusable(args, exc) from exc
 
 
 def _dir(args: argparse.Namespace) -> Path:
-    return data_dir(getattr(args, "data_dir", None))
+    try:
+        return data_dir(getattr(args, "data_dir", None))
+    except OSError as exc:
+        raise _unusable(args, exc) from exc
+
+
+def _unusable(args: argparse.Namespace, exc: OSError) -> InvalidInput:
+    """The data folder named by --data-dir (or the environment) cannot be used."""
+    explicit = getattr(args, "data_dir", None)
+    return InvalidInput("--data-dir" if explicit else "ERRANDS_DATA_DIR",
+                        f"cannot use {shown(str(exc.filename or explicit))}: {exc.strerror}",
+                        "a folder Errands may create and write", "~/errands-data")
 
 
 def _catalog(args: argparse.Namespace) -> Catalog:
@@ -47,17 +66,20 @@ def _from_reply(store: Store, doc: dict[str, Any]) -> Automation:
 
 
 def _read_json(source: str) -> Any:
+    """The document in a file or on standard input, read no further than the size limit."""
+    limit = jsondoc.MAX_DOCUMENT_BYTES + 1
     try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-    except OSError as exc:
-        raise InvalidInput("--from-json", f"cannot read {source}: {exc.strerror}",
+        if source == "-":
+            stdin = getattr(sys.stdin, "buffer", sys.stdin)
+            data = stdin.read(limit)
+        else:
+            with open(source, "rb") as f:
+                data = f.read(limit)
+    except (OSError, ValueError) as exc:  # ValueError: standard input is closed
+        raise InvalidInput("--from-json", f"cannot read {source}: "
+                           f"{getattr(exc, 'strerror', None) or exc}",
                            "a readable JSON file, or - for standard input", "automation.json")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput("--from-json", f"not valid JSON: {exc.msg} at line {exc.lineno} "
-                           f"column {exc.colno}", "a JSON object like the output of "
-                           "'errands show ID --json'", '{"title": "Backup", ...}')
+    return jsondoc.loads(data)
 
 
 # what ``add``/``edit --from-json`` may be given besides the document itself
@@ -83,7 +105,10 @@ def add(args: argparse.Namespace) -> int:
     if args.from_json:
         doc = _from_json_alone(args, "errands add --from-json automation.json")
         if isinstance(doc, dict) and "request_id" in doc:
-            request_id = request_id or doc.get("request_id")
+            if request_id is not None and doc["request_id"] != request_id:
+                raise InvalidInput("--request-id", "differs from the document's request_id",
+                                   "the request id in one place only", "--request-id r-1")
+            request_id = doc["request_id"]
             doc = {k: v for k, v in doc.items() if k != "request_id"}
     else:
         doc, warnings = build_document(args, None, catalog.clock())
@@ -102,6 +127,8 @@ def add(args: argparse.Namespace) -> int:
 
 
 def edit(args: argparse.Namespace) -> int:
+    """Revise the definition; then ``--paused``/``--no-paused`` pause or resume exactly as
+    the ``pause`` and ``resume`` commands do (a resume resets the failure streak)."""
     catalog = _catalog(args)
     ident = catalog.store.resolve_id(args.id)
     current = catalog.store.get(ident)
@@ -123,6 +150,8 @@ def edit(args: argparse.Namespace) -> int:
         return {"automation": automation.to_dict(), "changed": changed}
 
     reply = perform(_dir(args), "revise", {"id": ident, "doc": doc}, local)
+    if args.paused is not None and args.paused != current.definition.paused:
+        reply = {"automation": _pause(args, catalog, ident, args.paused), "changed": True}
     for w in warnings:
         print(f"note: {w}", file=sys.stderr)
     automation = _from_reply(catalog.store, reply["automation"])
@@ -160,11 +189,15 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pause(args: argparse.Namespace, catalog: Catalog, ident: str, paused: bool) -> Any:
+    return perform(_dir(args), "pause" if paused else "resume", {"id": ident},
+                   lambda: catalog.set_paused(ident, paused, actor="cli").to_dict())
+
+
 def _set_paused(args: argparse.Namespace, paused: bool) -> int:
     catalog = _catalog(args)
     ident = catalog.store.resolve_id(args.id)
-    reply = perform(_dir(args), "pause" if paused else "resume", {"id": ident},
-                    lambda: catalog.set_paused(ident, paused, actor="cli").to_dict())
+    reply = _pause(args, catalog, ident, paused)
     automation = _from_reply(catalog.store, reply)
     emit(args, reply, f"{'Paused' if paused else 'Resumed'} {automation.title}"
          f" — next fire {render.local(automation.next_fire_at)}")
@@ -204,9 +237,6 @@ def runs(args: argparse.Namespace) -> int:
 def schedule_preview(args: argparse.Namespace) -> int:
     now = utcnow()
     after = parse_instant(args.after, "--after") if args.after else now
-    if not 1 <= args.count <= 1000:
-        raise InvalidInput("--count", f"{args.count} is out of range",
-                           "a whole number from 1 to 1000", "10")
     if args.cron is not None:
         trigger_doc = {"kind": "cron", "expression": args.cron, "timezone": args.tz or system_zone_name()}
     else:
@@ -224,10 +254,10 @@ def _min_interval(args: argparse.Namespace) -> Any:
     A preview only reads: without a database yet it uses the environment and the defaults
     rather than creating one.
     """
-    path = database_path(data_dir(getattr(args, "data_dir", None)))
+    path = database_path(_dir(args))
     if not path.exists():
         return Settings().min_interval
-    return Store(path).settings().min_interval
+    return _open(args, path).settings().min_interval
 
 
 def _trigger(trigger_doc: dict[str, Any], now: Any, after: Any, min_interval: Any) -> Any:

@@ -9,15 +9,19 @@ from __future__ import annotations
 import argparse
 import copy
 import os
+import re
 from datetime import datetime
 from typing import Any
 
+from ..definition import check_request_id
 from ..errors import InvalidInput
-from ..timeutil import format_instant, parse_duration, parse_instant, system_zone_name
+from ..jsondoc import MAX_INTEGER
+from ..timeutil import format_instant, parse_duration, parse_instant, shown, system_zone_name
 
 SPEC_EXAMPLE = "every weekday at 9am"
 LOCALE_HELP = ("orders numeric dates in a phrase: en_US reads 8/1 as 1 August, en_GB or de_DE "
                "as 8 January (default: LC_ALL, LC_TIME or LANG; none refuses ambiguous dates)")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 SPEC_FORMS = ("manual, at:INSTANT, in:DURATION, every:DURATION, after:DURATION, cron:EXPR, "
               "or a phrase such as \"every weekday at 9am\"")
 
@@ -41,13 +45,18 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
                    help="stop when a run reports that its condition is met")
     if editing:
         p.add_argument("--no-until-condition", dest="until_condition", action="store_false")
+    p.add_argument("--paused", action="store_true", default=None,
+                   help="pause it (like 'errands pause')" if editing else "create it paused")
+    if editing:
+        p.add_argument("--no-paused", dest="paused", action="store_false",
+                       help="resume it (like 'errands resume')")
     p.add_argument("--misfire", choices=("skip", "run-once"))
     p.add_argument("--catch-up-max-age", metavar="DURATION")
     p.add_argument("--overlap", choices=("skip", "queue-one", "cancel-previous"))
     p.add_argument("--model", metavar="M")
-    p.add_argument("--max-steps", metavar="N", type=_int("--max-steps"))
+    p.add_argument("--max-steps", metavar="N", type=whole_number("--max-steps"))
     p.add_argument("--timeout", metavar="DURATION")
-    p.add_argument("--max-attempts", metavar="N", type=_int("--max-attempts"))
+    p.add_argument("--max-attempts", metavar="N", type=whole_number("--max-attempts"))
     p.add_argument("--notify", choices=("quiet", "every-run", "on-change"))
     p.add_argument("--pause-after-failures", metavar="N")
     p.add_argument("--jitter", metavar="DURATION")
@@ -56,27 +65,37 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
                    help="a tool the agent may use without asking (repeatable)")
     p.add_argument("--workdir", metavar="DIR")
     if not editing:
-        p.add_argument("--request-id", metavar="ID",
+        p.add_argument("--request-id", metavar="ID", type=request_id,
                        help="makes creation idempotent: repeating it returns the same automation")
-        p.add_argument("--paused", action="store_true", default=None,
-                       help="create it paused")
         p.add_argument("--from-json", metavar="FILE",
                        help="create from a definition document (a file, or - for stdin)")
 
 
-def _int(flag: str) -> Any:
+def whole_number(flag: str, low: int = -MAX_INTEGER, high: int = MAX_INTEGER,
+                 example: str = "5") -> Any:
+    """An argparse type: a whole number (ASCII digits) from ``low`` to ``high``, refused
+    naming ``flag``; the length is checked before converting, so a huge one is cheap."""
+    expected = ("a whole number" if (low, high) == (-MAX_INTEGER, MAX_INTEGER)
+                else f"a whole number from {low} to {high}")
+
     def parse(text: str) -> int:
-        try:
-            return int(text)
-        except ValueError:
-            raise InvalidInput(flag, f"not a whole number: {text!r}", "a whole number", "5")
+        if not _INTEGER.fullmatch(text):  # int() also takes "١٢", " 5" and "1_000"
+            raise InvalidInput(flag, f"not a whole number: {shown(text)}", expected, example)
+        value = int(text) if len(text) <= 20 else None
+        if value is None or not low <= value <= high:
+            raise InvalidInput(flag, f"{shown(text)} is out of range", expected, example)
+        return value
     return parse
+
+
+def request_id(text: str) -> str:
+    return check_request_id(text, "--request-id")
 
 
 def _nullable_int(flag: str, text: str) -> int | None:
     if text.lower() in ("none", "null", ""):
         return None
-    return _int(flag)(text)
+    return whole_number(flag)(text)
 
 
 def phrase_locale(args: argparse.Namespace) -> str | None:
@@ -224,7 +243,7 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
             perms["tools"] = list(dict.fromkeys([*perms.get("tools", []), *args.allow]))
     if args.workdir is not None:
         doc["workdir"] = os.path.abspath(os.path.expanduser(args.workdir))
-    if not editing:
+    if not editing:  # (edit pauses and resumes through the pause and resume commands)
         if args.paused:
             doc["paused"] = True
         doc.setdefault("origin", {"kind": "cli"})
