@@ -65,7 +65,7 @@ async def test_tcp_refuses_a_wrong_token(tmp_path: Path) -> None:
         assert reply["ok"] is False and reply["error"]["code"] == "unauthorized"
         writer.write(b"this is not json\n")
         reply = json.loads(await reader.readline())
-        assert reply["error"]["code"] == "invalid_request"
+        assert reply["error"]["code"] == "invalid_input"
         writer.close()
     finally:
         await server.close()

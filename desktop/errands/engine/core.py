@@ -32,6 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ..actors import stopped_by
 from ..catalog import Catalog
 from ..db.bulk import Cursor, StaleCursor, write_cursors
 from ..db.schema import AutomationRow, RunRow
@@ -98,6 +99,7 @@ class Engine:
         self._seq = itertools.count()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._cancel_reason: dict[str, CancelReason] = {}
+        self._cancel_message: dict[str, str] = {}  # why a cancelled run was stopped
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -514,8 +516,8 @@ class Engine:
                 attempt += 1
         except asyncio.CancelledError:
             reason = self._cancel_reason.pop(run_id, "interrupted")
-            message = ("stopped by request" if reason == "cancelled"
-                       else "Errands quit while this run was active")
+            why = self._cancel_message.pop(run_id, "stopped by request")
+            message = why if reason == "cancelled" else "Errands quit while this run was active"
             self._finish(run_id, Outcome(state="failed", error_code=reason, error_message=message),
                          final_state=reason)
         except NotFound:
@@ -779,7 +781,7 @@ class Engine:
         return self.store.get(automation_id)
 
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
-                      dry_run: bool = False) -> Run:
+                      dry_run: bool = False, actor: str = "user") -> Run:
         """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy."""
         slot = self._slot(automation_id)
         if request_id:
@@ -806,7 +808,7 @@ class Engine:
             return existing
         with self._transaction() as s:
             self.store.audit_in(s, automation_id, "run_requested", slot.automation.revision,
-                                "user", now, {"run_id": run.id, "dry_run": dry_run})
+                                actor, now, {"run_id": run.id, "dry_run": dry_run})
         if not dry_run:
             slot.active = run.id
         slot.automation = replace(slot.automation, last_index=run.index)
@@ -815,26 +817,28 @@ class Engine:
         self._spawn(run.id)
         return run
 
-    async def stop_current(self, automation_id: str) -> Run:
+    async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
         slot = self._slot(automation_id)
         run_id = slot.active
         if run_id is None:
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
+        why = stopped_by(actor)
         if slot.queued:
             queued, slot.queued = slot.queued, None
             with self._transaction() as s:
-                self._close_run_in(s, queued, "cancelled", error=("cancelled", "stopped by request"))
-        await self._cancel_and_wait(run_id)
+                self._close_run_in(s, queued, "cancelled", error=("cancelled", why))
+        await self._cancel_and_wait(run_id, why)
         return self.store.get_run(run_id)
 
-    def _cancel(self, run_id: str) -> None:
+    def _cancel(self, run_id: str, why: str = "stopped by request") -> None:
         task = self._tasks.get(run_id)
         if task is not None and not task.done():
             self._cancel_reason[run_id] = "cancelled"
+            self._cancel_message[run_id] = why
             task.cancel()
             return
         with self._transaction() as s:  # parked or queued: nothing is executing
-            self._close_run_in(s, run_id, "cancelled", error=("cancelled", "stopped by request"))
+            self._close_run_in(s, run_id, "cancelled", error=("cancelled", why))
         automation_id = self.store.get_run(run_id).automation_id
         slot = self._slots.get(automation_id)
         if slot is not None:
@@ -845,9 +849,9 @@ class Engine:
         self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                             data={"state": "cancelled"})
 
-    async def _cancel_and_wait(self, run_id: str) -> None:
+    async def _cancel_and_wait(self, run_id: str, why: str = "stopped by request") -> None:
         task = self._tasks.get(run_id)
-        self._cancel(run_id)
+        self._cancel(run_id, why)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
 
