@@ -26,6 +26,7 @@ async def handler(op: str, args: dict[str, Any]) -> Any:
     raise RuntimeError("a bug")
 
 
+@pytest.mark.logs("control operation 'crash' failed")
 @pytest.mark.parametrize("transport", ["unix", "tcp"])
 async def test_round_trips_and_errors(tmp_path: Path, transport: str) -> None:
     server = ControlServer(tmp_path, handler, transport=transport)  # type: ignore[arg-type]

@@ -131,6 +131,7 @@ async def test_errors_come_back_as_the_same_class(unix_server: ControlServer) ->
 
 
 @needs_unix
+@pytest.mark.logs("control operation 'explode' failed", "'unjson' returned a result that is not JSON")
 async def test_an_unexpected_exception_does_not_stop_the_server(
         unix_server: ControlServer) -> None:
     address = unix_server.address

@@ -613,13 +613,13 @@ class ControlServer:
         except ErrandsError as exc:
             return refuse(exc)
         except Exception as exc:
-            log.exception("control operation %s failed", describe(op))
+            log.exception("control operation %s failed", ascii(field_name(op)))
             return refuse(exc)
         try:
             return _encode({"id": request_id, "ok": True, "result": result})
         except (TypeError, ValueError, RecursionError) as exc:
             log.error("control operation %s returned a result that is not JSON: %s",
-                      describe(op), exc)
+                      ascii(field_name(op)), exc)
             return refuse(TypeError(f"the result of {op!r} is not JSON-serializable: {exc}"))
 
 

@@ -49,7 +49,8 @@ from .events import EventBus
 from .fires import cursor_after, due_window, plan_fires
 from .group_commit import GroupCommit
 from .network import NetworkProbe, wait_for_network
-from .processes import process_start_ticks, terminate_group
+from .processes import (await_termination, begin_termination, process_start_ticks,
+                        terminate_group)
 from .runner import Outcome, RunContext, Runner
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ FINAL_STRETCH = 0.25      # seconds: the last, short sleep before a fire (see _s
 CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint before fires
 RETRY_ADMISSION = 5.0     # seconds before admission is tried again after the store failed
 OUTPUT_TAIL = 64 * 1024
+LEFTOVER_GRACE = 5.0      # seconds a child left by a dead engine has after SIGTERM
 CancelReason = Literal["cancelled", "interrupted"]
 
 
@@ -102,6 +104,7 @@ class Engine:
         self._cancel_message: dict[str, str] = {}  # why a cancelled run was stopped
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
+        self._reaper: asyncio.Task[None] | None = None  # ends a dead engine's children
         self._stopping = False
         self._started_at: datetime | None = None
         self._cap: asyncio.Semaphore | None = None
@@ -174,22 +177,26 @@ class Engine:
                 if slot.queued:
                     self._close_run_in(s, slot.queued, "interrupted", error=(
                         "interrupted", "Errands quit before this run could start"))
+        if self._reaper is not None:  # a dead engine's children still in their grace
+            self._reaper.cancel()     # are killed now rather than outlive this engine
+            await asyncio.gather(self._reaper, return_exceptions=True)
         self.events.publish("engine_state", data={"state": "stopped"})
 
     # ----------------------------------------------------------------- recovery
 
     def _recover(self, now: datetime) -> None:
+        """Close what a dead engine left active. Its children get SIGTERM now; waiting for
+        them (SIGKILL after a grace) happens in the background, so a child that ignores
+        SIGTERM delays nothing."""
         leftovers = [r for r in self.store.active_runs() if r.state in ("running", "scheduled")]
         with self._transaction() as s:
-            rows = {r.id: s.get(RunRow, r.id) for r in leftovers}
-        for row in rows.values():
-            if row is not None and row.pid:
-                from .processes import terminate_group
-
-                try:
-                    terminate_group(row.pid, row.pid_started)
-                except Exception:  # never let cleanup stop the engine from starting
-                    log.exception("could not terminate leftover process %s", row.pid)
+            rows = [s.get(RunRow, r.id) for r in leftovers]
+            groups = [(row.pid, row.pid_started) for row in rows if row is not None and row.pid]
+        ending = [pid for pid, started in groups if begin_termination(pid, started)]
+        if ending:
+            log.info("ending %d process group(s) left by a previous engine", len(ending))
+            self._reaper = asyncio.get_running_loop().create_task(
+                self._end_leftovers(ending))
         with self._transaction() as s:
             for run in leftovers:
                 self._close_run_in(s, run.id, "interrupted", error=(
@@ -204,6 +211,14 @@ class Engine:
                 elif isinstance(definition.trigger, AtTrigger) and run.trigger != "manual" \
                         and row.next_fire_at is None:
                     self._complete_in(s, row, now, "one-shot fired")
+
+    @staticmethod
+    async def _end_leftovers(pids: list[int]) -> None:
+        results = await asyncio.gather(*(await_termination(pid, LEFTOVER_GRACE) for pid in pids),
+                                       return_exceptions=True)
+        for pid, result in zip(pids, results):
+            if isinstance(result, Exception):  # never let cleanup take the engine down
+                log.error("could not end the leftover process group %s: %s", pid, result)
 
     # ------------------------------------------------------------------ the timer
 
