@@ -9,8 +9,9 @@ Durability rules, in short:
   the cursor happen in one transaction, so a replay after a crash, or a second engine,
   can never start the same slot twice.
 - Each run transition is one transaction, followed by one event.
-- On start, runs a dead engine left ``running`` or ``scheduled`` become ``interrupted``,
-  and their child processes are terminated before anything else runs.
+- On start, runs a dead engine left ``running`` or ``scheduled`` become ``interrupted``;
+  their child processes get SIGTERM before anything else runs, and SIGKILL after a grace
+  in the background, so a child that ignores SIGTERM never delays the start.
 """
 
 from __future__ import annotations
