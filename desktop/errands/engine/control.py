@@ -177,7 +177,9 @@ def describe(value: Any) -> str:
 
 
 def field_name(name: str) -> str:
-    """A name from the wire used as an error's field: at most 64 characters."""
+    """A name from the wire used as an error's field: never empty, at most 64 characters."""
+    if not name:
+        return '""'
     return name if len(name) <= 64 else name[:63] + "…"
 
 
