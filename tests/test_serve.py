@@ -233,6 +233,8 @@ def test_stop_reaches_a_run_hosted_by_run_now_without_an_engine(serve: Serve, wa
     assert "Traceback" not in err and "Error" not in err, err
     assert "Run #1 cancelled" in out and "stopped by the user" in out
     assert hosted.returncode == (1 if wait else 0)  # --wait: the outcome; else: accepted
+    trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
+    assert trail == [("created", "user"), ("run_requested", "user")]  # written by the CLI
 
 
 def test_a_repeated_request_id_returns_the_recorded_run(serve: Serve) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Literal
 
 Actor = Literal["user", "agent", "engine"]
-NAMES: dict[str, str] = {"user": "the user", "agent": "an agent", "engine": "Errands"}
-CLIENT_ACTORS: tuple[str, ...] = ("user", "agent")
+NAMES: dict[Actor, str] = {"user": "the user", "agent": "an agent", "engine": "Errands"}
+CLIENT_ACTORS: tuple[Actor, ...] = ("user", "agent")
 
 
 def stopped_by(actor: str) -> str:

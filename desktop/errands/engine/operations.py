@@ -65,7 +65,7 @@ class Arg:
 
 # ---------------------------------------------------------------- the operations
 
-Run = Callable[[Engine, dict[str, Any]], Awaitable[Any]]
+Act = Callable[[Engine, dict[str, Any]], Awaitable[Any]]
 
 
 async def _create(e: Engine, a: dict[str, Any]) -> Any:
@@ -117,7 +117,7 @@ async def _ping(e: Engine, a: dict[str, Any]) -> Any:
 
 @dataclass(frozen=True)
 class Operation:
-    run: Run
+    run: Act
     args: dict[str, Arg]
 
     def bind(self, given: dict[str, Any]) -> dict[str, Any]:
