@@ -213,13 +213,20 @@ def test_without_an_engine_run_now_runs_here_and_attention_lists_its_note(serve:
 
 
 @pytest.mark.parametrize("wait", [False, True])
-def test_stop_reaches_a_run_hosted_by_run_now_without_an_engine(serve: Serve, wait: bool) -> None:
-    a = serve.cli("add", "--title", "long", "--command", "sleep 30", "--schedule", "manual")["id"]
+def test_stop_reaches_a_run_hosted_by_run_now_without_an_engine(serve: Serve, wait: bool,
+                                                               tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    a = serve.cli("add", "--title", "long", "--command", f"touch {marker}; sleep 30",
+                  "--schedule", "manual")["id"]
     hosted = subprocess.Popen([ERRANDS, "run-now", a, "--data-dir", str(serve.data),
                                *(["--wait"] if wait else [])], env=serve.env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: [r for r in serve.runs(a) if r["state"] == "running"])
+        def running() -> bool:  # a file, not `errands runs`: no reader races the start
+            assert hosted.poll() is None, hosted.communicate()
+            return marker.exists()
+
+        wait_for(running, timeout=40)
         stopped = serve.cli("stop", a, check=False)
         assert stopped.returncode == 0, stopped.stderr
         reply = json.loads(stopped.stdout)
@@ -231,7 +238,7 @@ def test_stop_reaches_a_run_hosted_by_run_now_without_an_engine(serve: Serve, wa
             hosted.kill()
             hosted.communicate()
     assert "Traceback" not in err and "Error" not in err, err
-    assert "Run #1 cancelled" in out and "stopped by the user" in out
+    assert "Run #1 cancelled" in out and "stopped by the user" in out, (hosted.returncode, out, err)
     assert hosted.returncode == (1 if wait else 0)  # --wait: the outcome; else: accepted
     trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
     assert trail == [("created", "user"), ("run_requested", "user")]  # written by the CLI
