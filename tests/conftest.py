@@ -27,7 +27,8 @@ def _no_unexpected_warnings(request: pytest.FixtureRequest,
     yield
     marker = request.node.get_closest_marker("logs")
     allowed = marker.args if marker else ()
-    unexpected = [r for r in caplog.records
+    records = caplog.get_records("setup") + caplog.get_records("call") + caplog.records
+    unexpected = [r for r in records
                   if r.levelno >= logging.WARNING and r.name.startswith("errands")
                   and not any(text in r.getMessage() for text in allowed)]
     if unexpected:

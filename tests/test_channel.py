@@ -26,6 +26,7 @@ async def handler(op: str, args: dict[str, Any]) -> Any:
     raise RuntimeError("a bug")
 
 
+@pytest.mark.logs("control operation 'crash' failed")
 @pytest.mark.parametrize("transport", ["unix", "tcp"])
 async def test_round_trips_and_errors(tmp_path: Path, transport: str) -> None:
     server = ControlServer(tmp_path, handler, transport=transport)  # type: ignore[arg-type]
@@ -65,7 +66,7 @@ async def test_tcp_refuses_a_wrong_token(tmp_path: Path) -> None:
         assert reply["ok"] is False and reply["error"]["code"] == "unauthorized"
         writer.write(b"this is not json\n")
         reply = json.loads(await reader.readline())
-        assert reply["error"]["code"] == "invalid_request"
+        assert reply["error"]["code"] == "invalid_input"
         writer.close()
     finally:
         await server.close()

@@ -131,6 +131,7 @@ async def test_errors_come_back_as_the_same_class(unix_server: ControlServer) ->
 
 
 @needs_unix
+@pytest.mark.logs("control operation 'explode' failed", "'unjson' returned a result that is not JSON")
 async def test_an_unexpected_exception_does_not_stop_the_server(
         unix_server: ControlServer) -> None:
     address = unix_server.address
@@ -155,17 +156,17 @@ async def test_several_requests_and_malformed_lines_on_one_connection(
         assert reply == {"id": 1, "ok": True, "result": {"a": 1}}
         reply = await exchange(reader, writer, b"this is not json\n")
         assert reply["id"] is None and reply["ok"] is False
-        assert reply["error"]["code"] == "invalid_request"
+        assert reply["error"]["code"] == "invalid_input"
         assert reply["error"]["kind"] == "InvalidInput"
         reply = await exchange(reader, writer, b'{"id": 2, "op": "echo", "bogus": 1}\n')
-        assert reply["id"] == 2 and reply["error"]["code"] == "invalid_request"
+        assert reply["id"] == 2 and reply["error"]["code"] == "invalid_input"
         assert reply["error"]["field"] == "bogus"
         reply = await exchange(reader, writer, b'{"id": 3, "op": "echo", "args": [1]}\n')
         assert reply["error"]["field"] == "args"
         reply = await exchange(reader, writer, b'{"id": 4, "args": {}}\n')
         assert reply["error"]["field"] == "op"
         reply = await exchange(reader, writer, b"[1, 2]\n")
-        assert reply["error"]["code"] == "invalid_request"
+        assert reply["error"]["code"] == "invalid_input"
         reply = await exchange(reader, writer, b'\n{"id": 5, "op": "missing"}\n')  # blank skipped
         assert reply["id"] == 5 and reply["error"]["kind"] == "NotFound"
         for n in range(6, 9):

@@ -297,7 +297,7 @@ async def test_a_stop_by_hand_says_it_was_asked_for(h: Harness) -> None:
     await h.engine.stop_current(a)
     stopped = h.store.get_run(run.id)
     assert (stopped.state, stopped.error_code, stopped.error_message) == (
-        "cancelled", "cancelled", "stopped by request")
+        "cancelled", "cancelled", "stopped by the user")
 
 
 # ------------------------------------------------------------ broken definitions

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from errands.store import Store
+
 ERRANDS = str(Path(sys.executable).parent / "errands")
 
 
@@ -208,3 +210,53 @@ def test_without_an_engine_run_now_runs_here_and_attention_lists_its_note(serve:
     dry = serve.cli("run-now", a, "--dry-run")
     assert dry["dry_run"] is True and dry["result"].startswith("would run: ")
     assert serve.cli("show", a)["status"] == "active"
+
+
+@pytest.mark.parametrize("wait", [False, True])
+def test_stop_reaches_a_run_hosted_by_run_now_without_an_engine(serve: Serve, wait: bool,
+                                                               tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    a = serve.cli("add", "--title", "long", "--command", f"touch {marker}; sleep 30",
+                  "--schedule", "manual")["id"]
+    hosted = subprocess.Popen([ERRANDS, "run-now", a, "--data-dir", str(serve.data),
+                               *(["--wait"] if wait else [])], env=serve.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        def running() -> bool:  # a file, not `errands runs`: no reader races the start
+            assert hosted.poll() is None, hosted.communicate()
+            return marker.exists()
+
+        wait_for(running, timeout=40)
+        stopped = serve.cli("stop", a, check=False)
+        assert stopped.returncode == 0, stopped.stderr
+        reply = json.loads(stopped.stdout)
+        assert reply["state"] == "cancelled"
+        assert reply["error"] == {"code": "cancelled", "message": "stopped by the user"}
+        out, err = hosted.communicate(timeout=30)
+    finally:
+        if hosted.poll() is None:
+            hosted.kill()
+            hosted.communicate()
+    assert "Traceback" not in err and "Error" not in err, err
+    assert "Run #1 cancelled" in out and "stopped by the user" in out, (hosted.returncode, out, err)
+    assert hosted.returncode == (1 if wait else 0)  # --wait: the outcome; else: accepted
+    trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
+    assert trail == [("created", "user"), ("run_requested", "user")]  # written by the CLI
+
+
+def test_a_repeated_request_id_returns_the_recorded_run(serve: Serve) -> None:
+    serve.start()
+    a = serve.cli("add", "--title", "long", "--command", "sleep 30", "--schedule", "manual")["id"]
+    first = serve.cli("run-now", a, "--request-id", "X")
+    assert serve.cli("stop", a)["state"] == "cancelled"
+    again = serve.cli("run-now", a, "--request-id", "X", check=False)
+    assert again.returncode == 0, again.stderr
+    assert (json.loads(again.stdout)["id"], json.loads(again.stdout)["state"]) == (
+        first["id"], "cancelled")
+    waited = serve.cli("run-now", a, "--request-id", "X", "--wait", check=False)
+    assert waited.returncode == 1 and json.loads(waited.stdout)["state"] == "cancelled"
+    serve.stop()
+    local = serve.cli("run-now", a, "--request-id", "X", check=False)  # no engine now
+    assert local.returncode == 0 and json.loads(local.stdout)["id"] == first["id"]
+    trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
+    assert trail == [("created", "user"), ("run_requested", "user")]

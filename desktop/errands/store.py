@@ -5,7 +5,6 @@ steps into one transaction through ``Store.transaction`` and the ``*_in`` helper
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import OrderedDict

@@ -9,7 +9,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Callable, NoReturn, Sequence
 
 from .. import __version__
 from ..errors import ErrandsError, InvalidInput

@@ -114,7 +114,7 @@ def add(args: argparse.Namespace) -> int:
         doc, warnings = build_document(args, None, catalog.clock())
 
     def local() -> dict[str, Any]:
-        automation, created = catalog.create(doc, request_id=request_id, actor="cli")
+        automation, created = catalog.create(doc, request_id=request_id, actor="user")
         return {"automation": automation.to_dict(), "created": created}
 
     reply = perform(_dir(args), "create", {"doc": doc, "request_id": request_id}, local)
@@ -146,7 +146,7 @@ def edit(args: argparse.Namespace) -> int:
         doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
 
     def local() -> dict[str, Any]:
-        automation, changed = catalog.revise(ident, doc, actor="cli")
+        automation, changed = catalog.revise(ident, doc, actor="user")
         return {"automation": automation.to_dict(), "changed": changed}
 
     reply = perform(_dir(args), "revise", {"id": ident, "doc": doc}, local)
@@ -191,7 +191,7 @@ def export(args: argparse.Namespace) -> int:
 
 def _pause(args: argparse.Namespace, catalog: Catalog, ident: str, paused: bool) -> Any:
     return perform(_dir(args), "pause" if paused else "resume", {"id": ident},
-                   lambda: catalog.set_paused(ident, paused, actor="cli").to_dict())
+                   lambda: catalog.set_paused(ident, paused, actor="user").to_dict())
 
 
 def _set_paused(args: argparse.Namespace, paused: bool) -> int:
@@ -218,7 +218,7 @@ def delete(args: argparse.Namespace) -> int:
     title = catalog.store.get(ident).title
 
     def local() -> dict[str, Any]:
-        catalog.delete(ident, actor="cli")
+        catalog.delete(ident, actor="user")
         return {"deleted": ident}
 
     emit(args, perform(_dir(args), "delete", {"id": ident}, local), f"Deleted {title} ({ident})")

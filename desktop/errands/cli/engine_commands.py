@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from ..errors import Conflict
-from ..records import Run
 from . import render
 from .commands import _dir, emit, open_store
 from .routing import perform
@@ -57,7 +56,9 @@ def run_now(args: argparse.Namespace) -> int:
     if run.error_code:
         text += f"\nerror: {run.error_code}: {run.error_message}"
     emit(args, reply, text)
-    return 0 if run.state in ("succeeded", "scheduled", "running") else 1
+    if not args.wait:  # the run was accepted (or, repeated, is what was recorded): done
+        return 0
+    return 0 if run.state == "succeeded" else 1
 
 
 def stop(args: argparse.Namespace) -> int:

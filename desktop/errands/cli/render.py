@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from ..records import Automation, Run
 from ..schedule import describe

@@ -20,9 +20,18 @@ Protocol: newline-delimited JSON. A request is ``{"id": n, "op": str, "args": {.
 ``kind`` is the error class (``InvalidInput``, ``NotFound``, ``Conflict``, ``StoreError``,
 ``ErrandsError``). A connection carries any number of requests, answered in order. A
 request line is limited to 4 MiB; a longer one is answered with ``request_too_large``
-(``id`` null) and skipped. Malformed lines get ``invalid_request`` (kind InvalidInput) and
-the connection stays usable; blank lines are ignored. An unexpected exception in the
-handler is answered as ``internal`` and the server keeps serving.
+(``id`` null) and skipped. A line must be UTF-8 JSON with numbers of at most 100
+characters (no NaN or Infinity), at most 32 levels deep, without duplicate keys or lone
+surrogates; a malformed line gets ``invalid_input`` (field ``request``, or the envelope
+field at fault: ``id``, ``op``, ``args``, ``token``) and the connection stays usable;
+blank lines are ignored. Arguments are checked by :mod:`errands.engine.operations`. An
+unexpected exception in the handler is answered as ``internal`` (and logged: it is a bug)
+and the server keeps serving.
+
+A connection that sends no complete line within ``IDLE_TIMEOUT`` (60 s), or does not read
+an answer within it, is closed. The listen backlog (``BACKLOG``, 512) holds a burst of a
+few hundred clients. On close, waiting connections end at once and a request being
+answered gets ``CLOSE_GRACE`` (2 s) to send its answer; none of this is logged as an error.
 
 The server does not take the data-directory lock: the engine holds
 :class:`~errands.engine.lock.DataDirLock` before it starts a server (so two servers never
@@ -46,6 +55,7 @@ import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal
 
+from .. import jsondoc
 from ..errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
 
 log = logging.getLogger("errands.control")
@@ -56,6 +66,9 @@ Transport = Literal["auto", "unix", "tcp"]
 SOCKET_FILE = "control.sock"
 TOKEN_FILE = "control.token"
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
+IDLE_TIMEOUT = 60.0       # seconds a request line may take to arrive, or an answer to be read
+CLOSE_GRACE = 2.0         # seconds a request being answered may finish when the server closes
+BACKLOG = 512             # connections the kernel queues while the engine is busy
 _READ_CHUNK = 64 * 1024
 _RESPONSE_LIMIT = 1 << 30  # the client trusts the engine; a guard, not a policy
 _REQUEST_FIELDS = ("id", "op", "args", "token")
@@ -69,7 +82,8 @@ class EngineUnreachable(ConnectionError):
     """No engine answered at ``address``: nobody listening, refused, closed, or too slow.
 
     ``reason`` is one of ``"refused"`` (nothing listening / socket missing / no token
-    file), ``"closed"`` (the engine hung up before answering), ``"timeout"``.
+    file / the request could not be sent: it was not delivered, so trying again is safe),
+    ``"closed"`` (the engine hung up before answering), ``"timeout"``.
     A timeout means an engine may well be running and busy: the CLI must not fall back
     to writing the store itself (the lock will tell it so anyway).
     """
@@ -135,12 +149,55 @@ def error_from_payload(body: object) -> ErrandsError:
     return error
 
 
+_REQUEST_EXAMPLE = '{"id": 1, "op": "ping", "args": {}}'
+
+
+def describe(value: Any) -> str:
+    """A value from the wire as a refusal mentions it: short, whatever its size."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        text = str(value)
+        return f"the number {text}" if len(text) <= 20 else f"a number of {len(text)} digits"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {ascii(value if len(value) <= 40 else value[:39] + '…')}" \
+            if value else "an empty string"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def field_name(name: str) -> str:
+    """A name from the wire used as an error's field: never empty, at most 64 characters."""
+    if not name:
+        return '""'
+    return name if len(name) <= 64 else name[:63] + "…"
+
+
 def _invalid(field: str, message: str, expected: str, example: str) -> InvalidInput:
-    return InvalidInput(field, message, expected, example, code="invalid_request")
+    return InvalidInput(field, message, expected, example)
+
+
+def _bad_request(message: str) -> InvalidInput:
+    return _invalid("request", message, "one JSON object per line", _REQUEST_EXAMPLE)
 
 
 def _encode(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+
+
+# ---------------------------------------------------------------- decoding a request
+
+def decode_request(line: bytes) -> Any:
+    """The JSON value of one request line, or ``InvalidInput`` saying why it is not one:
+    the same gate (size, depth, number, duplicate-key and text limits) as every document."""
+    return jsondoc.loads(line, "request")
 
 
 # ---------------------------------------------------------------- line reading
@@ -212,6 +269,8 @@ class ControlServer:
         self.address: str | None = None
         self._server: asyncio.AbstractServer | None = None
         self._connections: set[asyncio.Task[Any]] = set()
+        self._busy: set[asyncio.Task[Any]] = set()  # connections whose request is being answered
+        self._closing = False
         self._socket_path: Path | None = None
         self._socket_id: tuple[int, int] | None = None
         self._token: str | None = None
@@ -245,6 +304,7 @@ class ControlServer:
         """Listen; returns the address (``unix:/…/control.sock`` or ``tcp:127.0.0.1:PORT``)."""
         if self._server is not None:
             raise RuntimeError("the control server is already started")
+        self._closing = False
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self._choose() == "unix":
             self.address = await self._start_unix()
@@ -266,9 +326,10 @@ class ControlServer:
             os.chmod(path, 0o600)
             info = os.stat(path)
             self._socket_path, self._socket_id = path, (info.st_dev, info.st_ino)
-            sock.listen(64)
+            sock.listen(BACKLOG)
             sock.setblocking(False)
-            self._server = await asyncio.start_unix_server(self._serve, sock=sock)
+            self._server = await asyncio.start_unix_server(self._serve, sock=sock,
+                                                           backlog=BACKLOG)
         except OSError as exc:
             sock.close()
             self._remove_socket_file()
@@ -315,7 +376,8 @@ class ControlServer:
         _write_private(self.token_path, token + "\n")
         self._token, self._token_path = token, self.token_path
         try:
-            self._server = await asyncio.start_server(self._serve, host="127.0.0.1", port=0)
+            self._server = await asyncio.start_server(self._serve, host="127.0.0.1", port=0,
+                                                      backlog=BACKLOG)
         except OSError as exc:
             self._remove_token_file()
             raise StoreError("control_unavailable", f"cannot listen on 127.0.0.1: {exc}") from exc
@@ -325,10 +387,17 @@ class ControlServer:
     async def close(self) -> None:
         """Stop listening, close open connections, remove the socket and token files."""
         server, self._server = self._server, None
+        self._closing = True
         if server is not None:
             server.close()
         tasks = [task for task in self._connections if task is not asyncio.current_task()]
         for task in tasks:
+            if task not in self._busy:
+                task.cancel()  # waiting for a request: nothing is lost
+        answering = [task for task in tasks if task in self._busy]
+        if answering:  # let a request already being answered say so (a stop that just ended)
+            await asyncio.wait(answering, timeout=CLOSE_GRACE)
+        for task in answering:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -374,34 +443,39 @@ class ControlServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
-        if task is not None:
-            self._connections.add(task)
+        assert task is not None
+        self._connections.add(task)
         try:
             lines = _LineReader(reader, MAX_REQUEST_BYTES)
-            while True:
-                line = await lines.next()
+            while not self._closing:
+                async with asyncio.timeout(IDLE_TIMEOUT):  # half-open: a line that never ends
+                    line = await lines.next()
                 if line is None:
                     break
                 if isinstance(line, _TooLarge):
                     error = _invalid("request", f"a request line is limited to "
                                      f"{MAX_REQUEST_BYTES} bytes", "at most 4 MiB of JSON",
-                                     '{"id": 1, "op": "status", "args": {}}')
+                                     _REQUEST_EXAMPLE)
                     error.code = "request_too_large"
-                    await self._send(writer, _encode({"id": None, "ok": False,
-                                                      "error": error_payload(error)}))
+                    answer = _encode({"id": None, "ok": False, "error": error_payload(error)})
+                elif not line.strip():
                     continue
-                if not line.strip():
-                    continue
-                await self._send(writer, await self._answer(line))
-        except (ConnectionError, BrokenPipeError):
-            pass  # the client went away
+                else:
+                    self._busy.add(task)
+                    try:
+                        answer = await self._answer(line)
+                    finally:
+                        self._busy.discard(task)
+                async with asyncio.timeout(IDLE_TIMEOUT):  # a client that never reads
+                    await self._send(writer, answer)
+        except (ConnectionError, TimeoutError):
+            pass  # the client went away, or kept the connection half-open too long
         except asyncio.CancelledError:
-            raise
+            pass  # the server is closing: an ordinary end of this connection
         except Exception:  # pragma: no cover - a bug here must not take the engine down
             log.exception("control connection failed")
         finally:
-            if task is not None:
-                self._connections.discard(task)
+            self._connections.discard(task)
             writer.close()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(writer.wait_closed(), 1.0)
@@ -430,15 +504,11 @@ class ControlServer:
                                 "error": error_payload(RuntimeError(str(error)))})
 
         try:
-            request = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            return refuse(_invalid("request", f"not a JSON request: {exc}",
-                                   "one JSON object per line",
-                                   '{"id": 1, "op": "status", "args": {}}'))
+            request = decode_request(line)
+        except InvalidInput as exc:
+            return refuse(exc)
         if not isinstance(request, dict):
-            return refuse(_invalid("request", "a request is a JSON object",
-                                   "one JSON object per line",
-                                   '{"id": 1, "op": "status", "args": {}}'))
+            return refuse(_bad_request("a request is a JSON object"))
         raw_id = request.get("id")
         if isinstance(raw_id, int) and not isinstance(raw_id, bool):
             request_id = raw_id
@@ -449,15 +519,16 @@ class ControlServer:
             return refuse(error)
         unknown = sorted(set(request) - set(_REQUEST_FIELDS))
         if unknown:
-            return refuse(_invalid(unknown[0], f"unknown request field {unknown[0]!r}",
+            return refuse(_invalid(field_name(unknown[0]),
+                                   f"unknown request field {ascii(field_name(unknown[0]))}",
                                    "only " + ", ".join(_REQUEST_FIELDS), "id"))
         if raw_id is not None and request_id is None:
-            return refuse(_invalid("id", f"id must be an integer, not {raw_id!r}",
+            return refuse(_invalid("id", f"id must be an integer, not {describe(raw_id)}",
                                    "an integer", "1"))
         op = request.get("op")
         if not isinstance(op, str) or not op:
-            return refuse(_invalid("op", f"op must be a non-empty string, not {op!r}",
-                                   "the name of an operation", "status"))
+            return refuse(_invalid("op", f"op must be a non-empty string, not {describe(op)}",
+                                   "the name of an operation", "ping"))
         args = request.get("args")
         if args is None:
             args = {}
@@ -475,12 +546,13 @@ class ControlServer:
         except ErrandsError as exc:
             return refuse(exc)
         except Exception as exc:
-            log.exception("control operation %r failed", op)
+            log.exception("control operation %s failed", ascii(field_name(op)))
             return refuse(exc)
         try:
             return _encode({"id": request_id, "ok": True, "result": result})
         except (TypeError, ValueError, RecursionError) as exc:
-            log.error("control operation %r returned a result that is not JSON: %s", op, exc)
+            log.error("control operation %s returned a result that is not JSON: %s",
+                      ascii(field_name(op)), exc)
             return refuse(TypeError(f"the result of {op!r} is not JSON-serializable: {exc}"))
 
 
@@ -568,8 +640,12 @@ class ControlConnection:
         try:
             self._writer.write(line)
             await self._writer.drain()
+        except ConnectionError as exc:  # a write that failed delivered no complete line
+            raise EngineUnreachable(f"the engine at {self.address} did not take the request: "
+                                    f"{exc}", address=self.address, reason="refused") from exc
+        try:
             raw = await self._reader.readline()
-        except (ConnectionError, BrokenPipeError) as exc:
+        except ConnectionError as exc:
             raise EngineUnreachable(f"the engine at {self.address} closed the connection: "
                                     f"{exc}", address=self.address, reason="closed") from exc
         except ValueError as exc:  # longer than _RESPONSE_LIMIT

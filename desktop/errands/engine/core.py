@@ -9,8 +9,9 @@ Durability rules, in short:
   the cursor happen in one transaction, so a replay after a crash, or a second engine,
   can never start the same slot twice.
 - Each run transition is one transaction, followed by one event.
-- On start, runs a dead engine left ``running`` or ``scheduled`` become ``interrupted``,
-  and their child processes are terminated before anything else runs.
+- On start, runs a dead engine left ``running`` or ``scheduled`` become ``interrupted``;
+  their child processes get SIGTERM before anything else runs, and SIGKILL after a grace
+  in the background, so a child that ignores SIGTERM never delays the start.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ..actors import stopped_by
 from ..catalog import Catalog, refuse_broken
 from ..db.bulk import Cursor, StaleCursor, write_cursors
 from ..db.schema import AutomationRow, RunRow
@@ -48,7 +50,8 @@ from .events import EventBus
 from .fires import cursor_after, due_window, plan_fires
 from .group_commit import GroupCommit
 from .network import NetworkProbe, wait_for_network
-from .processes import process_start_ticks, terminate_group
+from .processes import (await_termination, begin_termination, process_start_ticks,
+                        terminate_group)
 from .runner import Outcome, RunContext, Runner
 
 log = logging.getLogger(__name__)
@@ -59,9 +62,10 @@ FINAL_STRETCH = 0.25      # seconds: the last, short sleep before a fire (see _s
 CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint before fires
 RETRY_ADMISSION = 5.0     # seconds before admission is tried again after the store failed
 OUTPUT_TAIL = 64 * 1024
+LEFTOVER_GRACE = 5.0      # seconds a child left by a dead engine has after SIGTERM
 CancelReason = Literal["cancelled", "interrupted"]
-# Why a run was cancelled, as its error (code, message): only a stop asks for it by name.
-BY_REQUEST = ("cancelled", "stopped by request")
+# Why a run was cancelled, as its error (code, message), when nobody asked for it by name;
+# a stop or a delete says who asked (``stopped_by``).
 REPLACED = ("replaced", "a newer fire replaced it (overlap: cancel_previous)")
 PAUSED = ("paused", "dropped because the automation was paused")
 
@@ -105,6 +109,7 @@ class Engine:
         self._cancel_why: dict[str, tuple[str, str]] = {}
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
+        self._reaper: asyncio.Task[None] | None = None  # ends a dead engine's children
         self._stopping = False
         self._started_at: datetime | None = None
         self._cap: asyncio.Semaphore | None = None
@@ -188,22 +193,26 @@ class Engine:
                 if slot.queued:
                     self._close_run_in(s, slot.queued, "interrupted", error=(
                         "interrupted", "Errands quit before this run could start"))
+        if self._reaper is not None:  # a dead engine's children still in their grace
+            self._reaper.cancel()     # are killed now rather than outlive this engine
+            await asyncio.gather(self._reaper, return_exceptions=True)
         self.events.publish("engine_state", data={"state": "stopped"})
 
     # ----------------------------------------------------------------- recovery
 
     def _recover(self, now: datetime) -> None:
+        """Close what a dead engine left active. Its children get SIGTERM now; waiting for
+        them (SIGKILL after a grace) happens in the background, so a child that ignores
+        SIGTERM delays nothing."""
         leftovers = [r for r in self.store.active_runs() if r.state in ("running", "scheduled")]
         with self._transaction() as s:
-            rows = {r.id: s.get(RunRow, r.id) for r in leftovers}
-        for row in rows.values():
-            if row is not None and row.pid:
-                from .processes import terminate_group
-
-                try:
-                    terminate_group(row.pid, row.pid_started)
-                except Exception:  # never let cleanup stop the engine from starting
-                    log.exception("could not terminate leftover process %s", row.pid)
+            rows = [s.get(RunRow, r.id) for r in leftovers]
+            groups = [(row.pid, row.pid_started) for row in rows if row is not None and row.pid]
+        ending = [pid for pid, started in groups if begin_termination(pid, started)]
+        if ending:
+            log.info("ending %d process group(s) left by a previous engine", len(ending))
+            self._reaper = asyncio.get_running_loop().create_task(
+                self._end_leftovers(ending))
         with self._transaction() as s:
             for run in leftovers:
                 self._close_run_in(s, run.id, "interrupted", error=(
@@ -218,6 +227,14 @@ class Engine:
                 elif isinstance(definition.trigger, AtTrigger) and run.trigger != "manual" \
                         and row.next_fire_at is None:
                     self._complete_in(s, row, now, "one-shot fired")
+
+    @staticmethod
+    async def _end_leftovers(pids: list[int]) -> None:
+        results = await asyncio.gather(*(await_termination(pid, LEFTOVER_GRACE) for pid in pids),
+                                       return_exceptions=True)
+        for pid, result in zip(pids, results):
+            if isinstance(result, Exception):  # never let cleanup take the engine down
+                log.error("could not end the leftover process group %s: %s", pid, result)
 
     # ------------------------------------------------------------------ the timer
 
@@ -531,7 +548,7 @@ class Engine:
                 attempt += 1
         except asyncio.CancelledError:
             reason = self._cancel_reason.pop(run_id, "interrupted")
-            why = self._cancel_why.pop(run_id, BY_REQUEST)
+            why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
             code, message = (why if reason == "cancelled"
                              else (reason, "Errands quit while this run was active"))
             self._finish(run_id, Outcome(state="failed", error_code=code, error_message=message),
@@ -784,7 +801,7 @@ class Engine:
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
         self._group.flush()  # act on the store as it is, queued run starts included
-        automation = self.catalog.set_paused(automation_id, paused, actor=actor)
+        self.catalog.set_paused(automation_id, paused, actor=actor)
         self._refresh(automation_id)
         if paused:  # a pending retry of an automatic fire is dropped, quietly
             slot = self._slots[automation_id]
@@ -797,7 +814,7 @@ class Engine:
         return self.store.get(automation_id)
 
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
-                      dry_run: bool = False) -> Run:
+                      dry_run: bool = False, actor: str = "user") -> Run:
         """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy."""
         slot = self._slot(automation_id)
         refuse_broken(slot.automation)
@@ -825,7 +842,7 @@ class Engine:
             return existing
         with self._transaction() as s:
             self.store.audit_in(s, automation_id, "run_requested", slot.automation.revision,
-                                "user", now, {"run_id": run.id, "dry_run": dry_run})
+                                actor, now, {"run_id": run.id, "dry_run": dry_run})
         if not dry_run:
             slot.active = run.id
         slot.automation = replace(slot.automation, last_index=run.index)
@@ -834,19 +851,20 @@ class Engine:
         self._spawn(run.id)
         return run
 
-    async def stop_current(self, automation_id: str) -> Run:
+    async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
         slot = self._slot(automation_id)
         run_id = slot.active
         if run_id is None:
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
+        why = ("cancelled", stopped_by(actor))
         if slot.queued:
             queued, slot.queued = slot.queued, None
             with self._transaction() as s:
-                self._close_run_in(s, queued, "cancelled", error=BY_REQUEST)
-        await self._cancel_and_wait(run_id)
+                self._close_run_in(s, queued, "cancelled", error=why)
+        await self._cancel_and_wait(run_id, why)
         return self.store.get_run(run_id)
 
-    def _cancel(self, run_id: str, why: tuple[str, str] = BY_REQUEST) -> None:
+    def _cancel(self, run_id: str, why: tuple[str, str]) -> None:
         task = self._tasks.get(run_id)
         if task is not None and not task.done():
             self._cancel_reason[run_id] = "cancelled"
@@ -865,9 +883,9 @@ class Engine:
         self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                             data={"state": "cancelled"})
 
-    async def _cancel_and_wait(self, run_id: str) -> None:
+    async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None:
         task = self._tasks.get(run_id)
-        self._cancel(run_id)
+        self._cancel(run_id, why)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
 
@@ -877,7 +895,7 @@ class Engine:
         slot = self._slot(automation_id)
         for run_id in (slot.queued, slot.active):
             if run_id is not None:
-                await self._cancel_and_wait(run_id)
+                await self._cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
         self.catalog.delete(automation_id, actor=actor)
         self._slots.pop(automation_id, None)
         self.events.publish("automation_deleted", automation_id=automation_id)

@@ -3,9 +3,9 @@
 Every command runs as the leader of its own session and process group, so its pid is also
 the id of the group that holds everything it started (``sleep 100 & wait`` included). The
 engine records the pid and its start time (``process_start_ticks``) as soon as the child
-starts; after a crash, ``terminate_group`` ends that group on the next start, but only if
-the pid still names the same process, so a pid the system has since reused for something
-else is left alone.
+starts; after a crash, the next engine ends that group (``begin_termination`` at start,
+``await_termination`` in the background), but only if the pid still names the same
+process, so a pid the system has since reused for something else is left alone.
 
 Termination is always the same: SIGTERM to the whole group, a grace period for it to exit
 (polled every 50 ms), then SIGKILL to whatever is left.
@@ -190,35 +190,52 @@ def _ending(pid: int, grace: float) -> Iterator[float]:
             yield POLL_INTERVAL
 
 
+def begin_termination(pid: int, started: float | None) -> bool:
+    """SIGTERM the group led by ``pid``, at once and without waiting; True if it was sent.
+
+    Nothing is sent unless the group still exists and, when ``started`` is given, ``pid``
+    is still the process that started at those ticks. Never raises (a group of another
+    user, PermissionError, counts as nothing sent)."""
+    try:
+        return group_alive(pid) and _same_process(pid, started) \
+            and _signal_group(pid, signal.SIGTERM)
+    except OSError:
+        return False
+
+
 def terminate_group(pid: int, started: float | None, grace: float = 5.0) -> bool:
     """End the process group led by ``pid``: SIGTERM, up to ``grace`` seconds, then SIGKILL.
 
-    Synchronous (it sleeps); meant for start-up recovery. Does nothing unless the group still
-    exists and, when ``started`` is given, ``pid`` is still the process that started at those
-    ticks. Returns True if it signalled something, False otherwise, including when the group
-    belongs to another user (PermissionError)."""
+    Synchronous (it sleeps). Checks as :func:`begin_termination` does; returns True if it
+    signalled something."""
+    if not begin_termination(pid, started):
+        return False
     try:
-        if not group_alive(pid) or not _same_process(pid, started):
-            return False
-        if not _signal_group(pid, signal.SIGTERM):
-            return False
         for pause in _ending(pid, grace):
             time.sleep(pause)
-        return True
-    except OSError:  # PermissionError included
-        return False
+    except OSError:
+        pass
+    return True
+
+
+async def await_termination(pid: int, grace: float = 5.0) -> None:
+    """The rest of ending a group already sent SIGTERM, with asyncio sleeps: SIGKILL after
+    ``grace``. Cancelled meanwhile (the engine stops), it SIGKILLs the group at once, so
+    nothing outlives the wait."""
+    try:
+        for pause in _ending(pid, grace):
+            await asyncio.sleep(pause)
+    except asyncio.CancelledError:
+        kill_group_now(pid)
+        raise
+    except OSError:
+        pass
 
 
 async def terminate_group_async(pid: int, grace: float = 5.0) -> bool:
     """``terminate_group`` for a child the caller itself started (no pid check), waiting with
     asyncio sleeps. Returns True if it signalled something."""
-    try:
-        if not group_alive(pid):
-            return False
-        if not _signal_group(pid, signal.SIGTERM):
-            return False
-        for pause in _ending(pid, grace):
-            await asyncio.sleep(pause)
-        return True
-    except OSError:
+    if not begin_termination(pid, None):
         return False
+    await await_termination(pid, grace)
+    return True

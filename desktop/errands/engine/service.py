@@ -1,8 +1,8 @@
 """Hosting an engine on a data directory: the lock, the control channel, the operations.
 
 ``errands serve`` runs ``serve()``; the desktop app (later) will host the same
-``EngineHost`` inside its Qt loop. ``operations`` is the one table of what a client may ask,
-used both by the control channel and by the CLI when no engine runs.
+``EngineHost`` inside its Qt loop. What a client may ask is the table in
+:mod:`errands.engine.operations`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import logging
 import os
 import signal
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
-from ..errors import InvalidInput
+from ..errors import ErrandsError
 from ..paths import database_path
 from ..store import Store
 from .command_runner import CommandRunner
@@ -22,76 +22,9 @@ from .control import ControlServer
 from .core import Engine
 from .lock import DataDirLock, engine_refusal, read_owner
 from .network import RouteProbe
+from .operations import perform
 
 log = logging.getLogger(__name__)
-
-Operation = Callable[[Engine, dict[str, Any]], Awaitable[Any]]
-
-
-_EXAMPLES = {"id": '"3f2a91c0-…" (an automation id)', "doc": '{"title": …, "runner": …, "trigger": …}',
-             "key": '"concurrency"'}
-
-
-def _arg(args: dict[str, Any], name: str) -> Any:
-    if name not in args:
-        raise InvalidInput(name, "is required", f"the {name} argument",
-                           _EXAMPLES.get(name, name))
-    return args[name]
-
-
-async def _create(e: Engine, a: dict[str, Any]) -> Any:
-    automation, created = await e.create(_arg(a, "doc"), request_id=a.get("request_id"),
-                                         actor=a.get("actor", "cli"))
-    return {"automation": automation.to_dict(), "created": created}
-
-
-async def _revise(e: Engine, a: dict[str, Any]) -> Any:
-    automation, changed = await e.revise(_arg(a, "id"), _arg(a, "doc"), actor=a.get("actor", "cli"))
-    return {"automation": automation.to_dict(), "changed": changed}
-
-
-async def _pause(e: Engine, a: dict[str, Any]) -> Any:
-    return (await e.set_paused(_arg(a, "id"), True, actor=a.get("actor", "cli"))).to_dict()
-
-
-async def _resume(e: Engine, a: dict[str, Any]) -> Any:
-    return (await e.set_paused(_arg(a, "id"), False, actor=a.get("actor", "cli"))).to_dict()
-
-
-async def _delete(e: Engine, a: dict[str, Any]) -> Any:
-    await e.delete(_arg(a, "id"), actor=a.get("actor", "cli"))
-    return {"deleted": a["id"]}
-
-
-async def _run_now(e: Engine, a: dict[str, Any]) -> Any:
-    run = await e.run_now(_arg(a, "id"), request_id=a.get("request_id"),
-                          dry_run=bool(a.get("dry_run")))
-    if a.get("wait"):
-        run = await e.wait_run(run.id)
-    return run.to_dict(with_output=bool(a.get("wait")))
-
-
-async def _stop(e: Engine, a: dict[str, Any]) -> Any:
-    return (await e.stop_current(_arg(a, "id"))).to_dict()
-
-
-async def _attention_read(e: Engine, a: dict[str, Any]) -> Any:
-    return {"marked": e.mark_attention_read(a.get("item"))}
-
-
-async def _set_setting(e: Engine, a: dict[str, Any]) -> Any:
-    return {"value": e.set_setting(_arg(a, "key"), a.get("value"))}
-
-
-async def _ping(e: Engine, a: dict[str, Any]) -> Any:
-    return {"pid": os.getpid(), "data_dir": str(e.data_dir), "revision": e.events.last_revision}
-
-
-OPERATIONS: dict[str, Operation] = {
-    "create": _create, "revise": _revise, "pause": _pause, "resume": _resume,
-    "delete": _delete, "run_now": _run_now, "stop": _stop, "attention_read": _attention_read,
-    "set_setting": _set_setting, "ping": _ping,
-}
 
 
 def default_runners() -> dict[str, Any]:
@@ -131,11 +64,9 @@ class EngineHost:
         return self.engine
 
     async def handle(self, op: str, args: dict[str, Any]) -> Any:
-        operation = OPERATIONS.get(op)
-        if operation is None or self.engine is None:
-            raise InvalidInput("op", f"unknown operation {op!r}", "one of " + ", ".join(OPERATIONS),
-                               "ping")
-        return await operation(self.engine, args)
+        if self.engine is None:
+            raise ErrandsError("the engine is not running")
+        return await perform(self.engine, op, args)
 
     async def close(self) -> None:
         if self.server is not None:

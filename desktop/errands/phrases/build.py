@@ -7,6 +7,7 @@ from typing import Callable
 
 from dateutil.relativedelta import relativedelta
 
+from ..errors import InvalidInput
 from ..timeutil import format_duration, format_instant, parse_duration
 from .pieces import (_CRON_DOW, _Clock, _Context, _DEFAULT_CLOCK, _Days, _Doms, _EXPECTED,
     _Found, _Freq, _HOUR_STEPS, _KEEP_DEFAULT, _MINUTE_STEPS, _calendar_day,

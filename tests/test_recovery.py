@@ -1,0 +1,87 @@
+"""Restart after kill -9 with stubborn children left over: the new engine answers and fires
+at once, and ends those children in the background (SIGKILL after their grace)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from errands.engine.control import request_sync
+from errands.engine.lock import read_owner
+from test_serve import ERRANDS, Serve, _alive, wait_for
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and signals")
+
+STUBBORN = 4
+
+
+def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None:
+    serve = Serve(tmp_path / "data", ERRANDS_CONCURRENCY="8")
+    serve.start()
+    try:
+        pids = []
+        stubborn = []
+        children: list[int] = []
+        for n in range(STUBBORN):
+            pidfile = tmp_path / f"child{n}.pid"
+            ident = serve.cli("add", "--title", f"stubborn {n}", "--command",
+                              f"trap '' TERM; echo $$ > {pidfile}; sleep 600",
+                              "--schedule", "manual")["id"]
+            serve.cli("run-now", ident)
+            stubborn.append(ident)
+            pids.append(pidfile)
+        beat = serve.cli("add", "--title", "beat", "--command", "true",
+                         "--schedule", "every:1s", "--misfire", "run-once")["id"]
+        children += [int(wait_for(lambda p=p: p.exists() and p.read_text().strip()))
+                     for p in pids]
+        serve.kill9()
+        killed_wall = time.time()
+        assert all(_alive(child) for child in children)  # orphans that ignore SIGTERM
+
+        serve.proc = subprocess.Popen([ERRANDS, "serve", "--data-dir", str(serve.data)],
+                                      env=serve.env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True)
+        new_pid = serve.proc.pid
+        deadline = time.monotonic() + 30
+        while (owner := read_owner(serve.data)) is None or owner.pid != new_pid:
+            assert time.monotonic() < deadline, "the engine did not start"
+            time.sleep(0.01)
+        locked, locked_wall = time.monotonic(), time.time()  # the engine is starting now
+        address = wait_for(lambda: (o := read_owner(serve.data)) is not None and o.address,
+                           timeout=30)
+        pong = request_sync(address, "ping", data_dir=serve.data, timeout=5)
+        answered = time.monotonic() - locked
+        assert pong["pid"] == owner.pid
+        assert answered < 1.0, f"the control channel answered {answered:.1f} s after start"
+        assert serve.cli("pause", stubborn[0])["status"] == "paused"  # a CLI call just works
+
+        def first_start_after(instant: float) -> float | None:
+            with sqlite3.connect(serve.data / "errands.sqlite3") as db:
+                rows = db.execute("SELECT started_at FROM runs WHERE automation_id = ? AND "
+                                  "started_at IS NOT NULL", (beat,)).fetchall()
+            stamps = sorted(datetime.fromisoformat(r[0]).replace(tzinfo=timezone.utc).timestamp()
+                            for r in rows)
+            return next((s for s in stamps if s >= instant), None)
+
+        fired = wait_for(lambda: first_start_after(killed_wall), timeout=10)
+        assert fired - locked_wall < 1.0, "the first due fire waited for the leftovers"
+
+        wait_for(lambda: not any(_alive(child) for child in children), timeout=15)
+        for ident in stubborn:
+            first = serve.runs(ident)[0]
+            assert (first["state"], first["error"]["code"]) == ("interrupted", "interrupted")
+        assert "Errands engine running" in serve.stop()
+    finally:
+        if serve.proc is not None and serve.proc.poll() is None:
+            serve.kill9()
+        for child in children:  # never leave a stubborn child behind, whatever failed
+            if child > 1 and _alive(child):
+                os.killpg(child, signal.SIGKILL)
