@@ -221,7 +221,7 @@ def _to_json(value: Any) -> str:
 # ---------------------------------------------------------------------------- probes
 
 def _where(exc: BaseException) -> str:
-    """The innermost errands module in the traceback (``nlschedule``, ``definition`` …)."""
+    """The innermost errands module in the traceback (``phrases.reader``, ``definition`` …)."""
     names = [Path(f.filename).stem for f in traceback.extract_tb(exc.__traceback__)
              if "/errands/" in f.filename]
     return names[-1] if names else ""
@@ -389,12 +389,10 @@ def definition_argv(draw: st.DrawFn, command: str, spec: st.SearchStrategy[str])
     return argv
 
 
-def cli_argvs(phrases: bool = True) -> st.SearchStrategy[list[str]]:
-    """Argument lists for the CLI; ``{ID}`` stands for an existing automation's id.
-
-    ``phrases=False`` keeps schedules to the non-phrase forms (no ``nlschedule``).
-    """
-    spec = any_spec if phrases else non_phrase_spec
+def cli_argvs() -> st.SearchStrategy[list[str]]:
+    """Argument lists for the CLI, phrases included; ``{ID}`` stands for an existing
+    automation's id."""
+    spec = any_spec
     plain = st.one_of(
         definition_argv("add", spec), definition_argv("edit", spec),
         st.builds(lambda s, tz, a, c: ["schedule", "preview", "--spec", s, *tz, *a, *c], spec,
@@ -412,10 +410,9 @@ def cli_argvs(phrases: bool = True) -> st.SearchStrategy[list[str]]:
                                    "catch_up_stagger", "bogus", "")), odd_duration),
         st.builds(lambda i: ["show", i], st.one_of(odd_text, st.just("{ID}"))),
         st.lists(st.one_of(odd_text, st.sampled_from(FLAGS)), max_size=3))
-    if phrases:
-        plain = st.one_of(plain, st.builds(
-            lambda t, n: ["schedule", "parse", t, *n], phrase,
-            st.one_of(st.just([]), odd_instant.map(lambda i: ["--now", i]))))
+    plain = st.one_of(plain, st.builds(
+        lambda t, n: ["schedule", "parse", t, *n], phrase,
+        st.one_of(st.just([]), odd_instant.map(lambda i: ["--now", i]))))
     return st.builds(lambda argv, j: argv + (["--json"] if j else []), plain, st.booleans())
 
 

@@ -73,7 +73,7 @@ def test_instants_and_durations_are_read_or_refused_by_field(instant: str, durat
 
 
 @settings(BOUNDED, max_examples=500)
-@given(hostile.cli_argvs(phrases=False))
+@given(hostile.cli_argvs())
 def test_the_cli_answers_every_argument_list_with_success_or_a_named_refusal(
         seeded: tuple[Path, str], argv: list[str]) -> None:
     hostile.probe_cli(hostile.with_id(argv, *seeded))
