@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+
 from pathlib import Path
 from typing import Any
 
@@ -17,23 +16,7 @@ from errands.engine import control
 from errands.engine.control import ControlServer, request
 from errands.engine.service import EngineHost
 
-
-@pytest.fixture(autouse=True)
-def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    yield
-    records = caplog.get_records("setup") + caplog.get_records("call") + caplog.records
-    errors = [f"{r.name}: {r.getMessage()}" for r in records if r.levelno >= logging.ERROR]
-    assert errors == []
-
-
-@pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[EngineHost]:
-    engine_host = EngineHost(tmp_path / "d")
-    await engine_host.start()
-    try:
-        yield engine_host
-    finally:
-        await engine_host.close()
+from channel_support import host, no_error_logs  # noqa: F401  (fixtures)
 
 
 async def open_raw(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

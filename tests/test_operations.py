@@ -5,9 +5,7 @@ and nothing a client sends is answered ``internal`` or logs a traceback."""
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+
 from typing import Any
 
 import pytest
@@ -15,30 +13,13 @@ import pytest
 from errands.engine.control import request
 from errands.engine.operations import OPERATIONS
 from errands.engine.service import EngineHost
+
+from channel_support import host, no_error_logs  # noqa: F401  (fixtures)
 from errands.errors import InvalidInput
 from errands.store import Store
 
 DOC = {"title": "manual", "runner": {"kind": "command", "command": "true"},
        "trigger": {"kind": "manual"}}
-
-
-@pytest.fixture(autouse=True)
-def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """Any logger counts here, asyncio's included (it logs a task that died of an error)."""
-    yield
-    records = caplog.get_records("setup") + caplog.get_records("call") + caplog.records
-    errors = [f"{r.name}: {r.getMessage()}" for r in records if r.levelno >= logging.ERROR]
-    assert errors == []
-
-
-@pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[EngineHost]:
-    engine_host = EngineHost(tmp_path / "data")
-    await engine_host.start()
-    try:
-        yield engine_host
-    finally:
-        await engine_host.close()
 
 
 async def ask(host: EngineHost, op: str, args: dict[str, Any]) -> Any:
