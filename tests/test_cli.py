@@ -552,6 +552,43 @@ def test_a_bad_run_row_costs_that_row_only(cli: Cli) -> None:
     assert len(table.out.splitlines()) == 4
 
 
+def test_serve_closes_damaged_leftover_runs_and_a_repair_mends_timestamps(cli: Cli) -> None:
+    """A crash left runs active whose rows are damaged (a timestamp that is not one, an
+    automation that no longer loads): the engine still starts, closes them, fires the rest."""
+    made = cli.many([(("add", "--title", t, "--command", "echo hi", "--schedule", "manual",
+                       "--json"), {}) for t in ("Odd run", "Broken", "Odd clock")])
+    odd, broken, clock = (r.json()["id"] for r in made)
+    for ident in (odd, broken):
+        cli.call("run-now", ident[:8], "--wait")
+    db = cli.data / "errands.sqlite3"
+    _sql(db, "UPDATE runs SET state = 'running', started_at = 'later', attempts = '[1]' "
+         "WHERE automation_id = ?", odd)
+    _sql(db, "UPDATE runs SET state = 'running' WHERE automation_id = ?", broken)
+    _sql(db, "UPDATE automations SET definition = '{bad' WHERE id = ?", broken)
+    _sql(db, "UPDATE automations SET updated_at = 'soon', paused_at = 7 WHERE id = ?", clock)
+    out = _Serve(cli).stop()
+    assert "internal" not in out and out.count("is broken and will not run") == 2
+    first, second, listed = cli.many([(("runs", odd[:8], "--json"), {}),
+                                      (("runs", broken[:8], "--json"), {}),
+                                      (("list", "--json"), {})])
+    run = first.json()["runs"][0]
+    assert run["state"] == "interrupted" and run["started_at"] is None
+    assert run["error"]["code"] == "interrupted"
+    assert "Errands stopped while this run was active" in run["error"]["message"]
+    assert "started_at ('later' is not an instant" in run["error"]["message"]
+    assert second.json()["runs"][0]["state"] == "interrupted"
+    status = {a["title"]: a for a in listed.json()["automations"]}
+    assert status["Odd clock"]["status"] == "broken"
+    assert "the stored paused_at '7' is not an instant" in status["Odd clock"]["problem"]
+    assert "the stored updated_at 'soon'" in status["Odd clock"]["problem"]
+    exported = cli.tmp / "clock.json"
+    exported.write_text(cli.call("export", clock[:8]).out)
+    assert cli.call("edit", clock[:8], "--from-json", str(exported)).out.startswith("Repaired")
+    mended = cli.call("show", clock[:8], "--json").json()
+    assert mended["status"] == "active" and mended["updated_at"] is not None
+    assert cli.call("run-now", clock[:8], "--wait").out.startswith("Run #1 succeeded")
+
+
 class _Serve:
     """``errands serve`` as a real process on the test's data folder."""
 

@@ -10,6 +10,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -330,3 +332,53 @@ def test_settings_stored_and_overridden(catalog: Catalog, monkeypatch: pytest.Mo
     assert info.value.field == "concurrency"
     with pytest.raises(InvalidInput):
         store.set_setting("colour", "red")
+
+
+# ------------------------------------------------------- damaged timestamps cost one row
+
+_GARBAGE = st.one_of(st.text(max_size=30), st.integers(min_value=-2**63, max_value=2**63 - 1),
+                     st.floats(allow_nan=True), st.binary(max_size=20),
+                     st.sampled_from(["2026-13-45 99:99:99", "0001-01-01", "9999-12-31 24:00:00",
+                                      "2026-12-02T10:00:00+05:00", ""]))
+_AUTOMATION_INSTANTS = ["next_fire_at", "paused_at", "last_finished_at", "created_at",
+                        "updated_at"]
+_RUN_INSTANTS = ["scheduled_for", "started_at", "finished_at", "missed_first", "missed_last",
+                 "retry_at", "created_at"]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(column=st.sampled_from(_AUTOMATION_INSTANTS), run_column=st.sampled_from(_RUN_INSTANTS),
+       value=_GARBAGE)
+def test_a_damaged_timestamp_costs_its_own_row_and_a_repair_mends_it(
+        tmp_path_factory: pytest.TempPathFactory, column: str, run_column: str,
+        value: object) -> None:
+    path = tmp_path_factory.mktemp("db") / "errands.sqlite3"
+    catalog = Catalog(Store(path), Clock())
+    good, _ = catalog.create(doc("Good"))
+    bad, _ = catalog.create(doc("Bad"))
+    store = catalog.store
+    with store.transaction() as s:
+        run_id = store.insert_run_in(s, store.get_in(s, bad.id), slot="sched:x",
+                                     trigger="schedule", state="running", now=NOW,
+                                     scheduled_for=NOW).id
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"UPDATE automations SET {column} = ? WHERE id = ?", (value, bad.id))
+        conn.execute(f"UPDATE runs SET {run_column} = ? WHERE id = ?", (value, run_id))
+    conn.close()
+    listed = {a.title: a for a in store.list()}  # never raises: the damaged row costs itself
+    assert listed["Good"].status == "active" and listed["Good"].next_fire_at is not None
+    damaged = listed["Bad"]
+    if damaged.status == "broken":  # some values still read as an instant
+        assert f"the stored {column} " in (damaged.problem or "")
+        assert damaged.definition is None and damaged.next_fire_at is None
+    runs, _ = store.runs_page(bad.id)
+    assert [r.id for r in runs] == [run_id] and store.active_runs()[0].id == run_id
+    if runs[0].error_code == "unreadable":
+        assert run_column in (runs[0].error_message or "")
+        assert getattr(runs[0], run_column) is None
+
+    repaired, changed = catalog.revise(bad.id, doc("Bad again"))
+    assert changed and repaired.status == "active" and repaired.problem is None
+    assert repaired.created_at is not None and repaired.next_fire_at is not None
+    assert store.get(bad.id).status == "active" and store.get(good.id).revision == 1

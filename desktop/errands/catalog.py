@@ -16,7 +16,7 @@ from .definition import (AfterTrigger, Definition, ParseContext, canonical_json,
 from .errors import Conflict
 from .records import Automation
 from .schedule import next_fire
-from .store import Store, _automation
+from .store import Store, _automation, mend_instants
 from .timeutil import utcnow
 
 Clock = Callable[[], datetime]
@@ -99,6 +99,7 @@ class Catalog:
             if row.revision != current.revision:
                 raise Conflict("stale_revision", "the automation changed while it was being "
                                "edited; show it again and repeat the edit")
+            mend_instants(row, now)  # a repair also replaces timestamps that do not read
             schedule_changed = (old is None or definition.trigger != old.trigger
                                 or definition.stop != old.stop)
             was_active = row.status == "active"

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from .db.bulk import insert_rows, select_rows, update_rows
 from .db.database import Database, NotJSON
-from .db.schema import (AttentionRow, AuditRow, AutomationRow, RevisionRow, RunRow,
+from .db.schema import (AttentionRow, AuditRow, AutomationRow, NotInstant, RevisionRow, RunRow,
                         SettingRow)
 from .definition import Definition
 from .errors import Conflict, InvalidInput, NotFound
@@ -94,28 +94,72 @@ def _load(row: AutomationRow) -> tuple[Definition | None, str | None]:
         return None, str(exc)
 
 
+_AUTOMATION_INSTANTS = ("next_fire_at", "paused_at", "last_finished_at", "created_at",
+                        "updated_at")
+
+
+def _unreadable_instants(row: Any, names: Sequence[str]) -> dict[str, NotInstant]:
+    return {name: value for name in names
+            if isinstance(value := getattr(row, name, None), NotInstant)}
+
+
 def _automation(row: AutomationRow) -> Automation:
     definition, problem = _load(row)
+    bad = _unreadable_instants(row, _AUTOMATION_INSTANTS)
+    if bad:  # the engine cannot tell when it would fire: broken until repaired
+        problem = "; ".join([*(f"the stored {name} {value}" for name, value in bad.items()),
+                             *([problem] if problem else [])])
+        definition = None
+
+    def instant(name: str) -> Any:
+        return None if name in bad else getattr(row, name)
     return Automation(
         id=row.id, title=row.title, definition=definition, problem=problem,
         revision=row.revision,
         status="broken" if problem else row.status,
         next_fire_at=None if problem else row.next_fire_at, failure_streak=row.failure_streak,
-        run_count=row.run_count, created_at=row.created_at, updated_at=row.updated_at,
-        request_id=row.request_id, paused_reason=row.paused_reason, paused_at=row.paused_at,
+        run_count=row.run_count, created_at=instant("created_at"),
+        updated_at=instant("updated_at"), request_id=row.request_id,
+        paused_reason=row.paused_reason, paused_at=instant("paused_at"),
         last_result=row.last_result, last_index=row.last_index)
 
 
+def mend_instants(row: AutomationRow, now: datetime) -> list[str]:
+    """Overwrite the row's unreadable timestamps (a repair does this before anything reads
+    them): when it was made or changed becomes now, the others are recomputed or unset."""
+    bad = _unreadable_instants(row, _AUTOMATION_INSTANTS)
+    for name in bad:
+        setattr(row, name, now if name in ("created_at", "updated_at") else None)
+    return list(bad)
+
+
 def _run(row: RunRow) -> Run:
-    values = {name: getattr(row, name) for name in _RUN_FIELDS if hasattr(row, name)}
-    values["attempts"] = list(row.attempts or [])
-    return Run(**values)
+    return run_from_values({name: getattr(row, name) for name in _RUN_FIELDS
+                            if hasattr(row, name)})
 
 
 def run_from_values(values: Mapping[str, Any]) -> Run:
-    """A run record from column values (a claim's, or a Core row's ``_mapping``)."""
+    """A run record from column values (a claim's, an ORM row's, a Core row's ``_mapping``).
+    A value that did not decode is left out and named in the run's error, so one damaged
+    row is shown as far as it reads instead of failing the page it is on."""
     found = {name: values[name] for name in _RUN_FIELDS if name in values}
-    found["attempts"] = list(values.get("attempts") or [])
+    bad = []
+    for name, value in list(found.items()):
+        if isinstance(value, NotInstant):
+            bad.append(f"{name} ({value})")
+            found[name] = None
+        elif isinstance(value, NotJSON):
+            bad.append(f"{name} (not JSON: {value.error})")
+            found[name] = None
+    attempts = found.get("attempts")
+    if attempts is not None and not isinstance(attempts, list):
+        bad.append(f"attempts (not a list: {shown(attempts)})")
+    found["attempts"] = list(attempts) if isinstance(attempts, list) else []
+    if bad:
+        note = "this run's stored " + "; ".join(bad) + " cannot be read; the rest is shown as stored"
+        if found.get("error_code"):  # its own error comes first
+            note = f"{found.get('error_message') or found['error_code']} ({note})"
+        found.update(error_code=found.get("error_code") or "unreadable", error_message=note)
     return Run(**found)
 
 

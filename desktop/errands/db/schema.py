@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text,
                         TypeDecorator, UniqueConstraint)
@@ -12,9 +13,32 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from ..timeutil import UTC
 
 
+@dataclass(frozen=True)
+class NotInstant:
+    """What a timestamp column holds when its stored value is not an instant (text that is
+    not a date, a number): the value as stored and the complaint. One such row must not
+    stop every query that reads its table, so each reader decides what to make of it."""
+
+    text: str
+    error: str
+
+    def __str__(self) -> str:
+        return f"{self.text!r} is not an instant ({self.error})"
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     impl = DateTime
     cache_ok = True
+
+    def result_processor(self, dialect: Any, coltype: Any) -> Callable[[Any], Any]:
+        decode = super().result_processor(dialect, coltype)
+
+        def process(value: Any) -> Any:
+            try:
+                return decode(value) if decode else value
+            except (ValueError, TypeError, OverflowError) as exc:
+                return NotInstant(str(value)[:200], str(exc) or type(exc).__name__)
+        return process
 
     def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
         if value is None:

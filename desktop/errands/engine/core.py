@@ -221,6 +221,8 @@ class Engine:
                 if row is None or row.status != "active":
                     continue
                 definition = _automation(row).definition
+                if definition is None:
+                    continue  # broken: a repair arms it afresh
                 if isinstance(definition.trigger, AfterTrigger) and row.next_fire_at is None \
                         and not run.dry_run:
                     row.next_fire_at = now  # the loop goes on where it stopped
@@ -650,7 +652,7 @@ class Engine:
                 row.session_id = outcome.session_id or row.session_id
                 row.prompt_tokens = outcome.prompt_tokens
                 row.completion_tokens = outcome.completion_tokens
-                if row.attempts and "finished_at" not in row.attempts[-1]:
+                if _attempt_open(row.attempts):
                     row.attempts = _close_attempt(row.attempts, now, state, outcome)
                 a = s.get(AutomationRow, row.automation_id)
                 if a is not None:
@@ -752,7 +754,7 @@ class Engine:
         row.error_code, row.error_message = error
         row.pid = None
         row.pid_started = None
-        if row.attempts and "finished_at" not in row.attempts[-1]:
+        if _attempt_open(row.attempts):
             row.attempts = _close_attempt(row.attempts, now, state, None)
 
     def _refresh(self, automation_id: str, automation: Automation | None = None) -> None:
@@ -929,6 +931,13 @@ def _tail(text: str | None) -> str | None:
     if text is None or len(text) <= OUTPUT_TAIL:
         return text
     return text[-OUTPUT_TAIL:]
+
+
+def _attempt_open(attempts: Any) -> bool:
+    """Whether the stored attempts end with one not closed yet (stored text that is not a
+    list of attempts, a damaged row, has none to close)."""
+    return (isinstance(attempts, list) and bool(attempts) and isinstance(attempts[-1], dict)
+            and "finished_at" not in attempts[-1])
 
 
 def _close_attempt(attempts: list[dict[str, Any]] | None, now: datetime, state: str,
