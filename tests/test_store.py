@@ -382,3 +382,48 @@ def test_a_damaged_timestamp_costs_its_own_row_and_a_repair_mends_it(
     assert changed and repaired.status == "active" and repaired.problem is None
     assert repaired.created_at is not None and repaired.next_fire_at is not None
     assert store.get(bad.id).status == "active" and store.get(good.id).revision == 1
+
+
+def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> None:
+    """A database written before sessions, messages and blockers existed migrates in place:
+    its automations, runs (a parked one among them) and audit trail survive, and the parked
+    run can be given a blocker afterwards."""
+    from alembic import command
+
+    from errands.records import Blocker
+
+    path = tmp_path / "old.sqlite3"
+    engine = create_engine(f"sqlite:///{path}")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(SCRIPT_LOCATION))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.exec_driver_sql(
+            "INSERT INTO automations (id, title, definition, revision, status, failure_streak, "
+            "run_count, last_index, created_at, updated_at) VALUES ('a1', 'old', "
+            "'{\"title\": \"old\", \"runner\": {\"kind\": \"command\", \"command\": \"true\"}, "
+            "\"trigger\": {\"kind\": \"manual\"}}', 1, 'active', 0, 0, 2, "
+            "'2026-01-01 00:00:00', '2026-01-01 00:00:00')")
+        for index, state in ((1, "succeeded"), (2, "awaiting_input")):
+            conn.exec_driver_sql(
+                "INSERT INTO runs (id, automation_id, \"index\", slot, revision, \"trigger\", "
+                "state, attempt, dry_run, created_at) VALUES (?, 'a1', ?, ?, 1, 'manual', ?, 1, "
+                "0, '2026-01-01 00:00:00')", (f"r{index}", index, f"manual:{index}", state))
+    engine.dispose()
+    store = Store(path)
+    try:
+        assert [a.title for a in store.list()] == ["old"]
+        runs, _ = store.runs_page("a1")
+        assert [(r.index, r.state) for r in runs] == [(2, "awaiting_input"), (1, "succeeded")]
+        assert store.parked() == []  # no blocker was recorded before 0002
+        with store.transaction() as s:
+            store.add_blocker_in(s, "r2", Blocker(kind="question", question="go on?"),
+                                 now=datetime(2026, 1, 2, tzinfo=timezone.utc),
+                                 expires_at=datetime(2026, 1, 3, tzinfo=timezone.utc))
+        [parked] = store.parked()
+        assert parked.run_id == "r2" and parked.blocker.question == "go on?"
+    finally:
+        store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD,)

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from .definition import Definition, ParseContext, parse_definition
 from .timeutil import UTC, format_instant
 
 ACTIVE_STATES = ("scheduled", "running", "awaiting_input")
+DecisionKind = Literal["approve_once", "approve_always", "deny", "answer"]
+DECISION_KINDS: tuple[DecisionKind, ...] = ("approve_once", "approve_always", "deny", "answer")
 COUNTED_STATES = ("succeeded", "failed")
 RESULT_LIMIT = 2000
 
@@ -166,3 +168,86 @@ def bounded(text: str | None, limit: int = RESULT_LIMIT) -> str | None:
         return text
     marker = " … [truncated]"
     return text[: limit - len(marker)] + marker
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Why a run parks: a tool call that needs approval, or a question for the user."""
+
+    kind: Literal["approval", "question"]
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+    question: str | None = None
+    choices: list[str] | None = None
+
+    def summary(self) -> str:
+        if self.kind == "approval":
+            return f"approve {self.tool or 'a tool'}" + (
+                f": {_brief(self.arguments)}" if self.arguments else "")
+        return self.question or "answer a question"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tool": self.tool, "arguments": self.arguments,
+                "question": self.question, "choices": self.choices}
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> "Blocker":
+        return cls(kind=doc.get("kind", "question"), tool=doc.get("tool"),
+                   arguments=doc.get("arguments"), question=doc.get("question"),
+                   choices=doc.get("choices"))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a person decided about a blocker. ``text`` is the answer to a question (or a
+    note with a denial); ``rule`` the pattern an ``approve_always`` saves."""
+
+    kind: DecisionKind
+    text: str | None = None
+    rule: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class Parked:
+    """A parked run's blocker as stored: when it was asked, until when it waits, and the
+    decision once someone made it."""
+
+    run_id: str
+    automation_id: str
+    run_index: int
+    blocker: Blocker
+    requested_at: datetime
+    expires_at: datetime
+    decision: Decision | None = None
+    decided_at: datetime | None = None
+    decided_by: str | None = None
+    request_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "automation_id": self.automation_id,
+                "run_index": self.run_index, "blocker": self.blocker.to_dict(),
+                "requested_at": format_instant(self.requested_at),
+                "expires_at": format_instant(self.expires_at),
+                "decision": self.decision.to_dict() if self.decision else None,
+                "decided_at": format_instant(self.decided_at), "decided_by": self.decided_by}
+
+
+@dataclass(frozen=True)
+class Message:
+    seq: int
+    role: str
+    content: dict[str, Any]
+    run_id: str | None
+    created_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "role": self.role, "content": self.content,
+                "run_id": self.run_id, "created_at": format_instant(self.created_at)}
+
+
+def _brief(arguments: dict[str, Any], limit: int = 120) -> str:
+    text = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -48,6 +48,8 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("catch_up_stagger", "2s", "spacing between catch-up runs after start or wake",
                 _duration),
     SettingSpec("network_wait", "2m", "how long a catch-up waits for the network", _duration),
+    SettingSpec("parked_expiry", "24h", "how long a parked run waits for a decision before it "
+                "expires", _duration),
 )}
 
 

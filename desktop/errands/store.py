@@ -20,12 +20,12 @@ from sqlalchemy.orm import Session
 
 from .db.bulk import insert_rows, select_rows, update_rows
 from .db.database import Database, NotJSON
-from .db.schema import (AttentionRow, AuditRow, AutomationRow, NotInstant, RevisionRow, RunRow,
-                        SettingRow)
+from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
+                        RevisionRow, RunRow, SessionRow, SettingRow)
 from .definition import Definition
 from .errors import Conflict, InvalidInput, NotFound
-from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Run,
-                      load_definition)
+from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
+                      Message, Parked, Run, load_definition)
 from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
 
@@ -121,7 +121,8 @@ def _automation(row: AutomationRow) -> Automation:
         run_count=row.run_count, created_at=instant("created_at"),
         updated_at=instant("updated_at"), request_id=row.request_id,
         paused_reason=row.paused_reason, paused_at=instant("paused_at"),
-        last_result=row.last_result, last_index=row.last_index)
+        last_finished_at=instant("last_finished_at"), last_result=row.last_result,
+        last_index=row.last_index)
 
 
 def mend_instants(row: AutomationRow, now: datetime) -> list[str]:
@@ -334,6 +335,16 @@ class Store:
                              .order_by(RevisionRow.revision))
             return [(r.revision, load_definition(r.definition), r.created_at) for r in rows]
 
+    def definition_at(self, automation_id: str, revision: int) -> Definition:
+        """The definition as it was at ``revision``: a resumed run goes on under the revision
+        it was claimed with, whatever was edited meanwhile."""
+        with self.db.read() as s:
+            row = s.scalars(select(RevisionRow).where(RevisionRow.automation_id == automation_id,
+                                                      RevisionRow.revision == revision)).first()
+            if row is None:
+                raise NotFound(f"automation {automation_id!r} has no revision {revision}")
+            return _definition(automation_id, revision, row.definition)
+
     def audit(self, automation_id: str | None = None) -> list[AuditEntry]:
         with self.db.read() as s:
             q = select(AuditRow).order_by(AuditRow.id)
@@ -350,6 +361,7 @@ class Store:
         s.execute(delete(RunRow).where(RunRow.automation_id == automation_id))
         s.execute(delete(RevisionRow).where(RevisionRow.automation_id == automation_id))
         s.execute(delete(AttentionRow).where(AttentionRow.automation_id == automation_id))
+        s.execute(delete(SessionRow).where(SessionRow.automation_id == automation_id))
         s.delete(row)
 
     # ---------------------------------------------------------------- run ledger
@@ -409,7 +421,10 @@ class Store:
             if run is None:
                 results.append(NotFound(f"no run with id {run_id!r}"))
                 continue
-            attempts = [*run.attempts, {"attempt": attempt, "started_at": format_instant(now)}]
+            segment: dict[str, Any] = {"attempt": attempt, "started_at": format_instant(now)}
+            if run.attempts and run.attempts[-1].get("attempt") == attempt:
+                segment["resumed"] = True  # the same attempt, going on after a decision
+            attempts = [*run.attempts, segment]
             run = found[run_id] = replace(run, state="running", attempt=attempt, retry_at=None,
                                           started_at=run.started_at or now, attempts=attempts)
             changes.append({"id": run_id, "state": "running", "attempt": attempt,
@@ -523,6 +538,12 @@ class Store:
             q = q.order_by(AttentionRow.created_at.desc(), AttentionRow.id.desc()).limit(limit)
             return [_attention(r) for r in s.scalars(q)]
 
+    def read_attention_in(self, s: Session, *, run_id: str, kind: str) -> None:
+        """Mark a run's items of ``kind`` read: a parked run that got its decision no longer
+        asks for attention."""
+        s.execute(update(AttentionRow).where(AttentionRow.run_id == run_id,
+                                             AttentionRow.kind == kind).values(read=True))
+
     def mark_attention_read(self, item_id: int | None = None) -> int:
         """Mark one item (or all when ``item_id`` is None) read; returns how many changed."""
         with self.db.write() as s:
@@ -532,3 +553,83 @@ class Store:
                     raise NotFound(f"no attention item with id {item_id}")
                 q = q.where(AttentionRow.id == item_id)
             return s.execute(q.values(read=True)).rowcount or 0  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------- parked runs, sessions
+
+    def add_blocker_in(self, s: Session, run_id: str, blocker: Blocker, *, now: datetime,
+                       expires_at: datetime) -> None:
+        s.add(BlockerRow(run_id=run_id, kind=blocker.kind, tool=blocker.tool,
+                         arguments=blocker.arguments, question=blocker.question,
+                         choices=blocker.choices, requested_at=now, expires_at=expires_at))
+
+    def open_blocker_in(self, s: Session, run_id: str) -> BlockerRow | None:
+        """The newest blocker of a run (a run may park several times)."""
+        return s.scalars(select(BlockerRow).where(BlockerRow.run_id == run_id)
+                         .order_by(BlockerRow.id.desc()).limit(1)).first()
+
+    def parked(self, automation_id: str | None = None) -> list[Parked]:
+        """Runs waiting for a decision, oldest first, with what they wait for."""
+        with self.db.read() as s:
+            q = (select(BlockerRow, RunRow.automation_id, RunRow.index)
+                 .join(RunRow, RunRow.id == BlockerRow.run_id)
+                 .where(RunRow.state == "awaiting_input", BlockerRow.decided_at.is_(None)))
+            if automation_id:
+                q = q.where(RunRow.automation_id == automation_id)
+            return [_parked(b, a, i) for b, a, i in s.execute(q.order_by(BlockerRow.id))]
+
+    def parked_run(self, run_id: str) -> Parked | None:
+        with self.db.read() as s:
+            row = self.open_blocker_in(s, run_id)
+            if row is None:
+                return None
+            run = self.get_row_in(s, run_id)
+            return _parked(row, run.automation_id, run.index)
+
+    def ensure_session_in(self, s: Session, session_id: str, *, automation_id: str | None,
+                          kind: str, title: str, now: datetime) -> None:
+        if s.get(SessionRow, session_id) is None:
+            s.add(SessionRow(id=session_id, automation_id=automation_id, kind=kind,
+                             title=title[:200], created_at=now, updated_at=now))
+            s.flush()
+
+    def append_messages_in(self, s: Session, items: Sequence[tuple[Any, ...]]) -> list[None]:
+        """(session id, automation id, session kind, title, run id, role, content, time) each,
+        in order; sessions are created on their first message."""
+        next_seq: dict[str, int] = {}
+        for session_id, automation_id, kind, title, run_id, role, content, now in items:
+            if session_id not in next_seq:
+                self.ensure_session_in(s, session_id, automation_id=automation_id, kind=kind,
+                                       title=title, now=now)
+                last = s.scalar(select(func.max(MessageRow.seq))
+                                .where(MessageRow.session_id == session_id))
+                next_seq[session_id] = (last or 0) + 1
+            s.add(MessageRow(session_id=session_id, seq=next_seq[session_id], run_id=run_id,
+                             role=role, content=content, created_at=now))
+            next_seq[session_id] += 1
+            s.execute(update(SessionRow).where(SessionRow.id == session_id)
+                      .values(updated_at=now))
+            if run_id is not None:
+                s.execute(update(RunRow).where(RunRow.id == run_id, RunRow.session_id.is_(None))
+                          .values(session_id=session_id))
+        return [None] * len(items)
+
+    def messages(self, session_id: str, *, after: int = 0, limit: int = 10_000) -> list[Message]:
+        with self.db.read() as s:
+            q = (select(MessageRow).where(MessageRow.session_id == session_id,
+                                          MessageRow.seq > after)
+                 .order_by(MessageRow.seq).limit(limit))
+            return [Message(seq=r.seq, role=r.role, content=r.content, run_id=r.run_id,
+                            created_at=r.created_at) for r in s.scalars(q)]
+
+
+def _parked(row: BlockerRow, automation_id: str, run_index: int) -> Parked:
+    decision = None
+    if isinstance(row.decision, dict):
+        decision = Decision(kind=row.decision.get("kind", "deny"), text=row.decision.get("text"),
+                            rule=row.decision.get("rule"))
+    return Parked(run_id=row.run_id, automation_id=automation_id, run_index=run_index,
+                  blocker=Blocker(kind=row.kind, tool=row.tool, arguments=row.arguments,  # type: ignore[arg-type]
+                                  question=row.question, choices=row.choices),
+                  requested_at=row.requested_at, expires_at=row.expires_at, decision=decision,
+                  decided_at=row.decided_at, decided_by=row.decided_by,
+                  request_id=row.request_id)

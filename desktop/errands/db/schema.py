@@ -164,3 +164,52 @@ class SettingRow(Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class SessionRow(Base):
+    """A transcript: one per run (``fresh``) or one per automation (``continue``)."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    automation_id: Mapped[str | None] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "run" or "automation"
+    title: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class MessageRow(Base):
+    """One message of a session, in order (``seq``); ``content`` is the provider's shape."""
+
+    __tablename__ = "messages"
+    __table_args__ = (UniqueConstraint("session_id", "seq", name="uq_messages_session_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    run_id: Mapped[str | None] = mapped_column(String(36), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class BlockerRow(Base):
+    """Why a parked run waits, and the decision that lets it go on."""
+
+    __tablename__ = "blockers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "approval" or "question"
+    tool: Mapped[str | None] = mapped_column(String(64))
+    arguments: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    question: Mapped[str | None] = mapped_column(Text)
+    choices: Mapped[list[str] | None] = mapped_column(JSON)
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    decision: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    decided_by: Mapped[str | None] = mapped_column(String(32))
+    request_id: Mapped[str | None] = mapped_column(String(200))

@@ -36,14 +36,15 @@ from sqlalchemy.orm import Session
 from ..actors import stopped_by
 from ..catalog import Catalog, refuse_broken
 from ..db.bulk import Cursor, StaleCursor, write_cursors
-from ..db.schema import AutomationRow, RunRow
+from ..db.schema import AutomationRow, BlockerRow, RunRow
 from ..definition import AfterTrigger, AtTrigger, Definition
-from ..errors import Conflict, NotFound
+from ..errors import Conflict, InvalidInput, NotFound
 from ..paths import run_log_path, workspace_path
-from ..records import ACTIVE_STATES, COUNTED_STATES, Automation, Run, bounded
+from ..records import (ACTIVE_STATES, COUNTED_STATES, Automation, Blocker, Decision, Run,
+                       bounded)
 from ..schedule import jitter_offset
 from ..settings import Settings
-from ..store import Claimed, Store, _automation, _run, run_from_values
+from ..store import Claimed, Store, _automation, _run, new_id, run_from_values
 from ..timeutil import UTC, format_duration, format_instant
 from .clock import Clock, RealClock
 from .events import EventBus
@@ -52,7 +53,8 @@ from .group_commit import GroupCommit
 from .network import NetworkProbe, wait_for_network
 from .processes import (await_termination, begin_termination, process_start_ticks,
                         terminate_group)
-from .runner import Outcome, RunContext, Runner
+from .runner import Outcome, Resume, RunContext, Runner
+from .sessions import RunTranscript, session_for
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,9 @@ CancelReason = Literal["cancelled", "interrupted"]
 # a stop or a delete says who asked (``stopped_by``).
 REPLACED = ("replaced", "a newer fire replaced it (overlap: cancel_previous)")
 PAUSED = ("paused", "dropped because the automation was paused")
+SHUTDOWN = ("interrupted", "Errands quit before this run could start")
+CRASHED = ("interrupted", "Errands stopped while this run was active")
+SHUTDOWN_RUNNING = ("interrupted", "Errands quit while this run was active")
 
 
 @dataclass
@@ -124,6 +129,8 @@ class Engine:
         self._group = GroupCommit(store)
         self._group.register("start", store.start_attempts_in)
         self._group.register("pid", store.set_run_pids_in)
+        self._group.register("message", store.append_messages_in)
+        self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
 
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
@@ -153,6 +160,8 @@ class Engine:
             slot = self._slots.get(run.automation_id)
             if slot is not None and run.state == "awaiting_input" and not run.dry_run:
                 slot.active = run.id
+        for parked in self.store.parked():  # parked before a restart wait on, until they expire
+            self._expiries[parked.run_id] = parked.expires_at
         if self.automatic:
             for automation_id in self._slots:
                 self._arm(automation_id)
@@ -188,11 +197,9 @@ class Engine:
                     task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             everything.cancel()
-        with self._transaction() as s:  # queued runs that never started
-            for slot in self._slots.values():
-                if slot.queued:
-                    self._close_run_in(s, slot.queued, "interrupted", error=(
-                        "interrupted", "Errands quit before this run could start"))
+        for slot in list(self._slots.values()):  # queued runs that never started
+            if slot.queued:
+                self._close(slot.queued, _failed(SHUTDOWN), "interrupted")
         if self._reaper is not None:  # a dead engine's children still in their grace
             self._reaper.cancel()     # are killed now rather than outlive this engine
             await asyncio.gather(self._reaper, return_exceptions=True)
@@ -213,22 +220,9 @@ class Engine:
             log.info("ending %d process group(s) left by a previous engine", len(ending))
             self._reaper = asyncio.get_running_loop().create_task(
                 self._end_leftovers(ending))
-        with self._transaction() as s:
+        with self._transaction() as s:  # before any slot is loaded: nothing in memory to update
             for run in leftovers:
-                self._close_run_in(s, run.id, "interrupted", error=(
-                    "interrupted", "Errands stopped while this run was active"))
-                row = s.get(AutomationRow, run.automation_id)
-                if row is None or row.status != "active":
-                    continue
-                definition = _automation(row).definition
-                if definition is None:
-                    continue  # broken: a repair arms it afresh
-                if isinstance(definition.trigger, AfterTrigger) and row.next_fire_at is None \
-                        and not run.dry_run:
-                    row.next_fire_at = now  # the loop goes on where it stopped
-                elif isinstance(definition.trigger, AtTrigger) and run.trigger != "manual" \
-                        and row.next_fire_at is None:
-                    self._complete_in(s, row, now, "one-shot fired")
+                self._close_in(s, run.id, "interrupted", _failed(CRASHED), now)
 
     @staticmethod
     async def _end_leftovers(pids: list[int]) -> None:
@@ -284,7 +278,11 @@ class Engine:
             self._wake.clear()
             try:
                 self._admit_due(now, reason_hint=reason, stagger=reason is not None)
+                self._expire_due(now)
                 timeout = self._sleep_for(self._peek_due())
+                expiry = self._until_expiry(self.clock.now())
+                if expiry is not None:
+                    timeout = min(timeout, expiry)
             except Exception:  # the store failed (locked, disk full): try again shortly
                 log.exception("admitting due fires failed; retrying in %.0f s", RETRY_ADMISSION)
                 timeout = RETRY_ADMISSION
@@ -508,23 +506,31 @@ class Engine:
 
     # ------------------------------------------------------------------- runs
 
-    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | None = None) -> None:
+    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | None = None,
+               resume: Resume | None = None) -> None:
         """Start a run's task; ``run`` is its record when the caller has it at hand."""
         if run is None:
             run = self.store.get_run(run_id)
         self._task_automation[run_id] = run.automation_id
-        task = asyncio.get_running_loop().create_task(self._execute(run, delay))
+        task = asyncio.get_running_loop().create_task(self._execute(run, delay, resume))
         self._tasks[run_id] = task
         task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
 
-    async def _execute(self, run: Run, delay: float) -> None:
+    async def _execute(self, run: Run, delay: float, resume: Resume | None = None) -> None:
         run_id = run.id
         try:
             if delay:
                 await self.clock.sleep(delay)
             automation = self._current(run.automation_id)
-            runner = self.runners[automation.definition.runner.kind]
-            if run.trigger == "catch_up" and runner.needs_network and self.network is not None:
+            kind = automation.definition.runner.kind
+            runner = self.runners.get(kind)
+            if runner is None:
+                self._close(run_id, Outcome(state="failed", error_code="no_runner",
+                                            error_message=f"this Errands cannot run {kind} "
+                                            "automations"))
+                return
+            if run.trigger == "catch_up" and runner.needs_network and self.network is not None \
+                    and resume is None:
                 bound = self.settings.get("network_wait").total_seconds()
                 await wait_for_network(self.network, self.clock, bound)
             attempt = run.attempt
@@ -533,34 +539,34 @@ class Engine:
                 assert cap is not None
                 async with cap:
                     automation = self._current(run.automation_id)
-                    ctx = await self._start_attempt(run_id, automation, attempt)
+                    ctx = await self._start_attempt(run, automation, attempt, resume)
+                    resume = None
                     outcome = await self._attempt(runner, ctx)
                 if outcome.state == "awaiting_input":
                     self._park(run_id, outcome)
                     return
                 retry = (outcome.state == "failed" and not ctx.dry_run
-                         and attempt < automation.definition.policy.retry.max_attempts
+                         and outcome.stop_reason is None
+                         and attempt < ctx.definition.policy.retry.max_attempts
                          and not (self._is_paused(run.automation_id) and run.trigger != "manual"))
                 if not retry:
-                    self._finish(run_id, outcome)
+                    self._close(run_id, outcome)
                     return
-                delay_td = automation.definition.policy.retry.delay(attempt)
+                delay_td = ctx.definition.policy.retry.delay(attempt)
                 self._backoff(run_id, outcome, self.clock.now() + delay_td)
                 await self.clock.sleep(delay_td.total_seconds())
                 attempt += 1
         except asyncio.CancelledError:
             reason = self._cancel_reason.pop(run_id, "interrupted")
             why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
-            code, message = (why if reason == "cancelled"
-                             else (reason, "Errands quit while this run was active"))
-            self._finish(run_id, Outcome(state="failed", error_code=code, error_message=message),
-                         final_state=reason)
+            self._close(run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING),
+                        reason)
         except NotFound:
             return  # the automation was deleted while this run waited
         except Exception as exc:  # a runner bug fails the run, never the engine
             log.exception("run %s crashed", run_id)
-            self._finish(run_id, Outcome(state="failed", error_code="internal",
-                                         error_message=f"{type(exc).__name__}: {exc}"))
+            self._close(run_id, Outcome(state="failed", error_code="internal",
+                                        error_message=f"{type(exc).__name__}: {exc}"))
 
     async def _attempt(self, runner: Runner, ctx: RunContext) -> Outcome:
         backstop = ctx.timeout.total_seconds() + 30
@@ -580,13 +586,16 @@ class Engine:
         slot = self._slots.get(automation_id)
         return slot is None or slot.automation.status != "active"
 
-    async def _start_attempt(self, run_id: str, automation: Automation,
-                             attempt: int) -> RunContext:
+    async def _start_attempt(self, run: Run, automation: Automation, attempt: int,
+                             resume: Resume | None) -> RunContext:
         """scheduled -> running. Starts asked for in one loop turn share one transaction."""
-        run: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
+        run_id = run.id
+        started: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
         self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
                             data={"state": "running", "attempt": attempt})
         d = automation.definition
+        if resume is not None and run.revision != automation.revision:
+            d = self.store.definition_at(automation.id, run.revision)  # as claimed
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
 
         def on_started(pid: int) -> None:  # committed with the other writes of this loop turn
@@ -598,10 +607,17 @@ class Engine:
 
             self._group.post("pid", (run_id, pid, started), on_error=unrecorded)
 
-        return RunContext(automation_id=automation.id, run_id=run_id, run_index=run.index,
-                          attempt=attempt, scheduled_for=run.scheduled_for, definition=d,
-                          workdir=workdir, log_path=run_log_path(self.data_dir, automation.id, run_id),
-                          timeout=d.policy.timeout, dry_run=run.dry_run, on_started=on_started)
+        session_id, kind = session_for(d, automation.id, run_id, started.session_id)
+        transcript = RunTranscript(self.store, self._group, self.clock.now,
+                                   session_id=session_id, kind=kind, automation_id=automation.id,
+                                   run_id=run_id, title=d.title)
+        return RunContext(automation_id=automation.id, run_id=run_id, run_index=started.index,
+                          attempt=attempt, scheduled_for=started.scheduled_for, definition=d,
+                          workdir=workdir,
+                          log_path=run_log_path(self.data_dir, automation.id, run_id),
+                          timeout=d.policy.timeout, dry_run=started.dry_run,
+                          on_started=on_started, revision=started.revision,
+                          session=transcript, resume=resume)
 
     def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
         now = self.clock.now()
@@ -616,72 +632,152 @@ class Engine:
         self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                             data={"state": "scheduled", "retry_at": format_instant(retry_at)})
 
+    # ------------------------------------------------------------ parked runs
+
     def _park(self, run_id: str, outcome: Outcome) -> None:
+        """running -> awaiting_input, with the blocker, until a decision or expiry."""
+        now = self.clock.now()
+        blocker = outcome.blocker or Blocker(
+            kind="question", question=outcome.result or "The run needs your input to go on.")
+        expires_at = now + self.settings.get("parked_expiry")
         with self._transaction() as s:
-            row = self.store.update_run_in(s, run_id, state="awaiting_input",
-                                           session_id=outcome.session_id)
+            row = self.store.get_row_in(s, run_id)
+            row.state = "awaiting_input"
+            row.session_id = outcome.session_id or row.session_id
+            row.pid = row.pid_started = None
+            row.attempts = _close_attempt(row.attempts, now, "awaiting_input", outcome)
             automation_id = row.automation_id
-            self.store.add_attention_in(s, kind="awaiting_input", title="A run waits for you",
-                                        body=outcome.result, now=self.clock.now(),
-                                        automation_id=automation_id, run_id=run_id)
+            self.store.add_blocker_in(s, run_id, blocker, now=now, expires_at=expires_at)
+            self.store.add_attention_in(
+                s, kind="awaiting_input", now=now, automation_id=automation_id, run_id=run_id,
+                title=f"{self._current(automation_id).title} waits for you",
+                body=blocker.summary())
+        self._expiries[run_id] = expires_at
+        self._kick()
         self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                             data={"state": "awaiting_input"})
         self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
 
-    def _finish(self, run_id: str, outcome: Outcome, final_state: str | None = None) -> None:
-        """The final transition: the run, the automation's counters and stop rules, attention."""
+    async def decide(self, run_id: str, decision: Decision, *, request_id: str | None = None,
+                     actor: str = "user") -> Run:
+        """Resume a parked run with a decision. Repeating a decision with the same
+        ``request_id`` changes nothing and returns the run as it is now."""
         now = self.clock.now()
-        state = final_state or outcome.state
-        raised: list[str] = []
-        snapshot: Automation | None = None  # None: read it afresh
+        with self._transaction() as s:
+            row = self.store.get_row_in(s, run_id)
+            if request_id is not None and s.scalars(select(BlockerRow.id).where(
+                    BlockerRow.run_id == run_id, BlockerRow.request_id == request_id)).first():
+                return _run(row)  # decided before under this request id: harmless
+            blocker = self.store.open_blocker_in(s, run_id)
+            if row.state != "awaiting_input" or blocker is None or blocker.decided_at is not None:
+                raise Conflict("not_parked", f"run #{row.index} is not waiting for a decision "
+                               f"(it is {row.state})")
+            asked = Blocker(kind=blocker.kind, tool=blocker.tool,  # type: ignore[arg-type]
+                            arguments=blocker.arguments, question=blocker.question,
+                            choices=blocker.choices)
+            _check_decision(asked, decision)
+            blocker.decision = decision.to_dict()
+            blocker.decided_at = now
+            blocker.decided_by = actor
+            blocker.request_id = request_id
+            row.state = "scheduled"
+            automation_id = row.automation_id
+            self.store.audit_in(s, automation_id, "decided", row.revision, actor, now,
+                                {"run_id": run_id, "decision": decision.kind})
+            self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
+            record = _run(row)
+        self._expiries.pop(run_id, None)
+        slot = self._slots.get(automation_id)
+        if slot is not None:
+            slot.active = run_id
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "scheduled", "decision": decision.kind})
+        self._spawn(run_id, run=record, resume=Resume(asked, decision))
+        return record
+
+    def _expire_due(self, now: datetime) -> None:
+        for run_id, at in list(self._expiries.items()):
+            if at <= now:
+                waited = format_duration(self.settings.get("parked_expiry"))
+                self._close(run_id, Outcome(state="failed", error_code="expired",
+                                            error_message=f"nobody decided within {waited}"),
+                            "expired")
+                self._expiries.pop(run_id, None)
+
+    def _until_expiry(self, now: datetime) -> float | None:
+        first = min(self._expiries.values(), default=None)
+        return None if first is None else max(0.0, (first - now).total_seconds())
+
+    # ------------------------------------------------------- closing a run
+
+    def _close(self, run_id: str, outcome: Outcome, state: str | None = None) -> None:
+        """The one way a run ends (success, failure, timeout, cancel or stop of a running,
+        queued or parked run, expiry, shutdown): record it, then account for it."""
+        state = state or outcome.state
         self._pending_events = []
         try:
             with self._transaction() as s:
-                row = s.get(RunRow, run_id)
-                if row is None:
-                    return
-                row.state = state
-                row.finished_at = now
-                row.retry_at = None
-                row.pid = None
-                row.pid_started = None
-                row.result = bounded(outcome.result)
-                row.error_code = outcome.error_code
-                row.error_message = outcome.error_message
-                row.output_tail = _tail(outcome.output_tail)
-                row.session_id = outcome.session_id or row.session_id
-                row.prompt_tokens = outcome.prompt_tokens
-                row.completion_tokens = outcome.completion_tokens
-                if _attempt_open(row.attempts):
-                    row.attempts = _close_attempt(row.attempts, now, state, outcome)
-                a = s.get(AutomationRow, row.automation_id)
-                if a is not None:
-                    raised = self._account_in(s, a, row, outcome, now)
-                    snapshot = _automation(a)
+                closed = self._close_in(s, run_id, state, outcome, self.clock.now())
         finally:
             self._flush_events()
-        automation_id = self._task_automation.pop(run_id, None) or ""
-        slot = self._slots.get(automation_id)
+        self._task_automation.pop(run_id, None)
+        self._expiries.pop(run_id, None)
+        if closed is None:
+            return
+        automation_id, raised, snapshot = closed
         self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                             data={"state": state})
         for _ in raised:
             self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+        slot = self._slots.get(automation_id)
         if slot is None:
             return
         if slot.active == run_id:
             slot.active = None
+        if slot.queued == run_id:
+            slot.queued = None
         self._refresh(automation_id, snapshot)
         if slot.queued and slot.active is None and not self._stopping:
             slot.active, slot.queued = slot.queued, None
             self._spawn(slot.active)
 
+    def _close_in(self, s: Session, run_id: str, state: str, outcome: Outcome,
+                  now: datetime) -> tuple[str, list[str], Automation | None] | None:
+        """The run's final row and its automation's accounting, in the caller's transaction.
+        None when the run is gone or already final (never closed twice)."""
+        row = s.get(RunRow, run_id)
+        if row is None or row.state not in ACTIVE_STATES:
+            return None
+        row.state = state
+        row.stop_reason = outcome.stop_reason or (
+            "timeout" if outcome.error_code == "timeout" else state)
+        row.finished_at = now
+        row.retry_at = None
+        row.pid = None
+        row.pid_started = None
+        row.result = bounded(outcome.result)
+        row.error_code = outcome.error_code
+        row.error_message = outcome.error_message
+        row.output_tail = _tail(outcome.output_tail) or row.output_tail
+        row.session_id = outcome.session_id or row.session_id
+        if outcome.prompt_tokens is not None:
+            row.prompt_tokens = outcome.prompt_tokens
+            row.completion_tokens = outcome.completion_tokens
+        if _attempt_open(row.attempts):
+            row.attempts = _close_attempt(row.attempts, now, state, outcome)
+        a = s.get(AutomationRow, row.automation_id)
+        if a is None:
+            return row.automation_id, [], None
+        raised = self._account_in(s, a, row, outcome, now)
+        return row.automation_id, raised, _automation(a)
+
     def _account_in(self, s: Session, a: AutomationRow, run: RunRow, outcome: Outcome,
                     now: datetime) -> list[str]:
-        """Counters, streaks, attention and stop rules after a run ends."""
+        """Counters, streaks, attention and stop rules after a run ends, whatever ended it."""
         automation = _automation(a)
         d = automation.definition
         raised: list[str] = []
-        if run.dry_run:
+        if run.dry_run or d is None:  # (broken: a repair arms it afresh)
             return raised
 
         def attention(kind: str, title: str, body: str | None) -> None:
@@ -694,6 +790,8 @@ class Engine:
         counted = run.state in COUNTED_STATES
         if counted:
             a.run_count += 1
+        if run.state == "expired":
+            attention("expired", f"{d.title}: a parked run expired", run.error_message)
         if run.state == "failed":
             a.failure_streak += 1
             attention("failure", f"{d.title} failed",
@@ -728,7 +826,9 @@ class Engine:
         elif isinstance(d.trigger, AtTrigger) and automatic:
             self._complete_in(s, a, now, "one-shot fired")
         elif isinstance(d.trigger, AfterTrigger) and (automatic or a.next_fire_at is None):
-            a.next_fire_at = now + d.trigger.interval
+            # the loop waits its interval after a run that ended; one cut off by a crash or
+            # a quit goes on at once
+            a.next_fire_at = now if run.state == "interrupted" else now + d.trigger.interval
             if d.stop.until is not None and a.next_fire_at >= d.stop.until:
                 a.next_fire_at = None
                 self._complete_in(s, a, now, "reached its end time")
@@ -742,20 +842,6 @@ class Engine:
         a.next_fire_at = None
         a.updated_at = now
         self.store.audit_in(s, a.id, "completed", a.revision, "engine", now, {"reason": why})
-
-    def _close_run_in(self, s: Session, run_id: str, state: str, *,
-                      error: tuple[str, str]) -> None:
-        row = s.get(RunRow, run_id)
-        if row is None or row.state not in ACTIVE_STATES:
-            return
-        now = self.clock.now()
-        row.state = state
-        row.finished_at = now
-        row.error_code, row.error_message = error
-        row.pid = None
-        row.pid_started = None
-        if _attempt_open(row.attempts):
-            row.attempts = _close_attempt(row.attempts, now, state, None)
 
     def _refresh(self, automation_id: str, automation: Automation | None = None) -> None:
         """Take in the stored state of an automation (given, or read) and re-arm for it."""
@@ -860,9 +946,7 @@ class Engine:
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
         why = ("cancelled", stopped_by(actor))
         if slot.queued:
-            queued, slot.queued = slot.queued, None
-            with self._transaction() as s:
-                self._close_run_in(s, queued, "cancelled", error=why)
+            self._close(slot.queued, _failed(why), "cancelled")
         await self._cancel_and_wait(run_id, why)
         return self.store.get_run(run_id)
 
@@ -873,17 +957,7 @@ class Engine:
             self._cancel_why[run_id] = why
             task.cancel()
             return
-        with self._transaction() as s:  # parked or queued: nothing is executing
-            self._close_run_in(s, run_id, "cancelled", error=why)
-        automation_id = self.store.get_run(run_id).automation_id
-        slot = self._slots.get(automation_id)
-        if slot is not None:
-            if slot.active == run_id:
-                slot.active = None
-            if slot.queued == run_id:
-                slot.queued = None
-        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
-                            data={"state": "cancelled"})
+        self._close(run_id, _failed(why), "cancelled")  # parked or queued: nothing executes
 
     async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None:
         task = self._tasks.get(run_id)
@@ -925,6 +999,29 @@ class Engine:
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         return self.store.get_run(run_id)
+
+
+def _failed(why: tuple[str, str]) -> Outcome:
+    code, message = why
+    return Outcome(state="failed", error_code=code, error_message=message)
+
+
+def _check_decision(blocker: Blocker, decision: Decision) -> None:
+    """A decision must fit what was asked: approvals are approved or denied, questions
+    answered (from the choices, when there are some) or declined."""
+    if blocker.kind == "approval" and decision.kind == "answer":
+        raise InvalidInput("decision", "this run asks for an approval, not an answer",
+                           "approve_once, approve_always or deny", "approve_once")
+    if blocker.kind == "question" and decision.kind in ("approve_once", "approve_always"):
+        raise InvalidInput("decision", "this run asks a question; answer it or deny",
+                           "answer (with text) or deny", "answer")
+    if decision.kind == "answer":
+        if not decision.text or not decision.text.strip():
+            raise InvalidInput("text", "an answer needs text", "the answer, as text", "yes")
+        if blocker.choices and decision.text not in blocker.choices:
+            raise InvalidInput("text", f"{decision.text!r} is not one of the choices",
+                               "one of " + ", ".join(map(repr, blocker.choices)),
+                               blocker.choices[0])
 
 
 def _tail(text: str | None) -> str | None:

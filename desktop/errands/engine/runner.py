@@ -1,8 +1,11 @@
 """What the engine asks of a runner, and what a runner hands back.
 
 A runner executes one attempt of one run. It never touches the store: the engine records
-every transition. ``awaiting_input`` lets a runner (the agent, later) park a run and be
-resumed afterwards, possibly by another process, from what it persisted in the session.
+every transition. A runner that needs a person returns ``awaiting_input`` with a
+:class:`Blocker`; the engine parks the run durably. When someone decides, the engine starts
+the runner again for the same run (a new segment of the same attempt, in this process or
+another, under the revision the run was claimed with) with ``ctx.resume`` set, and the
+runner picks up from what it persisted through ``ctx.session``.
 """
 
 from __future__ import annotations
@@ -10,11 +13,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ..definition import Definition
+from ..records import Blocker, Decision
 
 OutcomeState = Literal["succeeded", "failed", "awaiting_input"]
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Handed to a runner that continues a parked run."""
+
+    blocker: Blocker
+    decision: Decision
+
+
+class Transcript(Protocol):
+    """Where a runner keeps its progress. Appends are committed with the engine's group
+    commit (in order, before the run's next transition), so a crash loses none that a
+    later transition depends on."""
+
+    @property
+    def session_id(self) -> str: ...
+
+    def append(self, role: str, content: dict[str, Any]) -> None: ...
+
+    async def messages(self) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -30,6 +55,9 @@ class RunContext:
     timeout: timedelta
     dry_run: bool = False
     on_started: "ProcessObserver | None" = None
+    revision: int = 1
+    session: Transcript | None = None
+    resume: Resume | None = None
 
 
 class ProcessObserver(Protocol):
@@ -50,6 +78,8 @@ class Outcome:
     session_id: str | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    blocker: Blocker | None = None      # with awaiting_input: what the run waits for
+    stop_reason: str | None = None      # a runner's own reason to stop (``step_cap``)
 
 
 class Runner(Protocol):
@@ -60,3 +90,18 @@ class Runner(Protocol):
         """One attempt. Cancellation (stop, timeout, shutdown) arrives as CancelledError and
         must leave no child process behind."""
         ...
+
+
+class NoProviderRunner:
+    """Agent automations until a model provider is configured: every run fails with a
+    message that says so, never with an internal error."""
+
+    kind = "agent"
+    needs_network = False
+
+    async def run(self, ctx: RunContext) -> Outcome:
+        return Outcome(state="failed", error_code="no_provider", stop_reason="no_provider",
+                       error_message="no model provider configured: agent automations need "
+                       "one. Until model providers arrive in Errands, give this automation a "
+                       "command instead (errands edit ID --command '…').")
+

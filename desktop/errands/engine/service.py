@@ -22,13 +22,14 @@ from .control import ControlServer
 from .core import Engine
 from .lock import DataDirLock, engine_refusal, read_owner
 from .network import RouteProbe
+from .runner import NoProviderRunner
 from .operations import perform
 
 log = logging.getLogger(__name__)
 
 
 def default_runners() -> dict[str, Any]:
-    return {"command": CommandRunner()}
+    return {"command": CommandRunner(), "agent": NoProviderRunner()}
 
 
 class EngineHost:

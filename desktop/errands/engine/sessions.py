@@ -1,0 +1,49 @@
+"""A run's transcript as the runner sees it: appends ride the engine's group commit.
+
+A ``fresh`` automation gets a session per run; a ``continue`` one keeps a single session
+for the automation, so a later run can replay earlier turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any, Callable
+
+from ..definition import Definition
+from ..store import Store
+from .group_commit import GroupCommit
+
+
+def session_for(definition: Definition, automation_id: str, run_id: str,
+                existing: str | None) -> tuple[str, str]:
+    """(session id, kind) for a run: its own, or its automation's continuing one."""
+    if existing:
+        return existing, ("automation" if existing.startswith("a-") else "run")
+    if definition.context.mode == "continue":
+        return f"a-{automation_id}", "automation"
+    return f"r-{run_id}", "run"
+
+
+class RunTranscript:
+    def __init__(self, store: Store, group: GroupCommit, now: Callable[[], datetime], *,
+                 session_id: str, kind: str, automation_id: str, run_id: str,
+                 title: str) -> None:
+        self._store = store
+        self._group = group
+        self._now = now
+        self._id = session_id
+        self._head = (session_id, automation_id, kind, title, run_id)
+
+    @property
+    def session_id(self) -> str:
+        return self._id
+
+    def append(self, role: str, content: dict[str, Any]) -> None:
+        self._group.post("message", (*self._head, role, content, self._now()))
+
+    async def messages(self) -> list[dict[str, Any]]:
+        """Everything appended so far (by this run and, continuing, by earlier ones)."""
+        self._group.flush()
+        found = await asyncio.to_thread(self._store.messages, self._id)
+        return [{"role": m.role, **m.content} for m in found]

@@ -1,0 +1,270 @@
+"""Runs that park, resume, expire and close: the one closing path and its accounting,
+decisions (repeated ones harmless), resumption after a restart under the claimed revision,
+transcripts, and agent automations failing cleanly. Fake clock, real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from errands.engine.runner import NoProviderRunner, Outcome, RunContext
+from errands.errors import Conflict, InvalidInput
+from errands.records import Blocker, Decision
+from engine_support import Harness, command_doc
+
+H = timedelta(hours=1)
+APPROVAL = Blocker(kind="approval", tool="shell", arguments={"command": "rm -rf build"})
+
+
+class ParkingRunner:
+    """Parks on its first segment (after writing to its transcript), then finishes with
+    what it was told; records every context it was given."""
+
+    kind = "command"
+    needs_network = False
+
+    def __init__(self, blocker: Blocker = APPROVAL) -> None:
+        self.blocker = blocker
+        self.contexts: list[RunContext] = []
+        self.seen: list[list[dict[str, Any]]] = []
+
+    async def run(self, ctx: RunContext) -> Outcome:
+        self.contexts.append(ctx)
+        assert ctx.session is not None
+        if ctx.resume is None:
+            ctx.session.append("user", {"content": f"run {ctx.run_index}"})
+            ctx.session.append("assistant", {"content": "I need to delete build/"})
+            return Outcome(state="awaiting_input", blocker=self.blocker)
+        self.seen.append(await ctx.session.messages())
+        decision = ctx.resume.decision
+        ctx.session.append("tool", {"content": decision.kind})
+        if decision.kind == "deny":
+            return Outcome(state="failed", error_code="denied", error_message="the user said no",
+                           stop_reason="denied")
+        return Outcome(state="succeeded", result=f"{decision.kind} {decision.text or ''}".strip())
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = Harness(tmp_path, max_sleep=3600)
+    harness.parking = ParkingRunner()  # type: ignore[attr-defined]
+    harness.engine.runners["command"] = harness.parking  # type: ignore[attr-defined]
+    await harness.engine.start()
+    yield harness
+    await harness.stop()
+
+
+def parking(h: Harness) -> ParkingRunner:
+    return h.parking  # type: ignore[attr-defined,no-any-return]
+
+
+async def restart(h: Harness) -> None:
+    await h.stop()
+    h.engine = h._new_engine()
+    h.engine.runners["command"] = parking(h)
+    await h.engine.start()
+    await h.clock.settle()
+
+
+async def test_a_parked_run_records_its_blocker_and_asks_for_attention(h: Harness) -> None:
+    a = await h.add("cleanup", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    [parked] = h.store.parked()
+    assert parked.run_id == run.id and parked.blocker == APPROVAL
+    assert parked.expires_at - parked.requested_at == timedelta(hours=24)
+    [item] = h.store.attention()
+    assert item.kind == "awaiting_input" and "rm -rf build" in (item.body or "")
+    stored = h.store.get_run(run.id)
+    assert stored.state == "awaiting_input" and stored.attempts[-1]["state"] == "awaiting_input"
+    assert stored.session_id == f"r-{run.id}"
+
+
+async def test_resumed_after_a_restart_under_the_claimed_revision(h: Harness) -> None:
+    a = await h.add("cleanup", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    await h.engine.revise(a, command_doc("cleanup v2", {"kind": "manual"}))
+    await restart(h)
+    resumed = await h.engine.decide(run.id, Decision("approve_once"), request_id="d-1")
+    assert resumed.state == "scheduled"
+    await h.engine.wait_run(run.id)
+    first, second = parking(h).contexts
+    assert second.resume is not None and second.resume.blocker == APPROVAL
+    assert second.revision == 1 and second.definition.title == "cleanup"  # as claimed
+    assert second.run_id == run.id and second.attempt == first.attempt
+    done = h.store.get_run(run.id)
+    assert done.state == "succeeded" and done.result == "approve_once"
+    assert [s.get("resumed", False) for s in done.attempts] == [False, True]
+    # the same decision again (a double click, a retried request): nothing happens
+    again = await h.engine.decide(run.id, Decision("approve_once"), request_id="d-1")
+    await h.clock.settle()
+    assert again.state == "succeeded" and len(parking(h).contexts) == 2
+    with pytest.raises(Conflict, match="not waiting"):
+        await h.engine.decide(run.id, Decision("deny"), request_id="d-2")
+    assert not h.store.parked()
+    assert [i.read for i in h.store.attention() if i.kind == "awaiting_input"] == [True]
+    assert [e.action for e in h.store.audit(a)][-1] == "decided"
+
+
+async def test_the_transcript_survives_parking_and_a_restart(h: Harness) -> None:
+    a = await h.add("cleanup", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    await restart(h)
+    await h.engine.decide(run.id, Decision("deny"))
+    await h.engine.wait_run(run.id)
+    [seen] = parking(h).seen
+    assert [m["role"] for m in seen] == ["user", "assistant"]
+    messages = h.store.messages(f"r-{run.id}")
+    assert [(m.seq, m.role) for m in messages] == [(1, "user"), (2, "assistant"), (3, "tool")]
+    assert h.store.get_run(run.id).state == "failed"
+
+
+async def test_a_decision_must_fit_the_blocker(h: Harness) -> None:
+    a = await h.add("cleanup", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    with pytest.raises(InvalidInput, match="approval, not an answer"):
+        await h.engine.decide(run.id, Decision("answer", text="yes"))
+    assert h.store.get_run(run.id).state == "awaiting_input"  # nothing changed
+
+
+async def test_a_question_takes_an_answer_from_its_choices(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    runner = ParkingRunner(Blocker(kind="question", question="Which branch?",
+                                   choices=["main", "dev"]))
+    h.engine.runners["command"] = runner
+    await h.engine.start()
+    try:
+        a = await h.add("ask", {"kind": "manual"})
+        run = await h.engine.run_now(a)
+        await h.clock.settle()
+        with pytest.raises(InvalidInput, match="not one of the choices"):
+            await h.engine.decide(run.id, Decision("answer", text="feature"))
+        with pytest.raises(InvalidInput, match="asks a question"):
+            await h.engine.decide(run.id, Decision("approve_once"))
+        await h.engine.decide(run.id, Decision("answer", text="dev"))
+        await h.engine.wait_run(run.id)
+        assert h.store.get_run(run.id).result == "answer dev"
+    finally:
+        await h.stop()
+
+
+async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
+    h.engine.set_setting("parked_expiry", "2h")
+    a = await h.add("loop", {"kind": "after", "interval": "30m"})
+    await h.clock.advance(1)
+    assert h.states(a) == ["awaiting_input"]
+    await h.clock.advance(2 * H)
+    run = h.runs(a)[0]
+    assert run.state == "expired" and run.stop_reason == "expired"
+    assert run.error_code == "expired" and "2h" in (run.error_message or "")
+    assert run.attempts[-1]["state"] == "awaiting_input" and "finished_at" in run.attempts[-1]
+    assert "expired" in [i.kind for i in h.store.attention()]
+    assert not h.store.parked()
+    automation = h.store.get(a)  # the loop waits its interval, then fires again
+    assert automation.status == "active" and automation.next_fire_at == run.finished_at + 30 * 60 * timedelta(seconds=1)
+    await h.clock.advance(31 * 60)
+    assert h.states(a) == ["expired", "awaiting_input"]
+
+
+async def test_parked_runs_from_before_a_restart_still_expire(h: Harness) -> None:
+    h.engine.set_setting("parked_expiry", "1h")
+    a = await h.add("cleanup", {"kind": "manual"})
+    await h.engine.run_now(a)
+    await h.clock.settle()
+    await restart(h)
+    await h.clock.advance(H + timedelta(seconds=1))
+    assert h.states(a) == ["expired"]
+
+
+async def test_stopping_a_parked_after_loop_lets_it_fire_again(h: Harness) -> None:
+    a = await h.add("loop", {"kind": "after", "interval": "10m"})
+    await h.clock.advance(1)
+    assert h.states(a) == ["awaiting_input"]
+    stopped = await h.engine.stop_current(a)
+    assert stopped.state == "cancelled" and stopped.stop_reason == "cancelled"
+    assert h.store.get(a).next_fire_at is not None  # the accounting ran
+    await h.clock.advance(11 * 60)
+    assert h.states(a) == ["cancelled", "awaiting_input"]
+
+
+# ------------------------------------------------------- stop reasons, every path
+
+class Scripted:
+    kind = "command"
+    needs_network = False
+
+    def __init__(self, h: Harness, outcomes: list[Any]) -> None:
+        self.h = h
+        self.outcomes = outcomes
+
+    async def run(self, ctx: RunContext) -> Outcome:
+        step = self.outcomes.pop(0)
+        if isinstance(step, float):
+            await self.h.clock.sleep(step)
+            return Outcome(state="succeeded")
+        return step  # type: ignore[no-any-return]
+
+
+async def test_every_terminal_run_says_why_it_stopped(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    outcomes: list[Any] = [
+        Outcome(state="succeeded", result="fine"),
+        Outcome(state="failed", error_code="exit_status", error_message="1"),
+        Outcome(state="failed", error_code="agent", error_message="too many steps",
+                stop_reason="step_cap"),
+        Outcome(state="failed", error_code="timeout", error_message="timed out after 1m"),
+        3600.0,  # stopped by the user
+        3600.0,  # interrupted by the quit
+    ]
+    h.engine.runners["command"] = Scripted(h, outcomes)
+    await h.engine.start()
+    a = await h.add("each", {"kind": "manual"},
+                    policy={"timeout": "1m", "retry": {"max_attempts": 1}})
+    for _ in range(4):
+        await h.engine.run_now(a)
+        await h.clock.advance(120)
+    await h.engine.run_now(a)
+    await h.clock.advance(1)
+    await h.engine.stop_current(a)
+    await h.engine.run_now(a)
+    await h.clock.advance(1)
+    await h.stop()
+    reasons = [(r.state, r.stop_reason) for r in h.runs(a)]
+    assert reasons == [("succeeded", "succeeded"), ("failed", "failed"), ("failed", "step_cap"),
+                       ("failed", "timeout"), ("cancelled", "cancelled"),
+                       ("interrupted", "interrupted")]
+    assert all(r.finished_at is not None for r in h.runs(a))
+    assert h.store.get(a).last_finished_at == h.runs(a)[-1].finished_at
+
+
+async def test_a_step_cap_is_not_retried(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    h.engine.runners["command"] = Scripted(h, [
+        Outcome(state="failed", error_code="agent", error_message="cap", stop_reason="step_cap")])
+    await h.engine.start()
+    a = await h.add("capped", {"kind": "manual"}, policy={"retry": {"max_attempts": 3}})
+    await h.engine.run_now(a)
+    await h.clock.advance(600)
+    [run] = h.runs(a)
+    assert run.state == "failed" and run.attempt == 1
+    await h.stop()
+
+
+async def test_agent_automations_fail_cleanly_without_a_provider(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    h.engine.runners["agent"] = NoProviderRunner()
+    await h.engine.start()
+    automation, _ = await h.engine.create({"title": "brief", "trigger": {"kind": "manual"},
+                                           "runner": {"kind": "agent", "prompt": "Summarize"}})
+    run = await h.engine.run_now(automation.id)
+    done = await h.engine.wait_run(run.id)
+    assert done.state == "failed" and done.error_code == "no_provider"
+    assert "no model provider configured" in (done.error_message or "")
+    await h.stop()
