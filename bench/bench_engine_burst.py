@@ -133,7 +133,7 @@ async def measure_ours(data_dir: Path, profile: bool = False) -> dict:
             if len(finished) >= N:
                 all_done.set()
 
-    engine.events.subscribe(listen)
+    engine.events.tap(listen)
     t0 = time.perf_counter()
     await engine.start()
     start_s = time.perf_counter() - t0

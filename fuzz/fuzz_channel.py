@@ -223,6 +223,9 @@ class Target:
         line = self._aim(line)
         started = time.monotonic()
         reply = self.loop.run_until_complete(self.host.server._answer(line))
+        if isinstance(reply, tuple):  # a subscription: its first line is the answer
+            reply, stream = reply
+            stream.close()
         self.findings.judge(line, reply, time.monotonic() - started)
 
     def send(self, line: bytes) -> None:

@@ -268,3 +268,48 @@ async def test_agent_automations_fail_cleanly_without_a_provider(tmp_path: Path)
     assert done.state == "failed" and done.error_code == "no_provider"
     assert "no model provider configured" in (done.error_message or "")
     await h.stop()
+
+
+# --------------------------------------------------------------------- notices
+
+async def test_a_burst_gives_a_handful_of_stamped_notices(tmp_path: Path) -> None:
+    import asyncio
+
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    notices: list[Any] = []
+    h.engine.events.subscribe(notices.append)
+    ids = []
+    for i in range(200):
+        automation, _ = await h.engine.create(command_doc(f"b{i}", {"kind": "manual"}))
+        ids.append(automation.id)
+    runs = [await h.engine.run_now(a) for a in ids]
+    for run in runs:
+        await h.engine.wait_run(run.id)
+    await asyncio.sleep(0.1)  # the last window closes
+    changes = sum(n.changes for n in notices)
+    assert changes >= 200 * 4  # created, scheduled, running, succeeded (and more)
+    assert 1 <= len(notices) <= 10, [n.changes for n in notices]
+    assert {r.id for r in runs} <= set().union(*(n.runs for n in notices))
+    assert set(ids) <= set().union(*(n.automations for n in notices))
+    revisions = [n.revision for n in notices]
+    assert revisions == sorted(revisions) and len(set(revisions)) == len(revisions)
+    assert {n.epoch for n in notices} == {h.engine.events.epoch}
+    assert notices[-1].run_states[runs[-1].id] == "succeeded"
+    await h.stop()
+
+
+async def test_a_snapshot_older_than_a_notice_is_recognisable(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    seen: list[Any] = []
+    h.engine.events.subscribe(seen.append)
+    before = h.engine.events.stamp()
+    a = await h.add("x", {"kind": "manual"})
+    h.engine.events.flush()
+    [notice] = [n for n in seen if a in n.automations]
+    assert notice.stamp.newer_than(before) and not before.newer_than(notice.stamp)
+    await h.restart()
+    after_restart = h.engine.events.stamp()  # a new epoch: everything before is older
+    assert after_restart.newer_than(notice.stamp) and after_restart.epoch != notice.epoch
+    await h.stop()

@@ -91,9 +91,10 @@ async def test_right_arguments_still_work_and_null_means_the_default(host: Engin
     assert (await ask(host, "pause", {"id": ident, "actor": "agent"}))["status"] == "paused"
     run = await ask(host, "run_now", {"id": ident, "wait": True, "dry_run": None})
     assert run["state"] == "succeeded"
-    assert await ask(host, "attention_read", {"item": None}) == {"marked": 0}
-    assert await ask(host, "set_setting", {"key": "concurrency", "value": "3"}) == {"value": "3"}
-    assert await ask(host, "set_setting", {"key": "concurrency", "value": None}) == {"value": "4"}
+    answer = await ask(host, "attention_read", {"item": None})
+    assert answer["marked"] == 0 and set(answer["stamp"]) == {"epoch", "revision"}
+    assert (await ask(host, "set_setting", {"key": "concurrency", "value": "3"}))["value"] == "3"
+    assert (await ask(host, "set_setting", {"key": "concurrency", "value": None}))["value"] == "4"
     with pytest.raises(InvalidInput) as unknown_key:  # the setting's own check, same field
         await ask(host, "set_setting", {"key": "bogus", "value": "1"})
     assert unknown_key.value.field == "key"

@@ -153,8 +153,17 @@ class Database:
     def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
         self.path = path
         self.busy_ms = busy_ms
-        prepare_file(path)
-        version = inspect_file(path, busy_ms)
+        key = _key(path)
+        if _OPEN.get(key):
+            # Already open in this process: checked and migrated then. Opening the file again
+            # outside SQLite would be harmful: closing any descriptor of a file drops every
+            # POSIX lock this process holds on it, so another process could take our
+            # write-ahead log for abandoned and delete it.
+            version = HEAD
+        else:
+            prepare_file(path)
+            version = inspect_file(path, busy_ms)
+        self._key: str | None = None
         url = f"sqlite:///{path}"
         options: dict[str, Any] = {"connect_args": {"timeout": busy_ms / 1000},
                                    "json_deserializer": _load_json}
@@ -166,6 +175,8 @@ class Database:
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         if version != HEAD:
             self._migrate()
+        _OPEN[key] = _OPEN.get(key, 0) + 1
+        self._key = key
 
     def _migrate(self) -> None:
         from alembic import command  # imported only when there is work to do
@@ -225,3 +236,18 @@ class Database:
     def close(self) -> None:
         self.write_engine.dispose()
         self.read_engine.dispose()
+        if self._key is not None:
+            _OPEN[self._key] -= 1
+            if not _OPEN[self._key]:
+                del _OPEN[self._key]
+            self._key = None
+
+
+_OPEN: dict[str, int] = {}  # databases open in this process (resolved path -> count)
+
+
+def _key(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except OSError:
+        return str(path)

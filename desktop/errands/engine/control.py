@@ -55,6 +55,7 @@ import socket
 import stat
 import sys
 from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any, Awaitable, Callable, Literal
 
 from ..errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
@@ -535,6 +536,9 @@ class ControlServer:
                         answer = await self._answer(line)
                     finally:
                         self._busy.discard(task)
+                if isinstance(answer, tuple):  # a subscription: notices until either side ends
+                    await self._stream(writer, *answer)
+                    break
                 async with asyncio.timeout(IDLE_TIMEOUT):  # a client that never reads
                     await self._send(writer, answer)
         except (ConnectionError, TimeoutError):
@@ -549,6 +553,20 @@ class ControlServer:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(writer.wait_closed(), 1.0)
 
+    async def _stream(self, writer: asyncio.StreamWriter, first: bytes, stream: Any) -> None:
+        """One JSON line per notice (``{"notice": {...}}``) after the first answer."""
+        try:
+            async with asyncio.timeout(IDLE_TIMEOUT):
+                await self._send(writer, first)
+            while not self._closing:
+                notice = await stream.next()
+                if notice is None:
+                    return
+                async with asyncio.timeout(IDLE_TIMEOUT):
+                    await self._send(writer, _encode({"notice": notice.to_dict()}))
+        finally:
+            stream.close()
+
     @staticmethod
     async def _send(writer: asyncio.StreamWriter, data: bytes) -> None:
         writer.write(data)
@@ -561,7 +579,7 @@ class ControlServer:
             return False
         return hmac.compare_digest(token.encode("utf-8", "replace"), self._token.encode("ascii"))
 
-    async def _answer(self, line: bytes) -> bytes:
+    async def _answer(self, line: bytes) -> bytes | tuple[bytes, Any]:
         """The encoded response to one request line."""
         request_id: int | None = None
 
@@ -617,6 +635,8 @@ class ControlServer:
         except Exception as exc:
             log.exception("control operation %s failed", ascii(field_name(op)))
             return refuse(exc)
+        if getattr(result, "is_stream", False):
+            return _encode({"id": request_id, "ok": True, "result": result.first()}), result
         try:
             return _encode({"id": request_id, "ok": True, "result": result})
         except (TypeError, ValueError, RecursionError) as exc:
@@ -732,6 +752,19 @@ class ControlConnection:
         if response.get("ok") is True:
             return response.get("result")
         raise error_from_payload(response.get("error"))
+
+    async def notices(self) -> AsyncIterator[dict[str, Any]]:
+        """After ``call("subscribe")``: each notice as the engine sends it, until it stops."""
+        while True:
+            try:
+                raw = await self._reader.readline()
+            except (ConnectionError, ValueError):
+                return
+            if not raw.endswith(b"\n"):
+                return
+            message = json.loads(raw)
+            if isinstance(message, dict) and isinstance(message.get("notice"), dict):
+                yield message["notice"]
 
     async def aclose(self) -> None:
         self._writer.close()

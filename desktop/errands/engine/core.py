@@ -47,7 +47,7 @@ from ..settings import Settings
 from ..store import Claimed, Store, _automation, _run, new_id, run_from_values
 from ..timeutil import UTC, format_duration, format_instant
 from .clock import Clock, RealClock
-from .events import EventBus
+from .notices import Notices
 from .fires import cursor_after, due_window, plan_fires
 from .group_commit import GroupCommit
 from .network import NetworkProbe, wait_for_network
@@ -104,7 +104,7 @@ class Engine:
         self.runners = runners
         self.clock: Clock = clock or RealClock()
         self.catalog = Catalog(store, self.clock.now)
-        self.events = EventBus()
+        self.events = Notices()
         self.network = network
         self._slots: dict[str, _Slot] = {}
         self._heap: list[tuple[datetime, int, str, int]] = []
@@ -879,9 +879,17 @@ class Engine:
         self._refresh(automation.id)
         return automation, created
 
-    async def revise(self, automation_id: str, doc: Any, *,
-                     actor: str = "user") -> tuple[Automation, bool]:
+    async def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
+                     expected_revision: int | None = None) -> tuple[Automation, bool]:
+        """Replace the definition. With ``expected_revision``, refuse when someone else
+        changed it since the caller read it (a form open while the CLI edited)."""
         self._group.flush()  # act on the store as it is, queued run starts included
+        if expected_revision is not None:
+            current = self._slot(automation_id).automation
+            if current.revision != expected_revision:
+                raise Conflict("stale_revision", f"{current.title} changed since you opened it "
+                               f"(revision {expected_revision}, now {current.revision}); "
+                               "reload it and edit again")
         automation, changed = self.catalog.revise(automation_id, doc, actor=actor)
         if changed:
             self._refresh(automation_id)
@@ -991,6 +999,7 @@ class Engine:
         if key == "concurrency":
             self._cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its slot
         self._kick()
+        self.events.publish("settings_changed", data={"key": key})
         return settings.raw(key)
 
     async def wait_run(self, run_id: str) -> Run:

@@ -18,8 +18,10 @@ from typing import Any, Awaitable, Callable
 
 from ..actors import CLIENT_ACTORS
 from ..errors import InvalidInput
+from ..records import DECISION_KINDS, Decision
+from ..timeutil import format_instant
+from .api import Api, Stamped, Subscription
 from .control import describe, field_name
-from .core import Engine
 
 _INT64 = 2 ** 63 - 1
 
@@ -54,6 +56,29 @@ ITEM = Shape(f"an attention item id (a whole number from 1 to {_INT64}), or null
              "12", _whole)
 SETTING_KEY = Shape("a setting name (a string of 1 to 64 characters)", "concurrency", _text(64))
 SETTING_VALUE = Shape("a string of 1 to 200 characters, or null to unset", "4", _text(200))
+RUN_ID = Shape("a run id: a string of 1 to 64 characters",
+               "9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f", _text(64))
+DECISION = Shape("one of " + ", ".join(DECISION_KINDS), "approve_once",
+                 lambda v: v in DECISION_KINDS)
+ANSWER = Shape("text of 1 to 10000 characters, or null", "yes", _text(10_000))
+RULE = Shape("a rule pattern of 1 to 500 characters, or null", "git status*", _text(500))
+REVISION = Shape("a revision number (a whole number from 1), or null", "3", _whole)
+TEXT = Shape("search text of 1 to 200 characters, or null", "backup", _text(200))
+STATUS = Shape("one of active, paused, completed, broken, or null", "active",
+               lambda v: v in ("active", "paused", "completed", "broken"))
+SORT = Shape("one of next_fire, title, last_run", "next_fire",
+             lambda v: v in ("next_fire", "title", "last_run"))
+OFFSET = Shape("a whole number from 0", "0",
+               lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9)
+LIMIT = Shape("a whole number from 1 to 10000", "100",
+              lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10_000)
+RUN_LIMIT = Shape("a whole number from 1 to 1000", "50",
+                  lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 1000)
+COUNT = Shape("a whole number from 1 to 100", "5",
+              lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100)
+CURSOR = Shape("a page cursor such as r120, or null", "r120",
+               lambda v: isinstance(v, str) and 2 <= len(v) <= 21 and v[0] == "r"
+               and v[1:].isascii() and v[1:].isdigit())
 
 
 @dataclass(frozen=True)
@@ -65,54 +90,127 @@ class Arg:
 
 # ---------------------------------------------------------------- the operations
 
-Act = Callable[[Engine, dict[str, Any]], Awaitable[Any]]
+Act = Callable[[Api, dict[str, Any]], Awaitable[Any]]
 
 
-async def _create(e: Engine, a: dict[str, Any]) -> Any:
-    automation, created = await e.create(a["doc"], request_id=a["request_id"], actor=a["actor"])
-    return {"automation": automation.to_dict(), "created": created}
+def _stamped(answer: Stamped[Any], result: Any) -> Any:
+    """A result with the (epoch, revision) it reflects, under ``stamp``."""
+    if isinstance(result, dict):
+        return {**result, "stamp": answer.stamp.to_dict()}
+    return {"items": result, "stamp": answer.stamp.to_dict()}
 
 
-async def _revise(e: Engine, a: dict[str, Any]) -> Any:
-    automation, changed = await e.revise(a["id"], a["doc"], actor=a["actor"])
-    return {"automation": automation.to_dict(), "changed": changed}
+async def _create(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.create(a["doc"], request_id=a["request_id"], actor=a["actor"])
+    automation, created = answer.value
+    return _stamped(answer, {"automation": automation.to_dict(), "created": created})
 
 
-async def _pause(e: Engine, a: dict[str, Any]) -> Any:
-    return (await e.set_paused(a["id"], True, actor=a["actor"])).to_dict()
+async def _revise(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.edit(a["id"], a["doc"], expected_revision=a["expected_revision"],
+                            actor=a["actor"])
+    automation, changed = answer.value
+    return _stamped(answer, {"automation": automation.to_dict(), "changed": changed})
 
 
-async def _resume(e: Engine, a: dict[str, Any]) -> Any:
-    return (await e.set_paused(a["id"], False, actor=a["actor"])).to_dict()
+async def _pause(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.pause(a["id"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict())
 
 
-async def _delete(e: Engine, a: dict[str, Any]) -> Any:
-    await e.delete(a["id"], actor=a["actor"])
-    return {"deleted": a["id"]}
+async def _resume(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.resume(a["id"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict())
 
 
-async def _run_now(e: Engine, a: dict[str, Any]) -> Any:
-    run = await e.run_now(a["id"], request_id=a["request_id"], dry_run=a["dry_run"],
-                          actor=a["actor"])
-    if a["wait"]:
-        run = await e.wait_run(run.id)
-    return run.to_dict(with_output=a["wait"])
+async def _delete(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.delete(a["id"], actor=a["actor"])
+    return _stamped(answer, {"deleted": a["id"]})
 
 
-async def _stop(e: Engine, a: dict[str, Any]) -> Any:
-    return (await e.stop_current(a["id"], actor=a["actor"])).to_dict()
+async def _run_now(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.run_now(a["id"], request_id=a["request_id"], dry_run=a["dry_run"],
+                               wait=a["wait"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict(with_output=a["wait"]))
 
 
-async def _attention_read(e: Engine, a: dict[str, Any]) -> Any:
-    return {"marked": e.mark_attention_read(a["item"])}
+async def _stop(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.stop(a["id"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict())
 
 
-async def _set_setting(e: Engine, a: dict[str, Any]) -> Any:
-    return {"value": e.set_setting(a["key"], a["value"])}
+async def _decide(api: Api, a: dict[str, Any]) -> Any:
+    decision = Decision(kind=a["decision"], text=a["text"], rule=a["rule"])
+    answer = await api.decide(a["run"], decision, request_id=a["request_id"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict())
 
 
-async def _ping(e: Engine, a: dict[str, Any]) -> Any:
-    return {"pid": os.getpid(), "data_dir": str(e.data_dir), "revision": e.events.last_revision}
+async def _attention_read(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.mark_read(a["item"])
+    return _stamped(answer, {"marked": answer.value})
+
+
+async def _set_setting(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.set_setting(a["key"], a["value"])
+    return _stamped(answer, {"value": answer.value})
+
+
+async def _summaries(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.summaries(text=a["text"], status=a["status"], sort=a["sort"],
+                                 offset=a["offset"], limit=a["limit"])
+    items, total = answer.value
+    return _stamped(answer, {"items": [i.to_dict() for i in items], "total": total})
+
+
+async def _automation(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.automation(a["id"])
+    return _stamped(answer, answer.value.to_dict())
+
+
+async def _runs(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.runs(a["id"], limit=a["limit"], cursor=a["cursor"])
+    runs, cursor = answer.value
+    return _stamped(answer, {"items": [r.to_dict() for r in runs], "next_cursor": cursor})
+
+
+async def _run(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.run(a["run"])
+    return _stamped(answer, answer.value)
+
+
+async def _attention(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.attention(unread_only=a["unread"])
+    return _stamped(answer, [i.to_dict() for i in answer.value])
+
+
+async def _parked(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.parked(a["id"])
+    return _stamped(answer, [p.to_dict() for p in answer.value])
+
+
+async def _next_fires(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.next_fires(a["id"], a["count"])
+    return _stamped(answer, [format_instant(f) for f in answer.value])
+
+
+async def _history(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.history(a["id"])
+    revisions, audit = answer.value
+    return _stamped(answer, {"revisions": [r.to_dict() for r in revisions],
+                             "audit": [e.to_dict() for e in audit]})
+
+
+async def _activate(api: Api, a: dict[str, Any]) -> Any:
+    return {"role": api.role, **await api.activate()}
+
+
+async def _subscribe(api: Api, a: dict[str, Any]) -> Any:
+    return Subscription(api)
+
+
+async def _ping(api: Api, a: dict[str, Any]) -> Any:
+    return {"pid": os.getpid(), "data_dir": str(api.data_dir), "role": api.role,
+            **api.stamp().to_dict()}
 
 
 @dataclass(frozen=True)
@@ -151,7 +249,7 @@ OPERATIONS: dict[str, Operation] = {
     "create": Operation(_create, {"doc": Arg(DOCUMENT, required=True),
                                   "request_id": Arg(REQUEST_ID), "actor": _ACTOR}),
     "revise": Operation(_revise, {"id": _ID, "doc": Arg(DOCUMENT, required=True),
-                                  "actor": _ACTOR}),
+                                  "expected_revision": Arg(REVISION), "actor": _ACTOR}),
     "pause": Operation(_pause, {"id": _ID, "actor": _ACTOR}),
     "resume": Operation(_resume, {"id": _ID, "actor": _ACTOR}),
     "delete": Operation(_delete, {"id": _ID, "actor": _ACTOR}),
@@ -162,14 +260,32 @@ OPERATIONS: dict[str, Operation] = {
     "attention_read": Operation(_attention_read, {"item": Arg(ITEM)}),
     "set_setting": Operation(_set_setting, {"key": Arg(SETTING_KEY, required=True),
                                             "value": Arg(SETTING_VALUE)}),
+    "decide": Operation(_decide, {"run": Arg(RUN_ID, required=True),
+                                  "decision": Arg(DECISION, required=True), "text": Arg(ANSWER),
+                                  "rule": Arg(RULE), "request_id": Arg(REQUEST_ID),
+                                  "actor": _ACTOR}),
+    "summaries": Operation(_summaries, {"text": Arg(TEXT), "status": Arg(STATUS),
+                                        "sort": Arg(SORT, default="next_fire"),
+                                        "offset": Arg(OFFSET, default=0),
+                                        "limit": Arg(LIMIT, default=10_000)}),
+    "automation": Operation(_automation, {"id": _ID}),
+    "runs": Operation(_runs, {"id": _ID, "limit": Arg(RUN_LIMIT, default=50),
+                              "cursor": Arg(CURSOR)}),
+    "run": Operation(_run, {"run": Arg(RUN_ID, required=True)}),
+    "attention": Operation(_attention, {"unread": Arg(FLAG, default=False)}),
+    "parked": Operation(_parked, {"id": Arg(AUTOMATION_ID)}),
+    "next_fires": Operation(_next_fires, {"id": _ID, "count": Arg(COUNT, default=5)}),
+    "history": Operation(_history, {"id": _ID}),
+    "activate": Operation(_activate, {}),
+    "subscribe": Operation(_subscribe, {}),
     "ping": Operation(_ping, {}),
 }
 
 
-async def perform(engine: Engine, op: str, args: dict[str, Any]) -> Any:
+async def perform(api: Api, op: str, args: dict[str, Any]) -> Any:
     """Run ``op`` with ``args`` once they have the declared shapes."""
     operation = OPERATIONS.get(op)
     if operation is None:
         raise InvalidInput("op", f"unknown operation {describe(op)}",
                            "one of " + ", ".join(OPERATIONS), "ping")
-    return await operation.run(engine, operation.bind(args))
+    return await operation.run(api, operation.bind(args))

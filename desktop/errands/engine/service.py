@@ -11,12 +11,14 @@ import asyncio
 import logging
 import os
 import signal
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import ErrandsError
 from ..paths import database_path
 from ..store import Store
+from .api import Api
 from .command_runner import CommandRunner
 from .control import ControlServer
 from .core import Engine
@@ -33,15 +35,21 @@ def default_runners() -> dict[str, Any]:
 
 
 class EngineHost:
-    """An engine that owns ``data_dir``: holds the lock and answers the control channel."""
+    """An engine that owns ``data_dir``: holds the lock and answers the control channel.
+    ``role`` says who hosts it (``serve``, ``app`` or ``cli``); the app passes
+    ``on_activate`` so that a second launch brings its window forward."""
 
-    def __init__(self, data_dir: Path, *, automatic: bool = True, listen: bool = True) -> None:
+    def __init__(self, data_dir: Path, *, automatic: bool = True, listen: bool = True,
+                 role: str = "serve", on_activate: Callable[[], None] | None = None) -> None:
         self.data_dir = data_dir
         self.automatic = automatic
         self.listen = listen
+        self.role = role
+        self.on_activate = on_activate
         self.lock = DataDirLock(data_dir, "engine")
         self.store: Store | None = None
         self.engine: Engine | None = None
+        self.api: Api | None = None
         self.server: ControlServer | None = None
 
     async def start(self) -> Engine:
@@ -56,6 +64,7 @@ class EngineHost:
             self.engine = Engine(self.store, self.data_dir, default_runners(),
                                  network=RouteProbe(), automatic=self.automatic)
             await self.engine.start()
+            self.api = Api(self.engine, role=self.role, on_activate=self.on_activate)
             if self.listen:
                 self.server = ControlServer(self.data_dir, self.handle)
                 self.lock.set_address(await self.server.start())
@@ -65,9 +74,9 @@ class EngineHost:
         return self.engine
 
     async def handle(self, op: str, args: dict[str, Any]) -> Any:
-        if self.engine is None:
+        if self.api is None:
             raise ErrandsError("the engine is not running")
-        return await perform(self.engine, op, args)
+        return await perform(self.api, op, args)
 
     async def close(self) -> None:
         if self.server is not None:
@@ -76,10 +85,54 @@ class EngineHost:
         if self.engine is not None:
             await self.engine.stop()
             self.engine = None
+        if self.api is not None:
+            await asyncio.to_thread(self.api.close)
+            self.api = None
         if self.store is not None:
             self.store.close()
             self.store = None
         self.lock.release()
+
+
+class EngineThread:
+    """An :class:`EngineHost` on a thread and event loop of its own, for a caller whose loop
+    must never wait on the engine's disk writes (the window). The caller gets an
+    :class:`Api` whose commands hop to the engine's loop and whose queries read on reader
+    threads; notices arrive on the caller's loop."""
+
+    def __init__(self, data_dir: Path, **host_options: Any) -> None:
+        self.host = EngineHost(data_dir, **host_options)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="errands-engine",
+                                        daemon=True)
+        self.api: Api | None = None
+
+    def _on_engine(self, coro: Any) -> Any:
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self._loop))
+
+    async def start(self) -> Api:
+        self._thread.start()
+        try:
+            engine = await self._on_engine(self.host.start())
+        except BaseException:
+            await self._end_thread()
+            raise
+        self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
+                       on_activate=self.host.on_activate)
+        return self.api
+
+    async def close(self) -> None:
+        if self.api is not None:
+            await asyncio.to_thread(self.api.close)
+            self.api = None
+        if self._thread.is_alive():
+            await self._on_engine(self.host.close())
+            await self._end_thread()
+
+    async def _end_thread(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        await asyncio.to_thread(self._thread.join)
+        self._loop.close()
 
 
 async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> None:

@@ -1,0 +1,275 @@
+"""The one async face of the engine: what the window, the CLI's control channel and tests
+call. Commands go to the engine's own loop; queries read on reader threads with a short
+busy timeout, so no caller's loop ever waits on disk. Every answer is stamped with the
+``(epoch, revision)`` of the changes it reflects (see :mod:`errands.engine.notices`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Generic, TypeVar
+
+from .. import queries
+from ..errors import Conflict, NotFound, StoreError
+from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
+from ..schedule import describe, iter_fires
+from ..store import Store
+from .core import Engine
+from .notices import Notice, Stamp
+
+T = TypeVar("T")
+READ_BUSY_MS = 750  # a read that waits longer on a lock answers "busy" instead
+OnEngine = Callable[[Coroutine[Any, Any, Any]], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Stamped(Generic[T]):
+    """An answer and the state of the engine it reflects."""
+
+    stamp: Stamp
+    value: T
+
+
+@dataclass(frozen=True)
+class Revision:
+    revision: int
+    created_at: datetime
+    changed: list[str]          # dotted fields that differ from the revision before
+    definition: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..timeutil import format_instant
+        return {"revision": self.revision, "created_at": format_instant(self.created_at),
+                "changed": self.changed, "definition": self.definition}
+
+
+async def _inline(coro: Coroutine[Any, Any, Any]) -> Any:
+    return await coro
+
+
+class Api:
+    """Commands and queries over one engine.
+
+    ``on_engine`` runs a coroutine on the engine's loop: inline when the caller shares that
+    loop (``errands serve``, tests), across threads when the engine has its own (the app).
+    """
+
+    def __init__(self, engine: Engine, *, on_engine: OnEngine = _inline,
+                 role: str = "serve", readers: int = 2,
+                 on_activate: Callable[[], None] | None = None) -> None:
+        self.engine = engine
+        self.role = role
+        self.on_activate = on_activate
+        self._on_engine = on_engine
+        self._reader = Store(engine.store.db.path, busy_ms=READ_BUSY_MS)
+        self._pool = ThreadPoolExecutor(readers, thread_name_prefix="errands-read")
+
+    @property
+    def data_dir(self) -> Any:
+        return self.engine.data_dir
+
+    def stamp(self) -> Stamp:
+        return self.engine.events.stamp()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._reader.close()
+
+    # ------------------------------------------------------------------ notices
+
+    def subscribe(self, listener: Callable[[Notice], None]) -> Callable[[], None]:
+        """``listener`` gets every notice on the caller's loop."""
+        loop = asyncio.get_running_loop()
+
+        def deliver(notice: Notice) -> None:
+            if loop.is_closed():
+                return
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is loop:
+                listener(notice)
+            else:
+                loop.call_soon_threadsafe(listener, notice)
+
+        return self.engine.events.subscribe(deliver)
+
+    async def activate(self) -> dict[str, Any]:
+        """Ask the host to bring its window forward (a second launch of the app does)."""
+        if self.on_activate is None:
+            return {"shown": False, "why": f"this engine is hosted by errands {self.role}, "
+                    "which has no window"}
+        self.on_activate()
+        return {"shown": True}
+
+    # ----------------------------------------------------------------- commands
+
+    async def _command(self, coro: Coroutine[Any, Any, T]) -> Stamped[T]:
+        value = await self._on_engine(coro)
+        return Stamped(self.stamp(), value)
+
+    async def create(self, doc: Any, *, request_id: str | None = None,
+                     actor: str = "user") -> Stamped[tuple[Automation, bool]]:
+        return await self._command(self.engine.create(doc, request_id=request_id, actor=actor))
+
+    async def edit(self, automation_id: str, doc: Any, *, expected_revision: int | None = None,
+                   actor: str = "user") -> Stamped[tuple[Automation, bool]]:
+        return await self._command(self.engine.revise(
+            automation_id, doc, actor=actor, expected_revision=expected_revision))
+
+    async def pause(self, automation_id: str, *, actor: str = "user") -> Stamped[Automation]:
+        return await self._command(self.engine.set_paused(automation_id, True, actor=actor))
+
+    async def resume(self, automation_id: str, *, actor: str = "user") -> Stamped[Automation]:
+        return await self._command(self.engine.set_paused(automation_id, False, actor=actor))
+
+    async def delete(self, automation_id: str, *, actor: str = "user") -> Stamped[None]:
+        return await self._command(self.engine.delete(automation_id, actor=actor))
+
+    async def run_now(self, automation_id: str, *, request_id: str | None = None,
+                      dry_run: bool = False, wait: bool = False,
+                      actor: str = "user") -> Stamped[Run]:
+        async def go() -> Run:
+            run = await self.engine.run_now(automation_id, request_id=request_id,
+                                            dry_run=dry_run, actor=actor)
+            return await self.engine.wait_run(run.id) if wait else run
+        return await self._command(go())
+
+    async def stop(self, automation_id: str, *, actor: str = "user") -> Stamped[Run]:
+        return await self._command(self.engine.stop_current(automation_id, actor=actor))
+
+    async def decide(self, run_id: str, decision: Decision, *, request_id: str | None = None,
+                     actor: str = "user") -> Stamped[Run]:
+        return await self._command(self.engine.decide(run_id, decision, request_id=request_id,
+                                                      actor=actor))
+
+    async def mark_read(self, item_id: int | None = None) -> Stamped[int]:
+        async def go() -> int:
+            return self.engine.mark_attention_read(item_id)
+        return await self._command(go())
+
+    async def set_setting(self, key: str, value: str | None) -> Stamped[str]:
+        async def go() -> str:
+            return self.engine.set_setting(key, value)
+        return await self._command(go())
+
+    # ------------------------------------------------------------------ queries
+
+    async def _read(self, fn: Callable[..., T], *args: Any, **kw: Any) -> Stamped[T]:
+        stamp = self.stamp()  # taken first: the answer reflects at least these changes
+        try:
+            value = await asyncio.get_running_loop().run_in_executor(
+                self._pool, functools.partial(fn, *args, **kw))
+        except StoreError as exc:
+            if exc.code == "locked":
+                raise Conflict("busy", "the database is busy; try again in a moment") from exc
+            raise
+        return Stamped(stamp, value)
+
+    async def summaries(self, *, text: str | None = None, status: str | None = None,
+                        sort: str = "next_fire", offset: int = 0,
+                        limit: int = queries.PAGE_LIMIT
+                        ) -> Stamped[tuple[list[queries.Summary], int]]:
+        return await self._read(queries.summaries, self._reader, text=text, status=status,
+                                sort=sort, offset=offset, limit=limit)
+
+    async def automation(self, automation_id: str) -> Stamped[Automation]:
+        return await self._read(self._reader.get, automation_id)
+
+    async def runs(self, automation_id: str, *, limit: int = 50,
+                   cursor: str | None = None) -> Stamped[tuple[list[Run], str | None]]:
+        return await self._read(self._reader.runs_page, automation_id, limit=limit,
+                                cursor=cursor)
+
+    async def run(self, run_id: str) -> Stamped[dict[str, Any]]:
+        """A run with its output and, for a run with a session, its transcript."""
+        def read() -> dict[str, Any]:
+            run = self._reader.get_run(run_id)
+            doc = run.to_dict(with_output=True)
+            doc["transcript"] = ([m.to_dict() for m in self._reader.messages(run.session_id)]
+                                 if run.session_id else None)
+            parked = self._reader.parked_run(run_id) if run.state == "awaiting_input" else None
+            doc["blocker"] = parked.to_dict() if parked else None
+            return doc
+        return await self._read(read)
+
+    async def attention(self, *, unread_only: bool = False) -> Stamped[list[AttentionItem]]:
+        return await self._read(self._reader.attention, unread_only=unread_only)
+
+    async def parked(self, automation_id: str | None = None) -> Stamped[list[Parked]]:
+        return await self._read(self._reader.parked, automation_id)
+
+    async def next_fires(self, automation_id: str, count: int = 5) -> Stamped[list[datetime]]:
+        def read() -> list[datetime]:
+            automation = self._reader.get(automation_id)
+            d = automation.definition
+            if d is None or automation.status != "active" or automation.next_fire_at is None:
+                return []
+            fires = [automation.next_fire_at]
+            for fire in iter_fires(d.trigger, automation.next_fire_at):
+                if len(fires) >= count:
+                    break
+                fires.append(fire)
+            return fires[:count]
+        return await self._read(read)
+
+    async def upcoming(self, hours: float = 24) -> Stamped[list[tuple[datetime, str, str]]]:
+        now = self.engine.clock.now()
+        return await self._read(queries.upcoming, self._reader, now,
+                                now + timedelta(hours=hours))
+
+    async def history(self, automation_id: str
+                      ) -> Stamped[tuple[list[Revision], list[AuditEntry]]]:
+        """Its revisions, each with what changed, and its audit trail."""
+        def read() -> tuple[list[Revision], list[AuditEntry]]:
+            revisions = []
+            before: dict[str, Any] = {}
+            for number, definition, created in self._reader.revisions(automation_id):
+                doc = definition.to_dict()
+                revisions.append(Revision(number, created, queries.changed_fields(before, doc)
+                                          if before else [], doc))
+                before = doc
+            audit = self._reader.audit(automation_id)
+            if not revisions and not audit:
+                raise NotFound(f"no automation with id {automation_id!r}, and no trail of one")
+            return revisions, audit
+        return await self._read(read)
+
+    def schedule_words(self, automation: Automation) -> str:
+        return describe(automation.definition.trigger) if automation.definition else "broken"
+
+
+class Subscription:
+    """Notices for one channel client, in order. A client that stops reading loses its
+    stream (the queue is bounded) rather than the engine's memory."""
+
+    is_stream = True
+    LIMIT = 1000
+
+    def __init__(self, api: Api) -> None:
+        self.stamp = api.stamp()
+        self.queue: asyncio.Queue[Notice | None] = asyncio.Queue(self.LIMIT)
+        self._unsubscribe = api.subscribe(self._put)
+
+    def _put(self, notice: Notice) -> None:
+        try:
+            self.queue.put_nowait(notice)
+        except asyncio.QueueFull:
+            self._unsubscribe()
+            self.queue = asyncio.Queue(1)
+            self.queue.put_nowait(None)  # tells the server to end the stream
+
+    def first(self) -> dict[str, Any]:
+        return {"subscribed": True, **self.stamp.to_dict()}
+
+    async def next(self) -> Notice | None:
+        return await self.queue.get()
+
+    def close(self) -> None:
+        self._unsubscribe()
