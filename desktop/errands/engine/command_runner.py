@@ -70,7 +70,7 @@ import signal
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
@@ -373,6 +373,23 @@ async def _wait_event(event: asyncio.Event, timeout: float | None) -> bool:
     return bool(done)
 
 
+async def _settle(job: "asyncio.Future[Any]") -> asyncio.CancelledError | None:
+    """Wait for ``job`` to finish even when cancelled meanwhile; the cancellation is returned
+    for the caller to re-raise once it has cleaned up.
+
+    Used for starting the child: asyncio's own clean-up of a start cancelled half-way closes
+    the transport before its child watcher has seen the exit, so the child is reaped behind
+    the watcher's back and asyncio logs "Unknown child process pid …" (and loses the status).
+    Letting the start finish hands the child to the ordinary stop path instead."""
+    interrupted: asyncio.CancelledError | None = None
+    while not job.done():
+        try:
+            await asyncio.wait({job})
+        except asyncio.CancelledError as exc:
+            interrupted = exc
+    return interrupted
+
+
 class _Child:
     def __init__(self, pid: int, protocol: _ChildProtocol) -> None:
         self.pid = pid
@@ -419,17 +436,23 @@ class CommandRunner:
                    log_file: BinaryIO) -> Outcome:
         output = _Output(log_file)
         loop = asyncio.get_running_loop()
+        spawn = asyncio.ensure_future(loop.subprocess_exec(
+            lambda: _ChildProtocol(output), *argv, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ctx.workdir),
+            env=env, start_new_session=True))
+        interrupted = await _settle(spawn)
         try:
-            transport, protocol = await loop.subprocess_exec(
-                lambda: _ChildProtocol(output), *argv, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ctx.workdir),
-                env=env, start_new_session=True)
+            transport, protocol = spawn.result()
         except OSError as exc:
+            if interrupted is not None:
+                raise interrupted from None
             return Outcome(state="failed", error_code="spawn",
                            error_message=f"cannot start {argv[0]}: {exc.strerror or exc}")
         child = _Child(transport.get_pid(), protocol)
         try:
             try:
+                if interrupted is not None:  # cancelled while starting: end it like any run
+                    raise interrupted
                 if ctx.on_started is not None:
                     ctx.on_started(child.pid)
                 timed_out = await self._supervise(child, ctx.timeout.total_seconds())
