@@ -15,8 +15,8 @@ import itertools
 from sqlalchemy import and_, case, func, or_, select
 
 from .db.schema import AutomationRow, RunRow
-from .errors import InvalidInput
-from .records import Automation
+from .errors import InvalidInput, NotFound
+from .records import AuditEntry, Automation
 from .schedule import describe, iter_fires
 from .store import Store, _automation
 from .timeutil import format_instant
@@ -143,6 +143,33 @@ def upcoming(store: Store, after: datetime, until: datetime,
                 fires.append((instant, automation.id, automation.title))
     fires.sort()
     return fires[:limit]
+
+
+@dataclass(frozen=True)
+class Revision:
+    revision: int
+    created_at: datetime
+    changed: list[str]          # dotted fields that differ from the revision before
+    definition: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"revision": self.revision, "created_at": format_instant(self.created_at),
+                "changed": self.changed, "definition": self.definition}
+
+
+def history(store: Store, automation_id: str) -> tuple[list[Revision], list[AuditEntry]]:
+    """An automation's revisions, each with what changed, and its audit trail (which
+    outlives a deletion)."""
+    revisions = []
+    before: dict[str, Any] | None = None
+    for number, doc, created in store.revision_docs(automation_id):
+        revisions.append(Revision(number, created,
+                                  [] if before is None else changed_fields(before, doc), doc))
+        before = doc
+    audit = store.audit(automation_id)
+    if not revisions and not audit:
+        raise NotFound(f"no automation with id {automation_id!r}, and no trail of one")
+    return revisions, audit
 
 
 def changed_fields(before: dict[str, Any], after: dict[str, Any], prefix: str = "") -> list[str]:

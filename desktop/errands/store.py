@@ -335,6 +335,14 @@ class Store:
                              .order_by(RevisionRow.revision))
             return [(r.revision, load_definition(r.definition), r.created_at) for r in rows]
 
+    def revision_docs(self, automation_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
+        """Every stored revision's document as stored (readable or not), oldest first."""
+        with self.db.read() as s:
+            rows = s.scalars(select(RevisionRow).where(RevisionRow.automation_id == automation_id)
+                             .order_by(RevisionRow.revision))
+            return [(r.revision, r.definition if isinstance(r.definition, dict) else
+                     {"stored": str(r.definition)}, r.created_at) for r in rows]
+
     def definition_at(self, automation_id: str, revision: int) -> Definition:
         """The definition as it was at ``revision``: a resumed run goes on under the revision
         it was claimed with, whatever was edited meanwhile."""
@@ -396,6 +404,21 @@ class Store:
     def slot_taken_in(self, s: Session, automation_id: str, slot: str) -> RunRow | None:
         return s.scalars(select(RunRow).where(RunRow.automation_id == automation_id,
                                               RunRow.slot == slot)).first()
+
+    def resolve_run(self, ident: str) -> str:
+        """A full run id from an id or an unambiguous prefix of at least four characters."""
+        with self.db.read() as s:
+            if s.get(RunRow, ident) is not None:
+                return ident
+            if 4 <= len(ident) <= 36:
+                ids = list(s.scalars(select(RunRow.id).where(
+                    RunRow.id.startswith(ident, autoescape=True)).limit(2)))
+                if len(ids) == 1:
+                    return ids[0]
+                if len(ids) > 1:
+                    raise InvalidInput("run", f"{ident!r} matches several runs",
+                                       "a longer run id prefix", ids[0])
+        raise NotFound(f"no run with id {shown(ident)}")
 
     def get_run(self, run_id: str) -> Run:
         with self.db.read() as s:

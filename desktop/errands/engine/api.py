@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from .. import queries
 from ..errors import Conflict, NotFound, StoreError
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
-from ..schedule import describe, iter_fires
+from ..schedule import iter_fires
 from ..store import Store
 from .core import Engine
 from .notices import Notice, Stamp
@@ -33,19 +33,6 @@ class Stamped(Generic[T]):
 
     stamp: Stamp
     value: T
-
-
-@dataclass(frozen=True)
-class Revision:
-    revision: int
-    created_at: datetime
-    changed: list[str]          # dotted fields that differ from the revision before
-    definition: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        from ..timeutil import format_instant
-        return {"revision": self.revision, "created_at": format_instant(self.created_at),
-                "changed": self.changed, "definition": self.definition}
 
 
 async def _inline(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -225,24 +212,9 @@ class Api:
                                 now + timedelta(hours=hours))
 
     async def history(self, automation_id: str
-                      ) -> Stamped[tuple[list[Revision], list[AuditEntry]]]:
+                      ) -> Stamped[tuple[list[queries.Revision], list[AuditEntry]]]:
         """Its revisions, each with what changed, and its audit trail."""
-        def read() -> tuple[list[Revision], list[AuditEntry]]:
-            revisions = []
-            before: dict[str, Any] = {}
-            for number, definition, created in self._reader.revisions(automation_id):
-                doc = definition.to_dict()
-                revisions.append(Revision(number, created, queries.changed_fields(before, doc)
-                                          if before else [], doc))
-                before = doc
-            audit = self._reader.audit(automation_id)
-            if not revisions and not audit:
-                raise NotFound(f"no automation with id {automation_id!r}, and no trail of one")
-            return revisions, audit
-        return await self._read(read)
-
-    def schedule_words(self, automation: Automation) -> str:
-        return describe(automation.definition.trigger) if automation.definition else "broken"
+        return await self._read(queries.history, self._reader, automation_id)
 
 
 class Subscription:

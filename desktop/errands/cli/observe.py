@@ -1,0 +1,175 @@
+"""CLI commands that watch and decide: ``events``, ``history``, ``parked``, ``decide``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from .. import queries
+from ..engine.control import ControlConnection, EngineUnreachable
+from ..errors import ErrandsError, InvalidInput
+from ..records import Decision
+from . import render
+from .commands import _dir, emit, open_store
+from .routing import engine_address, perform
+
+
+# ------------------------------------------------------------------- events
+
+def _notice_line(notice: dict[str, Any]) -> str:
+    states: dict[str, int] = {}
+    for state in notice.get("run_states", {}).values():
+        states[state] = states.get(state, 0) + 1
+    parts = [f"#{notice['revision']}"]
+    if notice.get("engine_state"):
+        parts.append(f"engine {notice['engine_state']}")
+    if states:
+        parts.append("runs: " + ", ".join(f"{n} {s}" for s, n in sorted(states.items())))
+    if notice.get("automations"):
+        parts.append(f"{len(notice['automations'])} automation(s) changed")
+    if notice.get("deleted"):
+        parts.append(f"{len(notice['deleted'])} deleted")
+    for flag, words in (("attention", "attention"), ("parked", "parked runs"),
+                        ("settings", "settings")):
+        if notice.get(flag):
+            parts.append(words)
+    return " · ".join(parts)
+
+
+async def _follow(address: str, args: argparse.Namespace) -> int:
+    connection = await ControlConnection.open(address, data_dir=_dir(args))
+    try:
+        first = await connection.call("subscribe")
+        as_json = getattr(args, "json", False)
+        if not args.follow:
+            print(json.dumps(first) if as_json else
+                  f"engine epoch {first['epoch']} at revision {first['revision']}")
+            return 0
+        if not as_json:
+            print(f"Following the engine (epoch {first['epoch']}, revision "
+                  f"{first['revision']}); Ctrl-C to stop.", file=sys.stderr, flush=True)
+        async for notice in connection.notices():
+            print(json.dumps(notice) if as_json else _notice_line(notice), flush=True)
+        if not as_json:
+            print("The engine stopped.", file=sys.stderr)
+        return 0
+    finally:
+        await connection.aclose()
+
+
+def events(args: argparse.Namespace) -> int:
+    address = engine_address(_dir(args))
+    if address is None:
+        raise EngineUnreachable("no engine is running on this data folder, so nothing changes; "
+                                "start one with 'errands serve' (or the app)")
+    try:
+        return asyncio.run(_follow(address, args))
+    except KeyboardInterrupt:
+        return 0
+
+
+# ------------------------------------------------------------------ history
+
+def history(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    try:
+        ident = store.resolve_id(args.id)
+    except ErrandsError:
+        ident = args.id  # a deleted automation keeps its audit trail
+    revisions, audit = queries.history(store, ident)
+    doc = {"revisions": [r.to_dict() for r in revisions], "audit": [e.to_dict() for e in audit]}
+    lines = ["Revisions:"] if revisions else ["No revisions are kept (it was deleted)."]
+    for r in revisions:
+        what = ", ".join(r.changed) if r.changed else "created"
+        lines.append(f"  {r.revision:>3}  {render.local(r.created_at)}  {what}")
+    lines.append("Trail:")
+    for e in audit:
+        detail = ", ".join(f"{k}={v}" for k, v in (e.detail or {}).items())
+        rev = f"r{e.revision}" if e.revision else ""
+        lines.append(f"  {render.local(e.at)}  {e.action:<14} {rev:<5} by {e.actor}"
+                     + (f"  ({detail})" if detail else ""))
+    emit(args, doc, "\n".join(lines))
+    return 0
+
+
+# -------------------------------------------------------------- parked runs
+
+def parked(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    ident = store.resolve_id(args.id) if args.id else None
+    items = store.parked(ident)
+    titles = {a.id: a.title for a in store.list()} if items else {}
+    emit(args, {"parked": [p.to_dict() for p in items]},
+         render.table(("RUN", "AUTOMATION", "#", "WAITS FOR", "EXPIRES"),
+                      [(p.run_id[:8], titles.get(p.automation_id, p.automation_id[:8]),
+                        p.run_index, p.blocker.summary()[:70], render.local(p.expires_at))
+                       for p in items])
+         if items else "No run is waiting for a decision.")
+    return 0
+
+
+def _decision(args: argparse.Namespace) -> Decision:
+    chosen = [name for name in ("approve", "always", "deny", "answer")
+              if getattr(args, name) not in (None, False)]
+    if len(chosen) != 1:
+        raise InvalidInput("decision", "give exactly one of --approve, --always, --deny or "
+                           "--answer TEXT", "one decision", "errands decide RUN --approve")
+    kind = chosen[0]
+    if kind == "answer":
+        return Decision("answer", text=args.answer)
+    if kind == "always":
+        return Decision("approve_always", rule=args.rule)
+    if kind == "deny":
+        return Decision("deny", text=args.note)
+    return Decision("approve_once")
+
+
+def decide(args: argparse.Namespace) -> int:
+    decision = _decision(args)
+    store = open_store(args)
+    run_id = store.resolve_run(args.run)
+    op_args = {"run": run_id, "decision": decision.kind, "text": decision.text,
+               "rule": decision.rule, "request_id": args.request_id}
+
+    def here() -> dict[str, Any]:
+        """No engine runs: host one for this run (it fires nothing else) until it ends or
+        parks again."""
+        from ..engine.service import EngineHost
+
+        async def go() -> dict[str, Any]:
+            host = EngineHost(_dir(args), automatic=False, role="cli")
+            engine = await host.start()
+            try:
+                run = await engine.decide(run_id, decision, request_id=args.request_id)
+                return (await engine.wait_run(run.id)).to_dict()
+            finally:
+                await host.close()
+        return asyncio.run(go())
+
+    reply = perform(_dir(args), "decide", op_args, here, local_takes_lock=True)
+    run = store.get_run(reply["id"])
+    emit(args, reply, f"Run #{run.index}: {decision.kind.replace('_', ' ')} → {run.state}")
+    return 0
+
+
+def register(cmd: Any) -> None:
+    p = cmd("events", events, "the engine's change notices (one line each with --follow)")
+    p.add_argument("--follow", "-f", action="store_true",
+                   help="keep printing notices until Ctrl-C or the engine stops")
+    p = cmd("history", history, "an automation's revisions (what changed) and its audit trail")
+    p.add_argument("id")
+    p = cmd("parked", parked, "runs waiting for your decision (approvals, questions)")
+    p.add_argument("id", nargs="?", help="only this automation's")
+    p = cmd("decide", decide, "approve, deny or answer a parked run; it then goes on")
+    p.add_argument("run", help="the run id (or a unique prefix of it)")
+    p.add_argument("--approve", action="store_true", help="approve this once")
+    p.add_argument("--always", action="store_true",
+                   help="approve, and allow the same from now on for this automation")
+    p.add_argument("--rule", metavar="PATTERN", help="with --always: the narrower rule to save")
+    p.add_argument("--deny", action="store_true", help="refuse; the run is told so")
+    p.add_argument("--note", metavar="TEXT", help="with --deny: why, for the run")
+    p.add_argument("--answer", metavar="TEXT", help="answer the run's question")
+    p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")

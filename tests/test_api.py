@@ -1,0 +1,204 @@
+"""The engine's one async face, as the window and the channel use it: an engine on its own
+thread, commands and queries through the facade, stamps, notices on the caller's loop,
+decisions over the channel, and ``errands events --follow`` / ``activate`` against a real
+``errands serve``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from errands.engine.api import Api
+from errands.engine.control import request
+from errands.engine.lock import read_owner
+from errands.engine.notices import Notice
+from errands.engine.operations import perform
+from errands.engine.service import EngineHost, EngineThread
+from errands.errors import Conflict, InvalidInput, NotFound
+from errands.records import Blocker, Decision
+from channel_support import no_error_logs  # noqa: F401
+from test_lifecycle import ParkingRunner
+from test_serve import ERRANDS, Serve
+
+
+def doc(title: str, trigger: dict[str, Any], command: str = "echo done") -> dict[str, Any]:
+    return {"title": title, "runner": {"kind": "command", "command": command},
+            "trigger": trigger}
+
+
+@pytest.fixture
+async def api(tmp_path: Path) -> AsyncIterator[Api]:
+    host = EngineThread(tmp_path / "data", listen=False, role="app")
+    facade = await host.start()
+    try:
+        yield facade
+    finally:
+        await host.close()
+
+
+async def test_commands_and_queries_through_an_engine_on_its_own_thread(api: Api) -> None:
+    notices: list[tuple[Notice, str]] = []
+    api.subscribe(lambda n: notices.append((n, threading.current_thread().name)))
+    cron = (await api.create(doc("Backup", {"kind": "cron", "expression": "30 9 * * *",
+                                            "timezone": "Europe/Berlin"}))).value[0]
+    every = (await api.create(doc("Poll", {"kind": "every", "every": "1h"}))).value[0]
+    manual = (await api.create(doc("Report", {"kind": "manual"}))).value[0]
+
+    page = await api.summaries(sort="title")
+    items, total = page.value
+    assert total == 3 and [s.title for s in items] == ["Backup", "Poll", "Report"]
+    by_fire = [s.title for s in (await api.summaries()).value[0]]
+    assert by_fire[-1] == "Report"  # no next fire: last
+    assert [s.title for s in (await api.summaries(text="pol")).value[0]] == ["Poll"]
+    first = {s.id: s for s in items}
+    assert first[cron.id].schedule.startswith("At 09:30") or "9:30" in first[cron.id].schedule
+    assert first[manual.id].next_fire_at is None and first[every.id].next_fire_at is not None
+
+    await api.pause(every.id)
+    assert [s.title for s in (await api.summaries(status="paused")).value[0]] == ["Poll"]
+    await api.resume(every.id)
+
+    with pytest.raises(Conflict, match="changed since you opened it"):
+        await api.edit(manual.id, doc("Report v2", {"kind": "manual"}), expected_revision=7)
+    edited = (await api.edit(manual.id, doc("Report v2", {"kind": "manual"}),
+                             expected_revision=1)).value[0]
+    assert edited.revision == 2
+    revisions, audit = (await api.history(manual.id)).value
+    assert [r.changed for r in revisions] == [[], ["title"]]
+    assert [e.action for e in audit] == ["created", "revised"]
+
+    run = (await api.run_now(manual.id, wait=True)).value
+    assert run.state == "succeeded" and run.result == "done"
+    runs, cursor = (await api.runs(manual.id)).value
+    assert [r.id for r in runs] == [run.id] and cursor is None
+    detail = (await api.run(run.id)).value
+    assert "done" in detail["output_tail"] and detail["transcript"] is None
+    summary = {s.id: s for s in (await api.summaries()).value[0]}[manual.id]
+    assert summary.last_state == "succeeded" and summary.last_at == run.finished_at
+
+    fires = (await api.next_fires(cron.id, 5)).value
+    assert len(fires) == 5 and fires == sorted(fires)
+    assert {(f.hour, f.minute) for f in fires} <= {(7, 30), (8, 30)}  # 09:30 Berlin in UTC
+    upcoming = (await api.upcoming(hours=24)).value
+    assert {title for _, _, title in upcoming} >= {"Backup", "Poll"}
+    assert (await api.parked()).value == []
+    assert (await api.set_setting("concurrency", "2")).value == "2"
+    assert (await api.mark_read()).value >= 0
+    assert (await api.automation(cron.id)).value.title == "Backup"
+    await api.delete(every.id)
+    assert (await api.summaries()).value[1] == 2
+    with pytest.raises(NotFound):
+        await api.automation(every.id)
+
+    for _ in range(100):  # the last window closes
+        if any(every.id in n.deleted for n, _ in notices):
+            break
+        await asyncio.sleep(0.02)
+    assert {name for _, name in notices} == {threading.current_thread().name}  # our loop
+    revisions_seen = [n.revision for n, _ in notices]
+    assert revisions_seen == sorted(revisions_seen)
+    assert any(run.id in n.runs for n, _ in notices)
+    assert any(n.settings for n, _ in notices)
+
+
+async def test_every_answer_is_stamped_and_older_snapshots_are_recognisable(api: Api) -> None:
+    notices: list[Notice] = []
+    api.subscribe(notices.append)
+    before = await api.summaries()
+    created = await api.create(doc("Later", {"kind": "manual"}))
+    assert created.stamp.newer_than(before.stamp)
+    after = await api.summaries()
+    assert after.stamp.revision >= created.stamp.revision
+    for _ in range(100):
+        if notices:
+            break
+        await asyncio.sleep(0.02)
+    [notice] = [n for n in notices if created.value[0].id in n.automations]
+    assert notice.stamp.newer_than(before.stamp)   # the first snapshot is older: refetch
+    assert not notice.stamp.newer_than(after.stamp)  # the second already reflects it
+
+
+async def test_queries_refuse_bad_arguments_by_name(api: Api) -> None:
+    with pytest.raises(InvalidInput) as sort:
+        await api.summaries(sort="colour")
+    assert sort.value.field == "sort"
+    with pytest.raises(InvalidInput) as status:
+        await api.summaries(status="asleep")
+    assert status.value.field == "status"
+
+
+async def test_a_parked_run_is_listed_and_decided_over_the_channel(tmp_path: Path) -> None:
+    host = EngineHost(tmp_path / "data", automatic=False, listen=False)
+    await host.start()
+    try:
+        assert host.engine is not None and host.api is not None
+        host.engine.runners["command"] = ParkingRunner(Blocker(kind="question",
+                                                               question="Which branch?"))
+        created = await perform(host.api, "create", {"doc": doc("Ask", {"kind": "manual"})})
+        ident = created["automation"]["id"]
+        run = await perform(host.api, "run_now", {"id": ident})
+        for _ in range(200):
+            parked = await perform(host.api, "parked", {})
+            if parked["items"]:
+                break
+            await asyncio.sleep(0.01)
+        [item] = parked["items"]
+        assert item["run_id"] == run["id"] and item["blocker"]["question"] == "Which branch?"
+        [summary] = (await perform(host.api, "summaries", {}))["items"]
+        assert summary["parked"] == 1
+        with pytest.raises(InvalidInput) as missing:
+            await perform(host.api, "decide", {"run": run["id"], "decision": "answer"})
+        assert missing.value.field == "text"
+        answer = {"run": run["id"], "decision": "answer", "text": "main", "request_id": "q1"}
+        await perform(host.api, "decide", answer)
+        await host.engine.wait_run(run["id"])
+        again = await perform(host.api, "decide", answer)  # repeated: harmless
+        assert again["state"] == "succeeded" and again["result"] == "answer main"
+        shown = await perform(host.api, "run", {"run": run["id"]})
+        assert [m["role"] for m in shown["transcript"]] == ["user", "assistant", "tool"]
+    finally:
+        await host.close()
+
+
+def test_events_follow_and_activate_against_a_real_serve(tmp_path: Path) -> None:
+    serve = Serve(tmp_path / "data").start()
+    follower = subprocess.Popen([ERRANDS, "events", "--follow", "--json", "--data-dir",
+                                 str(serve.data)], env=serve.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)  # let it subscribe (a notice sent before is not replayed)
+        a = serve.cli("add", "--title", "hello", "--command", "echo hi",
+                      "--schedule", "manual")["id"]
+        run = serve.cli("run-now", a, "--wait")
+        assert follower.stdout is not None
+        seen: dict[str, str] = {}
+        deadline = time.monotonic() + 30
+        while seen.get(run["id"]) != "succeeded" and time.monotonic() < deadline:
+            line = follower.stdout.readline()
+            notice = json.loads(line)
+            assert set(notice) >= {"epoch", "revision", "runs", "automations"}
+            seen.update(notice["run_states"])
+        assert seen[run["id"]] == "succeeded"
+        owner = read_owner(serve.data)
+        assert owner is not None and owner.address
+        answer = asyncio.run(request(owner.address, "activate", {}, data_dir=serve.data))
+        assert answer["shown"] is False and answer["role"] == "serve"
+        assert "no window" in answer["why"]
+        ping = asyncio.run(request(owner.address, "ping", {}, data_dir=serve.data))
+        assert ping["role"] == "serve" and ping["revision"] >= 1 and ping["epoch"]
+    finally:
+        serve.stop()
+        try:
+            out, err = follower.communicate(timeout=20)
+        finally:
+            if follower.poll() is None:
+                follower.kill()
+    assert follower.returncode == 0, err
