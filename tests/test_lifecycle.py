@@ -273,7 +273,7 @@ async def test_agent_automations_fail_cleanly_without_a_provider(tmp_path: Path)
 # --------------------------------------------------------------------- notices
 
 async def test_a_burst_gives_a_handful_of_stamped_notices(tmp_path: Path) -> None:
-    import asyncio
+    import time
 
     h = Harness(tmp_path, max_sleep=3600)
     await h.engine.start()
@@ -283,15 +283,21 @@ async def test_a_burst_gives_a_handful_of_stamped_notices(tmp_path: Path) -> Non
     for i in range(200):
         automation, _ = await h.engine.create(command_doc(f"b{i}", {"kind": "manual"}))
         ids.append(automation.id)
+    h.engine.events.flush()
+    notices.clear()
+    began = time.perf_counter()
     runs = [await h.engine.run_now(a) for a in ids]
     for run in runs:
         await h.engine.wait_run(run.id)
-    await asyncio.sleep(0.1)  # the last window closes
+    h.engine.events.flush()
+    elapsed = time.perf_counter() - began
     changes = sum(n.changes for n in notices)
-    assert changes >= 200 * 4  # created, scheduled, running, succeeded (and more)
-    assert 1 <= len(notices) <= 10, [n.changes for n in notices]
+    assert changes >= 200 * 3  # scheduled, running, succeeded (and more)
+    # at most one notice per 50 ms window (plus the flushes), whatever the machine's load
+    assert 1 <= len(notices) <= elapsed / 0.05 + 2, (len(notices), elapsed)
+    assert len(notices) * 10 < changes, [n.changes for n in notices]
     assert {r.id for r in runs} <= set().union(*(n.runs for n in notices))
-    assert set(ids) <= set().union(*(n.automations for n in notices))
+    assert set(ids) == set().union(*(n.automations for n in notices))
     revisions = [n.revision for n in notices]
     assert revisions == sorted(revisions) and len(set(revisions)) == len(revisions)
     assert {n.epoch for n in notices} == {h.engine.events.epoch}

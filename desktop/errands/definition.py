@@ -38,22 +38,24 @@ READ_ONLY_FIELDS = ("id", "revision", "status", "next_fire_at", "failure_streak"
                     "created_at", "updated_at", "paused_reason", "paused_at")
 
 
-# --------------------------------------------------------------------------- runners
+# ----------------------------------------------------------------------------- tasks
+# What an automation runs (its ``runner`` field). The engine's runners (engine/runner.py,
+# engine/command_runner.py) are what execute a task: one name, one meaning.
 
 @dataclass(frozen=True)
-class AgentRunner:
+class AgentTask:
     prompt: str
     model: str | None = None
     kind: Literal["agent"] = "agent"
 
 
 @dataclass(frozen=True)
-class CommandRunner:
+class CommandTask:
     command: str
     kind: Literal["command"] = "command"
 
 
-Runner = Union[AgentRunner, CommandRunner]
+Task = Union[AgentTask, CommandTask]
 
 
 # -------------------------------------------------------------------------- triggers
@@ -176,7 +178,7 @@ class Origin:
 @dataclass(frozen=True)
 class Definition:
     title: str
-    runner: Runner
+    runner: Task
     trigger: Trigger
     context: Context = field(default_factory=Context)
     stop: Stop = field(default_factory=Stop)
@@ -216,7 +218,7 @@ def trigger_to_dict(trigger: Trigger) -> dict[str, Any]:
 
 def definition_to_dict(d: Definition) -> dict[str, Any]:
     runner: dict[str, Any]
-    if isinstance(d.runner, AgentRunner):
+    if isinstance(d.runner, AgentTask):
         runner = {"kind": "agent", "prompt": d.runner.prompt, "model": d.runner.model}
     else:
         runner = {"kind": "command", "command": d.runner.command}
@@ -457,7 +459,7 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
         paused=r.boolean("paused", False), origin=_origin(r.raw("origin")))
 
 
-def _runner(doc: object, path: str) -> Runner:
+def _runner(doc: object, path: str) -> Task:
     example = '{"kind": "command", "command": "backup.sh"}'
     if doc is None:
         raise InvalidInput(path, "is required", 'an object with "kind": "agent" or "command"',
@@ -471,12 +473,12 @@ def _runner(doc: object, path: str) -> Runner:
         if model is not None and not model.strip():
             raise InvalidInput(r.name("model"), "must not be empty; use null for the default",
                                "a model name or null", "gpt-4o-mini")
-        return AgentRunner(prompt=prompt or "", model=model)
+        return AgentTask(prompt=prompt or "", model=model)
     if isinstance(doc, dict) and doc.get("kind") == "command":
         r = _Reader(doc, path, ("kind", "command"), example)
         command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, max_chars=None,
                          forbid=ANY_TEXT, example="backup.sh")
-        return CommandRunner(command=command or "")
+        return CommandTask(command=command or "")
     kind = doc.get("kind") if isinstance(doc, dict) else None
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
                        f"unsupported runner kind {_brief(kind)}" if isinstance(doc, dict)
@@ -627,7 +629,7 @@ def _policy(doc: object) -> Policy:
         pause_after_failures=pause_after, jitter=jitter)
 
 
-def _permissions(doc: object, runner: Runner) -> Permissions:
+def _permissions(doc: object, runner: Task) -> Permissions:
     r = _Reader(doc or {}, "permissions", ("mode", "tools", "rules", "untrusted_ok"),
                 '{"mode": "ask", "tools": ["read_file"], "rules": [], "untrusted_ok": []}')
     rules = []
@@ -653,7 +655,7 @@ def _permissions(doc: object, runner: Runner) -> Permissions:
     perms = Permissions(mode=r.choice("mode", ("ask", "allow_listed", "allow_all"), "ask"),  # type: ignore[arg-type]
                         tools=r.names("tools", TOOL_NAMES), rules=tuple(rules),
                         untrusted_ok=r.names("untrusted_ok", TOOL_NAMES))
-    if isinstance(runner, CommandRunner) and perms != Permissions():
+    if isinstance(runner, CommandTask) and perms != Permissions():
         raise InvalidInput("permissions", "only agent runs take permissions",
                            "no permissions for a command runner", '{"mode": "ask"}')
     return perms

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from .. import queries
-from ..errors import Conflict, NotFound, StoreError
+from ..errors import Conflict, StoreError
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
 from ..store import Store

@@ -1,0 +1,134 @@
+"""What clients ask of the engine (through :mod:`errands.engine.api`): create, revise, pause
+and resume, run now, stop, delete, attention and settings."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from ..actors import stopped_by
+from ..catalog import refuse_broken
+from ..errors import Conflict
+from ..records import Automation, Run
+from ..store import _run
+from .base import PAUSED, EngineBase, _failed
+
+
+class Commands(EngineBase):
+    async def create(self, doc: Any, *, request_id: str | None = None,
+                     actor: str = "user") -> tuple[Automation, bool]:
+        automation, created = self.catalog.create(doc, request_id=request_id, actor=actor)
+        self._refresh(automation.id)
+        return automation, created
+
+    async def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
+                     expected_revision: int | None = None) -> tuple[Automation, bool]:
+        """Replace the definition. With ``expected_revision``, refuse when someone else
+        changed it since the caller read it (a form open while the CLI edited)."""
+        self._group.flush()  # act on the store as it is, queued run starts included
+        if expected_revision is not None:
+            current = self._slot(automation_id).automation
+            if current.revision != expected_revision:
+                raise Conflict("stale_revision", f"{current.title} changed since you opened it "
+                               f"(revision {expected_revision}, now {current.revision}); "
+                               "reload it and edit again")
+        automation, changed = self.catalog.revise(automation_id, doc, actor=actor)
+        if changed:
+            self._refresh(automation_id)
+        return automation, changed
+
+    async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
+        self._group.flush()  # act on the store as it is, queued run starts included
+        self.catalog.set_paused(automation_id, paused, actor=actor)
+        self._refresh(automation_id)
+        if paused:  # a pending retry of an automatic fire is dropped, quietly
+            slot = self._slots[automation_id]
+            for run_id in (slot.active, slot.queued):
+                if run_id is None:
+                    continue
+                run = self.store.get_run(run_id)
+                if run.trigger != "manual" and run.state == "scheduled":
+                    self._cancel(run_id, PAUSED)
+        return self.store.get(automation_id)
+
+    async def run_now(self, automation_id: str, *, request_id: str | None = None,
+                      dry_run: bool = False, actor: str = "user") -> Run:
+        """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy."""
+        slot = self._slot(automation_id)
+        refuse_broken(slot.automation)
+        if request_id:
+            existing = self.store.run_by_request(automation_id, request_id)
+            if existing is not None:
+                return existing
+        if slot.active is not None and not dry_run:
+            raise Conflict("busy", f"{slot.automation.title} has a run in progress; wait for it "
+                           "or stop it first (errands stop ID)")
+        now = self.clock.now()
+        self._pending_events = []
+        try:
+            with self._transaction() as s:
+                row = self.store.get_in(s, automation_id)
+                run_row = self.store.insert_run_in(
+                    s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
+                    state="scheduled", now=now, scheduled_for=now, request_id=request_id,
+                    dry_run=dry_run)
+                run = _run(run_row)
+        except IntegrityError:
+            existing = self.store.run_by_request(automation_id, request_id or "")
+            if existing is None:
+                raise
+            return existing
+        with self._transaction() as s:
+            self.store.audit_in(s, automation_id, "run_requested", slot.automation.revision,
+                                actor, now, {"run_id": run.id, "dry_run": dry_run})
+        if not dry_run:
+            slot.active = run.id
+        slot.automation = replace(slot.automation, last_index=run.index)
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
+                            data={"state": "scheduled"})
+        self._spawn(run.id)
+        return run
+
+    async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
+        slot = self._slot(automation_id)
+        run_id = slot.active
+        if run_id is None:
+            raise Conflict("not_running", f"{slot.automation.title} has no active run")
+        why = ("cancelled", stopped_by(actor))
+        if slot.queued:
+            self._close(slot.queued, _failed(why), "cancelled")
+        await self._cancel_and_wait(run_id, why)
+        return self.store.get_run(run_id)
+
+    async def delete(self, automation_id: str, *, actor: str = "user") -> None:
+        """Cancel what runs, then delete the definition and its run ledger (logs are kept)."""
+        self._group.flush()  # act on the store as it is, queued run starts included
+        slot = self._slot(automation_id)
+        for run_id in (slot.queued, slot.active):
+            if run_id is not None:
+                await self._cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
+        self.catalog.delete(automation_id, actor=actor)
+        self._slots.pop(automation_id, None)
+        self.events.publish("automation_deleted", automation_id=automation_id)
+
+    def mark_attention_read(self, item_id: int | None = None) -> int:
+        count = self.store.mark_attention_read(item_id)
+        self.events.publish("attention_raised", data={"read": item_id if item_id else "all"})
+        return count
+
+    def set_setting(self, key: str, value: str | None) -> str:
+        """Store a setting (None: back to the default) and apply it at once."""
+        if value is None:
+            self.store.unset_setting(key)
+        else:
+            self.store.set_setting(key, value)
+        self.settings = settings = self.store.settings()
+        if key == "concurrency":
+            self._cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its slot
+        self._kick()
+        self.events.publish("settings_changed", data={"key": key})
+        return settings.raw(key)

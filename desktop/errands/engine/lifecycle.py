@@ -1,0 +1,340 @@
+"""A run's life: start (attempts, retries with backoff), park with a blocker, resume with a
+decision, expire, and the one closing path that every end of a run goes through, followed
+by the automation's accounting (:mod:`errands.engine.accounting`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..actors import stopped_by
+from ..db.schema import AutomationRow, BlockerRow, RunRow
+from ..errors import Conflict, NotFound
+from ..paths import run_log_path, workspace_path
+from ..records import ACTIVE_STATES, Automation, Blocker, Decision, Run, bounded
+from ..store import _automation, _run
+from ..timeutil import format_duration, format_instant
+from .accounting import Counters, Ended, account
+from .base import (
+    SHUTDOWN_RUNNING,
+    EngineBase,
+    _attempt_open,
+    _check_decision,
+    _close_attempt,
+    _failed,
+    _tail,
+)
+from .network import wait_for_network
+from .processes import process_start_ticks, terminate_group
+from .runner import Outcome, Resume, RunContext, Runner
+from .sessions import RunTranscript, session_for
+
+log = logging.getLogger(__name__)
+
+class Lifecycle(EngineBase):
+    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | None = None,
+               resume: Resume | None = None) -> None:
+        """Start a run's task; ``run`` is its record when the caller has it at hand."""
+        if run is None:
+            run = self.store.get_run(run_id)
+        self._task_automation[run_id] = run.automation_id
+        task = asyncio.get_running_loop().create_task(self._execute(run, delay, resume))
+        self._tasks[run_id] = task
+        task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
+
+    async def _execute(self, run: Run, delay: float, resume: Resume | None = None) -> None:
+        run_id = run.id
+        try:
+            if delay:
+                await self.clock.sleep(delay)
+            automation = self._current(run.automation_id)
+            kind = automation.definition.runner.kind
+            runner = self.runners.get(kind)
+            if runner is None:
+                self._close(run_id, Outcome(state="failed", error_code="no_runner",
+                                            error_message=f"this Errands cannot run {kind} "
+                                            "automations"))
+                return
+            if run.trigger == "catch_up" and runner.needs_network and self.network is not None \
+                    and resume is None:
+                bound = self.settings.get("network_wait").total_seconds()
+                await wait_for_network(self.network, self.clock, bound)
+            attempt = run.attempt
+            while True:
+                cap = self._cap
+                assert cap is not None
+                async with cap:
+                    automation = self._current(run.automation_id)
+                    ctx = await self._start_attempt(run, automation, attempt, resume)
+                    resume = None
+                    outcome = await self._attempt(runner, ctx)
+                if outcome.state == "awaiting_input":
+                    self._park(run_id, outcome)
+                    return
+                retry = (outcome.state == "failed" and not ctx.dry_run
+                         and outcome.stop_reason is None
+                         and attempt < ctx.definition.policy.retry.max_attempts
+                         and not (self._is_paused(run.automation_id) and run.trigger != "manual"))
+                if not retry:
+                    self._close(run_id, outcome)
+                    return
+                delay_td = ctx.definition.policy.retry.delay(attempt)
+                self._backoff(run_id, outcome, self.clock.now() + delay_td)
+                await self.clock.sleep(delay_td.total_seconds())
+                attempt += 1
+        except asyncio.CancelledError:
+            reason = self._cancel_reason.pop(run_id, "interrupted")
+            why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
+            self._close(run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING),
+                        reason)
+        except NotFound:
+            return  # the automation was deleted while this run waited
+        except Exception as exc:  # a runner bug fails the run, never the engine
+            log.exception("run %s crashed", run_id)
+            self._close(run_id, Outcome(state="failed", error_code="internal",
+                                        error_message=f"{type(exc).__name__}: {exc}"))
+
+    async def _attempt(self, runner: Runner, ctx: RunContext) -> Outcome:
+        backstop = ctx.timeout.total_seconds() + 30
+        try:  # a timeout scope, not wait_for: the runner starts in this task, at once
+            async with asyncio.timeout(backstop):
+                return await runner.run(ctx)
+        except TimeoutError:
+            return Outcome(state="failed", error_code="timeout",
+                           error_message=f"no result within {format_duration(ctx.timeout)}")
+
+    async def _start_attempt(self, run: Run, automation: Automation, attempt: int,
+                             resume: Resume | None) -> RunContext:
+        """scheduled -> running. Starts asked for in one loop turn share one transaction."""
+        run_id = run.id
+        started: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
+        self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
+                            data={"state": "running", "attempt": attempt})
+        d = automation.definition
+        if resume is not None and run.revision != automation.revision:
+            d = self.store.definition_at(automation.id, run.revision)  # as claimed
+        workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
+
+        def on_started(pid: int) -> None:  # committed with the other writes of this loop turn
+            started = process_start_ticks(pid)
+
+            def unrecorded(exc: BaseException) -> None:  # a crash could orphan it: end it now
+                log.error("could not record the process of run %s (%s); ending it", run_id, exc)
+                terminate_group(pid, started, grace=0)
+
+            self._group.post("pid", (run_id, pid, started), on_error=unrecorded)
+
+        session_id, kind = session_for(d, automation.id, run_id, started.session_id)
+        transcript = RunTranscript(self.store, self._group, self.clock.now,
+                                   session_id=session_id, kind=kind, automation_id=automation.id,
+                                   run_id=run_id, title=d.title)
+        return RunContext(automation_id=automation.id, run_id=run_id, run_index=started.index,
+                          attempt=attempt, scheduled_for=started.scheduled_for, definition=d,
+                          workdir=workdir,
+                          log_path=run_log_path(self.data_dir, automation.id, run_id),
+                          timeout=d.policy.timeout, dry_run=started.dry_run,
+                          on_started=on_started, revision=started.revision,
+                          session=transcript, resume=resume)
+
+    def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
+        now = self.clock.now()
+        with self._transaction() as s:
+            row = self.store.update_run_in(s, run_id, state="scheduled", retry_at=retry_at,
+                                           pid=None, pid_started=None,
+                                           error_code=outcome.error_code,
+                                           error_message=outcome.error_message,
+                                           output_tail=_tail(outcome.output_tail))
+            row.attempts = _close_attempt(row.attempts, now, "failed", outcome)
+            automation_id = row.automation_id
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "scheduled", "retry_at": format_instant(retry_at)})
+
+    def _park(self, run_id: str, outcome: Outcome) -> None:
+        """running -> awaiting_input, with the blocker, until a decision or expiry."""
+        now = self.clock.now()
+        blocker = outcome.blocker or Blocker(
+            kind="question", question=outcome.result or "The run needs your input to go on.")
+        expires_at = now + self.settings.get("parked_expiry")
+        with self._transaction() as s:
+            row = self.store.get_row_in(s, run_id)
+            row.state = "awaiting_input"
+            row.session_id = outcome.session_id or row.session_id
+            row.pid = row.pid_started = None
+            row.attempts = _close_attempt(row.attempts, now, "awaiting_input", outcome)
+            automation_id = row.automation_id
+            self.store.add_blocker_in(s, run_id, blocker, now=now, expires_at=expires_at)
+            self.store.add_attention_in(
+                s, kind="awaiting_input", now=now, automation_id=automation_id, run_id=run_id,
+                title=f"{self._current(automation_id).title} waits for you",
+                body=blocker.summary())
+        self._expiries[run_id] = expires_at
+        self._kick()
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "awaiting_input"})
+        self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+
+    async def decide(self, run_id: str, decision: Decision, *, request_id: str | None = None,
+                     actor: str = "user") -> Run:
+        """Resume a parked run with a decision. Repeating a decision with the same
+        ``request_id`` changes nothing and returns the run as it is now."""
+        now = self.clock.now()
+        with self._transaction() as s:
+            row = self.store.get_row_in(s, run_id)
+            if request_id is not None and s.scalars(select(BlockerRow.id).where(
+                    BlockerRow.run_id == run_id, BlockerRow.request_id == request_id)).first():
+                return _run(row)  # decided before under this request id: harmless
+            blocker = self.store.open_blocker_in(s, run_id)
+            if row.state != "awaiting_input" or blocker is None or blocker.decided_at is not None:
+                raise Conflict("not_parked", f"run #{row.index} is not waiting for a decision "
+                               f"(it is {row.state})")
+            asked = Blocker(kind=blocker.kind, tool=blocker.tool,  # type: ignore[arg-type]
+                            arguments=blocker.arguments, question=blocker.question,
+                            choices=blocker.choices)
+            _check_decision(asked, decision)
+            blocker.decision = decision.to_dict()
+            blocker.decided_at = now
+            blocker.decided_by = actor
+            blocker.request_id = request_id
+            row.state = "scheduled"
+            automation_id = row.automation_id
+            self.store.audit_in(s, automation_id, "decided", row.revision, actor, now,
+                                {"run_id": run_id, "decision": decision.kind})
+            self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
+            record = _run(row)
+        self._expiries.pop(run_id, None)
+        slot = self._slots.get(automation_id)
+        if slot is not None:
+            slot.active = run_id
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": "scheduled", "decision": decision.kind})
+        self._spawn(run_id, run=record, resume=Resume(asked, decision))
+        return record
+
+    def _expire_due(self, now: datetime) -> None:
+        for run_id, at in list(self._expiries.items()):
+            if at <= now:
+                waited = format_duration(self.settings.get("parked_expiry"))
+                self._close(run_id, Outcome(state="failed", error_code="expired",
+                                            error_message=f"nobody decided within {waited}"),
+                            "expired")
+                self._expiries.pop(run_id, None)
+
+    def _until_expiry(self, now: datetime) -> float | None:
+        first = min(self._expiries.values(), default=None)
+        return None if first is None else max(0.0, (first - now).total_seconds())
+
+    def _close(self, run_id: str, outcome: Outcome, state: str | None = None) -> None:
+        """The one way a run ends (success, failure, timeout, cancel or stop of a running,
+        queued or parked run, expiry, shutdown): record it, then account for it."""
+        state = state or outcome.state
+        self._pending_events = []
+        try:
+            with self._transaction() as s:
+                closed = self._close_in(s, run_id, state, outcome, self.clock.now())
+        finally:
+            self._flush_events()
+        self._task_automation.pop(run_id, None)
+        self._expiries.pop(run_id, None)
+        if closed is None:
+            return
+        automation_id, raised, snapshot = closed
+        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                            data={"state": state})
+        for _ in raised:
+            self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+        slot = self._slots.get(automation_id)
+        if slot is None:
+            return
+        if slot.active == run_id:
+            slot.active = None
+        if slot.queued == run_id:
+            slot.queued = None
+        self._refresh(automation_id, snapshot)
+        if slot.queued and slot.active is None and not self._stopping:
+            slot.active, slot.queued = slot.queued, None
+            self._spawn(slot.active)
+
+    def _close_in(self, s: Session, run_id: str, state: str, outcome: Outcome,
+                  now: datetime) -> tuple[str, list[str], Automation | None] | None:
+        """The run's final row and its automation's accounting, in the caller's transaction.
+        None when the run is gone or already final (never closed twice)."""
+        row = s.get(RunRow, run_id)
+        if row is None or row.state not in ACTIVE_STATES:
+            return None
+        row.state = state
+        row.stop_reason = outcome.stop_reason or (
+            "timeout" if outcome.error_code == "timeout" else state)
+        row.finished_at = now
+        row.retry_at = None
+        row.pid = None
+        row.pid_started = None
+        row.result = bounded(outcome.result)
+        row.error_code = outcome.error_code
+        row.error_message = outcome.error_message
+        row.output_tail = _tail(outcome.output_tail) or row.output_tail
+        row.session_id = outcome.session_id or row.session_id
+        if outcome.prompt_tokens is not None:
+            row.prompt_tokens = outcome.prompt_tokens
+            row.completion_tokens = outcome.completion_tokens
+        if _attempt_open(row.attempts):
+            row.attempts = _close_attempt(row.attempts, now, state, outcome)
+        a = s.get(AutomationRow, row.automation_id)
+        if a is None:
+            return row.automation_id, [], None
+        raised = self._account_in(s, a, row, outcome, now)
+        return row.automation_id, raised, _automation(a)
+
+    def _account_in(self, s: Session, a: AutomationRow, run: RunRow, outcome: Outcome,
+                    now: datetime) -> list[str]:
+        """Apply what the run's end means for its automation (see ``accounting``)."""
+        d = _automation(a).definition
+        if run.dry_run:  # recorded, never counted
+            return []
+        a.last_finished_at = now
+        if d is None:  # broken: a repair arms it afresh
+            return []
+        v = account(d, Counters(a.status, a.run_count, a.failure_streak, a.last_result,
+                                a.next_fire_at),
+                    Ended(run.state, run.trigger, run.result,
+                          f"{run.error_code}: {run.error_message}" if run.error_code else None,
+                          tuple(outcome.notify), outcome.condition_met), now)
+        a.run_count, a.failure_streak, a.last_result = v.run_count, v.failure_streak, v.last_result
+        a.next_fire_at = v.next_fire_at
+        if v.pause:
+            self.store.revise_in(s, a, replace(d, paused=True), now=now, actor="engine",
+                                 action="paused", detail={"reason": v.pause})
+            a.status, a.paused_reason, a.paused_at = "paused", v.pause, now
+        if v.complete:
+            self._complete_in(s, a, now, v.complete)
+        for kind, title, body in v.attention:
+            self.store.add_attention_in(s, kind=kind, title=title, body=body, now=now,
+                                        automation_id=a.id, run_id=run.id)
+        return [kind for kind, _, _ in v.attention]
+
+    def _cancel(self, run_id: str, why: tuple[str, str]) -> None:
+        task = self._tasks.get(run_id)
+        if task is not None and not task.done():
+            self._cancel_reason[run_id] = "cancelled"
+            self._cancel_why[run_id] = why
+            task.cancel()
+            return
+        self._close(run_id, _failed(why), "cancelled")  # parked or queued: nothing executes
+
+    async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None:
+        task = self._tasks.get(run_id)
+        self._cancel(run_id, why)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def wait_run(self, run_id: str) -> Run:
+        """Until the run is final (for ``run-now --wait``)."""
+        task = self._tasks.get(run_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        return self.store.get_run(run_id)
