@@ -10,13 +10,15 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy.orm import Session
 
 from ..db.schema import AutomationRow
 from ..errors import InvalidInput, NotFound
+from ..paths import private_dir
 from ..records import Automation, Blocker, Decision, Run
 from ..timeutil import UTC, format_instant
 from .runner import Outcome, Resume
@@ -30,6 +32,7 @@ CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint befo
 RETRY_ADMISSION = 5.0     # seconds before admission is tried again after the store failed
 OUTPUT_TAIL = 64 * 1024
 LEFTOVER_GRACE = 5.0      # seconds a child left by a dead engine has after SIGTERM
+PREPARE_AHEAD = timedelta(minutes=10)  # a fire this close gets its run's folders made now
 CancelReason = Literal["cancelled", "interrupted"]
 # Why a run was cancelled, as its error (code, message), when nobody asked for it by name;
 # a stop or a delete says who asked (``stopped_by``).
@@ -174,3 +177,13 @@ def _close_attempt(attempts: list[dict[str, Any]] | None, now: datetime, state: 
     if outcome is not None and outcome.error_code:
         items[-1]["error"] = {"code": outcome.error_code, "message": outcome.error_message}
     return items
+
+
+def make_folders(folders: list[Path]) -> None:
+    """Create (0700) what does not exist yet; a folder that cannot be made is left for the
+    run, which reports why."""
+    for folder in folders:
+        try:
+            private_dir(folder)
+        except OSError:
+            pass

@@ -74,6 +74,9 @@ class Engine(Timer, Lifecycle, Commands):
         self._wake = asyncio.Event()
         self._loop_task: asyncio.Task[None] | None = None
         self._reaper: asyncio.Task[None] | None = None  # ends a dead engine's children
+        self._prepared: set[str] = set()     # automations whose run folders exist
+        self._to_prepare: list[Path] = []
+        self._preparing: asyncio.Task[None] | None = None
         self._stopping = False
         self._started_at: datetime | None = None
         self._cap: asyncio.Semaphore | None = None
@@ -89,6 +92,7 @@ class Engine(Timer, Lifecycle, Commands):
         self._group.register("start", store.start_attempts_in)
         self._group.register("pid", store.set_run_pids_in)
         self._group.register("message", store.append_messages_in)
+        self._group.register("close", self._close_batch_in)
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
 
     async def start(self) -> None:
@@ -150,6 +154,8 @@ class Engine(Timer, Lifecycle, Commands):
         for slot in list(self._slots.values()):  # queued runs that never started
             if slot.queued:
                 self._close(slot.queued, _failed(SHUTDOWN), "interrupted")
+        if self._preparing is not None:
+            await asyncio.gather(self._preparing, return_exceptions=True)
         if self._reaper is not None:  # a dead engine's children still in their grace
             self._reaper.cancel()     # are killed now rather than outlive this engine
             await asyncio.gather(self._reaper, return_exceptions=True)

@@ -8,6 +8,7 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 from pathlib import Path
 
 from sqlalchemy import select
@@ -82,7 +83,7 @@ class Lifecycle(EngineBase):
                          and attempt < ctx.definition.policy.retry.max_attempts
                          and not (self._is_paused(run.automation_id) and run.trigger != "manual"))
                 if not retry:
-                    self._close(run_id, outcome)
+                    await self._close_soon(run_id, outcome)
                     return
                 delay_td = ctx.definition.policy.retry.delay(attempt)
                 self._backoff(run_id, outcome, self.clock.now() + delay_td)
@@ -239,6 +240,33 @@ class Lifecycle(EngineBase):
                 closed = self._close_in(s, run_id, state, outcome, self.clock.now())
         finally:
             self._flush_events()
+        self._closed(run_id, state, closed)
+
+    async def _close_soon(self, run_id: str, outcome: Outcome) -> None:
+        """``_close`` for a run its runner ended: runs that end in the same loop turn share
+        one transaction (group commit), so a burst's finishes do not delay its starts. The
+        run has ended whatever happens meanwhile, so a cancel arriving now (a stop, a quit)
+        lets the close complete first."""
+        future = self._group.submit("close", (run_id, outcome.state, outcome,
+                                              self.clock.now()))
+        try:
+            closed = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            self._group.flush()  # commits it now (or it already failed)
+            if not future.done() or future.cancelled() or future.exception() is not None:
+                raise
+            closed = future.result()
+            self._cancel_reason.pop(run_id, None)
+            self._cancel_why.pop(run_id, None)
+        self._closed(run_id, outcome.state, closed)
+
+    def _close_batch_in(self, s: Session, items: list[tuple[str, str, Outcome, datetime]]
+                        ) -> list[Any]:
+        return [self._close_in(s, *item) for item in items]
+
+    def _closed(self, run_id: str, state: str,
+                closed: tuple[str, list[str], Automation | None] | None) -> None:
+        """After the close committed: notices, the slot, and a queued fire's turn."""
         self._task_automation.pop(run_id, None)
         self._expiries.pop(run_id, None)
         if closed is None:

@@ -4,10 +4,12 @@ its reason) in one transaction that also moves the durable cursor."""
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -17,6 +19,7 @@ from sqlalchemy.orm import Session
 from ..db.bulk import Cursor, StaleCursor, write_cursors
 from ..db.schema import AutomationRow, RunRow
 from ..definition import AfterTrigger, Definition
+from ..paths import run_log_path, workspace_path
 from ..records import Automation
 from ..schedule import jitter_offset
 from ..store import Claimed, _automation, _run, run_from_values
@@ -24,11 +27,13 @@ from .base import (
     CHECKPOINT_EVERY,
     FINAL_STRETCH,
     JUMP_THRESHOLD,
+    PREPARE_AHEAD,
     REPLACED,
     RETRY_ADMISSION,
     EngineBase,
     _Slot,
     _slot_key,
+    make_folders,
 )
 from .fires import cursor_after, due_window, plan_fires
 
@@ -46,6 +51,24 @@ class Timer(EngineBase):
             return
         slot.due = a.next_fire_at + jitter_offset(a.id, a.definition.policy.jitter)
         heapq.heappush(self._heap, (slot.due, next(self._seq), automation_id, slot.version))
+        if a.id not in self._prepared and slot.due - self.clock.now() <= PREPARE_AHEAD:
+            self._prepare(a)
+
+    def _prepare(self, automation: Automation) -> None:
+        """Make a run's folders (working folder, log folder) ahead of its fire, on a worker
+        thread: a burst of first runs would otherwise create thousands on the loop."""
+        self._prepared.add(automation.id)
+        d = automation.definition
+        self._to_prepare += [Path(d.workdir) if d.workdir
+                             else workspace_path(self.data_dir, automation.id),
+                             run_log_path(self.data_dir, automation.id, "-").parent]
+        if self._preparing is None or self._preparing.done():
+            self._preparing = asyncio.get_running_loop().create_task(self._prepare_folders())
+
+    async def _prepare_folders(self) -> None:
+        while self._to_prepare:
+            batch, self._to_prepare = self._to_prepare, []
+            await asyncio.to_thread(make_folders, batch)
 
     def _peek_due(self) -> datetime | None:
         while self._heap:
