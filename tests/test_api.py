@@ -202,3 +202,25 @@ def test_events_follow_and_activate_against_a_real_serve(tmp_path: Path) -> None
             if follower.poll() is None:
                 follower.kill()
     assert follower.returncode == 0, err
+
+
+async def test_activate_reaches_the_hosting_loop_of_an_engine_on_its_own_thread(
+        tmp_path: Path) -> None:
+    shown: list[str] = []
+    host = EngineThread(tmp_path / "data", role="app",
+                        on_activate=lambda: shown.append(threading.current_thread().name))
+    await host.start()
+    try:
+        owner = read_owner(tmp_path / "data")
+        assert owner is not None and owner.address
+        answer = await request(owner.address, "activate", {}, data_dir=tmp_path / "data")
+        assert answer == {"role": "app", "shown": True}
+        for _ in range(100):
+            if shown:
+                break
+            await asyncio.sleep(0.01)
+        assert shown == [threading.current_thread().name]  # on our loop, not the engine's
+        ping = await request(owner.address, "ping", {}, data_dir=tmp_path / "data")
+        assert ping["role"] == "app"
+    finally:
+        await host.close()

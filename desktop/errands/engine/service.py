@@ -111,6 +111,10 @@ class EngineThread:
         return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
     async def start(self) -> Api:
+        activate = self.host.on_activate
+        if activate is not None:  # the channel asks on the engine's thread; the window acts on ours
+            caller = asyncio.get_running_loop()
+            self.host.on_activate = lambda: caller.call_soon_threadsafe(activate)
         self._thread.start()
         try:
             engine = await self._on_engine(self.host.start())
@@ -118,7 +122,7 @@ class EngineThread:
             await self._end_thread()
             raise
         self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
-                       on_activate=self.host.on_activate)
+                       on_activate=activate)
         return self.api
 
     async def close(self) -> None:
