@@ -224,3 +224,31 @@ async def test_activate_reaches_the_hosting_loop_of_an_engine_on_its_own_thread(
         assert ping["role"] == "app"
     finally:
         await host.close()
+
+
+def test_watching_and_deciding_from_the_cli_without_an_engine(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([ERRANDS, *args, "--data-dir", data], capture_output=True,
+                              text=True, timeout=60)
+
+    events = cli("events")
+    assert events.returncode == 4 and "no engine is running" in events.stderr
+    assert "internal" not in events.stderr
+    assert cli("parked").stdout.strip() == "No run is waiting for a decision."
+    refused = cli("decide", "abcd")
+    assert refused.returncode == 2 and "exactly one of" in refused.stderr
+    assert cli("decide", "abcd", "--approve").returncode == 3  # no such run
+    added = cli("add", "--title", "t", "--command", "true", "--schedule", "manual", "--json")
+    ident = json.loads(added.stdout)["id"]
+    ran = cli("run-now", ident, "--wait", "--json")
+    run_id = json.loads(ran.stdout)["id"]
+    not_parked = cli("decide", run_id[:8], "--deny")
+    assert not_parked.returncode == 4 and "not waiting for a decision" in not_parked.stderr
+    assert cli("edit", ident, "--title", "t2").returncode == 0
+    shown = cli("history", ident)
+    assert "title" in shown.stdout and "revised" in shown.stdout
+    assert cli("delete", ident).returncode == 0
+    after = cli("history", ident)  # the trail outlives the automation
+    assert after.returncode == 0 and "deleted" in after.stdout

@@ -9,8 +9,8 @@ import sys
 from typing import Any
 
 from .. import queries
-from ..engine.control import ControlConnection, EngineUnreachable
-from ..errors import ErrandsError, InvalidInput
+from ..engine.control import ControlConnection
+from ..errors import Conflict, ErrandsError, InvalidInput
 from ..records import Decision
 from . import render
 from .commands import _dir, emit, open_store
@@ -63,8 +63,8 @@ async def _follow(address: str, args: argparse.Namespace) -> int:
 def events(args: argparse.Namespace) -> int:
     address = engine_address(_dir(args))
     if address is None:
-        raise EngineUnreachable("no engine is running on this data folder, so nothing changes; "
-                                "start one with 'errands serve' (or the app)")
+        raise Conflict("no_engine", "no engine is running on this data folder, so nothing "
+                       "changes; start one with 'errands serve' (or the app)")
     try:
         return asyncio.run(_follow(address, args))
     except KeyboardInterrupt:
