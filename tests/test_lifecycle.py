@@ -319,3 +319,23 @@ async def test_a_snapshot_older_than_a_notice_is_recognisable(tmp_path: Path) ->
     after_restart = h.engine.events.stamp()  # a new epoch: everything before is older
     assert after_restart.newer_than(notice.stamp) and after_restart.epoch != notice.epoch
     await h.stop()
+
+
+async def test_a_run_parked_before_blockers_existed_gets_the_full_wait(h: Harness) -> None:
+    from errands.db.schema import BlockerRow, RunRow
+
+    h.engine.set_setting("parked_expiry", "1h")
+    a = await h.add("old", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    await h.stop()
+    with h.store.transaction() as s:  # as an upgraded 0001 database holds it: no blocker
+        s.query(BlockerRow).delete()
+        assert s.get(RunRow, run.id).state == "awaiting_input"
+    h.engine = h._new_engine()
+    h.engine.runners["command"] = parking(h)
+    await h.engine.start()
+    await h.clock.advance(H - timedelta(seconds=5))
+    assert h.states(a) == ["awaiting_input"]
+    await h.clock.advance(10)
+    assert h.states(a) == ["expired"]

@@ -110,12 +110,18 @@ class Engine(Timer, Lifecycle, Commands):
             if automation.problem is not None:
                 broken.append(automation)
         self._flag_broken(broken, now)
+        waiting = []
         for run in self.store.active_runs():
             slot = self._slots.get(run.automation_id)
             if slot is not None and run.state == "awaiting_input" and not run.dry_run:
                 slot.active = run.id
-        for parked in self.store.parked():  # parked before a restart wait on, until they expire
-            self._expiries[parked.run_id] = parked.expires_at
+            if run.state == "awaiting_input":
+                waiting.append(run.id)
+        expiries = {p.run_id: p.expires_at for p in self.store.parked()}
+        expiry = self.settings.get("parked_expiry")
+        for run_id in waiting:  # parked before a restart wait on, until they expire (one
+            # parked before blockers were recorded gets the full wait from now)
+            self._expiries[run_id] = expiries.get(run_id, now + expiry)
         if self.automatic:
             for automation_id in self._slots:
                 self._arm(automation_id)
