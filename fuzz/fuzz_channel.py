@@ -245,6 +245,10 @@ class Target:
 
         reply = self.loop.run_until_complete(exchange())
         self.findings.judge(line, reply, time.monotonic() - started)
+        if b'"subscribed":true' in reply:  # the connection now carries notices only
+            self.loop.run_until_complete(connection.aclose())
+            self.connection = self.loop.run_until_complete(ControlConnection.open(
+                self.host.server.address, data_dir=self.host.data_dir))  # type: ignore[union-attr]
 
     def close(self) -> None:
         try:

@@ -11,15 +11,12 @@ from datetime import datetime
 from typing import Any, Literal
 
 import itertools
-
-from sqlalchemy import and_, case, func, or_, select
-
-from .db.schema import AutomationRow, RunRow
+import json
 from .errors import InvalidInput, NotFound
-from .records import AuditEntry, Automation
+from .records import AuditEntry
 from .schedule import describe, iter_fires
-from .store import Store, _automation
-from .timeutil import format_instant
+from .store import _DEFINITIONS, Store, _definition
+from .timeutil import UTC, format_instant
 
 SortKey = Literal["next_fire", "title", "last_run"]
 SORT_KEYS: tuple[SortKey, ...] = ("next_fire", "title", "last_run")
@@ -53,12 +50,6 @@ class Summary:
                 "running": self.running, "revision": self.revision}
 
 
-def _schedule_words(automation: Automation) -> str:
-    if automation.definition is None:
-        return "cannot run: " + (automation.problem or "broken")
-    return describe(automation.definition.trigger)
-
-
 def check_sort(sort: str) -> SortKey:
     if sort not in SORT_KEYS:
         raise InvalidInput("sort", f"unknown sort {sort!r}", "one of " + ", ".join(SORT_KEYS),
@@ -66,10 +57,30 @@ def check_sort(sort: str) -> SortKey:
     return sort  # type: ignore[return-value]
 
 
+_ORDER = {
+    "title": "lower(a.title), a.id",
+    "last_run": "a.last_finished_at IS NULL, a.last_finished_at DESC, a.id",
+    "next_fire": "a.next_fire_at IS NULL, a.next_fire_at, lower(a.title), a.id",
+}
+_COLUMNS = ("a.id, a.title, a.status, a.revision, a.next_fire_at, a.failure_streak, "
+            "a.paused_at, a.last_finished_at, a.created_at, a.updated_at, r.state, "
+            "coalesce(r.finished_at, r.created_at)")
+_JOIN = ('automations a LEFT JOIN runs r ON r.automation_id = a.id '
+         'AND r."index" = a.last_index')
+# What a summary needs of a definition, per (automation, revision): runner kind, schedule
+# in words, or why it cannot be loaded. Definitions never change within a revision.
+_SHAPES: dict[tuple[str, int], tuple[str | None, str, str | None]] = {}
+_SHAPES_KEPT = 50_000
+
+
 def summaries(store: Store, *, text: str | None = None, status: str | None = None,
               sort: str = "next_fire", offset: int = 0,
               limit: int = PAGE_LIMIT) -> tuple[list[Summary], int]:
-    """A page of summaries and how many match in all."""
+    """A page of summaries and how many match in all.
+
+    Fast enough for the sidebar: the page's ids are chosen first on the automations table
+    alone, then only those rows are joined to their last run; instants and definitions are
+    decoded by hand (the engine's parsed definitions are reused), not per ORM row."""
     key = check_sort(sort)
     if status is not None and status not in STATUSES:
         raise InvalidInput("status", f"unknown status {status!r}", "one of " + ", ".join(STATUSES),
@@ -77,51 +88,126 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
     if not 0 <= offset <= 10**9 or not 1 <= limit <= PAGE_LIMIT:
         raise InvalidInput("limit", "offset or limit out of range",
                            f"offset ≥ 0 and a limit from 1 to {PAGE_LIMIT}", "100")
-    a = AutomationRow.__table__
-    r = RunRow.__table__
-    last = r.alias("last")
-    where = []
+    where, params = ["1"], []
     if text:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where.append(or_(a.c.title.like(pattern, escape="\\"), a.c.id.startswith(text,
-                                                                                   autoescape=True)))
+        where.append("(a.title LIKE ? ESCAPE '\\' OR substr(a.id, 1, ?) = ?)")
+        params += [pattern, len(text), text]
     if status in ("active", "paused", "completed"):
-        where.append(a.c.status == status)
-    order: list[Any]
-    if key == "title":
-        order = [func.lower(a.c.title), a.c.id]
-    elif key == "last_run":
-        order = [case((a.c.last_finished_at.is_(None), 1), else_=0),
-                 a.c.last_finished_at.desc(), a.c.id]
-    else:
-        order = [case((a.c.next_fire_at.is_(None), 1), else_=0), a.c.next_fire_at,
-                 func.lower(a.c.title), a.c.id]
-    q = (select(*a.columns, last.c.state.label("last_state"),
-                func.coalesce(last.c.finished_at, last.c.created_at).label("last_at"))
-         .select_from(a.outerjoin(last, and_(last.c.automation_id == a.c.id,
-                                             last.c.index == a.c.last_index)))
-         .where(*where).order_by(*order))
+        where.append("a.status = ?")
+        params.append(status)
+    condition = " AND ".join(where)
+    broken_only = status == "broken"
     with store.db.read() as s:
-        total = s.scalar(select(func.count()).select_from(a).where(*where)) or 0
-        rows = list(s.execute(q.offset(offset).limit(limit)))
-        parked = {automation_id: n for automation_id, n in s.execute(
-            select(r.c.automation_id, func.count()).where(r.c.state == "awaiting_input")
-            .group_by(r.c.automation_id))}
-        running = set(s.scalars(select(r.c.automation_id).where(r.c.state == "running")))
+        raw = s.connection().exec_driver_sql
+        total = raw(f"SELECT count(*) FROM automations a WHERE {condition}",
+                    tuple(params)).scalar() or 0
+        paging = "" if broken_only else " LIMIT ? OFFSET ?"
+        page_params = tuple(params) if broken_only else (*params, limit, offset)
+        ids = [row[0] for row in raw(f"SELECT a.id FROM automations a WHERE {condition} "
+                                     f"ORDER BY {_ORDER[key]}{paging}", page_params)]
+        if len(ids) * 2 >= total:  # most of them: one pass, no list of ids
+            rows = list(raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE {condition}", tuple(params)))
+        else:
+            marks = ",".join("?" * len(ids))
+            rows = list(raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE a.id IN ({marks})",
+                            tuple(ids)))
+        by_id = {row[0]: row for row in rows}
+        shapes = _shapes(s, [(row[0], row[3]) for row in rows])
+        parked = dict(raw("SELECT automation_id, count(*) FROM runs "
+                          "WHERE state = 'awaiting_input' GROUP BY automation_id").all())
+        running = {row[0] for row in raw("SELECT automation_id FROM runs "
+                                         "WHERE state = 'running'")}
     out = []
-    for row in rows:
-        automation = _automation(row)  # type: ignore[arg-type]
-        if status == "broken" and automation.problem is None:
+    for automation_id in ids:
+        row = by_id.get(automation_id)
+        if row is None:
+            continue  # deleted between the two reads
+        summary = _summary(row, shapes, parked, running)
+        if broken_only and summary.status != "broken":
             continue
-        out.append(Summary(
-            id=automation.id, title=automation.title, status=automation.status,
-            schedule=_schedule_words(automation),
-            runner=automation.definition.runner.kind if automation.definition else None,
-            next_fire_at=automation.next_fire_at, last_state=row.last_state,
-            last_at=row.last_at if isinstance(row.last_at, datetime) else None,
-            failure_streak=automation.failure_streak, parked=parked.get(automation.id, 0),
-            running=automation.id in running, revision=automation.revision))
+        out.append(summary)
+    if broken_only:
+        total = len(out)
+        out = out[offset:offset + limit]
     return out, total
+
+
+def _instant(value: Any) -> datetime | None | str:
+    """A stored instant (naive UTC text), or the text itself when it is not one."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
+    except ValueError:
+        return str(value)
+
+
+def _shapes(s: Any, keys: list[tuple[str, int]]
+            ) -> dict[tuple[str, int], tuple[str | None, str, str | None]]:
+    found = {k: _SHAPES[k] for k in keys if k in _SHAPES}
+    missing = []
+    for k in keys:
+        if k in found:
+            continue
+        definition = _DEFINITIONS.get(k)  # parsed by the engine already: reuse it
+        if definition is not None:
+            found[k] = _remember(k, (definition.runner.kind, describe(definition.trigger), None))
+        else:
+            missing.append(k)
+    for i in range(0, len(missing), 500):
+        chunk = dict(missing[i:i + 500])
+        marks = ",".join("?" * len(chunk))
+        for automation_id, revision, text in s.connection().exec_driver_sql(
+                f"SELECT id, revision, definition FROM automations WHERE id IN ({marks})",
+                tuple(chunk)):
+            found[(automation_id, revision)] = _remember((automation_id, revision),
+                                                         _shape(automation_id, revision, text))
+    return found
+
+
+def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, str, str | None]:
+    try:
+        doc = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        return None, "", f"the stored definition is not JSON ({exc})"
+    try:
+        definition = _definition(automation_id, revision, doc)
+    except InvalidInput as exc:
+        return None, "", str(exc)
+    return definition.runner.kind, describe(definition.trigger), None
+
+
+def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None]
+              ) -> tuple[str | None, str, str | None]:
+    if len(_SHAPES) >= _SHAPES_KEPT:
+        _SHAPES.clear()
+    _SHAPES[key] = shape
+    return shape
+
+
+def _summary(row: Any, shapes: dict[tuple[str, int], tuple[str | None, str, str | None]],
+             parked: dict[str, int], running: set[str]) -> Summary:
+    (automation_id, title, status, revision, next_fire, streak, paused_at, last_finished,
+     created, updated, last_state, last_at) = row
+    runner, words, problem = shapes.get((automation_id, revision), (None, "", "not found"))
+    next_fire_at = _instant(next_fire)
+    instants = {"next_fire_at": next_fire_at, "paused_at": _instant(paused_at),
+                "last_finished_at": _instant(last_finished), "created_at": _instant(created),
+                "updated_at": _instant(updated)}
+    bad = [f"the stored {name} {value!r} is not an instant" for name, value in instants.items()
+           if isinstance(value, str)]
+    if bad:
+        problem = "; ".join([*bad, *([problem] if problem else [])])
+    at = _instant(last_at)
+    return Summary(
+        id=automation_id, title=title, status="broken" if problem else status,
+        schedule=("cannot run: " + problem) if problem else words,
+        runner=None if problem else runner,
+        next_fire_at=None if problem or isinstance(next_fire_at, str) else next_fire_at,
+        last_state=last_state, last_at=at if isinstance(at, datetime) else None,
+        failure_streak=streak, parked=parked.get(automation_id, 0),
+        running=automation_id in running, revision=revision)
 
 
 def upcoming(store: Store, after: datetime, until: datetime,

@@ -1,0 +1,112 @@
+"""The sidebar's summaries on a real SQLite file: filters, sorts, pages, the last run,
+broken rows (a definition or an instant that does not read) costing only themselves."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from errands import queries
+from errands.catalog import Catalog
+from errands.errors import InvalidInput
+from errands.store import Store
+
+NOW = datetime(2026, 12, 3, 8, 0, tzinfo=timezone.utc)
+
+
+def doc(title: str, trigger: dict[str, Any]) -> dict[str, Any]:
+    return {"title": title, "runner": {"kind": "command", "command": "true"}, "trigger": trigger}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "errands.sqlite3")
+    catalog = Catalog(s, lambda: NOW)
+    catalog.create(doc("Zeta hourly", {"kind": "every", "every": "1h"}))
+    catalog.create(doc("alpha_100% daily", {"kind": "cron", "expression": "0 9 * * *",
+                                            "timezone": "Europe/Berlin"}))
+    catalog.create(doc("Manual report", {"kind": "manual"}))
+    paused, _ = catalog.create(doc("Paused poll", {"kind": "every", "every": "2h"}))
+    catalog.set_paused(paused.id, True)
+    return s
+
+
+def titles(items: list[queries.Summary]) -> list[str]:
+    return [i.title for i in items]
+
+
+def test_sorts_filters_and_pages(store: Store) -> None:
+    by_fire, total = queries.summaries(store)
+    assert total == 4
+    assert titles(by_fire)[-2:] == ["Manual report", "Paused poll"]  # no next fire: last
+    by_title, _ = queries.summaries(store, sort="title")
+    assert titles(by_title) == ["alpha_100% daily", "Manual report", "Paused poll",
+                                "Zeta hourly"]
+    page, total = queries.summaries(store, sort="title", offset=1, limit=2)
+    assert titles(page) == ["Manual report", "Paused poll"] and total == 4
+    assert titles(queries.summaries(store, text="100%")[0]) == ["alpha_100% daily"]
+    assert titles(queries.summaries(store, text="_")[0]) == ["alpha_100% daily"]  # literal
+    assert queries.summaries(store, text="nothing")[1] == 0
+    paused, count = queries.summaries(store, status="paused")
+    assert titles(paused) == ["Paused poll"] and count == 1
+    hourly = {s.title: s for s in by_fire}["Zeta hourly"]
+    assert hourly.schedule and hourly.runner == "command" and hourly.next_fire_at is not None
+    assert hourly.last_state is None and hourly.parked == 0 and not hourly.running
+
+
+def test_the_last_run_and_last_run_sort(store: Store) -> None:
+    ids = {s.title: s.id for s in queries.summaries(store)[0]}
+    with sqlite3.connect(store.db.path) as conn:
+        for title, state, finished in (("Manual report", "failed", "2026-12-03 07:00:00.000000"),
+                                       ("Zeta hourly", "succeeded", "2026-12-03 07:30:00.000000")):
+            conn.execute('INSERT INTO runs (id, automation_id, "index", slot, revision, '
+                         '"trigger", state, attempt, dry_run, created_at, finished_at) '
+                         "VALUES (?, ?, 1, 'm:1', 1, 'manual', ?, 1, 0, ?, ?)",
+                         (f"run-{title}", ids[title], state, finished, finished))
+            conn.execute("UPDATE automations SET last_index = 1, last_finished_at = ? "
+                         "WHERE id = ?", (finished, ids[title]))
+    items = {s.title: s for s in queries.summaries(store)[0]}
+    assert items["Manual report"].last_state == "failed"
+    assert items["Zeta hourly"].last_at == datetime(2026, 12, 3, 7, 30, tzinfo=timezone.utc)
+    assert titles(queries.summaries(store, sort="last_run")[0])[:2] == ["Zeta hourly",
+                                                                       "Manual report"]
+
+
+def test_broken_rows_are_listed_as_broken_and_cost_only_themselves(store: Store) -> None:
+    ids = {s.title: s.id for s in queries.summaries(store)[0]}
+    with sqlite3.connect(store.db.path) as conn:
+        conn.execute("UPDATE automations SET definition = '{not json', revision = 9 "
+                     "WHERE id = ?", (ids["Zeta hourly"],))
+        conn.execute("UPDATE automations SET next_fire_at = 'soon' WHERE id = ?",
+                     (ids["alpha_100% daily"],))
+    items = {s.title: s for s in queries.summaries(store)[0]}
+    assert items["Zeta hourly"].status == "broken"
+    assert "not JSON" in items["Zeta hourly"].schedule
+    assert items["alpha_100% daily"].status == "broken"
+    assert "'soon' is not an instant" in items["alpha_100% daily"].schedule
+    assert items["Manual report"].status == "active"
+    broken, count = queries.summaries(store, status="broken", sort="title")
+    assert titles(broken) == ["alpha_100% daily", "Zeta hourly"] and count == 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(st.none(), st.text(max_size=30)),
+       status=st.one_of(st.none(), st.sampled_from(queries.STATUSES), st.text(max_size=8)),
+       sort=st.one_of(st.sampled_from(queries.SORT_KEYS), st.text(max_size=8)),
+       offset=st.integers(-5, 20), limit=st.integers(-5, 20))
+def test_any_arguments_give_a_page_or_a_named_refusal(store: Store, text: Any, status: Any,
+                                                     sort: Any, offset: int,
+                                                     limit: int) -> None:
+    try:
+        items, total = queries.summaries(store, text=text, status=status, sort=sort,
+                                         offset=offset, limit=limit)
+    except InvalidInput as exc:
+        assert exc.field in ("sort", "status", "limit")
+        return
+    assert len(items) <= limit and total >= len(items)
