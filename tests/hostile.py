@@ -409,6 +409,15 @@ def cli_argvs() -> st.SearchStrategy[list[str]]:
                   st.sampled_from(("grace", "concurrency", "shutdown_grace", "network_wait",
                                    "catch_up_stagger", "bogus", "")), odd_duration),
         st.builds(lambda i: ["show", i], st.one_of(odd_text, st.just("{ID}"))),
+        st.builds(lambda c, i: [c, i], st.sampled_from(("history", "parked")),
+                  st.one_of(odd_text, st.just("{ID}"))),
+        st.builds(lambda r, d, x: ["decide", r, *d, *x], st.one_of(odd_text, st.just("{ID}")),
+                  st.lists(st.sampled_from(("--approve", "--always", "--deny")), max_size=2),
+                  st.lists(st.sampled_from(("--answer", "--rule", "--note", "--request-id"))
+                           .flatmap(lambda f: odd_text.map(lambda v: [f, v])), max_size=2)
+                  .map(lambda pairs: [x for pair in pairs for x in pair])),
+        st.builds(lambda f: ["events", *f], st.lists(st.sampled_from(("--follow", "-f")),
+                                                     max_size=1)),
         st.lists(st.one_of(odd_text, st.sampled_from(FLAGS)), max_size=3))
     plain = st.one_of(plain, st.builds(
         lambda t, n: ["schedule", "parse", t, *n], phrase,
