@@ -529,15 +529,13 @@ def summaries_steps(data_dir: Path) -> dict:
             lambda: queries.summaries(store, limit=limit))
         steps["  SQLite alone: join to the last run + sort all, raw tuples"], _ = best(
             lambda: sql_only(full.limit(limit)))
-        steps["  the same through SQLAlchemy (JSON definition decoded, instants)"], rows = best(
+        steps["  (for comparison) full rows through SQLAlchemy, definitions decoded"], rows = best(
             lambda: rows_of(full.limit(limit)))
-        steps["  _automation(row) per row (definitions cached)"], autos = best(
+        steps["  (for comparison) _automation(row) per such row"], _ = best(
             lambda: [_automation(row) for row in rows])
-        steps["  schedule in words (describe) per row"], _ = best(
-            lambda: [queries._schedule_words(x) for x in autos])
-        steps["  (alternative) the same rows without the definition column"], _ = best(
+        steps["  (for comparison) rows without the definition column"], _ = best(
             lambda: rows_of(narrow.limit(limit)))
-        steps["  (alternative) ordered ids only, no join"], _ = best(
+        steps["  ordered ids only, no join (the first step of summaries)"], _ = best(
             lambda: rows_of(ids.limit(limit)))
         out[str(limit)] = steps
     held = queries.summaries(store, limit=N)

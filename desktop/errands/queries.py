@@ -6,17 +6,17 @@ Every function here only reads; the engine facade runs them on its reader thread
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Literal
-
 import itertools
 import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, NamedTuple
+
 from .errors import InvalidInput, NotFound
 from .records import AuditEntry
 from .schedule import describe, iter_fires
 from .store import _DEFINITIONS, Store, _definition
-from .timeutil import UTC, format_instant
+from .timeutil import format_instant
 
 SortKey = Literal["next_fire", "title", "last_run"]
 SORT_KEYS: tuple[SortKey, ...] = ("next_fire", "title", "last_run")
@@ -24,9 +24,8 @@ STATUSES = ("active", "paused", "completed", "broken")
 PAGE_LIMIT = 10_000
 
 
-@dataclass(frozen=True)
-class Summary:
-    """One line of the Automations sidebar."""
+class Summary(NamedTuple):
+    """One line of the Automations sidebar (a tuple: a listing builds ten thousand)."""
 
     id: str
     title: str
@@ -62,9 +61,15 @@ _ORDER = {
     "last_run": "a.last_finished_at IS NULL, a.last_finished_at DESC, a.id",
     "next_fire": "a.next_fire_at IS NULL, a.next_fire_at, lower(a.title), a.id",
 }
+_SHAPE = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*'"
 _COLUMNS = ("a.id, a.title, a.status, a.revision, a.next_fire_at, a.failure_streak, "
             "a.paused_at, a.last_finished_at, a.created_at, a.updated_at, r.state, "
-            "coalesce(r.finished_at, r.created_at)")
+            "coalesce(r.finished_at, r.created_at), "
+            # 1 when every instant the summary does not show has the stored shape (the rest
+            # are looked at one by one)
+            + " AND ".join(f"(a.{c} IS NULL OR (typeof(a.{c}) = 'text' AND a.{c} GLOB {_SHAPE}))"
+                           for c in ("paused_at", "last_finished_at", "created_at",
+                                     "updated_at")))
 _JOIN = ('automations a LEFT JOIN runs r ON r.automation_id = a.id '
          'AND r."index" = a.last_index')
 # What a summary needs of a definition, per (automation, revision): runner kind, schedule
@@ -99,9 +104,13 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
     condition = " AND ".join(where)
     broken_only = status == "broken"
     with store.db.read() as s:
-        raw = s.connection().exec_driver_sql
+        cursor = s.connection().connection.driver_connection  # plain tuples, no wrapping
+
+        def raw(sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+            return cursor.execute(sql, values).fetchall()  # type: ignore[union-attr]
+
         total = raw(f"SELECT count(*) FROM automations a WHERE {condition}",
-                    tuple(params)).scalar() or 0
+                    tuple(params))[0][0]
         paging = "" if broken_only else " LIMIT ? OFFSET ?"
         page_params = tuple(params) if broken_only else (*params, limit, offset)
         ids = [row[0] for row in raw(f"SELECT a.id FROM automations a WHERE {condition} "
@@ -113,9 +122,9 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
             rows = list(raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE a.id IN ({marks})",
                             tuple(ids)))
         by_id = {row[0]: row for row in rows}
-        shapes = _shapes(s, [(row[0], row[3]) for row in rows])
+        shapes = _shapes(raw, [(row[0], row[3]) for row in rows])
         parked = dict(raw("SELECT automation_id, count(*) FROM runs "
-                          "WHERE state = 'awaiting_input' GROUP BY automation_id").all())
+                          "WHERE state = 'awaiting_input' GROUP BY automation_id"))
         running = {row[0] for row in raw("SELECT automation_id FROM runs "
                                          "WHERE state = 'running'")}
     out = []
@@ -138,12 +147,12 @@ def _instant(value: Any) -> datetime | None | str:
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
+        return datetime.fromisoformat(f"{value}+00:00")
     except ValueError:
         return str(value)
 
 
-def _shapes(s: Any, keys: list[tuple[str, int]]
+def _shapes(raw: Any, keys: list[tuple[str, int]]
             ) -> dict[tuple[str, int], tuple[str | None, str, str | None]]:
     found = {k: _SHAPES[k] for k in keys if k in _SHAPES}
     missing = []
@@ -158,7 +167,7 @@ def _shapes(s: Any, keys: list[tuple[str, int]]
     for i in range(0, len(missing), 500):
         chunk = dict(missing[i:i + 500])
         marks = ",".join("?" * len(chunk))
-        for automation_id, revision, text in s.connection().exec_driver_sql(
+        for automation_id, revision, text in raw(
                 f"SELECT id, revision, definition FROM automations WHERE id IN ({marks})",
                 tuple(chunk)):
             found[(automation_id, revision)] = _remember((automation_id, revision),
@@ -189,14 +198,14 @@ def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None]
 def _summary(row: Any, shapes: dict[tuple[str, int], tuple[str | None, str, str | None]],
              parked: dict[str, int], running: set[str]) -> Summary:
     (automation_id, title, status, revision, next_fire, streak, paused_at, last_finished,
-     created, updated, last_state, last_at) = row
+     created, updated, last_state, last_at, shaped) = row
     runner, words, problem = shapes.get((automation_id, revision), (None, "", "not found"))
     next_fire_at = _instant(next_fire)
-    instants = {"next_fire_at": next_fire_at, "paused_at": _instant(paused_at),
-                "last_finished_at": _instant(last_finished), "created_at": _instant(created),
-                "updated_at": _instant(updated)}
-    bad = [f"the stored {name} {value!r} is not an instant" for name, value in instants.items()
-           if isinstance(value, str)]
+    bad = [] if shaped and not isinstance(next_fire_at, str) else [
+        f"the stored {name} {value!r} is not an instant" for name, value in (
+            ("next_fire_at", next_fire), ("paused_at", paused_at),
+            ("last_finished_at", last_finished), ("created_at", created),
+            ("updated_at", updated)) if isinstance(_instant(value), str)]
     if bad:
         problem = "; ".join([*bad, *([problem] if problem else [])])
     at = _instant(last_at)
