@@ -101,6 +101,7 @@ def settle_heap() -> None:
     thread, the window's included; over that heap it takes 150 ms or more, after this a few
     milliseconds. For a process that hosts one engine for its life (the app, serve)."""
     gc.freeze()
+    gc.enable()
 
 
 class EngineThread:
@@ -125,9 +126,11 @@ class EngineThread:
             caller = asyncio.get_running_loop()
             self.host.on_activate = lambda: caller.call_soon_threadsafe(activate)
         self._thread.start()
-        try:
+        gc.disable()  # loading tens of thousands of automations would set off full
+        try:          # collections, each holding every thread: settle the heap after
             engine = await self._on_engine(self.host.start())
         except BaseException:
+            gc.enable()
             await self._end_thread()
             raise
         self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
