@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -75,6 +76,13 @@ async def read_pid(path: Path, within: float = 30.0) -> int:
             return int(path.read_text())
         await asyncio.sleep(0.02)
     raise AssertionError(f"{path} never appeared")
+
+
+async def until(predicate: Callable[[], object], what: str, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while not predicate():
+        assert time.monotonic() < deadline, f"not within {within:g} s: {what}"
+        await asyncio.sleep(0.01)
 
 
 # ------------------------------------------------------------------- plain runs
@@ -332,6 +340,8 @@ async def test_cancel_kills_the_group_and_reraises(tmp_path: Path) -> None:
     ctx = make_ctx(tmp_path, "sleep 300 & echo $! > child.pid; wait", on_started=started.append)
     task = asyncio.create_task(CommandRunner(kill_grace=1.0).run(ctx))
     grandchild = await read_pid(ctx.workdir / "child.pid")
+    # The shell may write its pid file before the runner's loop turn reports the start.
+    await until(lambda: started, "the runner reported the start")
     assert alive(grandchild) and alive(started[0])
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
