@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -24,6 +25,13 @@ from errands.engine.runner import RunContext
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux")
                                 or not Path("/proc/self/stat").exists(),
                                 reason="process groups and /proc are Linux-first")
+
+
+# What a busy machine (two cores, other suites running) may add to any wait. An upper bound
+# on elapsed time is what the behaviour needs (timeout, grace) plus this: it still catches
+# a wait for the 300 s the commands below would otherwise take, without failing when the
+# scheduler is slow. Waits for a process to vanish use it too and return as soon as it has.
+LOAD_MARGIN = 5.0
 
 
 def make_ctx(tmp_path: Path, command: str, **changes: object) -> RunContext:
@@ -52,7 +60,7 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
-def gone_soon(pid: int, within: float = 2.0) -> bool:
+def gone_soon(pid: int, within: float = LOAD_MARGIN) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if not alive(pid):
@@ -61,13 +69,20 @@ def gone_soon(pid: int, within: float = 2.0) -> bool:
     return not alive(pid)
 
 
-async def read_pid(path: Path, within: float = 5.0) -> int:
+async def read_pid(path: Path, within: float = 30.0) -> int:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if path.exists() and path.read_text().strip():
             return int(path.read_text())
         await asyncio.sleep(0.02)
     raise AssertionError(f"{path} never appeared")
+
+
+async def until(predicate: Callable[[], object], what: str, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while not predicate():
+        assert time.monotonic() < deadline, f"not within {within:g} s: {what}"
+        await asyncio.sleep(0.01)
 
 
 # ------------------------------------------------------------------- plain runs
@@ -291,13 +306,13 @@ async def test_timeout_kills_the_whole_group(tmp_path: Path) -> None:
                    timeout=timedelta(seconds=1), on_started=started.append)
     begin = time.monotonic()
     outcome = await CommandRunner(kill_grace=1.0).run(ctx)
-    assert time.monotonic() - begin < 4
+    assert time.monotonic() - begin < 1 + LOAD_MARGIN  # the timeout, not `sleep 300`
     assert outcome.state == "failed"
     assert outcome.error_code == "timeout"
     assert outcome.error_message == "timed out after 1s"
     assert outcome.result == "waiting"
     grandchild = int((ctx.workdir / "child.pid").read_text())
-    assert gone_soon(grandchild, 0.5) and not alive(started[0])
+    assert gone_soon(grandchild) and not alive(started[0])
 
 
 async def test_a_command_ignoring_sigterm_gets_sigkill(tmp_path: Path) -> None:
@@ -307,17 +322,17 @@ async def test_a_command_ignoring_sigterm_gets_sigkill(tmp_path: Path) -> None:
     outcome = await CommandRunner(kill_grace=1.0).run(ctx)
     elapsed = time.monotonic() - begin
     assert outcome.error_code == "timeout"
-    assert 1.9 < elapsed < 5
-    assert gone_soon(int((ctx.workdir / "child.pid").read_text()), 0.5)
+    assert 1.9 < elapsed < 2 + LOAD_MARGIN  # timeout and grace, then SIGKILL
+    assert gone_soon(int((ctx.workdir / "child.pid").read_text()))
 
 
 async def test_background_leftovers_end_with_the_command(tmp_path: Path) -> None:
     ctx = make_ctx(tmp_path, "sleep 300 & echo $! > child.pid; echo ok")
     begin = time.monotonic()
     outcome = await CommandRunner(kill_grace=1.0).run(ctx)
-    assert time.monotonic() - begin < 3
+    assert time.monotonic() - begin < 1 + LOAD_MARGIN  # not held by the leftover's pipe
     assert outcome.state == "succeeded" and outcome.result == "ok"
-    assert gone_soon(int((ctx.workdir / "child.pid").read_text()), 0.5)
+    assert gone_soon(int((ctx.workdir / "child.pid").read_text()))
 
 
 async def test_cancel_kills_the_group_and_reraises(tmp_path: Path) -> None:
@@ -325,11 +340,13 @@ async def test_cancel_kills_the_group_and_reraises(tmp_path: Path) -> None:
     ctx = make_ctx(tmp_path, "sleep 300 & echo $! > child.pid; wait", on_started=started.append)
     task = asyncio.create_task(CommandRunner(kill_grace=1.0).run(ctx))
     grandchild = await read_pid(ctx.workdir / "child.pid")
+    # The shell may write its pid file before the runner's loop turn reports the start.
+    await until(lambda: started, "the runner reported the start")
     assert alive(grandchild) and alive(started[0])
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert gone_soon(grandchild, 0.5) and not alive(started[0])
+    assert gone_soon(grandchild) and not alive(started[0])
 
 
 @pytest.mark.parametrize("turns", [1, 2, 3, 4])
@@ -368,8 +385,8 @@ async def test_a_second_cancel_skips_the_grace(tmp_path: Path) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert time.monotonic() - begin < 3
-    assert gone_soon(grandchild, 0.5)
+    assert time.monotonic() - begin < 30.0 - LOAD_MARGIN  # well before the grace ended
+    assert gone_soon(grandchild)
 
 
 async def test_a_failing_on_started_leaves_nothing_running(tmp_path: Path) -> None:
@@ -382,7 +399,7 @@ async def test_a_failing_on_started_leaves_nothing_running(tmp_path: Path) -> No
     ctx = make_ctx(tmp_path, "sleep 300", on_started=observer)
     with pytest.raises(RuntimeError):
         await CommandRunner(kill_grace=1.0).run(ctx)
-    assert gone_soon(pids[0], 0.5)
+    assert gone_soon(pids[0])
 
 
 # ---------------------------------------------------------------------- dry run
@@ -444,7 +461,7 @@ def test_terminate_group_ends_a_detached_process() -> None:
         time.sleep(0.05)
         assert proc.poll() is None  # a pid that names another process is left alone
         assert processes.terminate_group(proc.pid, ticks, grace=1.0) is True
-        assert proc.wait(timeout=2) == -signal.SIGTERM
+        assert proc.wait(timeout=LOAD_MARGIN) == -signal.SIGTERM
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -457,16 +474,16 @@ def test_terminate_group_kills_what_ignores_sigterm(tmp_path: Path) -> None:
     marker = tmp_path / "child.pid"
     proc = spawn(["sh", "-c", f'trap "" TERM; sleep 300 & echo $! > {marker}; wait'])
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # a shell start, on a busy machine
         while not (marker.exists() and marker.read_text().strip()):
             assert time.monotonic() < deadline
             time.sleep(0.02)
         grandchild = int(marker.read_text())
         begin = time.monotonic()
         assert processes.terminate_group(proc.pid, None, grace=0.5) is True
-        assert 0.45 < time.monotonic() - begin < 3
-        assert proc.wait(timeout=2) == -signal.SIGKILL
-        assert gone_soon(grandchild, 0.5)
+        assert 0.45 < time.monotonic() - begin < 0.5 + LOAD_MARGIN  # the grace, then SIGKILL
+        assert proc.wait(timeout=LOAD_MARGIN) == -signal.SIGKILL
+        assert gone_soon(grandchild)
     finally:
         if proc.poll() is None:
             proc.kill()

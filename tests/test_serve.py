@@ -10,11 +10,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from channel_support import NoticeWatch
 from errands.store import Store
 
 ERRANDS = str(Path(sys.executable).parent / "errands")
@@ -65,6 +67,47 @@ class Serve:
     def runs(self, ident: str) -> list[dict[str, Any]]:
         return list(reversed(self.cli("runs", ident, "--limit", "1000")["runs"]))
 
+    def watch(self) -> NoticeWatch:
+        """The running engine's change notices (subscribe after ``start``)."""
+        return NoticeWatch(self.data)
+
+    def ledger(self, automation_id: str) -> list[sqlite3.Row]:
+        """The runs of an automation as the engine committed them, oldest first, read
+        straight from the file: works while the engine is frozen, costs no CLI start."""
+        with _read_only(self.data) as db:
+            return db.execute('SELECT "index", state, skip_reason, missed_count, scheduled_for '
+                              'FROM runs WHERE automation_id = ? ORDER BY "index"',
+                              (automation_id,)).fetchall()
+
+    def next_fire_at(self, automation_id: str) -> datetime:
+        with _read_only(self.data) as db:
+            (text,) = db.execute("SELECT next_fire_at FROM automations WHERE id = ?",
+                                 (automation_id,)).fetchone()
+        return datetime.fromisoformat(text).replace(tzinfo=UTC)  # stored naive, in UTC
+
+
+class _read_only:
+    """A reader of the data file beside the engine (not ``mode=ro``: after a kill -9 the
+    first reader may have to rebuild the WAL index, which a read-only connection cannot)."""
+
+    def __init__(self, data: Path) -> None:
+        self.db = sqlite3.connect(data / "errands.sqlite3", timeout=10)
+        self.db.execute("PRAGMA query_only = ON")
+        self.db.row_factory = sqlite3.Row
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.db
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.db.close()
+
+
+def _sleep_until(instant: datetime) -> None:
+    """Let wall time pass up to ``instant`` (for fires that must come due meanwhile)."""
+    left = (instant - datetime.now(UTC)).total_seconds()
+    if left > 0:
+        time.sleep(left)
+
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Serve]:
@@ -74,7 +117,8 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
         s.kill9()
 
 
-def wait_for(predicate: Any, timeout: float = 20.0) -> Any:
+def wait_for(predicate: Any, timeout: float = 30.0) -> Any:
+    """Poll a condition no notice announces (a file, a process)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -86,12 +130,14 @@ def wait_for(predicate: Any, timeout: float = 20.0) -> Any:
 
 def test_serve_fires_every_two_seconds_and_edits_apply_at_once(serve: Serve, tmp_path: Path) -> None:
     serve.start()
+    watch = serve.watch()
     out = tmp_path / "out.txt"
     a = serve.cli("add", "--title", "tick", "--command",
                   f'echo "$ERRANDS_RUN_INDEX $ERRANDS_SCHEDULED_FOR" >> {out}',
                   "--schedule", "every:2s")["id"]
-    runs = wait_for(lambda: [r for r in serve.runs(a) if r["state"] == "succeeded"][3:] and
-                    serve.runs(a))
+    watch.until(lambda: [r for r in serve.ledger(a) if r["state"] == "succeeded"][3:],
+                "four runs of the automation succeeded")
+    runs = serve.runs(a)
     fired = [r for r in runs if r["state"] == "succeeded"]
     stamps = [r["scheduled_for"] for r in fired]
     from errands.timeutil import parse_instant
@@ -101,12 +147,15 @@ def test_serve_fires_every_two_seconds_and_edits_apply_at_once(serve: Serve, tmp
     assert lines[0].split() == ["1", stamps[0]]
     # an edit made with the CLI reaches the running engine at once
     serve.cli("edit", a, "--command", f"echo edited >> {out}")
-    wait_for(lambda: "edited" in out.read_text())
+    watch.until(lambda: "edited" in out.read_text(), "a run of the edited command")
     serve.cli("pause", a)
-    count = len(serve.runs(a))
+    count = len(serve.ledger(a))
+    # Nothing announces a fire that does not happen: this sleep is wall time passing, more
+    # than one period of the schedule, in which a paused automation must record no run.
     time.sleep(3)
-    assert len(serve.runs(a)) in (count, count + 1)  # at most one already admitted
+    assert len(serve.ledger(a)) in (count, count + 1)  # at most one already admitted
     assert serve.cli("show", a)["status"] == "paused"
+    watch.close()
     text = serve.stop()
     assert "Stopped." in text
 
@@ -139,17 +188,27 @@ def test_run_now_wait_and_busy_through_the_engine(serve: Serve, tmp_path: Path) 
 
 def test_kill_9_then_restart_loses_nothing_and_leaves_no_orphan(serve: Serve, tmp_path: Path) -> None:
     serve.start()
+    watch = serve.watch()
     pidfile = tmp_path / "child.pid"
     a = serve.cli("add", "--title", "long", "--command",
                   f"echo $$ > {pidfile}; exec sleep 300", "--schedule", "every:2s")["id"]
     wait_for(lambda: pidfile.exists() and pidfile.read_text().strip())
     child = int(pidfile.read_text())
-    time.sleep(2.5)  # at least one overlapping fire is skipped meanwhile
+    watch.until(lambda: [r for r in serve.ledger(a) if r["skip_reason"] == "previous_run_active"],
+                "an overlapping fire skipped while the first run goes on")
+    watch.close()
     serve.kill9()
     os.kill(child, 0)  # the child outlived its engine: an orphan, for now
-    time.sleep(4)  # fires come due while nothing runs
+    # Fires come due while nothing runs: wall time must pass, until two fires are due (the
+    # next one the engine had planned, and the one after). At the restart the latest runs
+    # and the older can only be recorded as missed while no engine ran.
+    _sleep_until(serve.next_fire_at(a) + timedelta(seconds=2 + 0.5))
     serve.start()
-    wait_for(lambda: not _alive(child), timeout=15)
+    watch = serve.watch()
+    wait_for(lambda: not _alive(child))
+    watch.until(lambda: [r for r in serve.ledger(a) if r["skip_reason"] == "app_not_running"],
+                "the fires missed while no engine ran recorded")
+    watch.close()
     runs = serve.runs(a)
     first = runs[0]
     assert first["state"] == "interrupted"
@@ -172,16 +231,32 @@ def test_a_frozen_engine_records_missed_fires_as_asleep(serve: Serve) -> None:
     accounted for when it thaws. (The wall-clock jump itself is covered with the fake clock.)"""
     serve.env["ERRANDS_GRACE"] = "1s"
     serve.start()
+    watch = serve.watch()
     a = serve.cli("add", "--title", "beat", "--command", "true", "--schedule", "every:1s")["id"]
-    wait_for(lambda: len(serve.runs(a)) >= 2)
+    watch.until(lambda: len(serve.ledger(a)) >= 2, "two runs recorded")
     assert serve.proc is not None
     os.kill(serve.proc.pid, signal.SIGSTOP)
-    time.sleep(6)
+    wait_for(lambda: _state(serve.proc.pid) == "T")  # type: ignore[union-attr]
+    # Only what is recorded from now on counts: on a busy machine a fire may already have
+    # been more than the 1 s grace late, and recorded as missed, before the freeze.
+    before = len(serve.ledger(a))
+    # A freeze is wall time passing. It lasts until five fires are due, from the next one
+    # the engine had planned (read from the file: the frozen engine cannot answer); one of
+    # them may be claimed by an admission the freeze interrupted. On thaw the latest runs
+    # (or, thawed late, is missed too) and the three or more before it can only be missed.
+    _sleep_until(serve.next_fire_at(a) + timedelta(seconds=4 + 0.5))
     os.kill(serve.proc.pid, signal.SIGCONT)
-    skipped = wait_for(lambda: [r for r in serve.runs(a) if r["state"] == "skipped"
-                                and r["skip_reason"] == "machine_asleep"])
+    skipped = watch.until(lambda: [r for r in serve.ledger(a)[before:] if r["state"] == "skipped"
+                                   and r["skip_reason"] == "machine_asleep"],
+                          "the fires missed while frozen recorded")
     assert skipped[0]["missed_count"] >= 3
+    watch.close()
     serve.stop()
+
+
+def _state(pid: int) -> str:
+    """The one-letter state of a process (R, S, T for stopped, Z ...)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0]
 
 
 def _alive(pid: int) -> bool:
