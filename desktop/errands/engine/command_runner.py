@@ -81,6 +81,7 @@ from .runner import Outcome, RunContext
 log = logging.getLogger(__name__)
 
 TAIL_BYTES = 64 * 1024          # output kept with the run
+EARLY_LIMIT = 1024 * 1024       # output held in memory until the log is open
 NOTIFY_CHARS = 500
 NOTIFY_MAX = 20
 ERROR_LINE_CHARS = 200
@@ -305,14 +306,45 @@ class DirectiveScanner:
 class _Output:
     """Where the child's output goes: the log, the kept tail and the directive scanner."""
 
-    def __init__(self, log_file: BinaryIO) -> None:
-        self.log_file: BinaryIO | None = log_file
+    def __init__(self) -> None:
+        self.log_file: BinaryIO | None = None
         self.log_error: str | None = None
+        self.early: list[bytes] | None = []  # output before the log is open
+        self.early_size = 0
         self.tail = _BoundedBytes(TAIL_BYTES)
         self.clean = _CleanTail(_CLEAN_BYTES)
         self.scanner = DirectiveScanner(self.clean.add)
 
+    def attach(self, path: Path, attempt: int) -> None:
+        """Open the run's log and write what came before; a log that cannot be written
+        costs the log, never the run (as with a disk that fills up during it)."""
+        early, self.early = self.early or [], None
+        try:
+            self.log_file = _open_log(path, attempt)
+        except OSError as exc:
+            self.log_error = f"cannot write the run log {path}: {exc.strerror or exc}"
+            log.warning("%s", self.log_error)
+            return
+        for data in early:
+            self._to_log(data)
+
+    def detach(self) -> None:
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None
+        self.early = None
+
     def write(self, data: bytes) -> None:
+        if self.early is not None:
+            if self.early_size < EARLY_LIMIT:
+                self.early.append(data[:EARLY_LIMIT - self.early_size])
+                self.early_size += len(data)
+        else:
+            self._to_log(data)
+        self.tail.add(data)
+        self.scanner.feed(data)
+
+    def _to_log(self, data: bytes) -> None:
         if self.log_file is not None:
             try:
                 self.log_file.write(data)
@@ -320,8 +352,6 @@ class _Output:
             except (OSError, ValueError) as exc:  # a full disk must not stop the command
                 self.log_error = str(exc)
                 self.log_file = None
-        self.tail.add(data)
-        self.scanner.feed(data)
 
     def close(self) -> None:
         self.scanner.close()
@@ -423,18 +453,14 @@ class CommandRunner:
             return Outcome(state="failed", error_code="workdir",
                            error_message=f"cannot create the working folder {ctx.workdir}: "
                                          f"{exc.strerror or exc}")
+        output = _Output()
         try:
-            log_file = _open_log(ctx.log_path, ctx.attempt)
-        except OSError as exc:
-            return Outcome(state="failed", error_code="log",
-                           error_message=f"cannot write the run log {ctx.log_path}: "
-                                         f"{exc.strerror or exc}")
-        with log_file:
-            return await self._run(ctx, argv, {**os.environ, **variables}, log_file)
+            return await self._run(ctx, argv, {**os.environ, **variables}, output)
+        finally:
+            output.detach()
 
     async def _run(self, ctx: RunContext, argv: list[str], env: dict[str, str],
-                   log_file: BinaryIO) -> Outcome:
-        output = _Output(log_file)
+                   output: "_Output") -> Outcome:
         loop = asyncio.get_running_loop()
         spawn = asyncio.ensure_future(loop.subprocess_exec(
             lambda: _ChildProtocol(output), *argv, stdin=subprocess.DEVNULL,
@@ -455,6 +481,10 @@ class CommandRunner:
                     raise interrupted
                 if ctx.on_started is not None:
                     ctx.on_started(child.pid)
+                # The log is opened once the child runs, a loop turn later: in a burst every
+                # child starts before any log is opened. Output meanwhile waits in memory.
+                await asyncio.sleep(0)
+                output.attach(ctx.log_path, ctx.attempt)
                 timed_out = await self._supervise(child, ctx.timeout.total_seconds())
             except BaseException:  # cancelled (or on_started failed): leave nothing behind
                 await self._stop(child)

@@ -45,7 +45,7 @@ from .group_commit import GroupCommit
 from .lifecycle import Lifecycle
 from .network import NetworkProbe
 from .notices import Notices
-from .processes import await_termination, begin_termination
+from .processes import await_termination, begin_termination, prefer_pidfd_watcher
 from .runner import Runner
 from .timer import Timer
 
@@ -97,6 +97,7 @@ class Engine(Timer, Lifecycle, Commands):
 
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
+        prefer_pidfd_watcher()
         # The engine is the only writer while it runs, and settings change only through
         # set_setting, so one read at start (and one per change) is enough.
         self.settings = settings = self.store.settings()
