@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from errands.definition import (AfterTrigger, AgentRunner, AtTrigger, CommandRunner,
+from errands.definition import (AfterTrigger, AgentTask, AtTrigger, CommandTask,
                                 CronTrigger, EveryTrigger, ParseContext, parse_definition)
 from errands.errors import InvalidInput
 
@@ -39,7 +39,7 @@ def refused(doc: Any, field: str, ctx: ParseContext = CTX) -> InvalidInput:
 
 def test_defaults() -> None:
     d = parse_definition(base(), CTX)
-    assert d.runner == CommandRunner(command="backup.sh")
+    assert d.runner == CommandTask(command="backup.sh")
     assert d.trigger == EveryTrigger(every=timedelta(hours=1), start_at=NOW)
     assert d.context.mode == "fresh" and d.context.max_history_tokens == 50_000
     assert d.stop.empty
@@ -232,7 +232,7 @@ def test_past_instants_stay_valid_when_a_revision_does_not_change_them() -> None
 def test_prompt_size_is_measured_in_bytes() -> None:
     ok = "é" * (16 * 1024)  # 32 KiB of UTF-8
     assert isinstance(parse_definition(agent(runner={"kind": "agent", "prompt": ok}), CTX).runner,
-                      AgentRunner)
+                      AgentTask)
     refused(agent(runner={"kind": "agent", "prompt": ok + "é"}), "runner.prompt")
 
 
