@@ -224,19 +224,21 @@ class Store:
 
     def resolve_id(self, ident: str) -> str:
         """A full id from an id or an unambiguous prefix of at least four characters."""
+        return self._resolve(AutomationRow, ident, "id", "automation")
+
+    def _resolve(self, row: Any, ident: str, field: str, what: str) -> str:
         with self.db.read() as s:
-            if s.get(AutomationRow, ident) is not None:
+            if s.get(row, ident) is not None:
                 return ident
             if 4 <= len(ident) <= 36:  # (a longer text is no id, and too long a LIKE pattern)
-                ids = list(s.scalars(select(AutomationRow.id)
-                                     .where(AutomationRow.id.startswith(ident, autoescape=True))
-                                     .limit(2)))
+                ids = list(s.scalars(select(row.id).where(
+                    row.id.startswith(ident, autoescape=True)).limit(2)))
                 if len(ids) == 1:
                     return ids[0]
                 if len(ids) > 1:
-                    raise InvalidInput("id", f"{ident!r} matches several automations",
-                                       "a longer id prefix", ids[0])
-        raise NotFound(f"no automation with id {shown(ident)}")
+                    raise InvalidInput(field, f"{ident!r} matches several {what}s",
+                                       f"a longer {what} id prefix", ids[0])
+        raise NotFound(f"no {what} with id {shown(ident)}")
 
     def get(self, automation_id: str) -> Automation:
         with self.db.read() as s:
@@ -407,18 +409,7 @@ class Store:
 
     def resolve_run(self, ident: str) -> str:
         """A full run id from an id or an unambiguous prefix of at least four characters."""
-        with self.db.read() as s:
-            if s.get(RunRow, ident) is not None:
-                return ident
-            if 4 <= len(ident) <= 36:
-                ids = list(s.scalars(select(RunRow.id).where(
-                    RunRow.id.startswith(ident, autoescape=True)).limit(2)))
-                if len(ids) == 1:
-                    return ids[0]
-                if len(ids) > 1:
-                    raise InvalidInput("run", f"{ident!r} matches several runs",
-                                       "a longer run id prefix", ids[0])
-        raise NotFound(f"no run with id {shown(ident)}")
+        return self._resolve(RunRow, ident, "run", "run")
 
     def get_run(self, run_id: str) -> Run:
         with self.db.read() as s:
