@@ -427,3 +427,32 @@ def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> 
         store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD,)
+
+
+def test_processes_opening_a_new_database_at_once_all_get_it_migrated(tmp_path: Path) -> None:
+    """Several commands started together on a new data folder: one migrates, the others
+    wait for it (instead of timing out on SQLite's write lock), and every one can write."""
+    path = tmp_path / "new.sqlite3"
+    code = textwrap.dedent(f"""
+        import sys
+        from datetime import datetime, timezone
+        from errands.catalog import Catalog
+        from errands.store import Store
+        from pathlib import Path
+        store = Store(Path({str(path)!r}))
+        Catalog(store, lambda: datetime(2026, 12, 3, tzinfo=timezone.utc)).create(
+            {{"title": "t" + sys.argv[1], "runner": {{"kind": "command", "command": "true"}},
+             "trigger": {{"kind": "manual"}}}})
+        store.close()
+    """)
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(i)], stderr=subprocess.PIPE,
+                              text=True) for i in range(6)]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, errors
+    store = Store(path)
+    try:
+        assert sorted(a.title for a in store.list()) == [f"t{i}" for i in range(6)]
+    finally:
+        store.close()
+    side = path.with_name(path.name + ".migrating")
+    assert side.exists() and side.stat().st_mode & 0o777 == 0o600

@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import stat
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,7 +175,9 @@ class Database:
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         if version != HEAD:
-            self._migrate()
+            with _migration_lock(path):  # one process migrates; the others wait, then see it
+                if inspect_file(path, busy_ms) != HEAD:
+                    self._migrate()
         _OPEN[key] = _OPEN.get(key, 0) + 1
         self._key = key
 
@@ -244,6 +247,39 @@ class Database:
 
 
 _OPEN: dict[str, int] = {}  # databases open in this process (resolved path -> count)
+MIGRATION_WAIT = 120.0  # seconds a process waits for another one's migration
+
+
+@contextmanager
+def _migration_lock(path: Path) -> Iterator[None]:
+    """Serialize migrations of one database across processes with a lock on a side file,
+    so that several commands started at once on a new data folder do not queue on SQLite's
+    write lock (and give up after its busy timeout) while one of them migrates."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: SQLite's own locking (and its busy timeout) must do
+        yield
+        return
+    lock_path = path.with_name(path.name + ".migrating")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
+    except OSError:  # a folder we may not write to: SQLite's own locking must do
+        yield
+        return
+    try:
+        deadline = time.monotonic() + MIGRATION_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StoreError("locked", f"{path} is being migrated by another process "
+                                     f"for over {MIGRATION_WAIT:g} s; try again.") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # (the side file is not the database: closing it drops no SQLite lock)
 
 
 def _key(path: Path) -> str:
