@@ -11,6 +11,7 @@ import subprocess
 import threading
 import time
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +253,80 @@ def test_watching_and_deciding_from_the_cli_without_an_engine(tmp_path: Path) ->
     assert cli("delete", ident).returncode == 0
     after = cli("history", ident)  # the trail outlives the automation
     assert after.returncode == 0 and "deleted" in after.stdout
+
+
+def _open_fds(pid: int) -> int:
+    return len(list(Path(f"/proc/{pid}/fd").iterdir()))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="needs /proc")
+def test_subscribers_that_hang_up_leave_nothing_behind(tmp_path: Path) -> None:
+    serve = Serve(tmp_path / "data").start()
+    try:
+        assert serve.proc is not None
+        before = _open_fds(serve.proc.pid)
+        owner = read_owner(serve.data)
+        assert owner is not None and owner.address
+
+        async def hang_up_after_subscribing() -> None:
+            from errands.engine.control import connect
+            for _ in range(40):
+                connection = await connect(owner.address, data_dir=serve.data)
+                await connection.call("subscribe")
+                await connection.aclose()
+
+        asyncio.run(hang_up_after_subscribing())
+        for _ in range(20):
+            cli = subprocess.run([ERRANDS, "events", "--data-dir", str(serve.data)],
+                                 env=serve.env, capture_output=True, text=True, timeout=60)
+            assert cli.returncode == 0 and "hosted by serve" in cli.stdout
+        deadline = time.monotonic() + 10
+        while _open_fds(serve.proc.pid) > before + 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # no notice is sent meanwhile: the hang-ups alone must end them
+        assert _open_fds(serve.proc.pid) <= before + 3
+    finally:
+        serve.stop()
+
+
+async def test_a_client_too_slow_for_its_notices_is_told_it_was_dropped(api: Api) -> None:
+    from errands.engine.api import Subscription
+
+    stream = Subscription(api)
+    stream.LIMIT = 5  # type: ignore[misc]
+    stream.queue = asyncio.Queue(5)
+    for i in range(8):
+        await api.create(doc(f"n{i}", {"kind": "manual"}))
+        api.engine.events.flush()
+        await asyncio.sleep(0.02)
+    seen = []
+    while True:
+        notice = await asyncio.wait_for(stream.next(), 5)
+        if notice is None:
+            break
+        seen.append(notice)
+    assert seen == []  # an overflowing stream ends at once: the server then sends "dropped"
+    stream.close()
+
+
+def test_cli_refusals_for_history_and_decide_flags(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    empty = subprocess.run([ERRANDS, "history", "", "--data-dir", data], capture_output=True,
+                           text=True, timeout=60)
+    assert empty.returncode == 2 and "id" in empty.stderr
+    for argv in (["--deny", "--rule", "git*"], ["--approve", "--note", "x"]):
+        out = subprocess.run([ERRANDS, "decide", "abcd", *argv, "--data-dir", data],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "goes with" in out.stderr, out.stderr
+
+
+async def test_next_fires_respect_the_stop_rules(api: Api) -> None:
+    until = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=3, minutes=30)
+    capped = (await api.create({**doc("capped", {"kind": "every", "every": "1h"}),
+                                "stop": {"max_runs": 2}})).value[0]
+    ending = (await api.create({**doc("ending", {"kind": "every", "every": "1h"}),
+                                "stop": {"until": until.isoformat()}})).value[0]
+    assert len((await api.next_fires(capped.id, 6)).value) == 2
+    fires = (await api.next_fires(ending.id, 6)).value
+    assert 3 <= len(fires) <= 4 and all(f < until for f in fires)
+    with pytest.raises(NotFound):
+        await api.parked("no-such-automation")

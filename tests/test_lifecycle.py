@@ -339,3 +339,44 @@ async def test_a_run_parked_before_blockers_existed_gets_the_full_wait(h: Harnes
     assert h.states(a) == ["awaiting_input"]
     await h.clock.advance(10)
     assert h.states(a) == ["expired"]
+
+
+async def test_a_resumed_run_uses_the_task_it_was_claimed_with(h: Harness) -> None:
+    """Edited into an agent automation while parked: the resumed run still runs the
+    command task it was started with (not the agent runner of the new revision)."""
+    a = await h.add("cleanup", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    await h.engine.revise(a, {"title": "now an agent", "trigger": {"kind": "manual"},
+                              "runner": {"kind": "agent", "prompt": "tidy up"}})
+    await h.engine.decide(run.id, Decision("approve_once"))
+    done = await h.engine.wait_run(run.id)
+    assert done.state == "succeeded" and done.result == "approve_once"
+    assert parking(h).contexts[-1].definition.runner.kind == "command"
+
+
+async def test_a_stopped_or_expired_parked_run_no_longer_asks_for_attention(h: Harness) -> None:
+    h.engine.set_setting("parked_expiry", "1h")
+    a = await h.add("ask", {"kind": "manual"})
+    await h.engine.run_now(a)
+    await h.clock.settle()
+    await h.engine.stop_current(a)
+    await h.engine.run_now(a)
+    await h.clock.settle()
+    await h.clock.advance(H + timedelta(seconds=1))
+    assert h.states(a) == ["cancelled", "expired"]
+    waiting = [i for i in h.store.attention() if i.kind == "awaiting_input"]
+    assert len(waiting) == 2 and all(i.read for i in waiting)
+
+
+async def test_deciding_a_parked_dry_run_leaves_the_real_run_in_charge(h: Harness) -> None:
+    a = await h.add("ask", {"kind": "manual"})
+    real = await h.engine.run_now(a)
+    dry = await h.engine.run_now(a, dry_run=True)
+    await h.clock.settle()
+    await h.engine.decide(dry.id, Decision("approve_once"))
+    await h.engine.wait_run(dry.id)
+    with pytest.raises(Conflict, match="in progress"):
+        await h.engine.run_now(a)  # the real run still waits: busy
+    stopped = await h.engine.stop_current(a)
+    assert stopped.id == real.id and stopped.state == "cancelled"

@@ -231,9 +231,14 @@ def upcoming(store: Store, after: datetime, until: datetime,
         if automation.next_fire_at > until:
             continue
         first = automation.next_fire_at
+        left = (None if d.stop.max_runs is None
+                else max(0, d.stop.max_runs - automation.run_count))
         for instant in itertools.chain([first], iter_fires(d.trigger, first)):
-            if instant > until or len(fires) >= 4 * limit:
+            if instant > until or len(fires) >= 4 * limit or left == 0 \
+                    or (d.stop.until is not None and instant >= d.stop.until):
                 break
+            if left is not None:
+                left -= 1
             if instant > after:
                 fires.append((instant, automation.id, automation.title))
     fires.sort()

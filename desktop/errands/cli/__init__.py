@@ -12,6 +12,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from .. import __version__
+from ..engine.control import EngineUnreachable
 from ..errors import ErrandsError, InvalidInput
 from ..store import cursor_index
 from . import commands
@@ -172,6 +173,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(exc, as_json)
     except KeyboardInterrupt:
         return 130
+    except EngineUnreachable as exc:  # the engine stopped or went away meanwhile
+        err = ErrandsError(f"{exc}; if it was stopping, try again (a repeated request id is "
+                           "safe)")
+        err.code = "engine_unreachable"
+        return _fail(err, as_json)
     except BrokenPipeError:  # the reader went away (errands list | head): not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is quiet

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from .. import queries
-from ..engine.control import ControlConnection
+from ..engine.control import connect, request
 from ..errors import Conflict, ErrandsError, InvalidInput
 from ..records import Decision
 from . import render
@@ -40,14 +40,17 @@ def _notice_line(notice: dict[str, Any]) -> str:
 
 
 async def _follow(address: str, args: argparse.Namespace) -> int:
-    connection = await ControlConnection.open(address, data_dir=_dir(args))
+    as_json = getattr(args, "json", False)
+    if not args.follow:
+        now = await request(address, "ping", {}, timeout=10.0, data_dir=_dir(args))
+        print(json.dumps(now) if as_json else
+              f"engine epoch {now['epoch']} at revision {now['revision']} "
+              f"(hosted by {now['role']})")
+        return 0
+    connection = await connect(address, timeout=10.0, data_dir=_dir(args))
     try:
-        first = await connection.call("subscribe")
-        as_json = getattr(args, "json", False)
-        if not args.follow:
-            print(json.dumps(first) if as_json else
-                  f"engine epoch {first['epoch']} at revision {first['revision']}")
-            return 0
+        async with asyncio.timeout(10.0):
+            first = await connection.call("subscribe")
         if not as_json:
             print(f"Following the engine (epoch {first['epoch']}, revision "
                   f"{first['revision']}); Ctrl-C to stop.", file=sys.stderr, flush=True)
@@ -74,6 +77,9 @@ def events(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ history
 
 def history(args: argparse.Namespace) -> int:
+    if not args.id.strip():
+        raise InvalidInput("id", "is empty", "an automation id (or a unique prefix of it)",
+                           "errands history 3f2a91c0")
     store = open_store(args)
     try:
         ident = store.resolve_id(args.id)
@@ -118,6 +124,11 @@ def _decision(args: argparse.Namespace) -> Decision:
         raise InvalidInput("decision", "give exactly one of --approve, --always, --deny or "
                            "--answer TEXT", "one decision", "errands decide RUN --approve")
     kind = chosen[0]
+    for flag, goes_with in (("rule", "always"), ("note", "deny")):
+        if getattr(args, flag) is not None and kind != goes_with:
+            raise InvalidInput(f"--{flag}", f"goes with --{goes_with} only",
+                               f"--{flag} together with --{goes_with}",
+                               f"errands decide RUN --{goes_with} --{flag} …")
     if kind == "answer":
         return Decision("answer", text=args.answer)
     if kind == "always":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -190,7 +191,11 @@ class Api:
         return await self._read(self._reader.attention, unread_only=unread_only)
 
     async def parked(self, automation_id: str | None = None) -> Stamped[list[Parked]]:
-        return await self._read(self._reader.parked, automation_id)
+        def read() -> list[Parked]:
+            if automation_id is not None:
+                self._reader.get(automation_id)  # an unknown id is not_found, not "none"
+            return self._reader.parked(automation_id)
+        return await self._read(read)
 
     async def next_fires(self, automation_id: str, count: int = 5) -> Stamped[list[datetime]]:
         def read() -> list[datetime]:
@@ -198,12 +203,16 @@ class Api:
             d = automation.definition
             if d is None or automation.status != "active" or automation.next_fire_at is None:
                 return []
-            fires = [automation.next_fire_at]
-            for fire in iter_fires(d.trigger, automation.next_fire_at):
-                if len(fires) >= count:
+            most = count
+            if d.stop.max_runs is not None:  # the stop rules end it before its trigger does
+                most = min(count, max(0, d.stop.max_runs - automation.run_count))
+            fires: list[datetime] = []
+            for fire in itertools.chain([automation.next_fire_at],
+                                        iter_fires(d.trigger, automation.next_fire_at)):
+                if len(fires) >= most or (d.stop.until is not None and fire >= d.stop.until):
                     break
                 fires.append(fire)
-            return fires[:count]
+            return fires
         return await self._read(read)
 
     async def upcoming(self, hours: float = 24) -> Stamped[list[tuple[datetime, str, str]]]:

@@ -537,7 +537,7 @@ class ControlServer:
                     finally:
                         self._busy.discard(task)
                 if isinstance(answer, tuple):  # a subscription: notices until either side ends
-                    await self._stream(writer, *answer)
+                    await self._stream(reader, writer, *answer)
                     break
                 async with asyncio.timeout(IDLE_TIMEOUT):  # a client that never reads
                     await self._send(writer, answer)
@@ -553,18 +553,30 @@ class ControlServer:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(writer.wait_closed(), 1.0)
 
-    async def _stream(self, writer: asyncio.StreamWriter, first: bytes, stream: Any) -> None:
-        """One JSON line per notice (``{"notice": {...}}``) after the first answer."""
+    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      first: bytes, stream: Any) -> None:
+        """One JSON line per notice (``{"notice": {...}}``) after the first answer, until
+        the client hangs up (or sends anything) or the server closes. A client too slow to
+        keep up gets ``{"dropped": true}`` and the end of the stream."""
+        gone = asyncio.ensure_future(reader.read(1))
         try:
             async with asyncio.timeout(IDLE_TIMEOUT):
                 await self._send(writer, first)
             while not self._closing:
-                notice = await stream.next()
-                if notice is None:
+                following = asyncio.ensure_future(stream.next())
+                done, _ = await asyncio.wait({following, gone},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if gone in done:
+                    following.cancel()
                     return
+                notice = following.result()
                 async with asyncio.timeout(IDLE_TIMEOUT):
+                    if notice is None:
+                        await self._send(writer, _encode({"dropped": True}))
+                        return
                     await self._send(writer, _encode({"notice": notice.to_dict()}))
         finally:
+            gone.cancel()
             stream.close()
 
     @staticmethod
@@ -763,6 +775,9 @@ class ControlConnection:
             if not raw.endswith(b"\n"):
                 return
             message = json.loads(raw)
+            if isinstance(message, dict) and message.get("dropped") is True:
+                raise ErrandsError("the engine dropped this stream: its notices came faster "
+                                   "than they were read")
             if isinstance(message, dict) and isinstance(message.get("notice"), dict):
                 yield message["notice"]
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
 from ..db.schema import AutomationRow, BlockerRow, RunRow
+from ..definition import Definition
 from ..errors import Conflict, NotFound
 from ..paths import run_log_path, workspace_path
 from ..records import ACTIVE_STATES, Automation, Blocker, Decision, Run, bounded
@@ -55,7 +56,16 @@ class Lifecycle(EngineBase):
             if delay:
                 await self.clock.sleep(delay)
             automation = self._current(run.automation_id)
-            kind = automation.definition.runner.kind
+            # A resumed run goes on as it was claimed: that revision's task and policies,
+            # whatever was edited (or broke) meanwhile.
+            claimed = (self.store.definition_at(automation.id, run.revision)
+                       if resume is not None and run.revision != automation.revision
+                       else automation.definition)
+            if claimed is None:
+                self._close(run_id, Outcome(state="failed", error_code="broken",
+                                            error_message=automation.problem or "broken"))
+                return
+            kind = claimed.runner.kind
             runner = self.runners.get(kind)
             if runner is None:
                 self._close(run_id, Outcome(state="failed", error_code="no_runner",
@@ -67,12 +77,14 @@ class Lifecycle(EngineBase):
                 bound = self.settings.get("network_wait").total_seconds()
                 await wait_for_network(self.network, self.clock, bound)
             attempt = run.attempt
+            resumed = resume is not None
             while True:
                 cap = self._cap
                 assert cap is not None
                 async with cap:
                     automation = self._current(run.automation_id)
-                    ctx = await self._start_attempt(run, automation, attempt, resume)
+                    ctx = await self._start_attempt(run, automation, attempt, resume,
+                                                    claimed if resumed else None)
                     resume = None
                     outcome = await self._attempt(runner, ctx)
                 if outcome.state == "awaiting_input":
@@ -111,15 +123,14 @@ class Lifecycle(EngineBase):
                            error_message=f"no result within {format_duration(ctx.timeout)}")
 
     async def _start_attempt(self, run: Run, automation: Automation, attempt: int,
-                             resume: Resume | None) -> RunContext:
+                             resume: Resume | None,
+                             claimed: Definition | None = None) -> RunContext:
         """scheduled -> running. Starts asked for in one loop turn share one transaction."""
         run_id = run.id
         started: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
         self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
                             data={"state": "running", "attempt": attempt})
-        d = automation.definition
-        if resume is not None and run.revision != automation.revision:
-            d = self.store.definition_at(automation.id, run.revision)  # as claimed
+        d = claimed or automation.definition  # a resumed run's, as it was claimed
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
 
         def on_started(pid: int) -> None:  # committed with the other writes of this loop turn
@@ -210,10 +221,12 @@ class Lifecycle(EngineBase):
             record = _run(row)
         self._expiries.pop(run_id, None)
         slot = self._slots.get(automation_id)
-        if slot is not None:
+        if slot is not None and not record.dry_run:
             slot.active = run_id
         self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                             data={"state": "scheduled", "decision": decision.kind})
+        self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id,
+                            data={"read": "awaiting_input"})
         self._spawn(run_id, run=record, resume=Resume(asked, decision))
         return record
 
@@ -306,6 +319,8 @@ class Lifecycle(EngineBase):
         row = s.get(RunRow, run_id)
         if row is None or row.state not in ACTIVE_STATES:
             return None
+        if row.state == "awaiting_input":  # nobody needs to answer it any more
+            self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
         row.state = state
         row.stop_reason = outcome.stop_reason or (
             "timeout" if outcome.error_code == "timeout" else state)
