@@ -288,24 +288,30 @@ def test_subscribers_that_hang_up_leave_nothing_behind(tmp_path: Path) -> None:
         serve.stop()
 
 
-async def test_a_client_too_slow_for_its_notices_is_told_it_was_dropped(api: Api) -> None:
+async def test_a_client_too_slow_for_its_notices_is_told_it_was_dropped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from errands.engine.api import Subscription
+    from errands.engine.control import connect
+    from errands.errors import ErrandsError
 
-    stream = Subscription(api)
-    stream.LIMIT = 5  # type: ignore[misc]
-    stream.queue = asyncio.Queue(5)
-    for i in range(8):
-        await api.create(doc(f"n{i}", {"kind": "manual"}))
-        api.engine.events.flush()
-        await asyncio.sleep(0.02)
-    seen = []
-    while True:
-        notice = await asyncio.wait_for(stream.next(), 5)
-        if notice is None:
-            break
-        seen.append(notice)
-    assert seen == []  # an overflowing stream ends at once: the server then sends "dropped"
-    stream.close()
+    monkeypatch.setattr(Subscription, "LIMIT", 3)  # a small queue, so a few notices overflow it
+    host = EngineHost(tmp_path / "data", automatic=False)
+    await host.start()
+    try:
+        assert host.server is not None and host.server.address and host.api is not None
+        connection = await connect(host.server.address, data_dir=tmp_path / "data")
+        await connection.call("subscribe")
+        for i in range(6):  # the client reads nothing meanwhile: six notices, queue of three
+            await host.api.create(doc(f"n{i}", {"kind": "manual"}))
+            host.api.engine.events.flush()
+        received = []
+        with pytest.raises(ErrandsError, match="dropped this stream"):
+            async for notice in connection.notices():
+                received.append(notice)
+        assert len(received) <= 3
+        await connection.aclose()
+    finally:
+        await host.close()
 
 
 def test_cli_refusals_for_history_and_decide_flags(tmp_path: Path) -> None:

@@ -196,9 +196,9 @@ def test_revisions_and_audit_trail(catalog: Catalog) -> None:
     catalog.set_paused(a.id, True)  # already paused: no new revision
     c = catalog.set_paused(a.id, False)
     assert c.revision == 4 and c.status == "active"
-    revisions = catalog.store.revisions(a.id)
+    revisions = catalog.store.revision_docs(a.id)
     assert [r for r, _, _ in revisions] == [1, 2, 3, 4]
-    assert [d.paused for _, d, _ in revisions] == [False, False, True, False]
+    assert [d.get("paused", False) for _, d, _ in revisions] == [False, False, True, False]
     assert [(e.action, e.revision) for e in catalog.store.audit(a.id)] == [
         ("created", 1), ("revised", 2), ("paused", 3), ("resumed", 4)]
     assert catalog.store.audit(a.id)[1].detail == {"fields": ["title"]}

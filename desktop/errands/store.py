@@ -331,12 +331,6 @@ class Store:
         s.add(AuditRow(automation_id=automation_id, action=action, revision=revision,
                        actor=actor, detail=detail, at=now))
 
-    def revisions(self, automation_id: str) -> list[tuple[int, Definition, datetime]]:
-        with self.db.read() as s:
-            rows = s.scalars(select(RevisionRow).where(RevisionRow.automation_id == automation_id)
-                             .order_by(RevisionRow.revision))
-            return [(r.revision, load_definition(r.definition), r.created_at) for r in rows]
-
     def revision_docs(self, automation_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
         """Every stored revision's document as stored (readable or not), oldest first."""
         with self.db.read() as s:

@@ -57,13 +57,16 @@ class Notice:
     revision: int
     automations: frozenset[str] = frozenset()
     deleted: frozenset[str] = frozenset()
-    runs: frozenset[str] = frozenset()
-    run_states: dict[str, str] = field(default_factory=dict)  # last state seen per run
+    run_states: dict[str, str] = field(default_factory=dict)  # each run's latest state
     attention: bool = False
     parked: bool = False
     settings: bool = False
     engine_state: str | None = None
     changes: int = 0  # how many changes this notice folds
+
+    @property
+    def runs(self) -> frozenset[str]:
+        return frozenset(self.run_states)
 
     @property
     def stamp(self) -> Stamp:
@@ -164,8 +167,8 @@ class Notices:
             return None
         notice = Notice(epoch=self.epoch, revision=self.revision,
                         automations=frozenset(pending.automations),
-                        deleted=frozenset(pending.deleted), runs=frozenset(pending.runs),
-                        run_states=dict(pending.runs), attention=pending.attention,
+                        deleted=frozenset(pending.deleted), run_states=dict(pending.runs),
+                        attention=pending.attention,
                         parked=pending.parked, settings=pending.settings,
                         engine_state=pending.engine_state, changes=pending.changes)
         for listener in list(self._listeners):
