@@ -49,13 +49,20 @@ class Api:
 
     def __init__(self, engine: Engine, *, on_engine: OnEngine = _inline,
                  role: str = "serve", readers: int = 2,
-                 on_activate: Callable[[], None] | None = None) -> None:
+                 on_activate: Callable[[], None] | None = None,
+                 reading_with: "Api | None" = None) -> None:
+        """``reading_with``: another face of the same engine whose reader threads and
+        connection this one shares (and leaves that one to close)."""
         self.engine = engine
         self.role = role
         self.on_activate = on_activate
         self._on_engine = on_engine
-        self._reader = Store(engine.store.db.path, busy_ms=READ_BUSY_MS)
-        self._pool = ThreadPoolExecutor(readers, thread_name_prefix="errands-read")
+        self._owns_readers = reading_with is None
+        if reading_with is not None:
+            self._reader, self._pool = reading_with._reader, reading_with._pool
+        else:
+            self._reader = Store(engine.store.db.path, busy_ms=READ_BUSY_MS)
+            self._pool = ThreadPoolExecutor(readers, thread_name_prefix="errands-read")
 
     @property
     def data_dir(self) -> Any:
@@ -65,8 +72,9 @@ class Api:
         return self.engine.events.stamp()
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        self._reader.close()
+        if self._owns_readers:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._reader.close()
 
     # ------------------------------------------------------------------ notices
 

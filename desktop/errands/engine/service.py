@@ -134,7 +134,7 @@ class EngineThread:
             await self._end_thread()
             raise
         self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
-                       on_activate=activate)
+                       on_activate=activate, reading_with=self.host.api)
         settle_heap()
         return self.api
 
