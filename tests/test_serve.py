@@ -34,6 +34,7 @@ class Serve:
         self.data = data
         self.env = _env(**env)
         self.proc: subprocess.Popen[str] | None = None
+        self.output: list[str] = []  # what stopped engines printed
 
     def start(self) -> "Serve":
         self.proc = subprocess.Popen([ERRANDS, "serve", "--data-dir", str(self.data)],
@@ -57,12 +58,14 @@ class Serve:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
         out, _ = self.proc.communicate(timeout=30)
+        self.output.append(out)
         return out
 
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.kill()
-        self.proc.communicate(timeout=10)  # reap it and close its pipe
+        out, _ = self.proc.communicate(timeout=10)  # reap it and close its pipe
+        self.output.append(out or "")
 
     def runs(self, ident: str) -> list[dict[str, Any]]:
         return list(reversed(self.cli("runs", ident, "--limit", "1000")["runs"]))
@@ -115,6 +118,18 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
     yield s
     if s.proc is not None and s.proc.poll() is None:
         s.kill9()
+    _report(s)
+
+
+def _report(s: Serve) -> None:
+    """What the engine printed and recorded: shown by pytest only when the test failed."""
+    print("engine output:\n" + "\n".join(s.output))
+    if (s.data / "errands.sqlite3").exists():
+        with _read_only(s.data) as db:
+            for row in db.execute("SELECT automation_id, \"index\", state, skip_reason, "
+                                  "error_code, error_message, scheduled_for, started_at "
+                                  "FROM runs ORDER BY created_at"):
+                print(dict(row))
 
 
 def wait_for(predicate: Any, timeout: float = 30.0) -> Any:
