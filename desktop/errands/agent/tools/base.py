@@ -1,0 +1,131 @@
+"""What every tool is: a spec the model sees, an effect class the permission model judges,
+and an async function from checked arguments to a bounded, model-readable result."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Literal
+
+Effect = Literal["read", "write", "exec", "network", "notify", "ask", "control", "automate"]
+EFFECTS: tuple[str, ...] = ("read", "write", "exec", "network", "notify", "ask", "control",
+                            "automate")
+MAX_RESULT_CHARS = 16_000  # what one tool result may put into the conversation
+
+
+class ToolError(Exception):
+    """A refusal the model reads and may recover from (a wrong argument, a missing file, a
+    path outside the workdir). It never fails the run by itself."""
+
+
+@dataclass
+class ToolResult:
+    text: str                                   # what the model reads
+    untrusted: bool = False                     # the text came from outside (fetched web page)
+    changed: list[str] = field(default_factory=list)   # workdir-relative files written
+    proposed: str | None = None                 # a dry run's "would have …"
+
+
+@dataclass
+class ToolEnv:
+    """What a tool may touch: the run's workdir, and whether this is a dry run."""
+
+    workdir: Path
+    dry_run: bool = False
+    run_id: str = ""
+    automation_id: str = ""
+    on_started: Callable[[int], None] | None = None   # told each child pid (crash safety)
+    max_command_seconds: float = 600.0
+
+
+Handler = Callable[[ToolEnv, dict[str, Any]], Awaitable[ToolResult]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    effect: Effect
+    description: str
+    parameters: dict[str, Any]        # JSON schema of the arguments object
+    subject: str | None = None        # the argument permission patterns match (path, command, url)
+
+    def schema(self) -> dict[str, Any]:
+        """The tool as the Chat Completions API wants it."""
+        return {"type": "function", "function": {"name": self.name,
+                                                 "description": self.description,
+                                                 "parameters": self.parameters}}
+
+
+def parse_arguments(spec: ToolSpec, text: str) -> dict[str, Any]:
+    """The model's argument text → a checked dict, or a :class:`ToolError` naming the field,
+    the expected shape and an example (the model reads it and tries again)."""
+    try:
+        args = json.loads(text) if text.strip() else {}
+    except (json.JSONDecodeError, RecursionError):
+        raise ToolError(f"the arguments of {spec.name} are not valid JSON; expected an "
+                        f"object like {example(spec)}") from None
+    if not isinstance(args, dict):
+        raise ToolError(f"the arguments of {spec.name} must be a JSON object, like "
+                        f"{example(spec)}")
+    props: dict[str, Any] = spec.parameters.get("properties", {})
+    for name in spec.parameters.get("required", []):
+        if name not in args:
+            raise ToolError(f"{spec.name}: missing argument {name!r}; expected "
+                            f"{example(spec)}")
+    for name, value in args.items():
+        shape = props.get(name)
+        if shape is None:
+            if spec.parameters.get("additionalProperties", False) is False:
+                raise ToolError(f"{spec.name}: unknown argument {name!r}; it takes "
+                                f"{', '.join(props) or 'no arguments'}")
+            continue
+        if not _fits(value, shape):
+            raise ToolError(f"{spec.name}: argument {name!r} must be {_shape(shape)}; "
+                            f"example {example(spec)}")
+    return args
+
+
+def _fits(value: Any, shape: dict[str, Any]) -> bool:
+    kind = shape.get("type")
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "array":
+        item = shape.get("items")
+        return isinstance(value, list) and (item is None or all(_fits(v, item) for v in value))
+    if kind == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def _shape(shape: dict[str, Any]) -> str:
+    kind = shape.get("type", "a value")
+    if kind == "array":
+        return f"a list of {shape.get('items', {}).get('type', 'value')}s"
+    return {"string": "a string", "boolean": "true or false", "integer": "a whole number",
+            "number": "a number", "object": "an object"}.get(kind, kind)
+
+
+def example(spec: ToolSpec) -> str:
+    sample = spec.parameters.get("examples")
+    if sample:
+        return json.dumps(sample[0])
+    props = spec.parameters.get("properties", {})
+    return json.dumps({k: {"string": "…", "boolean": True, "integer": 1, "number": 1,
+                           "array": [], "object": {}}.get(v.get("type"), None)
+                       for k, v in props.items() if k in spec.parameters.get("required", [])})
+
+
+def bounded(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    """Text cut to ``limit`` characters, saying so when cut (the model must know)."""
+    if len(text) <= limit:
+        return text
+    head = limit - 200
+    return (text[:head] + f"\n… [cut: {len(text) - head} more characters not shown; "
+            "narrow the request to see them]")
