@@ -17,7 +17,7 @@ from errands.records import Blocker, Decision
 from engine_support import Harness, command_doc
 
 H = timedelta(hours=1)
-APPROVAL = Blocker(kind="approval", tool="shell", arguments={"command": "rm -rf build"})
+APPROVAL = Blocker(kind="permission", tool="shell", arguments={"command": "rm -rf build"})
 
 
 class ParkingRunner:

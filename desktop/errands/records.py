@@ -101,6 +101,7 @@ class Run:
     completion_tokens: int | None = None
     slot: str = ""
     created_at: datetime | None = None
+    details: dict[str, Any] | None = None
 
     @property
     def active(self) -> bool:
@@ -123,6 +124,7 @@ class Run:
             "usage": ({"prompt_tokens": self.prompt_tokens,
                        "completion_tokens": self.completion_tokens}
                       if self.prompt_tokens is not None else None),
+            "details": self.details,
         }
         if with_output:
             doc["output_tail"] = self.output_tail
@@ -174,14 +176,14 @@ def bounded(text: str | None, limit: int = RESULT_LIMIT) -> str | None:
 class Blocker:
     """Why a run parks: a tool call that needs approval, or a question for the user."""
 
-    kind: Literal["approval", "question"]
+    kind: Literal["permission", "question"]
     tool: str | None = None
     arguments: dict[str, Any] | None = None
     question: str | None = None
     choices: list[str] | None = None
 
     def summary(self) -> str:
-        if self.kind == "approval":
+        if self.kind == "permission":
             return f"approve {self.tool or 'a tool'}" + (
                 f": {_brief(self.arguments)}" if self.arguments else "")
         return self.question or "answer a question"
@@ -192,7 +194,8 @@ class Blocker:
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> "Blocker":
-        return cls(kind=doc.get("kind", "question"), tool=doc.get("tool"),
+        kind = doc.get("kind", "question")
+        return cls(kind="permission" if kind == "approval" else kind, tool=doc.get("tool"),
                    arguments=doc.get("arguments"), question=doc.get("question"),
                    choices=doc.get("choices"))
 

@@ -143,6 +143,8 @@ class RunRow(Base):
     prompt_tokens: Mapped[int | None] = mapped_column(Integer)
     completion_tokens: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # An agent run's extras: changed files, its worktree, proposed actions (dry run), steps
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class AttentionRow(Base):
@@ -202,7 +204,7 @@ class BlockerRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # "approval" or "question"
+    kind: Mapped[str] = mapped_column(String(16))  # "permission" or "question"
     tool: Mapped[str | None] = mapped_column(String(64))
     arguments: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     question: Mapped[str | None] = mapped_column(Text)

@@ -139,7 +139,7 @@ def _failed(why: tuple[str, str]) -> Outcome:
 def _check_decision(blocker: Blocker, decision: Decision) -> None:
     """A decision must fit what was asked: approvals are approved or denied, questions
     answered (from the choices, when there are some) or declined."""
-    if blocker.kind == "approval" and decision.kind == "answer":
+    if blocker.kind == "permission" and decision.kind == "answer":
         raise InvalidInput("decision", "this run asks for an approval, not an answer",
                            "approve_once, approve_always or deny", "approve_once")
     if blocker.kind == "question" and decision.kind in ("approve_once", "approve_always"):

@@ -178,6 +178,12 @@ class Lifecycle(EngineBase):
             row.state = "awaiting_input"
             row.session_id = outcome.session_id or row.session_id
             row.pid = row.pid_started = None
+            if outcome.prompt_tokens is not None:
+                row.prompt_tokens = outcome.prompt_tokens
+                row.completion_tokens = outcome.completion_tokens
+            if outcome.details:
+                row.details = {**(row.details if isinstance(row.details, dict) else {}),
+                               **outcome.details}
             row.attempts = _close_attempt(row.attempts, now, "awaiting_input", outcome)
             automation_id = row.automation_id
             self.store.add_blocker_in(s, run_id, blocker, now=now, expires_at=expires_at)
@@ -336,6 +342,9 @@ class Lifecycle(EngineBase):
         if outcome.prompt_tokens is not None:
             row.prompt_tokens = outcome.prompt_tokens
             row.completion_tokens = outcome.completion_tokens
+        if outcome.details:
+            row.details = {**(row.details if isinstance(row.details, dict) else {}),
+                           **outcome.details}
         if _attempt_open(row.attempts):
             row.attempts = _close_attempt(row.attempts, now, state, outcome)
         a = s.get(AutomationRow, row.automation_id)

@@ -80,6 +80,7 @@ class Outcome:
     completion_tokens: int | None = None
     blocker: Blocker | None = None      # with awaiting_input: what the run waits for
     stop_reason: str | None = None      # a runner's own reason to stop (``step_cap``)
+    details: dict[str, Any] | None = None  # merged into the run's details (changed files …)
 
 
 class Runner(Protocol):
