@@ -162,7 +162,7 @@ async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
     assert h.states(a) == ["awaiting_input"]
     await h.clock.advance(2 * H)
     run = h.runs(a)[0]
-    assert run.state == "expired" and run.stop_reason == "expired"
+    assert run.state == "expired" and run.stop_reason == "approval_expired"
     assert run.error_code == "expired" and "2h" in (run.error_message or "")
     assert run.attempts[-1]["state"] == "awaiting_input" and "finished_at" in run.attempts[-1]
     assert "expired" in [i.kind for i in h.store.attention()]

@@ -21,6 +21,7 @@ class SettingSpec:
     default: str
     help: str
     parse: Callable[[str, str], Any]
+    show: Callable[[Any], str] | None = None  # the canonical text of a parsed value
 
 
 def _duration(text: str, field: str) -> timedelta:
@@ -40,6 +41,18 @@ def _int_range(low: int, high: int) -> Callable[[str, str], int]:
     return parse
 
 
+def _rules(text: str, field: str) -> Any:
+    """The user's global permission rules: a JSON list of {tool, pattern, action}."""
+    from .agent.permissions import parse_rules  # the agent layer owns what a rule means
+    from .jsondoc import loads
+    return parse_rules(loads(text, field), field)
+
+
+def _show_rules(rules: Any) -> str:
+    import json
+    return json.dumps([{"tool": r.tool, "pattern": r.pattern, "action": r.action} for r in rules])
+
+
 SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("min_interval", "60s", "shortest allowed gap between two fires", _duration),
     SettingSpec("grace", "2m", "how late a due fire may still run normally", _duration),
@@ -50,6 +63,9 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("network_wait", "2m", "how long a catch-up waits for the network", _duration),
     SettingSpec("parked_expiry", "24h", "how long a parked run waits for a decision before it "
                 "expires", _duration),
+    SettingSpec("permission_rules", "[]", "what agent runs may do unasked: a JSON list of "
+                '{"tool", "pattern", "action"}; the last rule that matches a call decides', _rules,
+                _show_rules),
 )}
 
 
@@ -69,6 +85,8 @@ def normalize(key: str, value: str) -> str:
     """The canonical text of a value, after checking it (``90m`` → ``90m``, ``3600s`` → ``1h``)."""
     spec = check_key(key)
     parsed = spec.parse(value, key)
+    if spec.show is not None:
+        return spec.show(parsed)
     return format_duration(parsed) if isinstance(parsed, timedelta) else str(parsed)
 
 

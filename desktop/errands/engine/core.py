@@ -47,12 +47,13 @@ from .network import NetworkProbe
 from .notices import Notices
 from .processes import await_termination, begin_termination, prefer_pidfd_watcher
 from .runner import Runner
+from .services import Services
 from .timer import Timer
 
 log = logging.getLogger(__name__)
 
 
-class Engine(Timer, Lifecycle, Commands):
+class Engine(Timer, Lifecycle, Commands, Services):
     """The engine: its parts are in ``timer``, ``lifecycle`` and ``commands``."""
 
     def __init__(self, store: Store, data_dir: Path, runners: dict[str, Runner], *,
@@ -166,6 +167,10 @@ class Engine(Timer, Lifecycle, Commands):
         if self._reaper is not None:  # a dead engine's children still in their grace
             self._reaper.cancel()     # are killed now rather than outlive this engine
             await asyncio.gather(self._reaper, return_exceptions=True)
+        for runner in self.runners.values():  # connection pools (the agent's HTTP client)
+            close = getattr(runner, "aclose", None)
+            if close is not None:
+                await close()
         self.events.publish("engine_state", data={"state": "stopped"})
 
     def _recover(self, now: datetime) -> None:

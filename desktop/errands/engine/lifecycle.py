@@ -152,7 +152,8 @@ class Lifecycle(EngineBase):
                           log_path=run_log_path(self.data_dir, automation.id, run_id),
                           timeout=d.policy.timeout, dry_run=started.dry_run,
                           on_started=on_started, revision=started.revision,
-                          session=transcript, resume=resume)
+                          session=transcript, resume=resume, services=self,  # type: ignore[arg-type]
+                          data_dir=self.data_dir)
 
     def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
         now = self.clock.now()
@@ -226,6 +227,8 @@ class Lifecycle(EngineBase):
             self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
             record = _run(row)
         self._expiries.pop(run_id, None)
+        if decision.kind == "approve_always" and not record.dry_run:
+            await self._save_approval(automation_id, asked, decision, actor)
         slot = self._slots.get(automation_id)
         if slot is not None and not record.dry_run:
             slot.active = run_id
@@ -236,11 +239,27 @@ class Lifecycle(EngineBase):
         self._spawn(run_id, run=record, resume=Resume(asked, decision))
         return record
 
+    async def _save_approval(self, automation_id: str, asked: Blocker, decision: Decision,
+                             actor: str) -> None:
+        """"Always allow": the automation gets a rule (an edit, with a new revision), so its
+        later runs do not ask again. The run that asked goes on under its own revision."""
+        automation = self._current(automation_id)
+        d = automation.definition
+        runner = self.runners.get(d.runner.kind) if d is not None else None
+        make = getattr(runner, "saved_rule", None)
+        rule = make(asked, decision) if make is not None else None
+        if d is None or rule is None or rule in d.permissions.rules:
+            return
+        rules = (*d.permissions.rules, rule)
+        revised = replace(d, permissions=replace(d.permissions, rules=rules))
+        await self.revise(automation_id, revised.to_dict(), actor=actor)  # type: ignore[attr-defined]
+
     def _expire_due(self, now: datetime) -> None:
         for run_id, at in list(self._expiries.items()):
             if at <= now:
                 waited = format_duration(self.settings.get("parked_expiry"))
                 self._close(run_id, Outcome(state="failed", error_code="expired",
+                                            stop_reason="approval_expired",
                                             error_message=f"nobody decided within {waited}"),
                             "expired")
                 self._expiries.pop(run_id, None)

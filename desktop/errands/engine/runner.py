@@ -42,6 +42,19 @@ class Transcript(Protocol):
     async def messages(self) -> list[dict[str, Any]]: ...
 
 
+class RunServices(Protocol):
+    """What the engine offers a run beyond its transcript: raising a notice for the user,
+    acting on automations (the agent's ``automate`` tool) and the user's permission rules.
+    Each call is recorded by the engine; a runner still never touches the store."""
+
+    def notify(self, ctx: "RunContext", title: str, body: str) -> None: ...
+
+    async def automate(self, ctx: "RunContext", action: str,
+                       arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+    def permission_rules(self) -> tuple[Any, ...]: ...
+
+
 @dataclass(frozen=True)
 class RunContext:
     automation_id: str
@@ -58,6 +71,8 @@ class RunContext:
     revision: int = 1
     session: Transcript | None = None
     resume: Resume | None = None
+    services: RunServices | None = None
+    data_dir: Path | None = None
 
 
 class ProcessObserver(Protocol):

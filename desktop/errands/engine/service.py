@@ -25,14 +25,14 @@ from .control import ControlServer
 from .core import Engine
 from .lock import DataDirLock, engine_refusal, read_owner
 from .network import RouteProbe
-from .runner import NoProviderRunner
 from .operations import perform
 
 log = logging.getLogger(__name__)
 
 
 def default_runners() -> dict[str, Any]:
-    return {"command": CommandRunner(), "agent": NoProviderRunner()}
+    from ..agent.loop import AgentRunner  # the agent layer sits beside the engine
+    return {"command": CommandRunner(), "agent": AgentRunner()}
 
 
 class EngineHost:

@@ -1,0 +1,363 @@
+"""The agent runner: one attempt of an agent run, as a tool loop against the provider.
+
+Everything the loop knows lives in the run's transcript (see :mod:`.history`), so a run
+that parked for a person resumes from its transcript alone: the assistant message whose
+tool call waited is there, without its result, and the decision supplies what comes next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import replace
+from datetime import datetime
+from typing import Any, Callable
+
+from ..definition import AgentTask, Rule
+from ..errors import ErrandsError, InvalidInput
+from ..records import Blocker, Decision
+from ..timeutil import format_duration, system_zone_name, zone
+from ..engine.runner import Outcome, RunContext
+from . import permissions
+from .history import for_provider, replay
+from .provider import Provider, ProviderConfig, ProviderError, ToolCall
+from .tools.base import ToolEnv, ToolError, ToolResult, ToolSpec, bounded, parse_arguments
+from .tools.control import SPECS as CONTROL_SPECS
+from .tools.registry import HANDLERS, SPECS as FAMILY_SPECS
+
+log = logging.getLogger(__name__)
+
+SPECS: dict[str, ToolSpec] = {**FAMILY_SPECS, **CONTROL_SPECS}
+TOOL_SCHEMAS = [SPECS[name].schema() for name in sorted(SPECS)]
+DRY_EFFECTS = ("write", "exec", "network", "notify", "automate")
+NO_PROVIDER = ("no model provider is configured: set one with 'errands provider set "
+               "--base-url URL --model NAME' (a local Ollama: --base-url "
+               "http://127.0.0.1:11434/v1 --model llama3.1)")
+
+ConfigSource = Callable[[RunContext], Any]  # async: ProviderConfig | None
+
+
+class AgentRunner:
+    kind = "agent"
+    needs_network = True
+
+    def __init__(self, config: ConfigSource | None = None) -> None:
+        self._config = config
+        self._providers: dict[ProviderConfig, Provider] = {}
+
+    async def run(self, ctx: RunContext) -> Outcome:
+        config = await self._find_config(ctx)
+        if config is None:
+            return Outcome(state="failed", error_code="no_provider", stop_reason="no_provider",
+                           error_message=NO_PROVIDER)
+        task = ctx.definition.runner
+        assert isinstance(task, AgentTask)
+        provider = self._provider(config)
+        loop = _Loop(ctx, provider, task.model or config.model)
+        seconds = ctx.timeout.total_seconds()
+        try:
+            async with asyncio.timeout(seconds):
+                return await loop.run()
+        except TimeoutError:
+            return loop.outcome("failed", error_code="timeout", stop_reason="timeout",
+                                error_message=f"no result within {format_duration(ctx.timeout)}")
+        except ProviderError as exc:
+            return loop.outcome("failed", error_code=exc.code, error_message=exc.message)
+
+    async def _find_config(self, ctx: RunContext) -> ProviderConfig | None:
+        if self._config is not None:
+            return await self._config(ctx)
+        if ctx.services is not None and hasattr(ctx.services, "provider_config"):
+            return await ctx.services.provider_config()  # type: ignore[attr-defined]
+        return None
+
+    async def aclose(self) -> None:
+        providers, self._providers = list(self._providers.values()), {}
+        for provider in providers:
+            await provider.close()
+
+    def _provider(self, config: ProviderConfig) -> Provider:
+        """One client per configuration (its connection pool is reused across runs)."""
+        found = self._providers.get(config)
+        if found is None:
+            if len(self._providers) >= 4:  # settings changed often: forget the oldest
+                old = self._providers.pop(next(iter(self._providers)))
+                asyncio.get_running_loop().create_task(old.close())
+            found = self._providers[config] = Provider(config)
+        return found
+
+    def saved_rule(self, blocker: Blocker, decision: Decision) -> Rule | None:
+        """The rule an "always allow" saves on the automation: the tool, and the call's
+        subject (its command, path or URL) unless the person gave a pattern."""
+        spec = SPECS.get(blocker.tool or "")
+        if spec is None:
+            return None
+        pattern = decision.rule
+        if not pattern:
+            subject = (blocker.arguments or {}).get(spec.subject) if spec.subject else None
+            pattern = subject if isinstance(subject, str) and subject else "*"
+        return Rule(tool=spec.name, pattern=pattern, action="allow")
+
+
+class _Loop:
+    def __init__(self, ctx: RunContext, provider: Provider, model: str) -> None:
+        self.ctx = ctx
+        self.provider = provider
+        self.model = model
+        self.messages: list[dict[str, Any]] = []
+        self.steps = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.untrusted = False
+        self.attended = False
+        self.changed: list[str] = []
+        self.proposed: list[str] = []
+        self.env = ToolEnv(workdir=ctx.workdir, dry_run=ctx.dry_run, run_id=ctx.run_id,
+                           automation_id=ctx.automation_id, on_started=ctx.on_started,
+                           max_command_seconds=min(600.0, ctx.timeout.total_seconds()))
+        self.deadline = time.monotonic() + ctx.timeout.total_seconds()
+
+    # ------------------------------------------------------------------ the transcript
+
+    def _append(self, role: str, content: dict[str, Any]) -> None:
+        stored = {**content, "run_id": self.ctx.run_id, "attempt": self.ctx.attempt}
+        if self.ctx.session is not None:
+            self.ctx.session.append(role, stored)
+        self.messages.append(for_provider({"role": role, **content}))
+
+    async def _load(self) -> list[ToolCall]:
+        """Rebuild the conversation from the transcript; the calls still waiting."""
+        stored = await self.ctx.session.messages() if self.ctx.session is not None else []
+        mine, earlier = [], []
+        for m in stored:
+            if m.get("run_id") != self.ctx.run_id:
+                earlier.append(m)
+            elif m.get("attempt") == self.ctx.attempt or m.get("turn") == "reply":
+                mine.append(m)
+        self.attended = any(m.get("turn") == "reply" for m in mine)
+        self.messages = [{"role": "system", "content": self._system_prompt()}]
+        history, dropped = replay(earlier, self.ctx.definition.context.max_history_tokens)
+        if dropped:
+            self.messages.append({"role": "system", "content": f"({dropped} earlier runs of "
+                                  "this automation are not shown: they no longer fit.)"})
+        self.messages += history
+        if not mine:
+            self._append("user", {"content": self._user_turn(), "turn": "prompt"})
+            return []
+        answered: set[str] = set()
+        calls: list[ToolCall] = []
+        for m in mine:
+            self.messages.append(for_provider(m))
+            usage = m.get("usage")
+            if isinstance(usage, list) and len(usage) == 2:
+                self.prompt_tokens += int(usage[0] or 0)
+                self.completion_tokens += int(usage[1] or 0)
+            if m.get("role") == "tool":
+                self.steps += 1
+                answered.add(str(m.get("tool_call_id")))
+                self.untrusted = self.untrusted or bool(m.get("untrusted"))
+                self.changed += [c for c in m.get("changed") or () if c not in self.changed]
+                if m.get("proposed"):
+                    self.proposed.append(str(m["proposed"]))
+            elif m.get("role") == "assistant" and m.get("tool_calls"):
+                calls = [ToolCall(id=str(c.get("id")), name=str(c["function"]["name"]),
+                                  arguments=str(c["function"].get("arguments") or ""))
+                         for c in m["tool_calls"]]
+        return [c for c in calls if c.id not in answered]
+
+    def _system_prompt(self) -> str:
+        presence = ("The user started this turn and may be watching." if self.attended else
+                    "This run is unattended: nobody is watching, and a question or an approval "
+                    "can take hours to be answered.")
+        return (f"You are the agent of the Errands automation \"{self.ctx.definition.title}\". "
+                f"{presence} Your working folder is {self.env.workdir}; file tools see only "
+                f"what is inside it. Tools: {', '.join(sorted(SPECS))}. Some calls need the "
+                "user's approval; a denied call says so, and you may go on without it. When "
+                "you are done, call finish with a short summary (or reply in plain text)."
+                + (" This is a dry run: tools that change something only say what they would "
+                   "have done." if self.ctx.dry_run else ""))
+
+    def _user_turn(self) -> str:
+        d = self.ctx.definition
+        task = d.runner
+        assert isinstance(task, AgentTask)
+        place = getattr(d.trigger, "timezone", None) or system_zone_name()
+        when = _local(self.ctx.scheduled_for, place)
+        return (f"[Errands: automation \"{d.title}\", run #{self.ctx.run_index}"
+                + (f", scheduled for {when} ({place})" if when else "") + "]\n\n" + task.prompt)
+
+    # ------------------------------------------------------------------ the loop
+
+    async def run(self) -> Outcome:
+        pending = await self._load()
+        resume = self.ctx.resume
+        if resume is not None and pending:
+            outcome = await self._decided(pending.pop(0), resume.blocker, resume.decision)
+            if outcome is not None:
+                return outcome
+        while True:
+            for call in pending:
+                outcome = await self._call(call)
+                if outcome is not None:
+                    return outcome
+            reply = await self.provider.complete(self.messages, TOOL_SCHEMAS, self.model,
+                                                 deadline=self.deadline)
+            self.prompt_tokens += reply.prompt_tokens
+            self.completion_tokens += reply.completion_tokens
+            usage = [reply.prompt_tokens, reply.completion_tokens]
+            message = reply.to_message()
+            if not reply.tool_calls:
+                text = (reply.content or "").strip()
+                self._append("assistant", {"content": message["content"], "turn": "final",
+                                           "usage": usage})
+                return self.outcome("succeeded", result=text or "(the model said nothing)")
+            self._append("assistant", {k: v for k, v in message.items() if k != "role"}
+                         | {"turn": "step", "usage": usage})
+            pending = reply.tool_calls
+
+    async def _decided(self, call: ToolCall, blocker: Blocker, decision: Decision) -> Outcome | None:
+        """The call a person decided on: carried out, refused or answered."""
+        note = f" Their note: {decision.text}" if decision.text else ""
+        if blocker.kind == "question":
+            if decision.kind == "answer":
+                self._result(call, ToolResult(f"The user answered: {decision.text}"))
+            else:
+                self._result(call, ToolResult("The user declined to answer." + note))
+            return None
+        if decision.kind == "deny":
+            self._result(call, ToolResult("Denied by the user." + note))
+            return None
+        return await self._call(call, approved=True)
+
+    def _step_cap(self) -> Outcome:
+        cap = self.ctx.definition.policy.max_steps
+        return self.outcome("failed", error_code="step_cap", stop_reason="step_cap",
+                            error_message=f"the model still asked for tools after {cap} steps "
+                            "(policy.max_steps); raise it or narrow the prompt")
+
+    async def _call(self, call: ToolCall, *, approved: bool = False) -> Outcome | None:
+        spec = SPECS.get(call.name)
+        if call.name != "finish" and self.steps >= self.ctx.definition.policy.max_steps:
+            return self._step_cap()
+        if spec is None:
+            self._result(call, ToolResult(f"Error: there is no tool named {call.name!r}; the "
+                                          f"tools are {', '.join(sorted(SPECS))}."))
+            return None
+        try:
+            args = parse_arguments(spec, call.arguments)
+        except ToolError as exc:
+            self._result(call, ToolResult(f"Error: {exc}"))
+            return None
+        if spec.name == "finish":
+            return self._finish(call, args)
+        verdict = permissions.decide(
+            spec, args, global_rules=self._global_rules(),
+            permissions=self.ctx.definition.permissions, untrusted=self.untrusted)
+        if verdict.action == "deny":
+            self._result(call, ToolResult(f"Denied by the user's rules ({verdict.reason})."))
+            return None
+        dry = self.ctx.dry_run and spec.effect in DRY_EFFECTS
+        if spec.name == "ask_user":
+            if self.ctx.dry_run:
+                self._result(call, ToolResult("(dry run: the question was not asked; assume "
+                                              "no answer)", proposed=f"would ask: {args['question']}"))
+                return None
+            return self.outcome("awaiting_input", blocker=Blocker(
+                kind="question", question=args["question"], choices=args.get("choices") or None))
+        if verdict.action == "ask" and not approved and not dry:
+            return self.outcome("awaiting_input", blocker=Blocker(
+                kind="permission", tool=spec.name, arguments=args))
+        self._result(call, await self._execute(spec, args, dry))
+        return None
+
+    async def _execute(self, spec: ToolSpec, args: dict[str, Any], dry: bool) -> ToolResult:
+        services = self.ctx.services
+        try:
+            if spec.name == "notify":
+                if dry:
+                    return ToolResult("(dry run) not sent", proposed=f"would notify: {args['title']}")
+                if services is not None:
+                    services.notify(self.ctx, args["title"][:200], args["body"])
+                return ToolResult("The user was notified.")
+            if spec.name == "automate":
+                action = args.get("action")
+                if dry:
+                    return ToolResult("(dry run) nothing changed",
+                                      proposed=f"would {action} an automation: "
+                                      + bounded(json.dumps(args), 300))
+                if services is None:
+                    raise ToolError("automations cannot be changed from here")
+                rest = {k: v for k, v in args.items() if k != "action"}
+                answer = await services.automate(self.ctx, str(action), rest,  # type: ignore[call-arg]
+                                                 attended=self.attended)
+                return ToolResult(bounded(json.dumps(answer, default=str)))
+            handler = HANDLERS[spec.name]
+            env = self.env if self.env.dry_run == dry else replace(self.env, dry_run=dry)
+            return await handler(env, args)
+        except ToolError as exc:
+            return ToolResult(f"Error: {exc}")
+        except InvalidInput as exc:
+            return ToolResult("Error: " + _explain(exc))
+        except ErrandsError as exc:
+            return ToolResult(f"Error: {exc.message}")
+
+    def _result(self, call: ToolCall, result: ToolResult) -> None:
+        self.steps += 1
+        self.untrusted = self.untrusted or result.untrusted
+        self.changed += [c for c in result.changed if c not in self.changed]
+        if result.proposed:
+            self.proposed.append(result.proposed)
+        content: dict[str, Any] = {"content": result.text, "tool_call_id": call.id,
+                                   "name": call.name, "turn": "tool"}
+        if result.untrusted:
+            content["untrusted"] = True
+        if result.changed:
+            content["changed"] = result.changed
+        if result.proposed:
+            content["proposed"] = result.proposed
+        self._append("tool", content)
+
+    def _finish(self, call: ToolCall, args: dict[str, Any]) -> Outcome:
+        summary = args["summary"].strip() or "(finished without a summary)"
+        self._result(call, ToolResult("Finished."))
+        self.steps -= 1  # finishing is not a step
+        self._append("assistant", {"content": summary, "turn": "final"})
+        return self.outcome("succeeded", result=summary,
+                            condition_met=bool(args.get("condition_met")),
+                            notify=[summary] if args.get("notify") else [])
+
+    def _global_rules(self) -> tuple[Rule, ...]:
+        services = self.ctx.services
+        return tuple(services.permission_rules()) if services is not None else ()
+
+    def outcome(self, state: str, **fields: Any) -> Outcome:
+        details: dict[str, Any] = {"steps": self.steps}
+        if self.changed:
+            details["changed_files"] = list(self.changed)
+        if self.proposed:
+            details["proposed"] = list(self.proposed)
+        if self.untrusted:
+            details["untrusted_content"] = True
+        session = self.ctx.session.session_id if self.ctx.session is not None else None
+        return Outcome(state=state, session_id=session,  # type: ignore[arg-type]
+                       prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
+                       details=details, **fields)
+
+
+def _explain(exc: InvalidInput) -> str:
+    text = f"{exc.field}: {exc.message}" if exc.field else exc.message
+    if exc.expected:
+        text += f" (expected {exc.expected}"
+        text += f"; example {exc.example})" if exc.example else ")"
+    return text
+
+
+def _local(instant: datetime | None, place: str) -> str | None:
+    if instant is None:
+        return None
+    try:
+        return instant.astimezone(zone(place)).strftime("%Y-%m-%d %H:%M")
+    except Exception:  # an unknown zone on an old row: UTC says the truth too
+        return instant.strftime("%Y-%m-%d %H:%M UTC")

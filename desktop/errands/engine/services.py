@@ -1,0 +1,146 @@
+"""What the engine does for a run on its request (:class:`RunServices`): a notice for the user,
+the agent's ``automate`` tool, and the user's global permission rules.
+
+``automate`` goes through the same catalog as the CLI and the window, so its validation and
+its refusals are theirs. Two rules are the agent's own: a cascade is bounded (``origin.depth``
+at most ``MAX_DEPTH``), and what an unattended run creates starts paused and asks the user
+to review it, as does any change to permissions an unattended run asks for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+from ..errors import InvalidInput
+from ..schedule_spec import SPEC_FORMS, spec_to_trigger
+from ..timeutil import format_instant
+from .base import EngineBase
+from .runner import RunContext
+
+MAX_DEPTH = 3
+ACTIONS = ("create", "update", "pause", "resume", "delete", "list", "run_now")
+_NOT_FIELDS = ("action", "id", "schedule", "continue_session")
+
+
+class Services(EngineBase):
+    def notify(self, ctx: RunContext, title: str, body: str) -> None:
+        now = self.clock.now()
+        with self._transaction() as s:
+            self.store.add_attention_in(s, kind="notify", title=title or ctx.definition.title,
+                                        body=body, now=now, automation_id=ctx.automation_id,
+                                        run_id=ctx.run_id)
+        self.events.publish("attention_raised", automation_id=ctx.automation_id,
+                            run_id=ctx.run_id, data={"notify": {"title": title, "body": body}})
+
+    async def provider_config(self) -> Any:
+        """The model provider as configured now (the key is read off the loop: a keyring
+        may answer over D-Bus)."""
+        from ..agent.config import load_provider_config
+        return await asyncio.to_thread(load_provider_config, self.settings, self.data_dir)
+
+    def permission_rules(self) -> tuple[Any, ...]:
+        return tuple(self.settings.get("permission_rules"))
+
+    async def automate(self, ctx: RunContext, action: str, arguments: dict[str, Any], *,
+                       attended: bool = False) -> dict[str, Any]:
+        """One ``automate`` call; refusals are :class:`InvalidInput` (the model reads them)."""
+        actor = f"agent:{ctx.run_id}"
+        if action not in ACTIONS:
+            raise InvalidInput("action", f"unknown action {action!r}", "one of " + ", ".join(ACTIONS),
+                               "create")
+        if action == "list":
+            return {"automations": [
+                {"id": a.id, "title": a.title, "status": a.status,
+                 "kind": a.definition.runner.kind if a.definition else None,
+                 "next_fire_at": format_instant(a.next_fire_at)}
+                for a in self.store.list()]}
+        if action == "create":
+            doc = self._document(ctx, arguments, base=None)
+            depth = ctx.definition.origin.depth + 1
+            if depth > MAX_DEPTH:
+                raise InvalidInput("origin.depth", f"automations created by automations may "
+                                   f"nest {MAX_DEPTH} deep; this one would be {depth} deep",
+                                   f"at most {MAX_DEPTH}", "do the work in this run instead")
+            keep_session = arguments.get("continue_session", doc["trigger"].get("kind") == "at")
+            if not isinstance(keep_session, bool):
+                raise InvalidInput("continue_session", "must be true or false", "a boolean", "true")
+            session = ctx.session.session_id if ctx.session is not None and keep_session else None
+            doc["origin"] = {"kind": "agent", "session_id": session, "depth": depth}
+            if session is not None:
+                doc["context"] = {**doc.get("context", {}), "mode": "continue"}
+            if not attended:
+                doc["paused"] = True
+            automation, _ = await self.create(doc, actor=actor)  # type: ignore[attr-defined]
+            if not attended:
+                self._review(ctx, automation.id, f"New automation to review: {automation.title}",
+                             "Created by an unattended run; it stays paused until you resume it.")
+            return self._echo(automation, created=True)
+        ident = arguments.get("id")
+        if not isinstance(ident, str) or not ident:
+            raise InvalidInput("id", "is required for " + action, "an automation id (see list)",
+                               '{"action": "' + action + '", "id": "3f2a…"}')
+        ident = self.store.resolve_id(ident)
+        if action == "update":
+            current = self.store.get(ident)
+            base = current.definition.to_dict() if current.definition else {}
+            doc = self._document(ctx, arguments, base=base)
+            if not attended and doc.get("permissions") != base.get("permissions"):
+                raise InvalidInput("permissions", "an unattended run cannot change what an "
+                                   "automation may do; ask the user to", "leave permissions out",
+                                   '{"action": "update", "id": "…", "title": "New title"}')
+            automation, _ = await self.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
+            return self._echo(automation, created=False)
+        if action in ("pause", "resume"):
+            automation = await self.set_paused(ident, action == "pause", actor=actor)  # type: ignore[attr-defined]
+            return self._echo(automation, created=False)
+        if action == "delete":
+            await self.delete(ident, actor=actor)  # type: ignore[attr-defined]
+            return {"deleted": ident}
+        run = await self.run_now(ident, actor=actor)  # type: ignore[attr-defined]
+        return {"run": {"id": run.id, "index": run.index, "state": run.state}}
+
+    def _document(self, ctx: RunContext, arguments: dict[str, Any],
+                  base: dict[str, Any] | None) -> dict[str, Any]:
+        doc = copy.deepcopy(base) if base else {}
+        for key, value in arguments.items():
+            if key not in _NOT_FIELDS:
+                doc[key] = value
+        schedule = arguments.get("schedule")
+        if schedule is not None:
+            if not isinstance(schedule, str):
+                raise InvalidInput("schedule", "must be text", SPEC_FORMS, "in:10m")
+            if "trigger" in arguments:
+                raise InvalidInput("schedule", "give schedule or trigger, not both", SPEC_FORMS,
+                                   "in:10m")
+            zone = getattr(ctx.definition.trigger, "timezone", None)  # the creator's zone
+            trigger, _ = spec_to_trigger(schedule, None, self.clock.now(),
+                                         previous=doc.get("trigger"))
+            if trigger.get("kind") == "cron" and zone:
+                trigger["timezone"] = zone
+            doc["trigger"] = trigger
+        if base is None:
+            if "trigger" not in doc:
+                raise InvalidInput("schedule", "a new automation needs a schedule", SPEC_FORMS,
+                                   "in:10m")
+            if "runner" not in doc and "prompt" in doc:  # the short form a model tends to use
+                doc["runner"] = {"kind": "agent", "prompt": doc.pop("prompt")}
+            doc.setdefault("workdir", str(ctx.workdir) if ctx.definition.workdir else None)
+            if doc.get("workdir") is None:
+                doc.pop("workdir", None)
+        return doc
+
+    def _review(self, ctx: RunContext, automation_id: str, title: str, body: str) -> None:
+        with self._transaction() as s:
+            self.store.add_attention_in(s, kind="review", title=title, body=body,
+                                        now=self.clock.now(), automation_id=automation_id,
+                                        run_id=ctx.run_id)
+        self.events.publish("attention_raised", automation_id=automation_id, run_id=ctx.run_id)
+
+    @staticmethod
+    def _echo(automation: Any, *, created: bool) -> dict[str, Any]:
+        return {"id": automation.id, "status": automation.status, "created": created,
+                "next_fire_at": format_instant(automation.next_fire_at),
+                "definition": automation.definition.to_dict() if automation.definition else None}
+

@@ -1,0 +1,412 @@
+"""Agent runs end to end inside the engine: the real openai SDK against a scripted
+OpenAI-compatible server on 127.0.0.1, a real SQLite file, real tools in a real workdir.
+
+The engine's clock is fake (for expiry); the model's replies and the tools run in real time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from errands.agent.loop import AgentRunner
+from errands.agent.provider import ProviderConfig
+from errands.records import Decision, Run
+from engine_support import Harness
+from openai_server import ScriptedServer, call, calls, fail, say, stall
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    s = ScriptedServer().start()
+    yield s
+    s.close()
+
+
+class AgentHarness(Harness):
+    server: ScriptedServer
+    workdir: Path
+
+    def _new_engine(self) -> Any:
+        engine = super()._new_engine()
+        engine.runners["agent"] = AgentRunner(config=self._config)
+        return engine
+
+    async def _config(self, ctx: Any) -> ProviderConfig:
+        return ProviderConfig(self.server.base_url, "scripted-model",
+                              timeout=timedelta(seconds=5))
+
+    async def agent(self, title: str = "agent", prompt: str = "Do the thing.", *,
+                    trigger: dict[str, Any] | None = None, **extra: Any) -> str:
+        doc: dict[str, Any] = {"title": title, "runner": {"kind": "agent", "prompt": prompt},
+                               "trigger": trigger or {"kind": "manual"},
+                               "workdir": str(self.workdir),
+                               "policy": {"retry": {"max_attempts": 1}}}
+        for key, value in extra.items():
+            doc[key] = {**doc.get(key, {}), **value} if isinstance(value, dict) else value
+        automation, _ = await self.engine.create(doc)
+        return automation.id
+
+    async def run(self, automation_id: str, **kw: Any) -> Run:
+        run = await self.engine.run_now(automation_id, **kw)
+        return await self.engine.wait_run(run.id)
+
+    async def decide(self, run: Run, kind: str, text: str | None = None) -> Run:
+        await self.engine.decide(run.id, Decision(kind=kind, text=text))  # type: ignore[arg-type]
+        return await self.engine.wait_run(run.id)
+
+    def transcript(self, run: Run) -> list[dict[str, Any]]:
+        assert run.session_id
+        return [{"role": m.role, **m.content} for m in self.store.messages(run.session_id)]
+
+
+@pytest.fixture
+async def h(tmp_path: Path, server: ScriptedServer) -> AsyncIterator[AgentHarness]:
+    harness = AgentHarness(tmp_path, max_sleep=3600)
+    harness.server = server
+    harness.workdir = tmp_path / "work"
+    harness.workdir.mkdir()
+    await harness.engine.start()
+    yield harness
+    await harness.stop()
+
+
+def last_tool_result(server: ScriptedServer, index: int = -1) -> str:
+    return [m for m in server.requests[index]["messages"] if m["role"] == "tool"][-1]["content"]
+
+
+# ------------------------------------------------------------------ the loop
+
+async def test_a_tool_loop_ends_in_the_final_answer(h: AgentHarness, server: ScriptedServer) -> None:
+    (h.workdir / "notes.txt").write_text("the answer is 42\n")
+    a = await h.agent("reader", "What is in notes.txt?")
+    server.play(call("read_file", {"path": "notes.txt"}), say("It says 42."))
+    run = await h.run(a)
+    assert run.state == "succeeded" and run.result == "It says 42."
+    assert (run.prompt_tokens, run.completion_tokens) == (20, 10)
+    assert run.details is not None and run.details["steps"] == 1
+    first = server.requests[0]
+    assert first["model"] == "scripted-model"
+    assert {t["function"]["name"] for t in first["tools"]} >= {"read_file", "finish", "automate"}
+    system, user = first["messages"][:2]
+    assert "unattended" in system["content"] and str(h.workdir) in system["content"]
+    assert user["content"].startswith('[Errands: automation "reader", run #1')
+    assert user["content"].endswith("What is in notes.txt?")
+    assert "the answer is 42" in last_tool_result(server)
+    turns = [m["turn"] for m in h.transcript(run)]
+    assert turns == ["prompt", "step", "tool", "final"]
+
+
+async def test_finish_reports_summary_condition_and_notice(h: AgentHarness,
+                                                           server: ScriptedServer) -> None:
+    a = await h.agent("watch", stop={"when_condition_met": True},
+                      trigger={"kind": "every", "every": "1h"})
+    server.play(call("finish", {"summary": "Release 2.0 is out.", "condition_met": True,
+                                "notify": True}))
+    await h.clock.settle()
+    run = await h.engine.wait_run(h.runs(a)[0].id)
+    assert run.state == "succeeded" and run.result == "Release 2.0 is out."
+    assert h.store.get(a).status == "completed"  # stopped on its condition
+    assert any(i.kind == "notify" and "Release 2.0" in (i.body or "")
+               for i in h.store.attention())
+
+
+async def test_the_step_cap_is_a_real_gate(h: AgentHarness, server: ScriptedServer) -> None:
+    (h.workdir / "f").write_text("x")
+    a = await h.agent("busy", policy={"max_steps": 3})
+    server.play(*[lambda body: call("read_file", {"path": "f"})] * 10)
+    run = await h.run(a)
+    assert run.state == "failed" and run.stop_reason == "step_cap"
+    assert run.error_code == "step_cap" and "3 steps" in (run.error_message or "")
+    assert len(server.requests) == 4  # three steps ran; the fourth was refused
+    assert sum(1 for m in h.transcript(run) if m["role"] == "tool") == 3
+
+
+async def test_a_run_over_its_timeout_ends_with_timeout(h: AgentHarness,
+                                                        server: ScriptedServer) -> None:
+    a = await h.agent("slow", policy={"timeout": "1s"})
+    server.play(stall(4))
+    run = await h.run(a)
+    assert run.state == "failed" and run.stop_reason == "timeout"
+    assert run.error_code == "timeout"
+
+
+@pytest.mark.parametrize("entry, code", [
+    (fail(401, "invalid api key"), "key_rejected"),
+    (fail(500, "overloaded"), "provider_error"),
+    (fail(400, "This model's maximum context length is 8192 tokens"), "context_too_long"),
+    (fail(429, "slow down", headers={"retry-after": "600"}), "rate_limited"),
+])
+async def test_provider_faults_fail_the_run_with_their_code(h: AgentHarness, server: ScriptedServer,
+                                                            entry: dict[str, Any], code: str) -> None:
+    a = await h.agent("faulty")
+    server.play(entry)
+    run = await h.run(a)
+    assert run.state == "failed" and run.error_code == code
+    assert run.stop_reason == "failed"  # not the runner's own stop: the retry policy applied
+
+
+async def test_a_fault_is_retried_by_the_run_policy(h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("flaky", policy={"retry": {"max_attempts": 2,
+                                                 "backoff": {"initial": "1s"}}})
+    server.play(fail(500, "try later"), say("fine now"))
+    run = await h.engine.run_now(a)
+    for _ in range(500):  # the first attempt's request takes real time
+        if h.store.get_run(run.id).retry_at is not None:
+            break
+        await asyncio.sleep(0.01)
+    await h.clock.settle()
+    await h.clock.advance(2)
+    run = await h.engine.wait_run(run.id)
+    assert run.state == "succeeded" and run.result == "fine now" and run.attempt == 2
+    assert len(server.requests[1]["messages"]) == 2  # the retry starts afresh: system + user
+
+
+async def test_malformed_arguments_go_back_to_the_model_as_a_step(h: AgentHarness,
+                                                                   server: ScriptedServer) -> None:
+    a = await h.agent("sloppy")
+    server.play(call("read_file", '{"path": "notes.txt"'), call("no_such_tool", {}),
+                say("gave up"))
+    run = await h.run(a)
+    assert run.state == "succeeded" and run.result == "gave up"
+    assert "not valid JSON" in last_tool_result(server, 1)
+    assert "no tool named 'no_such_tool'" in last_tool_result(server, 2)
+    assert run.details["steps"] == 2  # type: ignore[index]
+
+
+# ------------------------------------------------------------------ permissions and parking
+
+async def test_a_command_asks_then_approve_once_resumes_where_it_stopped(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("builder")
+    server.play(call("run_command", {"command": "echo built > out.txt"}), say("Built."))
+    run = await h.run(a)
+    assert run.state == "awaiting_input"
+    parked = h.store.parked()
+    assert [(p.blocker.kind, p.blocker.tool, p.blocker.arguments) for p in parked] == [
+        ("permission", "run_command", {"command": "echo built > out.txt"})]
+    assert not (h.workdir / "out.txt").exists()
+    assert len(server.requests) == 1
+    run = await h.decide(run, "approve_once")
+    assert run.state == "succeeded" and run.result == "Built."
+    assert (h.workdir / "out.txt").read_text() == "built\n"
+    assert "exit" in last_tool_result(server).lower() or "built" in last_tool_result(server)
+    # approve once saves nothing: the next run asks again
+    server.play(call("run_command", {"command": "echo built > out.txt"}))
+    assert (await h.run(a)).state == "awaiting_input"
+
+
+async def test_approve_always_saves_a_rule_so_later_runs_do_not_ask(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("builder")
+    server.play(call("run_command", {"command": "make"}), say("one"))
+    run = await h.run(a)
+    revision = h.store.get(a).revision
+    run = await h.decide(run, "approve_always")
+    assert run.state == "succeeded"
+    automation = h.store.get(a)
+    assert automation.revision == revision + 1
+    rules = automation.definition.permissions.rules  # type: ignore[union-attr]
+    assert [(r.tool, r.pattern, r.action) for r in rules] == [("run_command", "make", "allow")]
+    server.play(call("run_command", {"command": "make"}), say("two"))
+    assert (await h.run(a)).result == "two"
+    server.play(call("run_command", {"command": "make clean"}))  # another command still asks
+    assert (await h.run(a)).state == "awaiting_input"
+
+
+async def test_deny_tells_the_model_which_may_go_on(h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("cleaner")
+    server.play(call("write_file", {"path": "x.txt", "content": "x"}), say("Skipped writing."))
+    run = await h.run(a)
+    run = await h.engine.decide(run.id, Decision(kind="deny", text="not today"))
+    run = await h.engine.wait_run(run.id)
+    assert run.state == "succeeded" and run.result == "Skipped writing."
+    assert last_tool_result(server) == "Denied by the user. Their note: not today"
+    assert not (h.workdir / "x.txt").exists()
+
+
+async def test_ask_user_parks_until_answered(h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("asker")
+    server.play(call("ask_user", {"question": "Which branch?", "choices": ["main", "dev"]}),
+                say("Using dev."))
+    run = await h.run(a)
+    assert run.state == "awaiting_input"
+    blocker = h.store.parked()[0].blocker
+    assert (blocker.kind, blocker.question, blocker.choices) == ("question", "Which branch?",
+                                                                ["main", "dev"])
+    run = await h.decide(run, "answer", "dev")
+    assert run.result == "Using dev."
+    assert last_tool_result(server) == "The user answered: dev"
+
+
+async def test_a_global_deny_beats_the_automation_grant(h: AgentHarness,
+                                                        server: ScriptedServer) -> None:
+    h.engine.set_setting("permission_rules", json.dumps(
+        [{"tool": "run_command", "pattern": "rm *", "action": "deny"}]))
+    a = await h.agent("reckless", permissions={"mode": "allow_all"})
+    server.play(call("run_command", {"command": "rm -rf ."}), call("run_command",
+                                                                    {"command": "echo ok"}),
+                say("done"))
+    (h.workdir / "keep").write_text("x")
+    run = await h.run(a)
+    assert run.state == "succeeded"
+    assert "Denied by the user's rules" in last_tool_result(server, 1)
+    assert "ok" in last_tool_result(server, 2)  # the grant allows what no deny matches
+    assert (h.workdir / "keep").exists()
+
+
+async def test_rules_are_read_in_order_and_the_last_match_wins(h: AgentHarness,
+                                                               server: ScriptedServer) -> None:
+    h.engine.set_setting("permission_rules", json.dumps([
+        {"tool": "exec", "pattern": "*", "action": "deny"},
+        {"tool": "run_command", "pattern": "echo *", "action": "allow"}]))
+    a = await h.agent("echoer")
+    server.play(call("run_command", {"command": "echo hi"}), call("run_command", {"command": "ls"}),
+                say("done"))
+    run = await h.run(a)
+    assert run.state == "succeeded"
+    assert "hi" in last_tool_result(server, 1)
+    assert "Denied" in last_tool_result(server, 2)
+
+
+async def test_untrusted_content_makes_granted_tools_ask(h: AgentHarness,
+                                                         server: ScriptedServer) -> None:
+    a = await h.agent("reader", permissions={"mode": "allow_all"})
+    server.play(call("fetch_url", {"url": "http://127.0.0.1:9/page"}),
+                call("run_command", {"command": "echo hi"}))
+    run = await h.run(a)
+    assert run.state == "awaiting_input"
+    assert h.store.parked()[0].blocker.tool == "run_command"
+    assert run.details["untrusted_content"] is True  # type: ignore[index]
+    # listed in untrusted_ok, the same call goes ahead
+    b = await h.agent("trusting", permissions={"mode": "allow_all",
+                                               "untrusted_ok": ["run_command"]})
+    server.play(call("fetch_url", {"url": "http://127.0.0.1:9/page"}),
+                call("run_command", {"command": "echo hi"}), say("ok"))
+    assert (await h.run(b)).state == "succeeded"
+
+
+async def test_a_parked_run_survives_a_restart_and_completes(h: AgentHarness,
+                                                             server: ScriptedServer) -> None:
+    a = await h.agent("durable")
+    server.play(call("write_file", {"path": "a.txt", "content": "A"}), say("Wrote it."))
+    run = await h.run(a)
+    assert run.state == "awaiting_input"
+    await h.restart()
+    assert h.store.get_run(run.id).state == "awaiting_input"
+    run = await h.decide(run, "approve_once")
+    assert run.state == "succeeded" and (h.workdir / "a.txt").read_text() == "A"
+    assert run.details["changed_files"] == ["a.txt"]  # type: ignore[index]
+    assert len(server.requests) == 2  # the model was not asked again for the parked step
+
+
+async def test_a_parked_run_expires(h: AgentHarness, server: ScriptedServer) -> None:
+    h.engine.set_setting("parked_expiry", "2h")
+    a = await h.agent("forgotten")
+    server.play(call("run_command", {"command": "true"}))
+    run = await h.run(a)
+    await h.clock.advance(timedelta(hours=2, seconds=1))
+    run = h.store.get_run(run.id)
+    assert run.state == "expired" and run.stop_reason == "approval_expired"
+
+
+# ------------------------------------------------------------------ history
+
+async def test_continue_replays_earlier_runs_within_the_token_budget(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("diary", "Add to the diary.", context={"mode": "continue",
+                                                             "max_history_tokens": 60})
+    for n in range(3):
+        server.play(say(f"entry {n} " + "x" * 80))
+        run = await h.run(a)
+        assert run.state == "succeeded"
+    third = server.requests[2]["messages"]
+    assert [m["role"] for m in third] == ["system", "system", "user", "assistant", "user"]
+    assert "1 earlier runs" in third[1]["content"]
+    assert third[3]["content"].startswith("entry 1")  # the newest earlier run kept
+    assert h.runs(a)[0].session_id == h.runs(a)[2].session_id
+
+
+async def test_fresh_runs_do_not_see_each_other(h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("fresh")
+    server.play(say("one"), say("two"))
+    first, second = await h.run(a), await h.run(a)
+    assert first.session_id != second.session_id
+    assert len(server.requests[1]["messages"]) == 2
+
+
+# ------------------------------------------------------------------ automate
+
+async def test_automate_creates_a_paused_one_shot_that_continues_the_session(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("deployer", permissions={"mode": "allow_listed", "tools": ["automate"]})
+    server.play(call("automate", {"action": "create", "title": "Check the deploy",
+                                  "runner": {"kind": "agent", "prompt": "Green yet?"},
+                                  "schedule": "in:10m"}), say("Will check back."))
+    run = await h.run(a)
+    assert run.state == "succeeded"
+    echo = json.loads(last_tool_result(server))
+    created = h.store.get(echo["id"])
+    assert created.status == "paused"  # an unattended run's creation waits for review
+    d = created.definition
+    assert d is not None and d.trigger.kind == "at"
+    assert (d.origin.kind, d.origin.depth, d.origin.session_id) == ("agent", 1, run.session_id)
+    assert d.context.mode == "continue"
+    assert any(i.kind == "review" for i in h.store.attention())
+
+
+async def test_automate_refusals_name_the_field(h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("clumsy", permissions={"mode": "allow_all"})
+    server.play(call("automate", {"action": "create", "title": "x",
+                                  "runner": {"kind": "agent", "prompt": "p"},
+                                  "schedule": "every:1s"}),
+                call("automate", {"action": "create", "title": "x"}),
+                call("automate", {"action": "explode"}), say("sorry"))
+    await h.run(a)
+    assert "schedule" in last_tool_result(server, 1) or "every" in last_tool_result(server, 1)
+    assert "schedule: a new automation needs a schedule" in last_tool_result(server, 2)
+    assert "action" in last_tool_result(server, 3)
+    assert len(h.store.list()) == 1
+
+
+async def test_automate_cascades_stop_at_depth_three(h: AgentHarness,
+                                                     server: ScriptedServer) -> None:
+    a = await h.agent("deep", permissions={"mode": "allow_all"},
+                      origin={"kind": "agent", "depth": 3})
+    server.play(call("automate", {"action": "create", "title": "deeper",
+                                  "runner": {"kind": "agent", "prompt": "p"},
+                                  "schedule": "in:1h"}), say("ok"))
+    await h.run(a)
+    assert "nest 3 deep" in last_tool_result(server)
+    assert len(h.store.list()) == 1
+
+
+async def test_automate_cannot_widen_permissions_unattended(h: AgentHarness,
+                                                            server: ScriptedServer) -> None:
+    a = await h.agent("sneaky", permissions={"mode": "allow_listed", "tools": ["automate"]})
+    server.play(call("automate", {"action": "update", "id": a,
+                                  "permissions": {"mode": "allow_all"}}), say("ok"))
+    await h.run(a)
+    assert "cannot change what an automation may do" in last_tool_result(server)
+    assert h.store.get(a).definition.permissions.mode == "allow_listed"  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ dry runs
+
+async def test_a_dry_run_proposes_instead_of_acting(h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("careful", permissions={"mode": "allow_all"})
+    server.play(calls([("write_file", {"path": "out.txt", "content": "x"}),
+                       ("run_command", {"command": "touch made"}),
+                       ("notify", {"title": "t", "body": "b"})]), say("Planned."))
+    run = await h.run(a, dry_run=True)
+    assert run.state == "succeeded" and run.dry_run
+    assert not (h.workdir / "out.txt").exists() and not (h.workdir / "made").exists()
+    proposed = run.details["proposed"]  # type: ignore[index]
+    assert len(proposed) == 3 and "out.txt" in proposed[0] and "touch made" in proposed[1]
+    assert not [i for i in h.store.attention() if i.kind == "notify"]
