@@ -409,7 +409,7 @@ def cli_argvs() -> st.SearchStrategy[list[str]]:
                   st.sampled_from(("grace", "concurrency", "shutdown_grace", "network_wait",
                                    "catch_up_stagger", "bogus", "")), odd_duration),
         st.builds(lambda i: ["show", i], st.one_of(odd_text, st.just("{ID}"))),
-        st.builds(lambda c, i: [c, i], st.sampled_from(("history", "parked")),
+        st.builds(lambda c, i: [c, i], st.sampled_from(("history", "approvals")),
                   st.one_of(odd_text, st.just("{ID}"))),
         st.builds(lambda r, d, x: ["decide", r, *d, *x], st.one_of(odd_text, st.just("{ID}")),
                   st.lists(st.sampled_from(("--approve", "--always", "--deny")), max_size=2),

@@ -237,7 +237,7 @@ def test_watching_and_deciding_from_the_cli_without_an_engine(tmp_path: Path) ->
     events = cli("events")
     assert events.returncode == 4 and "no engine is running" in events.stderr
     assert "internal" not in events.stderr
-    assert cli("parked").stdout.strip() == "No run is waiting for a decision."
+    assert cli("approvals").stdout.strip() == "No run is waiting for a decision."
     refused = cli("decide", "abcd")
     assert refused.returncode == 2 and "exactly one of" in refused.stderr
     assert cli("decide", "abcd", "--approve").returncode == 3  # no such run

@@ -251,6 +251,24 @@ class Message:
                 "run_id": self.run_id, "created_at": format_instant(self.created_at)}
 
 
+@dataclass(frozen=True)
+class SessionInfo:
+    """A transcript's head: whose it is (``run``: one run's; ``automation``: a continuing
+    automation's) and when it last changed."""
+
+    id: str
+    automation_id: str | None
+    kind: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "automation_id": self.automation_id, "kind": self.kind,
+                "title": self.title, "created_at": format_instant(self.created_at),
+                "updated_at": format_instant(self.updated_at)}
+
+
 def _brief(arguments: dict[str, Any], limit: int = 120) -> str:
     text = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -25,7 +25,7 @@ from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, Messa
 from .definition import Definition
 from .errors import Conflict, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
-                      Message, Parked, Run, load_definition)
+                      Message, Parked, Run, SessionInfo, load_definition)
 from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
 
@@ -620,6 +620,17 @@ class Store:
                 s.execute(update(RunRow).where(RunRow.id == run_id, RunRow.session_id.is_(None))
                           .values(session_id=session_id))
         return [None] * len(items)
+
+    def session(self, session_id: str) -> SessionInfo:
+        """A transcript's head; NotFound names the id."""
+        with self.db.read() as s:
+            row = s.get(SessionRow, session_id)
+            if row is None:
+                raise NotFound(f"no session {session_id!r}; a run's session id is in "
+                               "'errands runs ID --json' (session_id)")
+            return SessionInfo(id=row.id, automation_id=row.automation_id, kind=row.kind,
+                               title=row.title, created_at=row.created_at,
+                               updated_at=row.updated_at)
 
     def messages(self, session_id: str, *, after: int = 0, limit: int = 10_000) -> list[Message]:
         with self.db.read() as s:

@@ -103,20 +103,6 @@ def history(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------- parked runs
 
-def parked(args: argparse.Namespace) -> int:
-    store = open_store(args)
-    ident = store.resolve_id(args.id) if args.id else None
-    items = store.parked(ident)
-    titles = {a.id: a.title for a in store.list()} if items else {}
-    emit(args, {"parked": [p.to_dict() for p in items]},
-         render.table(("RUN", "AUTOMATION", "#", "WAITS FOR", "EXPIRES"),
-                      [(p.run_id[:8], titles.get(p.automation_id, p.automation_id[:8]),
-                        p.run_index, p.blocker.summary()[:70], render.local(p.expires_at))
-                       for p in items])
-         if items else "No run is waiting for a decision.")
-    return 0
-
-
 def _decision(args: argparse.Namespace) -> Decision:
     chosen = [name for name in ("approve", "always", "deny", "answer")
               if getattr(args, name) not in (None, False)]
@@ -139,7 +125,11 @@ def _decision(args: argparse.Namespace) -> Decision:
 
 
 def decide(args: argparse.Namespace) -> int:
-    decision = _decision(args)
+    return decide_run(args, _decision(args))
+
+
+def decide_run(args: argparse.Namespace, decision: Decision) -> int:
+    """Send a decision to the engine (or host one for it); print what the run did next."""
     store = open_store(args)
     run_id = store.resolve_run(args.run)
     op_args = {"run": run_id, "decision": decision.kind, "text": decision.text,
@@ -172,9 +162,7 @@ def register(cmd: Any) -> None:
                    help="keep printing notices until Ctrl-C or the engine stops")
     p = cmd("history", history, "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
-    p = cmd("parked", parked, "runs waiting for your decision (approvals, questions)")
-    p.add_argument("id", nargs="?", help="only this automation's")
-    p = cmd("decide", decide, "approve, deny or answer a parked run; it then goes on")
+    p = cmd("decide", decide, "decide a parked run in one command (scripts); approve, deny and answer are the same")
     p.add_argument("run", help="the run id (or a unique prefix of it)")
     p.add_argument("--approve", action="store_true", help="approve this once")
     p.add_argument("--always", action="store_true",

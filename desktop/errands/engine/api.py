@@ -137,6 +137,13 @@ class Api:
             return await self.engine.wait_run(run.id) if wait else run
         return await self._command(go())
 
+    async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
+                    wait: bool = False, actor: str = "user") -> Stamped[Run]:
+        async def go() -> Run:
+            run = await self.engine.reply(session_id, text, request_id=request_id, actor=actor)
+            return await self.engine.wait_run(run.id) if wait else run
+        return await self._command(go())
+
     async def stop(self, automation_id: str, *, actor: str = "user") -> Stamped[Run]:
         return await self._command(self.engine.stop_current(automation_id, actor=actor))
 

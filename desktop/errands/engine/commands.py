@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..actors import stopped_by
 from ..catalog import refuse_broken
-from ..errors import Conflict
+from ..errors import Conflict, InvalidInput
 from ..records import Automation, Run
 from ..store import _run
 from .base import PAUSED, EngineBase, _failed
@@ -55,9 +55,28 @@ class Commands(EngineBase):
                     self._cancel(run_id, PAUSED)
         return self.store.get(automation_id)
 
+    async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
+                    actor: str = "user") -> Run:
+        """An attended follow-up turn in a session: a run of its automation whose user turn
+        is ``text``, in that session (it sees the turns before it)."""
+        session = self.store.session(session_id)
+        if session.automation_id is None:
+            raise Conflict("no_automation", f"session {session_id} has no automation left to "
+                           "answer in it")
+        automation = self._slot(session.automation_id).automation
+        if automation.definition is None or automation.definition.runner.kind != "agent":
+            raise InvalidInput("session", "only an agent automation's session takes a reply",
+                               "the session of an agent run", "errands session reply r-… 'go on'")
+        if not text.strip():
+            raise InvalidInput("text", "is empty", "what to say to the agent", "Now fix it.")
+        return await self.run_now(session.automation_id, request_id=request_id, actor=actor,
+                                  reply=(session_id, session.kind, text))
+
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
-                      dry_run: bool = False, actor: str = "user") -> Run:
-        """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy."""
+                      dry_run: bool = False, actor: str = "user",
+                      reply: tuple[str, str, str] | None = None) -> Run:
+        """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy.
+        ``reply``: (session id, session kind, text) of an attended follow-up turn."""
         slot = self._slot(automation_id)
         refuse_broken(slot.automation)
         if request_id:
@@ -76,6 +95,13 @@ class Commands(EngineBase):
                     s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
                     state="scheduled", now=now, scheduled_for=now, request_id=request_id,
                     dry_run=dry_run)
+                if reply is not None:
+                    session_id, kind, text = reply
+                    run_row.session_id = session_id
+                    self.store.append_messages_in(s, [(
+                        session_id, automation_id, kind, slot.automation.title, run_row.id,
+                        "user", {"content": text, "turn": "reply", "run_id": run_row.id,
+                                 "attempt": run_row.attempt or 1}, now)])
                 run = _run(run_row)
         except IntegrityError:
             existing = self.store.run_by_request(automation_id, request_id or "")

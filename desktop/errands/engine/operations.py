@@ -55,9 +55,11 @@ FLAG = Shape("true or false", "true", lambda v: isinstance(v, bool))
 ITEM = Shape(f"an attention item id (a whole number from 1 to {_INT64}), or null for all",
              "12", _whole)
 SETTING_KEY = Shape("a setting name (a string of 1 to 64 characters)", "concurrency", _text(64))
-SETTING_VALUE = Shape("a string of 1 to 200 characters, or null to unset", "4", _text(200))
+SETTING_VALUE = Shape("a string of 1 to 20000 characters, or null to unset", "4", _text(20_000))
 RUN_ID = Shape("a run id: a string of 1 to 64 characters",
                "9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f", _text(64))
+SESSION_ID = Shape("a session id: a string of 1 to 64 characters (r-… or a-…)",
+                   "r-9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f", _text(64))
 DECISION = Shape("one of " + ", ".join(DECISION_KINDS), "approve_once",
                  lambda v: v in DECISION_KINDS)
 ANSWER = Shape("text of 1 to 10000 characters, or null", "yes", _text(10_000))
@@ -131,6 +133,12 @@ async def _delete(api: Api, a: dict[str, Any]) -> Any:
 async def _run_now(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.run_now(a["id"], request_id=a["request_id"], dry_run=a["dry_run"],
                                wait=a["wait"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict(with_output=a["wait"]))
+
+
+async def _reply(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.reply(a["session"], a["text"], request_id=a["request_id"],
+                             wait=a["wait"], actor=a["actor"])
     return _stamped(answer, answer.value.to_dict(with_output=a["wait"]))
 
 
@@ -257,6 +265,9 @@ OPERATIONS: dict[str, Operation] = {
                                     "dry_run": Arg(FLAG, default=False),
                                     "wait": Arg(FLAG, default=False), "actor": _ACTOR}),
     "stop": Operation(_stop, {"id": _ID, "actor": _ACTOR}),
+    "reply": Operation(_reply, {"session": Arg(SESSION_ID, required=True),
+                                "text": Arg(ANSWER, required=True), "request_id": Arg(REQUEST_ID),
+                                "wait": Arg(FLAG, default=False), "actor": _ACTOR}),
     "attention_read": Operation(_attention_read, {"item": Arg(ITEM)}),
     "set_setting": Operation(_set_setting, {"key": Arg(SETTING_KEY, required=True),
                                             "value": Arg(SETTING_VALUE)}),

@@ -21,6 +21,9 @@ def session_for(definition: Definition, automation_id: str, run_id: str,
     if existing:
         return existing, ("automation" if existing.startswith("a-") else "run")
     if definition.context.mode == "continue":
+        joined = definition.origin.session_id if definition.origin.kind == "agent" else None
+        if joined:  # "check back in 10 minutes": the follow-up goes on in its creator's session
+            return joined, ("automation" if joined.startswith("a-") else "run")
         return f"a-{automation_id}", "automation"
     return f"r-{run_id}", "run"
 
