@@ -129,30 +129,46 @@ def decide(args: argparse.Namespace) -> int:
 
 
 def decide_run(args: argparse.Namespace, decision: Decision) -> int:
-    """Send a decision to the engine (or host one for it); print what the run did next."""
+    """Send a decision about one or more parked runs to the engine (or host one for them);
+    print what each run did next."""
     store = open_store(args)
-    run_id = store.resolve_run(args.run)
-    op_args = {"run": run_id, "decision": decision.kind, "text": decision.text,
-               "rule": decision.rule, "request_id": args.request_id}
+    given = args.run if isinstance(args.run, list) else [args.run]
+    run_ids = [store.resolve_run(r) for r in given]
+    if len(run_ids) > 1 and args.request_id is not None:
+        raise InvalidInput("--request-id", "goes with one run only", "one RUN with --request-id",
+                           "errands approve 9b1f0c2e --request-id r1")
 
     def here() -> dict[str, Any]:
-        """No engine runs: host one for this run (it fires nothing else) until it ends or
-        parks again."""
+        """No engine runs: host one for these runs (it fires nothing else) until each ends
+        or parks again."""
         from ..engine.service import EngineHost
 
         async def go() -> dict[str, Any]:
             host = EngineHost(_dir(args), automatic=False, role="cli")
             engine = await host.start()
             try:
-                run = await engine.decide(run_id, decision, request_id=args.request_id)
-                return (await engine.wait_run(run.id)).to_dict()
+                decided = [await engine.decide(r, decision, request_id=args.request_id)
+                           for r in run_ids]
+                done = [await engine.wait_run(run.id) for run in decided]
+                return {"runs": [run.to_dict() for run in done]}
             finally:
                 await host.close()
         return asyncio.run(go())
 
-    reply = perform(_dir(args), "decide", op_args, here, local_takes_lock=True)
-    run = store.get_run(reply["id"])
-    emit(args, reply, f"Run #{run.index}: {decision.kind.replace('_', ' ')} → {run.state}")
+    replies: list[dict[str, Any]] = []
+    for i, run_id in enumerate(run_ids):
+        op_args = {"run": run_id, "decision": decision.kind, "text": decision.text,
+                   "rule": decision.rule, "request_id": args.request_id}
+        reply = perform(_dir(args), "decide", op_args, here, local_takes_lock=True)
+        if "runs" in reply:  # hosted here: every run was decided at once
+            replies = reply["runs"]
+            break
+        replies.append(reply)
+    lines = []
+    for reply in replies:
+        run = store.get_run(reply["id"])
+        lines.append(f"Run #{run.index}: {decision.kind.replace('_', ' ')} → {run.state}")
+    emit(args, replies[0] if len(replies) == 1 else {"runs": replies}, "\n".join(lines))
     return 0
 
 
