@@ -208,20 +208,17 @@ async def test_checks_name_what_fails(server: ScriptedServer) -> None:
 # ------------------------------------------------------------------------------ the key
 
 @pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
+def memory_keyring() -> MemoryKeyring:
+    """The empty in-memory keyring conftest gives every test."""
+    backend = keyring.get_keyring()
+    assert isinstance(backend, MemoryKeyring)
+    return backend
 
 
 @pytest.fixture
-def no_keyring() -> Iterator[None]:
-    previous = keyring.get_keyring()
+def no_keyring() -> None:
+    """A machine without a keyring, as headless Linux is (the next test gets a fresh one)."""
     keyring.set_keyring(keyring.backends.fail.Keyring())
-    yield
-    keyring.set_keyring(previous)
 
 
 def test_keyring_keeps_one_key_per_data_folder(memory_keyring: MemoryKeyring,
@@ -266,18 +263,14 @@ class _Broken(MemoryKeyring):
 
 
 def test_a_failing_keyring_is_reported_without_the_key(tmp_path: Path) -> None:
-    previous = keyring.get_keyring()
     keyring.set_keyring(_Broken())
-    try:
-        with pytest.raises(secrets.KeyringUnavailable) as read:
-            secrets.get_api_key(tmp_path)
-        with pytest.raises(secrets.KeyringUnavailable) as write:
-            secrets.set_api_key(tmp_path, KEY)
-        with pytest.raises(ProviderError) as loading:
-            load_provider_config(Settings({"provider_base_url": "http://127.0.0.1:1/v1",
-                                           "provider_model": "m"}, environ={}), tmp_path)
-    finally:
-        keyring.set_keyring(previous)
+    with pytest.raises(secrets.KeyringUnavailable) as read:
+        secrets.get_api_key(tmp_path)
+    with pytest.raises(secrets.KeyringUnavailable) as write:
+        secrets.set_api_key(tmp_path, KEY)
+    with pytest.raises(ProviderError) as loading:
+        load_provider_config(Settings({"provider_base_url": "http://127.0.0.1:1/v1",
+                                       "provider_model": "m"}, environ={}), tmp_path)
     assert read.value.code == write.value.code == "keyring_error"
     assert KEY not in str(write.value) and write.value.__cause__ is None
     assert write.value.__suppress_context__
@@ -504,3 +497,6 @@ def test_cli_test_fails_with_a_reason_and_set_refuses_bad_input(
     assert "failed" in lines["model present"] and "scripted-model" in lines["model present"]
     assert "model_not_found" in lines["tool calling"]
     assert " ok " in lines["reachable"]
+    _errands(cli_env, data, "config", "unset", "provider_model")
+    cleared = json.loads(_errands(cli_env, data, "provider", "show", "--json").stdout)
+    assert (cleared["configured"], cleared["model"]) == (False, None)

@@ -28,17 +28,21 @@ SET_EXAMPLE = "errands provider set --base-url http://127.0.0.1:11434/v1 --model
 
 
 def _read_key(field: str) -> str:
-    """One line from standard input (without echo at a terminal); refused unread-back."""
+    """One line of standard input (asked for without echo at a terminal). A refusal says
+    what is wrong with the key, never what it is."""
     from ..agent.secrets import MAX_KEY, check_api_key
 
-    if sys.stdin is None:
-        raise InvalidInput(field, "standard input is closed", "the key on standard input",
-                           "printf '%s\\n' \"$KEY\" | errands provider set --api-key-stdin")
-    if sys.stdin.isatty():
-        return check_api_key(getpass.getpass("API key: "), field)
-    raw = sys.stdin.buffer.readline(MAX_KEY + 2)
     try:
-        text = raw.decode("ascii")
+        if sys.stdin is not None and sys.stdin.isatty():
+            return check_api_key(getpass.getpass("API key: "), field)
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        line = stdin.readline(MAX_KEY + 2)
+    except (AttributeError, EOFError, OSError, ValueError):  # no or closed standard input
+        raise InvalidInput(field, "cannot read standard input", "the key on standard input",
+                           "printf '%s\\n' \"$KEY\" | errands provider set --api-key-stdin"
+                           ) from None
+    try:
+        text = line.decode("ascii") if isinstance(line, bytes) else line
     except UnicodeDecodeError:
         raise InvalidInput(field, "the key holds non-ASCII bytes",
                            "printable ASCII characters", "sk-...") from None
