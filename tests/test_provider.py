@@ -201,8 +201,8 @@ async def test_checks_name_what_fails(server: ScriptedServer) -> None:
     assert "scripted-model" in checks["model_present"].detail  # what it does list
     assert checks["tool_calling"].detail.startswith(MODEL_NOT_FOUND)
 
-    checks = await check_provider(_config(f"http://127.0.0.1:{_closed_port()}/v1"))
-    assert [c.status for c in checks] == ["failed", "skipped", "skipped", "skipped"]
+    unreachable = await check_provider(_config(f"http://127.0.0.1:{_closed_port()}/v1"))
+    assert [c.status for c in unreachable] == ["failed", "skipped", "skipped", "skipped"]
 
 
 # ------------------------------------------------------------------------------ the key

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import getpass
 import sys
 from pathlib import Path
@@ -117,7 +118,7 @@ def provider_set(args: argparse.Namespace) -> int:
                      else "No API key was stored in the keyring.")
     for key, value in given.items():
         perform(data, "set_setting", {"key": key, "value": value},
-                lambda key=key, value=value: store.set_setting(key, value))
+                functools.partial(store.set_setting, key, value))
     settings = store.settings()
     doc = describe(settings, data)
     shadowed = [env_name(k) for k in given if settings.source(k) == "environment"]
