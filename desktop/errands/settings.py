@@ -79,6 +79,10 @@ def _base_url(text: str, field: str) -> str:
         host = parts.hostname
     except ValueError:  # a bracketed host that is no IPv6 address
         host, parts = None, None
+    if parts is not None and (parts.username is not None or parts.password is not None):
+        raise InvalidInput(field, "holds a user name or password; give the API key with "
+                           "'errands provider set --api-key-stdin' instead", expected + " without "
+                           "credentials", URL_EXAMPLE)
     if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
         raise InvalidInput(field, f"not an http(s) URL with a host: {shown(text)}", expected,
                            URL_EXAMPLE)
@@ -87,10 +91,6 @@ def _base_url(text: str, field: str) -> str:
     except ValueError:
         raise InvalidInput(field, f"the port of {shown(text)} is not a whole number from 0 to "
                            "65535", expected, URL_EXAMPLE) from None
-    if parts.username is not None or parts.password is not None:
-        raise InvalidInput(field, "holds a user name or password; give the API key with "
-                           "'errands provider set --api-key-stdin' instead", expected + " without "
-                           "credentials", URL_EXAMPLE)
     if parts.query or parts.fragment or text.endswith(("?", "#")):
         raise InvalidInput(field, "has a query or fragment; give the API root only", expected,
                            URL_EXAMPLE)
