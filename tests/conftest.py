@@ -20,6 +20,17 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> It
 
 
 @pytest.fixture(autouse=True)
+def _no_real_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nor the OS keyring: each test gets an empty in-memory one, and processes it starts
+    find none unless the test names a backend (``PYTHON_KEYRING_BACKEND``)."""
+    import keyring
+    from keyring_backend import MemoryKeyring
+
+    keyring.set_keyring(MemoryKeyring())
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+
+
+@pytest.fixture(autouse=True)
 def _no_unexpected_warnings(request: pytest.FixtureRequest,
                             caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """A test fails if Errands logged a warning or error it did not declare with

@@ -7,6 +7,7 @@ Each request to ``/v1/chat/completions`` takes the next entry of the script:
   string, to play a model that writes broken JSON);
 - ``fail(status, message, headers=...)``: an HTTP error with an OpenAI-shaped body;
 - ``stall(seconds)``: answer nothing for that long (timeouts);
+- ``raw(body)``: this JSON body as it is, status 200 (a reply that is no completion);
 - a callable taking the request body and returning one of the above (a model that keeps
   calling tools forever, say).
 
@@ -54,6 +55,10 @@ def fail(status: int, message: str, *, headers: dict[str, str] | None = None,
 
 def stall(seconds: float) -> Entry:
     return {"stall": seconds}
+
+
+def raw(body: Any) -> Entry:
+    return {"raw": body}
 
 
 class ScriptedServer:
@@ -112,6 +117,9 @@ class ScriptedServer:
                         self._send(200, _completion(say("too late"), body))
                     except OSError:
                         pass
+                    return
+                if "raw" in entry:
+                    self._send(200, entry["raw"])
                     return
                 if "status" in entry:
                     self._send(entry["status"], {"error": entry["error"]}, entry["headers"])

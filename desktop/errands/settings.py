@@ -1,18 +1,23 @@
-"""User settings: the guardrail numbers, stored in the database, overridable per process.
+"""User settings: the guardrail numbers and the model provider, stored in the database,
+overridable per process.
 
 Each key has a type, a default and a validator; ``ERRANDS_<KEY>`` in the environment wins
-over the stored value (``ERRANDS_MIN_INTERVAL=1s`` lets tests fire every second).
+over the stored value (``ERRANDS_MIN_INTERVAL=1s`` lets tests fire every second). A key
+whose default is empty (the provider's URL and model) reads as "not configured" while
+empty; storing an empty value is refused (``config unset`` clears it).
 """
 
 from __future__ import annotations
 
 import os
+import string
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
 
 from .errors import InvalidInput
-from .timeutil import format_duration, parse_duration
+from .timeutil import format_duration, parse_duration, shown
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,70 @@ def _show_rules(rules: Any) -> str:
     return json.dumps([{"tool": r.tool, "pattern": r.pattern, "action": r.action} for r in rules])
 
 
+MAX_TEXT = 200  # what the control channel carries for a setting's value
+URL_EXAMPLE = "http://127.0.0.1:11434/v1"
+_URL_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-._~:/?#[]@!$&'()*+,;=%")
+
+
+def _bounded_duration(low: timedelta, high: timedelta) -> Callable[[str, str], timedelta]:
+    def parse(text: str, field: str) -> timedelta:
+        value = parse_duration(text, field)
+        if not low <= value <= high:
+            bounds = f"from {format_duration(low)} to {format_duration(high)}"
+            raise InvalidInput(field, f"{text} is out of range", f"a duration {bounds}", "2m")
+        return value
+    return parse
+
+
+def _base_url(text: str, field: str) -> str:
+    """An http(s) URL with a host, the provider's API root (the SDK appends
+    ``/chat/completions``). ASCII only, no credentials: the key lives in the keyring,
+    never in a setting that is stored in the database."""
+    expected = f"an http:// or https:// URL of at most {MAX_TEXT} characters"
+    if not isinstance(text, str) or not text:
+        raise InvalidInput(field, "is empty", expected, URL_EXAMPLE)
+    if len(text) > MAX_TEXT:
+        raise InvalidInput(field, f"is longer than {MAX_TEXT} characters", expected, URL_EXAMPLE)
+    bad = next((c for c in text if c not in _URL_CHARACTERS), None)
+    if bad is not None:
+        raise InvalidInput(field, f"{shown(text)} contains {shown(bad)}, which a URL may not "
+                           "hold as it is", expected + " (percent-encode other characters)",
+                           URL_EXAMPLE)
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError:  # a bracketed host that is no IPv6 address
+        host, parts = None, None
+    if parts is not None and (parts.username is not None or parts.password is not None):
+        raise InvalidInput(field, "holds a user name or password; give the API key with "
+                           "'errands provider set --api-key-stdin' instead", expected + " without "
+                           "credentials", URL_EXAMPLE)
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+        raise InvalidInput(field, f"not an http(s) URL with a host: {shown(text)}", expected,
+                           URL_EXAMPLE)
+    try:
+        _ = parts.port
+    except ValueError:
+        raise InvalidInput(field, f"the port of {shown(text)} is not a whole number from 0 to "
+                           "65535", expected, URL_EXAMPLE) from None
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise InvalidInput(field, "has a query or fragment; give the API root only", expected,
+                           URL_EXAMPLE)
+    return text.rstrip("/")
+
+
+def _one_line(text: str, field: str) -> str:
+    expected = f"one line of 1 to {MAX_TEXT} characters"
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput(field, "is empty", expected, "llama3.2")
+    if len(text) > MAX_TEXT:
+        raise InvalidInput(field, f"is longer than {MAX_TEXT} characters", expected, "llama3.2")
+    if any(not c.isprintable() for c in text) or text != text.strip():
+        raise InvalidInput(field, f"{shown(text)} has control characters or surrounding "
+                           "spaces", expected, "llama3.2")
+    return text
+
+
 SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("min_interval", "60s", "shortest allowed gap between two fires", _duration),
     SettingSpec("grace", "2m", "how late a due fire may still run normally", _duration),
@@ -66,6 +135,12 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("permission_rules", "[]", "what agent runs may do unasked: a JSON list of "
                 '{"tool", "pattern", "action"}; the last rule that matches a call decides', _rules,
                 _show_rules),
+    SettingSpec("provider_base_url", "", "the OpenAI-compatible API the agent talks to "
+                "(empty: none configured)", _base_url),
+    SettingSpec("provider_model", "", "the model agent runs use unless an automation names "
+                "one (empty: none configured)", _one_line),
+    SettingSpec("provider_timeout", "2m", "how long one model request may take",
+                _bounded_duration(timedelta(seconds=1), timedelta(hours=1))),
 )}
 
 
@@ -114,7 +189,11 @@ class Settings:
         return self._environ.get(env_name(key), self._stored.get(key, spec.default))
 
     def get(self, key: str) -> Any:
+        """The parsed value in force; ``""`` for an empty key whose default is empty (not
+        configured)."""
         spec = check_key(key)
+        if spec.default == "" and self.raw(key) == "":
+            return ""
         field = env_name(key) if self.source(key) == "environment" else key
         return spec.parse(self.raw(key), field)
 
