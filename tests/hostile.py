@@ -148,7 +148,7 @@ _PATHS = (("title",), ("runner",), ("runner", "kind"), ("runner", "command"),
           ("policy", "retry", "max_attempts"), ("policy", "retry", "backoff", "factor"),
           ("policy", "retry", "backoff", "initial"), ("policy", "max_steps"),
           ("policy", "pause_after_failures"), ("permissions", "tools"),
-          ("permissions", "rules"), ("permissions", "mode"), ("workdir",), ("paused",),
+          ("permissions", "rules"), ("permissions", "mode"), ("workdir",), ("worktree",), ("paused",),
           ("origin", "kind"), ("origin", "depth"), ("origin", "session_id"), ("",),
           ("request_id",), ("id",))
 _KIND_SWAPS = ({"runner": {"kind": "agent", "prompt": "Summarize", "model": None}},
