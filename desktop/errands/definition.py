@@ -478,10 +478,11 @@ def _check_worktree(runner: Task, context: Context, workdir: str | None) -> None
         raise InvalidInput("worktree", "only agent runs work in a worktree; a command runs "
                            "in its workdir as it is", WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
     if context.mode != "fresh":
-        raise InvalidInput("worktree", "needs context.mode fresh: a continuing session shares "
-                           "one history across runs, but each run's worktree holds only that "
-                           "run's changes, so the history would describe files that are not "
-                           "there", WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
+        raise InvalidInput("worktree", "needs context.mode fresh (an after loop continues "
+                           "unless told otherwise): a continuing session shares one history "
+                           "across runs, but each run's worktree holds only that run's "
+                           "changes, so the history would describe files that are not there",
+                           WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
     if workdir is None:
         raise InvalidInput("worktree", "needs a workdir: the git repository a run's worktree "
                            "is made from", WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
