@@ -374,7 +374,8 @@ FLAG_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--max-attempts": digits, "--pause-after-failures": digits, "--model": odd_text,
     "--allow": odd_text, "--workdir": odd_text, "--request-id": odd_text,
     "--context": odd_text, "--notify": odd_text}
-FLAGS = ("--until-condition", "--paused", "--bogus", "--json", "-x", "--")
+FLAGS = ("--until-condition", "--paused", "--worktree", "--no-worktree", "--bogus", "--json",
+         "-x", "--")
 
 
 @st.composite

@@ -6,6 +6,7 @@ identity, so commits work on a clean machine and a person's own settings change 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -23,6 +24,7 @@ from errands.agent.worktree import (KeptWorktree, Worktree, WorktreeError, close
                                     keep_reason, list_worktrees, open_worktree,
                                     prune_worktrees)
 from errands.catalog import Catalog
+from errands.cli import main
 from errands.errors import InvalidInput
 from errands.paths import database_path
 from errands.store import Store
@@ -238,7 +240,13 @@ def test_a_git_workdir_is_accepted_and_only_a_new_one_is_checked(tmp_path: Path,
         catalog.revise(automation.id, {**doc, "workdir": str(repo)})
 
 
-# ------------------------------------------------------------- kept worktrees
+# --------------------------------------------------------------------------- CLI
+
+def cli(capsys: pytest.CaptureFixture[str], data: Path, *argv: str) -> tuple[int, Any, str]:
+    code = main([*argv, "--data-dir", str(data), "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
 
 async def _runs(repo: Path, data: Path, automation_id: str) -> dict[str, Worktree]:
     """Worktrees as runs would leave them: one untouched (a crash before closing), one
@@ -252,6 +260,104 @@ async def _runs(repo: Path, data: Path, automation_id: str) -> dict[str, Worktre
         sh(made[name].path, "commit", "-q", "-m", name)
     sh(repo, "merge", "-q", "--ff-only", made["merged"].branch)
     return made
+
+
+def test_cli_lists_prunes_and_removes(tmp_path: Path, repo: Path, data: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    code, created, _ = cli(capsys, data, "add", "--title", "Fix", "--prompt", "Fix it",
+                           "--schedule", "manual", "--workdir", str(repo), "--worktree")
+    assert code == 0 and created["worktree"] is True, created
+    aid = created["id"]
+    made = asyncio.run(_runs(repo, data, aid))
+
+    code, listed, err = cli(capsys, data, "worktrees")
+    assert code == 0 and err == "" and listed["notes"] == []
+    rows = {w["run_index"]: w for w in listed["worktrees"]}
+    assert sorted(rows) == [1, 2, 3, 4]
+    assert {i: (w["state"], w["changed_files"]) for i, w in rows.items()} == {
+        1: ("no changes", 0), 2: ("uncommitted", 1), 3: ("merged", 1), 4: ("not merged", 1)}
+    assert rows[2]["path"] == str(made["dirty"].path) and rows[2]["title"] == "Fix"
+    assert rows[2]["branch"] == made["dirty"].branch and rows[2]["automation_id"] == aid
+
+    code, pruned, _ = cli(capsys, data, "worktrees", "--prune")
+    assert code == 0
+    assert sorted(w["run_index"] for w in pruned["removed"]) == [1, 3]
+    assert {w["run_index"]: w["reason"] for w in pruned["kept"]} == {
+        2: "1 changed file, not all committed", 4: "1 changed file on a branch not merged into HEAD"}
+    assert not made["clean"].path.exists() and not made["merged"].path.exists()
+    assert sorted(branches(repo)) == sorted(["main", made["dirty"].branch,
+                                             made["unmerged"].branch])
+
+    code, _, err = cli(capsys, data, "worktrees", "remove", str(made["dirty"].path))
+    assert code == 4 and json.loads(err)["error"]["code"] == "has_changes"
+    assert made["dirty"].path.is_dir()
+    code, removed, _ = cli(capsys, data, "worktrees", "remove", str(made["dirty"].path),
+                           "--force")
+    assert code == 0 and removed["removed"]["run_index"] == 2
+    assert not made["dirty"].path.exists() and made["dirty"].branch not in branches(repo)
+    code, _, err = cli(capsys, data, "worktrees", "remove", str(tmp_path / "elsewhere"))
+    assert code == 3 and json.loads(err)["error"]["code"] == "not_found"
+
+    # the human table, and the worktree of an automation deleted since is still found
+    assert main(["delete", aid, "--data-dir", str(data)]) == 0
+    capsys.readouterr()
+    assert main(["worktrees", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "(deleted)" in out and "not merged" in out and str(made["unmerged"].path) in out
+
+
+def test_cli_never_prunes_a_worktree_an_unfinished_run_uses(
+        tmp_path: Path, repo: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    catalog = Catalog(Store(database_path(data)), clock=lambda: NOW)
+    automation, _ = catalog.create(agent_doc(workdir=str(repo)))
+    with catalog.store.transaction() as s:
+        row = catalog.store.get_in(s, automation.id)
+        catalog.store.insert_run_in(s, row, slot="manual:1", trigger="manual", state="running",
+                                    now=NOW, scheduled_for=NOW)
+    wt = asyncio.run(open_worktree(repo, automation.id, 1, data))
+    code, pruned, _ = cli(capsys, data, "worktrees", "--prune")
+    assert code == 0 and pruned["removed"] == []
+    assert pruned["kept"][0]["reason"] == "its run has not finished"
+    assert pruned["kept"][0]["in_use"] is True and wt.path.is_dir()
+    code, _, err = cli(capsys, data, "worktrees", "remove", str(wt.path), "--force")
+    assert code == 4 and json.loads(err)["error"]["code"] == "busy"
+
+
+def test_cli_notes_a_workdir_that_is_no_repository_any_more(
+        tmp_path: Path, repo: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = cli(capsys, data, "add", "--title", "Fix", "--prompt", "Fix it",
+                     "--schedule", "manual", "--workdir", str(repo), "--worktree")
+    assert code == 0
+    shutil.rmtree(repo)
+    code, listed, err = cli(capsys, data, "worktrees")
+    assert code == 0 and listed["worktrees"] == []
+    assert len(listed["notes"]) == 1 and str(repo) in listed["notes"][0]
+    assert err.startswith("note: ")
+
+
+def test_cli_worktree_flags(tmp_path: Path, repo: Path, data: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, data, "add", "--title", "T", "--command", "make",
+                       "--schedule", "manual", "--workdir", str(repo), "--worktree")
+    assert code == 2 and json.loads(err)["error"]["field"] == "worktree"
+    code, created, _ = cli(capsys, data, "add", "--title", "T", "--prompt", "Fix",
+                           "--schedule", "manual", "--workdir", str(repo), "--worktree")
+    aid = created["id"]
+    code, _, err = cli(capsys, data, "edit", aid, "--context", "continue")
+    assert code == 2 and "shares one history" in json.loads(err)["error"]["message"]
+    code, edited, _ = cli(capsys, data, "edit", aid, "--no-worktree", "--context", "continue")
+    assert code == 0 and edited["worktree"] is False
+    code, edited, _ = cli(capsys, data, "edit", aid, "--worktree", "--context", "fresh")
+    assert code == 0 and edited["worktree"] is True
+    code, edited, err = cli(capsys, data, "edit", aid, "--command", "make")
+    assert code == 0 and edited["worktree"] is False
+    assert "worktree was turned off" in err
+    code, _, err = cli(capsys, data, "worktrees", "--prune", "remove", "x")
+    assert code == 2 and json.loads(err)["error"]["field"] == "--prune"
 
 
 # ----------------------------------------------------------------------- parsing

@@ -111,10 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     cp = csub.add_parser("unset", parents=[common], help="back to the default")
     cp.set_defaults(handler=commands.config_unset)
     cp.add_argument("key")
-    from . import engine_commands, observe
+    from . import engine_commands, observe, worktrees
 
     engine_commands.register(cmd)
     observe.register(cmd)
+    worktrees.register(cmd)
     return parser
 
 
