@@ -151,6 +151,7 @@ async def close_worktree(wt: Worktree) -> list[str]:
         files = (await _committed(wt.repo, wt.base, tip.text())) if tip.code == 0 else []
         if tip.code == 0 and not files:
             await git(wt.repo, "branch", "-D", wt.branch)
+        _drop_empty(wt.path.parent)
         return files
     files = await changed_files(wt)
     if not files:
