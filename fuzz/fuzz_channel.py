@@ -46,7 +46,7 @@ DOC_PATHS = [("title",), ("runner", "kind"), ("trigger",),
              ("trigger", "kind"), ("trigger", "every"), ("trigger", "at"), ("trigger", "timezone"),
              ("trigger", "expression"), ("policy",), ("policy", "timeout"),
              ("policy", "retry"), ("policy", "jitter"), ("stop",), ("stop", "max_runs"),
-             ("stop", "until"), ("context",), ("paused",), ("origin",),
+             ("stop", "until"), ("context",), ("paused",), ("worktree",), ("origin",),
              ("notify",), ("overlap",), ("misfire",), ("permissions",)]
 
 # ---------------------------------------------------------------- generators

@@ -148,7 +148,7 @@ _PATHS = (("title",), ("runner",), ("runner", "kind"), ("runner", "command"),
           ("policy", "retry", "max_attempts"), ("policy", "retry", "backoff", "factor"),
           ("policy", "retry", "backoff", "initial"), ("policy", "max_steps"),
           ("policy", "pause_after_failures"), ("permissions", "tools"),
-          ("permissions", "rules"), ("permissions", "mode"), ("workdir",), ("paused",),
+          ("permissions", "rules"), ("permissions", "mode"), ("workdir",), ("worktree",), ("paused",),
           ("origin", "kind"), ("origin", "depth"), ("origin", "session_id"), ("",),
           ("request_id",), ("id",))
 _KIND_SWAPS = ({"runner": {"kind": "agent", "prompt": "Summarize", "model": None}},
@@ -374,7 +374,8 @@ FLAG_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--max-attempts": digits, "--pause-after-failures": digits, "--model": odd_text,
     "--allow": odd_text, "--workdir": odd_text, "--request-id": odd_text,
     "--context": odd_text, "--notify": odd_text}
-FLAGS = ("--until-condition", "--paused", "--bogus", "--json", "-x", "--")
+FLAGS = ("--until-condition", "--paused", "--worktree", "--no-worktree", "--bogus", "--json",
+         "-x", "--")
 
 
 @st.composite

@@ -50,7 +50,7 @@ def test_defaults() -> None:
     assert (p.timeout, p.max_steps, p.notify, p.failure_notify_after, p.pause_after_failures,
             p.jitter) == (timedelta(minutes=30), 50, "quiet", 3, None, None)
     assert d.permissions.mode == "ask" and d.permissions.tools == ()
-    assert d.workdir is None and d.paused is False
+    assert d.workdir is None and d.paused is False and d.worktree is False
     assert d.origin.kind == "user" and d.origin.depth == 0
 
 
@@ -171,12 +171,25 @@ def test_round_trip_of_a_full_definition() -> None:
     (base(permissions={"mode": "allow_all"}), "permissions"),
     (base(workdir="relative/path"), "workdir"),
     (base(paused="no"), "paused"),
+    (agent(workdir="/tmp/repo", worktree="yes"), "worktree"),
+    (agent(workdir="/tmp/repo", worktree=1), "worktree"),
     (base(origin={"kind": "robot"}), "origin.kind"),
     (base(origin={"depth": -1}), "origin.depth"),
     (base(origin={"parent": "x"}), "origin.parent"),
 ])
 def test_refusals_name_their_field(doc: Any, field: str) -> None:
     refused(doc, field)
+
+
+def test_worktree_round_trips_and_is_always_written() -> None:
+    """Like ``paused`` and ``workdir``, ``worktree`` is in every document, default or not;
+    whether the workdir is a git repository is the catalogue's question, not the parser's."""
+    assert parse_definition(base(), CTX).to_dict()["worktree"] is False
+    d = parse_definition(agent(workdir="/nowhere/repo", worktree=True), CTX)
+    assert d.worktree is True and d.to_dict()["worktree"] is True
+    assert parse_definition(d.to_dict(), CTX) == d
+    assert parse_definition(agent(worktree=False), CTX).worktree is False
+    assert parse_definition(agent(worktree=None), CTX).worktree is False
 
 
 def test_error_text_names_field_expected_and_example() -> None:

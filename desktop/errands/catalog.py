@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
+from .agent.worktree import check_repository
 from .definition import (AfterTrigger, Definition, ParseContext, canonical_json,
                          check_request_id, parse_definition)
 from .errors import Conflict
@@ -57,7 +58,16 @@ class Catalog:
         return ParseContext(now=now, min_interval=settings.min_interval, previous=previous)
 
     def validate(self, doc: Any, now: datetime, previous: Definition | None = None) -> Definition:
-        return parse_definition(doc, self.parse_context(now, previous))
+        """Parse, then ask git whether a worktree automation's workdir is in a repository
+        when that is new (a create, or an edit that turns ``worktree`` on or moves the
+        workdir): a stored definition loads without git, and an unrelated edit of one whose
+        repository has gone is not refused (its runs say what is wrong)."""
+        definition = parse_definition(doc, self.parse_context(now, previous))
+        if definition.worktree and definition.workdir is not None and (
+                previous is None or not previous.worktree
+                or previous.workdir != definition.workdir):
+            check_repository(definition.workdir)
+        return definition
 
     def create(self, doc: Any, *, request_id: str | None = None,
                actor: str = "user") -> tuple[Automation, bool]:

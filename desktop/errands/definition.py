@@ -188,6 +188,7 @@ class Definition:
     policy: Policy = field(default_factory=Policy)
     permissions: Permissions = field(default_factory=Permissions)
     workdir: str | None = None
+    worktree: bool = False      # agent runs, fresh context: each run in its own git worktree
     paused: bool = False
     origin: Origin = field(default_factory=Origin)
 
@@ -251,6 +252,7 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
                       for r in d.permissions.rules],
             "untrusted_ok": list(d.permissions.untrusted_ok)},
         "workdir": d.workdir,
+        "worktree": d.worktree,
         "paused": d.paused,
         "origin": {"kind": d.origin.kind, "template": d.origin.template,
                    "session_id": d.origin.session_id, "depth": d.origin.depth},
@@ -437,7 +439,7 @@ class ParseContext:
 def parse_definition(doc: object, ctx: ParseContext) -> Definition:
     r = _Reader(doc, "", ("title", "runner", "trigger", "context", "stop", "misfire",
                           "catch_up_max_age", "overlap", "policy", "permissions", "workdir",
-                          "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
+                          "worktree", "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
     title = r.text("title", required=True, max_chars=120, example="Morning briefing")
     assert title is not None
     runner = _runner(r.raw("runner"), "runner")
@@ -450,13 +452,40 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
     if workdir is not None and not os.path.isabs(workdir):
         raise InvalidInput("workdir", f"not an absolute path: {workdir!r}",
                            "an absolute folder path", "/home/me/projects/site")
+    worktree = r.boolean("worktree", False)
+    if worktree:
+        _check_worktree(runner, context, workdir)
     return Definition(
         title=title.strip(), runner=runner, trigger=trigger, context=context, stop=stop,
         misfire=r.choice("misfire", ("skip", "run_once"), "skip"),  # type: ignore[arg-type]
         catch_up_max_age=r.duration("catch_up_max_age", timedelta(hours=24)),  # type: ignore[arg-type]
         overlap=r.choice("overlap", ("skip", "queue_one", "cancel_previous"), "skip"),  # type: ignore[arg-type]
-        policy=policy, permissions=permissions, workdir=workdir,
+        policy=policy, permissions=permissions, workdir=workdir, worktree=worktree,
         paused=r.boolean("paused", False), origin=_origin(r.raw("origin")))
+
+
+WORKTREE_EXPECTED = ("false, or true with an agent runner, context.mode fresh and a workdir "
+                     "inside a git repository")
+WORKTREE_EXAMPLE = ('{"worktree": true, "workdir": "/home/me/projects/site", '
+                    '"context": {"mode": "fresh"}}')
+
+
+def _check_worktree(runner: Task, context: Context, workdir: str | None) -> None:
+    """What ``worktree: true`` needs that the document itself shows. Whether the workdir
+    is in a git repository is asked of git when creating or editing (``Catalog.validate``),
+    not here: a stored definition must still load after its repository moved."""
+    if not isinstance(runner, AgentTask):
+        raise InvalidInput("worktree", "only agent runs work in a worktree; a command runs "
+                           "in its workdir as it is", WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
+    if context.mode != "fresh":
+        raise InvalidInput("worktree", "needs context.mode fresh (an after loop continues "
+                           "unless told otherwise): a continuing session shares one history "
+                           "across runs, but each run's worktree holds only that run's "
+                           "changes, so the history would describe files that are not there",
+                           WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
+    if workdir is None:
+        raise InvalidInput("worktree", "needs a workdir: the git repository a run's worktree "
+                           "is made from", WORKTREE_EXPECTED, WORKTREE_EXAMPLE)
 
 
 def _runner(doc: object, path: str) -> Task:

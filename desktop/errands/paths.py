@@ -50,7 +50,7 @@ def _open_data_dir(path: Path) -> None:
         raise StoreError("store_unusable", f"the data folder {path} is not writable by you; "
                          "fix its permissions or choose another --data-dir.")
     tighten(path, path.stat(), PRIVATE_DIR)
-    for name in ("logs", "workspaces"):
+    for name in ("logs", "workspaces", "worktrees"):
         inner = path / name
         try:
             inner_info = inner.stat()
@@ -104,6 +104,12 @@ def database_path(root: Path) -> Path:
 def workspace_path(root: Path, automation_id: str) -> Path:
     """The default folder a run works in when the definition names none."""
     return root / "workspaces" / automation_id
+
+
+def worktrees_path(root: Path) -> Path:
+    """Where the git worktrees of runs with ``worktree: true`` are made, one folder per
+    automation: ``worktrees/<automation id>/<run index>``."""
+    return root / "worktrees"
 
 
 def run_log_path(root: Path, automation_id: str, run_id: str) -> Path:

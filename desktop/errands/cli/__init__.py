@@ -111,12 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
     cp = csub.add_parser("unset", parents=[common], help="back to the default")
     cp.set_defaults(handler=commands.config_unset)
     cp.add_argument("key")
-    from . import agent_commands, engine_commands, observe, provider_commands
+    from . import agent_commands, engine_commands, observe, provider_commands, worktrees
 
     engine_commands.register(cmd)
     observe.register(cmd)
     agent_commands.register(cmd, common, _Parser)
     provider_commands.register(cmd, common, _Parser)
+    worktrees.register(cmd)
     return parser
 
 

@@ -62,6 +62,12 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     p.add_argument("--allow", metavar="TOOL", action="append",
                    help="a tool the agent may use without asking (repeatable)")
     p.add_argument("--workdir", metavar="DIR")
+    p.add_argument("--worktree", action="store_true", default=None,
+                   help="agent runs with a fresh context: each run works in its own git "
+                        "worktree of --workdir, kept only when it changed something")
+    if editing:
+        p.add_argument("--no-worktree", dest="worktree", action="store_false",
+                       help="runs work in the workdir itself again")
     if not editing:
         p.add_argument("--request-id", metavar="ID", type=request_id,
                        help="makes creation idempotent: repeating it returns the same automation")
@@ -139,6 +145,9 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         if editing and doc.get("runner", {}).get("kind") == "agent":
             doc.pop("permissions", None)
             warnings.append("the agent's permissions were dropped: commands take none")
+            if doc.get("worktree") and not args.worktree:
+                doc["worktree"] = False
+                warnings.append("worktree was turned off: a command runs in its workdir")
     elif not editing and phrase is not None and phrase.prompt:
         runner = {"kind": "agent", "prompt": phrase.prompt, "model": None}
     if args.model is not None:
@@ -196,6 +205,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
             perms["tools"] = list(dict.fromkeys([*perms.get("tools", []), *args.allow]))
     if args.workdir is not None:
         doc["workdir"] = os.path.abspath(os.path.expanduser(args.workdir))
+    if args.worktree is not None:
+        doc["worktree"] = args.worktree
     if not editing:  # (edit pauses and resumes through the pause and resume commands)
         if args.paused:
             doc["paused"] = True

@@ -67,6 +67,8 @@ def automation_detail(a: Automation) -> str:
         f"  misfire      {d.misfire} (catch-up max age {d.to_dict()['catch_up_max_age']})"
         f"   overlap {d.overlap}",
     ]
+    if d.worktree:
+        lines.append(f"  worktree     each run in its own git worktree of {d.workdir}")
     stop = d.to_dict()["stop"]
     if any(stop.values()):
         parts = []

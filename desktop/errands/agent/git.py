@@ -1,0 +1,184 @@
+"""Running git for worktrees, and reading its machine output.
+
+Every call is ``git -C DIR …`` (so a missing folder is git's complaint, not a missing git),
+with the variables that would point git at another repository removed, no terminal prompt
+and no optional locks (a status must never take the index lock from a person's own git).
+Failures become :class:`WorktreeError` with git's own first line, never a traceback.
+The parsers take bytes and never raise: a file name may hold spaces, quotes, newlines or
+bytes that are not UTF-8, so machine output is always read in its ``-z`` form.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import ErrandsError
+
+GIT_TIMEOUT = 120.0       # seconds: a status of a huge repository on a slow disk
+CHECK_TIMEOUT = 10.0      # seconds: the one quick question asked while validating
+# What would make ``git -C DIR`` act on some other repository than DIR's.
+_REDIRECTING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+                "GIT_PREFIX", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+
+
+class WorktreeError(ErrandsError):
+    """git could not do what a worktree needs; the message says what and where."""
+
+    code = "worktree"
+
+
+@dataclass(frozen=True)
+class GitResult:
+    code: int
+    out: bytes
+    err: bytes
+
+    def text(self) -> str:
+        """stdout as one value (a path, a commit): only the final newline removed."""
+        return os.fsdecode(self.out[:-1] if self.out.endswith(b"\n") else self.out)
+
+
+def git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _REDIRECTING}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    return env
+
+
+def first_line(err: bytes) -> str:
+    """git's complaint, one line, without its ``fatal:``/``error:`` prefix."""
+    for line in os.fsdecode(err).splitlines():
+        line = line.strip()
+        for prefix in ("fatal: ", "error: "):
+            if line.startswith(prefix):
+                line = line[len(prefix):]
+        if line:
+            return line
+    return "no message"
+
+
+def _argv(where: Path | str, args: Sequence[str]) -> list[str]:
+    return ["git", "-C", os.fspath(where), *args]
+
+
+async def git(where: Path | str, *args: str, check: bool = True,
+              timeout: float = GIT_TIMEOUT) -> GitResult:
+    """Run git in ``where`` without blocking the loop; cancelling the caller ends git."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *_argv(where, args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=git_env())
+    except OSError as exc:  # only git itself can be missing: -C does the changing of folder
+        raise _not_runnable(exc) from exc
+    try:
+        async with asyncio.timeout(timeout):
+            out, err = await proc.communicate()
+    except BaseException as exc:  # a timeout, or the run was cancelled: git must not linger
+        if proc.returncode is None:
+            try:
+                proc.kill()
+            except ProcessLookupError:
+                pass
+            await proc.wait()
+        if isinstance(exc, TimeoutError):
+            raise WorktreeError(f"git {args[0]} did not finish within {timeout:g} s in "
+                                f"{where}") from exc
+        raise
+    result = GitResult(proc.returncode or 0, out, err)
+    if check and result.code != 0:
+        raise WorktreeError(f"git {args[0]} failed in {where}: {first_line(err)}")
+    return result
+
+
+def git_sync(where: Path | str, *args: str, timeout: float = CHECK_TIMEOUT) -> GitResult:
+    """The same for synchronous callers (validation); never raises for git's exit code."""
+    try:
+        done = subprocess.run(_argv(where, args), stdin=subprocess.DEVNULL, capture_output=True,
+                              env=git_env(), timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise WorktreeError(f"git {args[0]} did not finish within {timeout:g} s in "
+                            f"{where}") from exc
+    except OSError as exc:
+        raise _not_runnable(exc) from exc
+    return GitResult(done.returncode, done.stdout, done.stderr)
+
+
+def _not_runnable(exc: OSError) -> WorktreeError:
+    return WorktreeError(f"cannot run git ({exc.strerror or exc}): worktrees need git "
+                         "installed and on PATH")
+
+
+# ------------------------------------------------------------------------- parsing
+
+def parse_names_z(data: bytes) -> list[str]:
+    """``--name-only -z`` output: NUL-terminated paths."""
+    return [os.fsdecode(p) for p in data.split(b"\0") if p]
+
+
+def parse_status_z(data: bytes) -> list[str]:
+    """The paths in ``git status --porcelain=v1 -z``: ``XY PATH`` entries, each followed by
+    the original path when X is R or C (a rename without ``--no-renames``). For a rename
+    both names changed; for a copy only the new one. Malformed entries are skipped."""
+    fields = data.split(b"\0")
+    paths: list[str] = []
+    i = 0
+    while i < len(fields):
+        entry = fields[i]
+        i += 1
+        if len(entry) < 4 or entry[2:3] != b" ":
+            continue
+        paths.append(os.fsdecode(entry[3:]))
+        if entry[:1] in (b"R", b"C"):
+            if i < len(fields) and fields[i] and entry[:1] == b"R":
+                paths.append(os.fsdecode(fields[i]))
+            i += 1
+    return paths
+
+
+@dataclass(frozen=True)
+class WorktreeEntry:
+    """One record of ``git worktree list --porcelain``."""
+
+    path: str
+    head: str | None = None
+    branch: str | None = None          # a full ref: refs/heads/…
+    bare: bool = False
+    detached: bool = False
+    locked: bool = False
+    prunable: bool = False             # its folder is gone
+
+
+def parse_worktree_list(data: bytes, sep: bytes = b"\0") -> list[WorktreeEntry]:
+    """``git worktree list --porcelain`` (``-z`` when ``sep`` is NUL; git before 2.36 has
+    no ``-z`` and ends lines with a newline). Records are separated by an empty line;
+    attribute lines outside a record, and unknown ones, are ignored."""
+    entries: list[WorktreeEntry] = []
+    current: dict[str, object] | None = None
+    for raw in data.split(sep):
+        line = os.fsdecode(raw)
+        if not line:
+            if current is not None:
+                entries.append(WorktreeEntry(**current))  # type: ignore[arg-type]
+            current = None
+            continue
+        key, _, value = line.partition(" ")
+        if key == "worktree":
+            if current is not None:
+                entries.append(WorktreeEntry(**current))  # type: ignore[arg-type]
+            current = {"path": value}
+        elif current is None:
+            continue
+        elif key == "HEAD":
+            current["head"] = value
+        elif key == "branch":
+            current["branch"] = value
+        elif key in ("bare", "detached", "locked", "prunable"):
+            current[key] = True
+    if current is not None:
+        entries.append(WorktreeEntry(**current))  # type: ignore[arg-type]
+    return entries
