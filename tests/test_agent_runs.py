@@ -410,3 +410,42 @@ async def test_a_dry_run_proposes_instead_of_acting(h: AgentHarness, server: Scr
     proposed = run.details["proposed"]  # type: ignore[index]
     assert len(proposed) == 3 and "out.txt" in proposed[0] and "touch made" in proposed[1]
     assert not [i for i in h.store.attention() if i.kind == "notify"]
+
+
+# ------------------------------------------------------------------ worktrees
+
+def _git(repo: Path, *args: str) -> str:
+    import subprocess
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=Test", "-c",
+                           "user.email=test@example.invalid", *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+async def test_worktree_runs_list_changes_and_drop_clean_worktrees(
+        h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "README").write_text("hello\n")
+    _git(repo, "add", "README")
+    _git(repo, "commit", "-q", "-m", "first")
+    a = await h.agent("isolated", workdir=str(repo), worktree=True,
+                      context={"mode": "fresh"}, permissions={"mode": "allow_all"})
+    server.play(calls([("write_file", {"path": "new.txt", "content": "n"}),
+                       ("write_file", {"path": "README", "content": "changed\n"})]),
+                say("Edited."))
+    run = await h.run(a)
+    assert run.state == "succeeded", run.error_message
+    details = run.details or {}
+    assert details["changed_files"] == ["README", "new.txt"]
+    kept = details["worktree"]
+    assert kept["kept"] is True and kept["branch"] == f"errands/{a}/1"
+    assert Path(kept["path"]).is_dir() and (Path(kept["path"]) / "new.txt").exists()
+    assert (repo / "README").read_text() == "hello\n"  # the user's checkout is untouched
+    assert not (repo / "new.txt").exists()
+    server.play(say("Nothing to do."))
+    clean = await h.run(a)
+    assert clean.details["changed_files"] == []  # type: ignore[index]
+    assert clean.details["worktree"]["kept"] is False  # type: ignore[index]
+    assert not Path(clean.details["worktree"]["path"]).exists()  # type: ignore[index]
+    assert f"errands/{a}/2" not in _git(repo, "branch", "--list")

@@ -13,6 +13,7 @@ import logging
 import time
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Callable
 
 from ..definition import AgentTask, Rule
@@ -23,6 +24,7 @@ from ..engine.runner import Outcome, RunContext
 from . import permissions
 from .history import for_provider, replay
 from .provider import Provider, ProviderConfig, ProviderError, ToolCall
+from .worktree import Worktree, WorktreeError, close_worktree, open_worktree
 from .tools.base import ToolEnv, ToolError, ToolResult, ToolSpec, bounded, parse_arguments
 from .tools.control import SPECS as CONTROL_SPECS
 from .tools.registry import HANDLERS, SPECS as FAMILY_SPECS
@@ -56,15 +58,27 @@ class AgentRunner:
         assert isinstance(task, AgentTask)
         provider = self._provider(config)
         loop = _Loop(ctx, provider, task.model or config.model)
+        worktree = None
+        if ctx.definition.worktree and ctx.definition.workdir:
+            try:
+                worktree = await open_worktree(Path(ctx.definition.workdir), ctx.automation_id,
+                                               ctx.run_index, ctx.data_dir or ctx.workdir)
+            except WorktreeError as exc:
+                return loop.outcome("failed", error_code="worktree", error_message=exc.message)
+            loop.env.workdir = worktree.workdir
         seconds = ctx.timeout.total_seconds()
         try:
             async with asyncio.timeout(seconds):
-                return await loop.run()
+                outcome = await loop.run()
         except TimeoutError:
-            return loop.outcome("failed", error_code="timeout", stop_reason="timeout",
-                                error_message=f"no result within {format_duration(ctx.timeout)}")
+            outcome = loop.outcome("failed", error_code="timeout", stop_reason="timeout",
+                                   error_message=f"no result within "
+                                   f"{format_duration(ctx.timeout)}")
         except ProviderError as exc:
-            return loop.outcome("failed", error_code=exc.code, error_message=exc.message)
+            outcome = loop.outcome("failed", error_code=exc.code, error_message=exc.message)
+        if worktree is not None and outcome.state != "awaiting_input":  # a parked run keeps it
+            outcome = await _close_worktree(worktree, outcome)
+        return outcome
 
     async def _find_config(self, ctx: RunContext) -> ProviderConfig | None:
         if self._config is not None:
@@ -344,6 +358,22 @@ class _Loop:
         return Outcome(state=state, session_id=session,  # type: ignore[arg-type]
                        prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
                        details=details, **fields)
+
+
+async def _close_worktree(worktree: Worktree, outcome: Outcome) -> Outcome:
+    """The run's worktree ends with it: its changed files listed on the run; kept (with its
+    branch) when there are any, removed when there are none."""
+    details = dict(outcome.details or {})
+    try:
+        changed = await close_worktree(worktree)
+    except WorktreeError as exc:
+        details["worktree"] = {"path": str(worktree.path), "branch": worktree.branch,
+                               "kept": True, "problem": exc.message}
+        return replace(outcome, details=details)
+    details["changed_files"] = changed
+    details["worktree"] = {"path": str(worktree.path), "branch": worktree.branch,
+                           "kept": bool(changed)}
+    return replace(outcome, details=details)
 
 
 def _explain(exc: InvalidInput) -> str:
