@@ -182,16 +182,10 @@ async def _get(url: httpx.URL) -> tuple[httpx.Response, bytes, bool]:
             async for chunk in response.aiter_bytes():
                 chunks.append(chunk)
                 size += len(chunk)
-                if size >= MAX_FETCH_BYTES:
-                    cut = size > MAX_FETCH_BYTES or _longer(response)
+                if size > MAX_FETCH_BYTES:  # (one chunk past the cap tells there is more)
+                    cut = True
                     break
             return response, b"".join(chunks)[:MAX_FETCH_BYTES], cut
-
-
-def _longer(response: httpx.Response) -> bool:
-    """Whether a body read up to exactly the cap had more (a declared longer length)."""
-    length = response.headers.get("content-length", "")
-    return length.isdigit() and int(length) > MAX_FETCH_BYTES
 
 
 async def _readable(response: httpx.Response, body: bytes) -> tuple[str, str, str]:
@@ -243,10 +237,11 @@ async def fetch_url(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
     kind, title, text = await _readable(response, body)
     header = [f"URL: {response.url}", f"Status: {response.status_code} "
               f"{response.reason_phrase}".rstrip(), f"Content-Type: {kind}"]
+    if cut:
+        header.append(f"Note: the body is longer; only its first "
+                      f"{MAX_FETCH_BYTES // (1024 * 1024)} MiB were read")
     if title:
         header.append(f"Title: {title}")
-    if cut:
-        text += f"\n[only the first {MAX_FETCH_BYTES // (1024 * 1024)} MiB were read]"
     return ToolResult(text=bounded("\n".join(header) + "\n\n" + (text or "(no text)")),
                       untrusted=True)
 
