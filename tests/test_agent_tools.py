@@ -615,7 +615,8 @@ def test_call_subject_is_the_resolved_workdir_path(tree: tuple[ToolEnv, Path]) -
     assert registry.call_subject(read, {"path": "in/code.py"}, env) == "sub/code.py"
     assert registry.call_subject(read, {"path": str(env.workdir / "notes.txt")}, env) \
         == "notes.txt"
-    assert registry.call_subject(registry.SPECS["list_files"], {}, env) is None
+    assert registry.call_subject(registry.SPECS["list_files"], {}, env) == "."
+    assert registry.call_subject(registry.SPECS["search_files"], {"path": "in"}, env) == "sub"
     with pytest.raises(ToolError, match="outside"):
         registry.call_subject(read, {"path": "esc/secret.txt"}, env)
     assert registry.call_subject(registry.SPECS["run_command"], {"command": "ls"}, env) == "ls"

@@ -67,6 +67,8 @@ def test_patterns_glob_the_subject_and_star_matches_calls_without_one() -> None:
     assert verdict(FETCH, "https://example.com/a",
                    rules=(Rule("fetch_url", "https://example.com/*", "allow"),)).action == "allow"
     assert subject_of(READ, {"path": 7}) is None and subject_of(NOTIFY, {"text": "x"}) is None
+    assert subject_of(SPECS["list_files"], {}) == "."  # no path: the workdir
+    assert verdict(SPECS["search_files"], rules=(Rule("read", ".", "deny"),)).action == "deny"
 
 
 def test_last_matching_rule_wins_and_names_itself() -> None:

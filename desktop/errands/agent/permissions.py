@@ -72,11 +72,12 @@ def parse_rules(doc: object, field: str) -> tuple[Rule, ...]:
 
 def subject_of(spec: ToolSpec, arguments: Mapping[str, Any]) -> str | None:
     """The argument patterns match (``spec.subject``), None when the tool has none. A path
-    is compared in its plain form (``./a//b`` as ``a/b``)."""
+    is compared in its plain form (``./a//b`` as ``a/b``); no path is the workdir, ``.``."""
+    if spec.subject == "path":
+        value = arguments.get("path") or "."
+        return posixpath.normpath(value) if isinstance(value, str) else None
     value = arguments.get(spec.subject) if spec.subject else None
-    if not isinstance(value, str):
-        return None
-    return posixpath.normpath(value) if spec.subject == "path" else value
+    return value if isinstance(value, str) else None
 
 
 def _command_matches(pattern: str, command: str, action: str) -> bool:

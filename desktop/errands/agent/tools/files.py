@@ -487,7 +487,7 @@ def _matcher(pattern: str) -> tuple[Callable[[str], bool], str]:
 
 
 def _search_file(folder: _Dir, name: str, rel: str, test: Callable[[str], bool],
-                 matches: list[str], budget: _Budget) -> bool:
+                 matches: list[tuple[str, str]], budget: _Budget) -> bool:
     """Append the matching lines of one file; False when it was skipped as binary."""
     fd = folder.open(name, os.O_RDONLY | _NONBLOCK)
     try:
@@ -505,7 +505,7 @@ def _search_file(folder: _Dir, name: str, rel: str, test: Callable[[str], bool],
             shown = line.strip()
             if len(shown) > MAX_SHOWN_LINE_CHARS:
                 shown = shown[:MAX_SHOWN_LINE_CHARS - 1] + "…"
-            matches.append(f"{rel}:{number}: {shown}")
+            matches.append((rel, f"{rel}:{number}: {shown}"))
             if len(matches) > MAX_MATCHES:
                 return True
     return True
@@ -515,7 +515,7 @@ def _search(workdir: Path, path: str, pattern: str, cancel: threading.Event) -> 
     loc = locate(workdir, path or ".")
     test, note = _matcher(pattern)
     budget = _Budget(time.monotonic() + SEARCH_SECONDS, cancel)
-    matches: list[str] = []
+    matches: list[tuple[str, str]] = []   # (file, line shown)
     searched = binary = 0
     try:
         if os.path.isdir(loc.target):
@@ -539,8 +539,8 @@ def _search(workdir: Path, path: str, pattern: str, cancel: threading.Event) -> 
                                            budget) else 1
     except OSError as exc:
         raise _refusal(exc, loc.rel) from None
-    lines = matches[:MAX_MATCHES]
-    files = len({m.split(":", 1)[0] for m in lines})
+    lines = [shown for _, shown in matches[:MAX_MATCHES]]
+    files = len({source for source, _ in matches[:MAX_MATCHES]})
     if not lines:
         lines.append(f"no matches for {pattern!r} in {loc.rel} "
                      f"({plural(searched, 'file')} searched)")

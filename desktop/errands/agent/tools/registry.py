@@ -46,11 +46,10 @@ def call_subject(spec: ToolSpec, arguments: Mapping[str, Any], env: ToolEnv) -> 
     """The subject to judge a call on (``permissions.decide(..., subject=…)``): a path as
     the workdir-relative file it leads to, links resolved, so a rule on ``secrets/*``
     also holds for a link to it or an absolute spelling. A path leading outside raises
-    the tool's own :class:`~.base.ToolError`, before anyone is asked. Other subjects as
-    given. Touches the file system (resolving links), so not part of the pure decision."""
-    value = arguments.get(spec.subject) if spec.subject else None
-    if not isinstance(value, str):
-        return None
+    the tool's own :class:`~.base.ToolError`, before anyone is asked; no path is the
+    workdir, ``.``. Other subjects as given. Touches the file system (resolving links), so not part of the pure decision."""
     if spec.subject == "path":
-        return files.locate(env.workdir, value or ".").rel
-    return value
+        path = arguments.get("path") or "."
+        return files.locate(env.workdir, path).rel if isinstance(path, str) else None
+    value = arguments.get(spec.subject) if spec.subject else None
+    return value if isinstance(value, str) else None
