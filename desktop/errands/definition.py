@@ -658,31 +658,43 @@ def _policy(doc: object) -> Policy:
         pause_after_failures=pause_after, jitter=jitter)
 
 
-def _permissions(doc: object, runner: Task) -> Permissions:
-    r = _Reader(doc or {}, "permissions", ("mode", "tools", "rules", "untrusted_ok"),
-                '{"mode": "ask", "tools": ["read_file"], "rules": [], "untrusted_ok": []}')
+RULE_EXAMPLE = '{"tool": "run_command", "pattern": "git *", "action": "allow"}'
+
+
+def parse_rules(doc: object, field: str, tools: tuple[str, ...] = TOOL_NAMES) -> tuple[Rule, ...]:
+    """A list of permission rules ``{tool, pattern, action}``: an automation's
+    ``permissions.rules`` or the user's global rules, each refusal naming ``field[i].key``.
+
+    ``tools`` is what a rule's ``tool`` may name (an automation's rules: tool names). A
+    missing or empty pattern means ``*``, every call."""
+    if doc is None:
+        return ()
+    if not isinstance(doc, list):
+        raise InvalidInput(field, f"expected a list, got {_kind(doc)}",
+                           "a list of {tool, pattern, action}", f"[{RULE_EXAMPLE}]")
     rules = []
-    raw_rules = r.raw("rules", [])
-    if not isinstance(raw_rules, list):
-        raise InvalidInput("permissions.rules", f"expected a list, got {_kind(raw_rules)}",
-                           "a list of {tool, pattern, action}",
-                           '[{"tool": "run_command", "pattern": "git *", "action": "allow"}]')
-    for i, item in enumerate(raw_rules):
-        path = f"permissions.rules[{i}]"
-        rule = _Reader(item, path, ("tool", "pattern", "action"),
-                       '{"tool": "run_command", "pattern": "git *", "action": "allow"}')
+    for i, item in enumerate(doc):
+        path = f"{field}[{i}]"
+        rule = _Reader(item, path, ("tool", "pattern", "action"), RULE_EXAMPLE)
         tool = rule.raw("tool")
-        if tool not in TOOL_NAMES:
+        if tool not in tools:
             raise InvalidInput(f"{path}.tool", f"unknown tool {_brief(tool)}",
-                               "one of " + ", ".join(TOOL_NAMES), "run_command")
+                               "one of " + ", ".join(tools), "run_command")
         pattern = rule.text("pattern", default="*", max_chars=MAX_PATTERN_CHARS, example="git *")
         action = rule.raw("action")
         if action not in ("allow", "ask", "deny"):
             raise InvalidInput(f"{path}.action", f"unsupported action {_brief(action)}",
                                "one of allow, ask, deny", "allow")
         rules.append(Rule(tool=tool, pattern=pattern or "*", action=action))
+    return tuple(rules)
+
+
+def _permissions(doc: object, runner: Task) -> Permissions:
+    r = _Reader(doc or {}, "permissions", ("mode", "tools", "rules", "untrusted_ok"),
+                '{"mode": "ask", "tools": ["read_file"], "rules": [], "untrusted_ok": []}')
     perms = Permissions(mode=r.choice("mode", ("ask", "allow_listed", "allow_all"), "ask"),  # type: ignore[arg-type]
-                        tools=r.names("tools", TOOL_NAMES), rules=tuple(rules),
+                        tools=r.names("tools", TOOL_NAMES),
+                        rules=parse_rules(r.raw("rules", []), "permissions.rules"),
                         untrusted_ok=r.names("untrusted_ok", TOOL_NAMES))
     if isinstance(runner, CommandTask) and perms != Permissions():
         raise InvalidInput("permissions", "only agent runs take permissions",

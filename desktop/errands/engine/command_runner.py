@@ -70,12 +70,12 @@ import signal
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
 from ..timeutil import format_duration, format_instant, utcnow
-from .processes import group_alive, kill_group_now, terminate_group_async
+from .processes import EXIT_WAIT, settle, stop_group, terminate_group_async, wait_event
 from .runner import Outcome, RunContext
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,6 @@ _PREFIX = DIRECTIVE_PREFIX.encode()
 _CLEAN_BYTES = 16 * 1024        # directive-free output kept for the summary (≥ 4 × 2,000)
 _LINE_BYTES = 8 * 1024          # of a directive line, enough for any text it may carry
 _DRAIN_SECONDS = 2.0            # to read what is left in the pipe once the group is gone
-_EXIT_WAIT_SECONDS = 2.0        # for the shell to be reaped after SIGKILL
 _FALLBACK_SHELL = "/bin/sh"
 _UNUSABLE_SHELLS = ("nologin", "false")
 
@@ -154,7 +153,7 @@ def _one_line(text: str, limit: int = ERROR_LINE_CHARS) -> str:
 
 # ------------------------------------------------------------------ output handling
 
-class _BoundedBytes:
+class BoundedBytes:
     """The last ``limit`` bytes written; remembers whether anything was dropped."""
 
     def __init__(self, limit: int) -> None:
@@ -188,7 +187,7 @@ class _CleanTail:
     apart so a flood of blank lines cannot push the last real output out."""
 
     def __init__(self, limit: int) -> None:
-        self.body = _BoundedBytes(limit)
+        self.body = BoundedBytes(limit)
         self.pending = b""
         self.limit = limit
 
@@ -311,7 +310,7 @@ class _Output:
         self.log_error: str | None = None
         self.early: list[bytes] | None = []  # output before the log is open
         self.early_size = 0
-        self.tail = _BoundedBytes(TAIL_BYTES)
+        self.tail = BoundedBytes(TAIL_BYTES)
         self.clean = _CleanTail(_CLEAN_BYTES)
         self.scanner = DirectiveScanner(self.clean.add)
 
@@ -390,36 +389,6 @@ class _ChildProtocol(asyncio.SubprocessProtocol):
         self.exited.set()
 
 
-async def _wait_event(event: asyncio.Event, timeout: float | None) -> bool:
-    """Whether ``event`` was set within ``timeout`` (cancellation propagates)."""
-    if event.is_set():
-        return True
-    waiter = asyncio.ensure_future(event.wait())
-    try:
-        done, _ = await asyncio.wait({waiter}, timeout=timeout)
-    finally:
-        if not waiter.done():
-            waiter.cancel()
-    return bool(done)
-
-
-async def _settle(job: "asyncio.Future[Any]") -> asyncio.CancelledError | None:
-    """Wait for ``job`` to finish even when cancelled meanwhile; the cancellation is returned
-    for the caller to re-raise once it has cleaned up.
-
-    Used for starting the child: asyncio's own clean-up of a start cancelled half-way closes
-    the transport before its child watcher has seen the exit, so the child is reaped behind
-    the watcher's back and asyncio logs "Unknown child process pid …" (and loses the status).
-    Letting the start finish hands the child to the ordinary stop path instead."""
-    interrupted: asyncio.CancelledError | None = None
-    while not job.done():
-        try:
-            await asyncio.wait({job})
-        except asyncio.CancelledError as exc:
-            interrupted = exc
-    return interrupted
-
-
 class _Child:
     def __init__(self, pid: int, protocol: _ChildProtocol) -> None:
         self.pid = pid
@@ -466,7 +435,7 @@ class CommandRunner:
             lambda: _ChildProtocol(output), *argv, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ctx.workdir),
             env=env, start_new_session=True))
-        interrupted = await _settle(spawn)
+        interrupted = await settle(spawn)
         try:
             transport, protocol = spawn.result()
         except OSError as exc:
@@ -496,37 +465,19 @@ class CommandRunner:
 
     async def _supervise(self, child: _Child, timeout: float) -> bool:
         """Wait for the command to end, or end it at the deadline. True if it timed out."""
-        timed_out = not await _wait_event(child.protocol.exited, max(timeout, 0.0))
+        timed_out = not await wait_event(child.protocol.exited, max(timeout, 0.0))
         child.terminating = True
         # the shell has exited or timed out: end what is left of its group, then read the rest
         await terminate_group_async(child.pid, self.kill_grace)
         if timed_out:
-            await _wait_event(child.protocol.exited, _EXIT_WAIT_SECONDS)
-        await _wait_event(child.protocol.eof, _DRAIN_SECONDS)
+            await wait_event(child.protocol.exited, EXIT_WAIT)
+        await wait_event(child.protocol.eof, _DRAIN_SECONDS)
         return timed_out
 
     async def _stop(self, child: _Child) -> None:
-        """Terminate the group on the way out. A further cancellation while waiting out the
-        grace skips straight to SIGKILL; this never returns with the group still running."""
-        if child.terminating:
-            kill_group_now(child.pid)
-        child.terminating = True
-        job = asyncio.ensure_future(self._terminate(child))
-        while not job.done():
-            try:
-                await asyncio.shield(job)
-            except asyncio.CancelledError:
-                kill_group_now(child.pid)
-            except Exception:
-                log.exception("could not terminate process group %s", child.pid)
-                kill_group_now(child.pid)
-                return
-
-    async def _terminate(self, child: _Child) -> None:
-        await terminate_group_async(child.pid, self.kill_grace)
-        await _wait_event(child.protocol.exited, _EXIT_WAIT_SECONDS)
-        if group_alive(child.pid):
-            kill_group_now(child.pid)
+        """Terminate the group on the way out (see :func:`processes.stop_group`)."""
+        at_once, child.terminating = child.terminating, True
+        await stop_group(child.pid, child.protocol.exited, self.kill_grace, at_once=at_once)
 
     @staticmethod
     def _outcome(ctx: RunContext, output: _Output, returncode: int | None,

@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 POLL_INTERVAL = 0.05
 KILL_WAIT = 1.0  # how long to watch SIGKILL take effect before returning
+EXIT_WAIT = 2.0  # for a child's exit to be seen after its group was ended
 _PROC = Path("/proc")
 _SIGKILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 _HAS_GROUPS = hasattr(os, "killpg")
@@ -243,6 +244,64 @@ async def terminate_group_async(pid: int, grace: float = 5.0) -> bool:
         return False
     await await_termination(pid, grace)
     return True
+
+
+async def wait_event(event: asyncio.Event, timeout: float | None) -> bool:
+    """Whether ``event`` was set within ``timeout`` (cancellation propagates)."""
+    if event.is_set():
+        return True
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        done, _ = await asyncio.wait({waiter}, timeout=timeout)
+    finally:
+        if not waiter.done():
+            waiter.cancel()
+    return bool(done)
+
+
+async def settle(job: "asyncio.Future[Any]") -> asyncio.CancelledError | None:
+    """Wait for ``job`` to finish even when cancelled meanwhile; the cancellation is returned
+    for the caller to re-raise once it has cleaned up.
+
+    Used for starting a child: asyncio's own clean-up of a start cancelled half-way closes
+    the transport before its child watcher has seen the exit, so the child is reaped behind
+    the watcher's back and asyncio logs "Unknown child process pid …" (and loses the status).
+    Letting the start finish hands the child to the ordinary stop path instead."""
+    interrupted: asyncio.CancelledError | None = None
+    while not job.done():
+        try:
+            await asyncio.wait({job})
+        except asyncio.CancelledError as exc:
+            interrupted = exc
+    return interrupted
+
+
+async def stop_group(pid: int, exited: asyncio.Event, grace: float, *,
+                     at_once: bool = False) -> None:
+    """End the group of a child the caller started, on the way out of its supervision
+    (cancelled, or something failed): SIGTERM, ``grace``, SIGKILL, then a wait for the
+    child's exit (``exited``) to be seen. ``at_once`` (termination had already begun) and
+    any further cancellation meanwhile skip straight to SIGKILL; this never returns with
+    the group still running, and swallows the cancellation (the caller re-raises its own)."""
+    if at_once:
+        kill_group_now(pid)
+
+    async def terminate() -> None:
+        await terminate_group_async(pid, grace)
+        await wait_event(exited, EXIT_WAIT)
+        if group_alive(pid):
+            kill_group_now(pid)
+
+    job = asyncio.ensure_future(terminate())
+    while not job.done():
+        try:
+            await asyncio.shield(job)
+        except asyncio.CancelledError:
+            kill_group_now(pid)
+        except Exception:
+            log.exception("could not terminate process group %s", pid)
+            kill_group_now(pid)
+            return
 
 
 class PidfdWatcher(asyncio.AbstractChildWatcher):

@@ -4,6 +4,8 @@ and an async function from checked arguments to a bounded, model-readable result
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal
@@ -12,6 +14,7 @@ Effect = Literal["read", "write", "exec", "network", "notify", "ask", "control",
 EFFECTS: tuple[str, ...] = ("read", "write", "exec", "network", "notify", "ask", "control",
                             "automate")
 MAX_RESULT_CHARS = 16_000  # what one tool result may put into the conversation
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ToolError(Exception):
@@ -61,8 +64,9 @@ def parse_arguments(spec: ToolSpec, text: str) -> dict[str, Any]:
     """The model's argument text → a checked dict, or a :class:`ToolError` naming the field,
     the expected shape and an example (the model reads it and tries again)."""
     try:
-        args = json.loads(text) if text.strip() else {}
-    except (json.JSONDecodeError, RecursionError):
+        args = json.loads(text, parse_constant=_no_constant,
+                                 parse_float=_finite) if text.strip() else {}
+    except (ValueError, RecursionError):  # ValueError: bad JSON, NaN, a 5,000-digit number
         raise ToolError(f"the arguments of {spec.name} are not valid JSON; expected an "
                         f"object like {example(spec)}") from None
     if not isinstance(args, dict):
@@ -83,7 +87,40 @@ def parse_arguments(spec: ToolSpec, text: str) -> dict[str, Any]:
         if not _fits(value, shape):
             raise ToolError(f"{spec.name}: argument {name!r} must be {_shape(shape)}; "
                             f"example {example(spec)}")
+        if not _valid_text(value):
+            raise ToolError(f"{spec.name}: argument {name!r} holds a lone surrogate "
+                            "(\\ud800–\\udfff alone), which is not text")
     return args
+
+
+def _no_constant(name: str) -> float:
+    """NaN and Infinity are not JSON, though :func:`json.loads` accepts them."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number too large for a float (``1e999``) is refused, not made infinite."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large")
+    return value
+
+
+def _valid_text(value: Any) -> bool:
+    """Whether every string in ``value`` is valid Unicode (no lone surrogate, which no file
+    name, file or process argument can hold). Walks without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def _fits(value: Any, shape: dict[str, Any]) -> bool:

@@ -1,0 +1,175 @@
+"""The command tool: one shell command in the run's workdir, its exit code and output.
+
+It runs the way the command runner runs an automation's command (see
+:mod:`errands.engine.command_runner`): through the user's shell, with no input, as the
+leader of its own process group, its pid reported at once for crash safety. When the shell
+exits, whatever it left running in its group is ended too; on timeout or cancellation the
+whole group gets SIGTERM and, after a grace, SIGKILL. Nothing it starts outlives the call
+(short of leaving the group with ``setsid``).
+
+Unlike the runner, standard output and standard error are kept apart (the model reads
+them differently) and ``errands: …`` lines mean nothing here: an agent has tools for that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import signal
+import subprocess
+from typing import Any
+
+from ...definition import ANY_TEXT
+from ...engine.command_runner import BoundedBytes, keep_tail, user_shell
+from ...engine.processes import (EXIT_WAIT, settle, stop_group, terminate_group_async,
+                                 wait_event)
+from .base import Handler, ToolEnv, ToolError, ToolResult, ToolSpec, bounded
+
+KILL_GRACE = 5.0            # between SIGTERM and SIGKILL
+DRAIN_SECONDS = 2.0         # to read what is left in the pipes once the group is gone
+KEEP_BYTES = 64 * 1024      # of each stream, its end
+STDOUT_CHARS = 10_000       # shown of standard output (its end)
+STDERR_CHARS = 4_000        # shown of standard error (its end)
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    """The child's two output streams, each keeping its end, and its exit."""
+
+    def __init__(self) -> None:
+        self.streams = {1: BoundedBytes(KEEP_BYTES), 2: BoundedBytes(KEEP_BYTES)}
+        self.open = {1, 2}
+        self.exited = asyncio.Event()
+        self.drained = asyncio.Event()
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        stream = self.streams.get(fd)
+        if stream is not None:
+            stream.add(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        self.open.discard(fd)
+        if not self.open:
+            self.drained.set()
+
+    def process_exited(self) -> None:
+        self.exited.set()
+
+
+def _timeout(value: Any, limit: float) -> tuple[float, str]:
+    """The timeout to use (seconds) and a note when the one asked for was cut to the limit."""
+    if value is None:
+        return limit, ""
+    if isinstance(value, float) and not math.isfinite(value) or value <= 0:
+        raise ToolError("run_command: timeout_s must be a number of seconds above 0")
+    if value > limit:
+        return limit, f"timeout_s is above the limit of {limit:g} s; {limit:g} s used"
+    return float(value), ""
+
+
+def _status(returncode: int | None, timed_out: bool, timeout: float) -> str:
+    if timed_out:
+        return (f"timed out after {timeout:g} s: the command and everything it started "
+                "were stopped")
+    if returncode is None:
+        return "exit code unknown"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"killed by {name}"
+    return f"exit code {returncode}"
+
+
+def _stream(name: str, buffer: BoundedBytes, limit: int) -> str:
+    text = buffer.text()
+    if not text:
+        return f"{name}: (empty)"
+    shown = keep_tail(text, limit, cut=buffer.cut).rstrip("\n")
+    if shown.startswith("[…] "):  # start at a line, and say the start is missing
+        body = shown[len("[…] "):]
+        newline = body.find("\n", 0, 200)
+        shown = "[… earlier output cut]\n" + (body[newline + 1:] if newline >= 0 else body)
+    return f"{name}:\n{shown}"
+
+
+RUN_COMMAND = ToolSpec(
+    name="run_command", effect="exec", subject="command",
+    description="Run a shell command in the workdir and get its exit code, standard output "
+                "and standard error (their ends, when long). There is no input: commands "
+                "that wait for a person fail. It is stopped, with everything it started, at "
+                "the timeout.",
+    parameters={"type": "object", "properties": {
+        "command": {"type": "string", "description": "the shell command line"},
+        "timeout_s": {"type": "number",
+                      "description": "seconds before it is stopped (default: the limit)"}},
+        "required": ["command"], "additionalProperties": False,
+        "examples": [{"command": "git status --short"}]})
+
+
+async def run_command(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
+    command = args["command"]
+    if not command.strip():
+        raise ToolError("run_command: the command is empty")
+    if ANY_TEXT.search(command):
+        raise ToolError("run_command: the command holds a NUL character or a lone "
+                        "surrogate, which no command line can carry")
+    timeout, note = _timeout(args.get("timeout_s"), env.max_command_seconds)
+    if env.dry_run:
+        proposed = f"would run: {command}"
+        return ToolResult(text=f"dry run: {proposed} (in {env.workdir}); nothing was run",
+                          proposed=proposed)
+    if not env.workdir.is_dir():
+        raise ToolError(f"the workdir {env.workdir} does not exist")
+    variables = {k: v for k, v in (("ERRANDS_RUN_ID", env.run_id),
+                                   ("ERRANDS_AUTOMATION_ID", env.automation_id)) if v}
+    pipes, returncode, timed_out = await _run(env, [user_shell(), "-c", command],
+                                              {**os.environ, **variables}, timeout)
+    parts = [_status(returncode, timed_out, timeout), _stream("stdout", pipes.streams[1],
+                                                              STDOUT_CHARS),
+             _stream("stderr", pipes.streams[2], STDERR_CHARS)]
+    if note:
+        parts.insert(1, f"[{note}]")
+    return ToolResult(text=bounded("\n".join(parts)))
+
+
+async def _run(env: ToolEnv, argv: list[str], variables: dict[str, str],
+               timeout: float) -> tuple[_Pipes, int | None, bool]:
+    """Start, supervise and end the child (the command runner's way, in short)."""
+    pipes = _Pipes()
+    loop = asyncio.get_running_loop()
+    spawn = asyncio.ensure_future(loop.subprocess_exec(
+        lambda: pipes, *argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=str(env.workdir), env=variables, start_new_session=True))
+    interrupted = await settle(spawn)
+    try:
+        transport, _ = spawn.result()
+    except OSError as exc:
+        if interrupted is not None:
+            raise interrupted from None
+        raise ToolError(f"run_command: cannot start {argv[0]}: {exc.strerror or exc}") from None
+    pid = transport.get_pid()
+    terminating = False
+    try:
+        try:
+            if interrupted is not None:  # cancelled while starting: end it like any call
+                raise interrupted
+            if env.on_started is not None:
+                env.on_started(pid)
+            timed_out = not await wait_event(pipes.exited, timeout)
+            terminating = True
+            # the shell exited (or timed out): end what is left of its group, read the rest
+            await terminate_group_async(pid, KILL_GRACE)
+            if timed_out:
+                await wait_event(pipes.exited, EXIT_WAIT)
+            await wait_event(pipes.drained, DRAIN_SECONDS)
+        except BaseException:  # cancelled (or on_started failed): leave nothing behind
+            await stop_group(pid, pipes.exited, KILL_GRACE, at_once=terminating)
+            raise
+        return pipes, transport.get_returncode(), timed_out
+    finally:
+        transport.close()
+
+
+TOOLS: tuple[tuple[ToolSpec, Handler], ...] = ((RUN_COMMAND, run_command),)
