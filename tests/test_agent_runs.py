@@ -278,7 +278,7 @@ async def test_rules_are_read_in_order_and_the_last_match_wins(h: AgentHarness,
 async def test_untrusted_content_makes_granted_tools_ask(h: AgentHarness,
                                                          server: ScriptedServer) -> None:
     a = await h.agent("reader", permissions={"mode": "allow_all"})
-    server.play(call("fetch_url", {"url": "http://127.0.0.1:9/page"}),
+    server.play(call("fetch_url", {"url": server.base_url + "/models"}),
                 call("run_command", {"command": "echo hi"}))
     run = await h.run(a)
     assert run.state == "awaiting_input"
@@ -287,7 +287,7 @@ async def test_untrusted_content_makes_granted_tools_ask(h: AgentHarness,
     # listed in untrusted_ok, the same call goes ahead
     b = await h.agent("trusting", permissions={"mode": "allow_all",
                                                "untrusted_ok": ["run_command"]})
-    server.play(call("fetch_url", {"url": "http://127.0.0.1:9/page"}),
+    server.play(call("fetch_url", {"url": server.base_url + "/models"}),
                 call("run_command", {"command": "echo hi"}), say("ok"))
     assert (await h.run(b)).state == "succeeded"
 
@@ -449,3 +449,35 @@ async def test_worktree_runs_list_changes_and_drop_clean_worktrees(
     assert clean.details["worktree"]["kept"] is False  # type: ignore[index]
     assert not Path(clean.details["worktree"]["path"]).exists()  # type: ignore[index]
     assert f"errands/{a}/2" not in _git(repo, "branch", "--list")
+
+
+async def test_paths_that_escape_the_workdir_are_refused_whatever_the_rules(
+        h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
+    (tmp_path / "secret.txt").write_text("s3cret")
+    (h.workdir / "link").symlink_to(tmp_path / "secret.txt")
+    h.engine.set_setting("permission_rules", json.dumps(
+        [{"tool": "*", "pattern": "*", "action": "allow"}]))
+    a = await h.agent("escaper", permissions={"mode": "allow_all"})
+    server.play(call("read_file", {"path": "../secret.txt"}),
+                call("read_file", {"path": str(tmp_path / "secret.txt")}),
+                call("read_file", {"path": "link"}),
+                call("write_file", {"path": "../planted.txt", "content": "x"}), say("no luck"))
+    run = await h.run(a)
+    assert run.state == "succeeded"
+    for i in range(1, 5):
+        result = last_tool_result(server, i)
+        assert result.startswith("Error") and "s3cret" not in result
+    assert not (tmp_path / "planted.txt").exists()
+
+
+async def test_a_path_deny_rule_holds_for_a_link_to_the_denied_file(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    (h.workdir / "secrets").mkdir()
+    (h.workdir / "secrets" / "key").write_text("k3y")
+    (h.workdir / "innocent").symlink_to(h.workdir / "secrets" / "key")
+    h.engine.set_setting("permission_rules", json.dumps(
+        [{"tool": "read_file", "pattern": "secrets/*", "action": "deny"}]))
+    a = await h.agent("snoop")
+    server.play(call("read_file", {"path": "innocent"}), say("denied"))
+    await h.run(a)
+    assert "Denied by the user's rules" in last_tool_result(server)

@@ -27,7 +27,7 @@ from .provider import Provider, ProviderConfig, ProviderError, ToolCall
 from .worktree import Worktree, WorktreeError, close_worktree, open_worktree
 from .tools.base import ToolEnv, ToolError, ToolResult, ToolSpec, bounded, parse_arguments
 from .tools.control import SPECS as CONTROL_SPECS
-from .tools.registry import HANDLERS, SPECS as FAMILY_SPECS
+from .tools.registry import HANDLERS, SPECS as FAMILY_SPECS, call_subject
 
 log = logging.getLogger(__name__)
 
@@ -266,9 +266,15 @@ class _Loop:
             return None
         if spec.name == "finish":
             return self._finish(call, args)
+        try:  # a path is judged as the file it leads to; one leading outside is refused now
+            subject = await asyncio.to_thread(call_subject, spec, args, self.env)
+        except ToolError as exc:
+            self._result(call, ToolResult(f"Error: {exc}"))
+            return None
         verdict = permissions.decide(
             spec, args, global_rules=self._global_rules(),
-            permissions=self.ctx.definition.permissions, untrusted=self.untrusted)
+            permissions=self.ctx.definition.permissions, untrusted=self.untrusted,
+            subject=subject)
         if verdict.action == "deny":
             self._result(call, ToolResult(f"Denied by the user's rules ({verdict.reason})."))
             return None
