@@ -423,6 +423,16 @@ def cli_argvs() -> st.SearchStrategy[list[str]]:
                   .map(lambda pairs: [x for pair in pairs for x in pair])),
         st.builds(lambda f: ["events", *f], st.lists(st.sampled_from(("--follow", "-f")),
                                                      max_size=1)),
+        st.builds(lambda c, r, x: [c, *r, *x], st.sampled_from(("approve", "deny")),
+                  st.lists(st.one_of(odd_text, st.just("{ID}")), max_size=3),
+                  st.lists(st.sampled_from(("--always", "--rule", "--note", "--request-id")),
+                           max_size=2)),
+        st.builds(lambda r, t: ["answer", r, t], st.one_of(odd_text, st.just("{ID}")), odd_text),
+        st.builds(lambda a, i, t: ["session", a, i, *t], st.sampled_from(("show", "reply", "x")),
+                  odd_text, st.lists(odd_text, max_size=1)),
+        st.builds(lambda w: ["rules", *w], st.lists(st.one_of(odd_text, st.just("{ID}"),
+                                                              st.just("remove"), digits),
+                                                    max_size=4)),
         st.lists(st.one_of(odd_text, st.sampled_from(FLAGS)), max_size=3))
     plain = st.one_of(plain, st.builds(
         lambda t, n: ["schedule", "parse", t, *n], phrase,

@@ -481,3 +481,46 @@ async def test_a_path_deny_rule_holds_for_a_link_to_the_denied_file(
     server.play(call("read_file", {"path": "innocent"}), say("denied"))
     await h.run(a)
     assert "Denied by the user's rules" in last_tool_result(server)
+
+
+def test_replay_keeps_the_newest_whole_turns_within_the_budget() -> None:
+    from hypothesis import given, strategies as st
+
+    from errands.agent.history import estimate_tokens, replay
+
+    @given(st.lists(st.tuples(st.text(max_size=200), st.text(max_size=200),
+                              st.booleans()), max_size=12), st.integers(0, 400))
+    def check(runs: list[tuple[str, str, bool]], budget: int) -> None:
+        stored: list[dict[str, Any]] = []
+        for i, (prompt, answer, answered) in enumerate(runs):
+            stored.append({"role": "user", "content": prompt, "turn": "prompt", "run_id": str(i)})
+            stored.append({"role": "tool", "content": "noise", "turn": "tool", "run_id": str(i)})
+            if answered:
+                stored.append({"role": "assistant", "content": answer, "turn": "final",
+                               "run_id": str(i)})
+        kept, dropped = replay(stored, budget)
+        assert sum(estimate_tokens(m) for m in kept) <= budget
+        assert len(kept) % 2 == 0 and [m["role"] for m in kept[:2]] in ([], ["user", "assistant"])
+        complete = [(p, a) for p, a, ok in runs if ok]
+        assert len(kept) // 2 + dropped == len(complete)
+        if kept:  # the newest turns, in order
+            assert [(u["content"], a["content"]) for u, a in zip(kept[::2], kept[1::2])] == \
+                complete[len(complete) - len(kept) // 2:]
+
+    check()
+
+
+async def test_a_damaged_transcript_row_costs_only_itself(h: AgentHarness,
+                                                          server: ScriptedServer) -> None:
+    a = await h.agent("damaged")
+    server.play(call("run_command", {"command": "true"}), say("done"))
+    run = await h.run(a)
+    assert run.state == "awaiting_input"
+    with h.store.transaction() as s:  # a row another version (or a disk fault) mangled
+        from errands.db.schema import MessageRow
+        s.add(MessageRow(session_id=run.session_id, seq=99, run_id=run.id, role="assistant",
+                         content={"tool_calls": [{"function": 7}], "run_id": run.id,
+                                  "attempt": 1, "turn": "step"}, created_at=h.clock.now()))
+    run = await h.decide(run, "approve_once")
+    assert run.state == "succeeded" and run.result == "done"
+    assert "exit" in last_tool_result(server).lower()  # the approved call ran all the same

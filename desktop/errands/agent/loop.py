@@ -146,6 +146,8 @@ class _Loop:
         stored = await self.ctx.session.messages() if self.ctx.session is not None else []
         mine, earlier = [], []
         for m in stored:
+            if not isinstance(m.get("role"), str):
+                continue  # a damaged row costs itself only
             if m.get("run_id") != self.ctx.run_id:
                 earlier.append(m)
             elif m.get("attempt") == self.ctx.attempt or m.get("turn") == "reply":
@@ -163,6 +165,11 @@ class _Loop:
         answered: set[str] = set()
         calls: list[ToolCall] = []
         for m in mine:
+            if m.get("role") == "assistant" and m.get("tool_calls"):
+                parsed = _calls(m["tool_calls"])
+                if not parsed:
+                    continue  # damaged: left out, so the provider never sees it
+                calls = parsed
             self.messages.append(for_provider(m))
             usage = m.get("usage")
             if isinstance(usage, list) and len(usage) == 2:
@@ -175,10 +182,6 @@ class _Loop:
                 self.changed += [c for c in m.get("changed") or () if c not in self.changed]
                 if m.get("proposed"):
                     self.proposed.append(str(m["proposed"]))
-            elif m.get("role") == "assistant" and m.get("tool_calls"):
-                calls = [ToolCall(id=str(c.get("id")), name=str(c["function"]["name"]),
-                                  arguments=str(c["function"].get("arguments") or ""))
-                         for c in m["tool_calls"]]
         return [c for c in calls if c.id not in answered]
 
     def _system_prompt(self) -> str:
@@ -364,6 +367,18 @@ class _Loop:
         return Outcome(state=state, session_id=session,  # type: ignore[arg-type]
                        prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
                        details=details, **fields)
+
+
+def _calls(stored: Any) -> list[ToolCall]:
+    """The tool calls of a stored assistant message; a damaged one is left out (it is
+    answered by nothing, and the model is asked again), never a crash."""
+    found = []
+    for c in stored if isinstance(stored, list) else ():
+        fn = c.get("function") if isinstance(c, dict) else None
+        if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            found.append(ToolCall(id=str(c.get("id")), name=fn["name"],
+                                  arguments=str(fn.get("arguments") or "")))
+    return found
 
 
 async def _close_worktree(worktree: Worktree, outcome: Outcome) -> Outcome:

@@ -49,4 +49,5 @@ class RunTranscript:
         """Everything appended so far (by this run and, continuing, by earlier ones)."""
         self._group.flush()
         found = await asyncio.to_thread(self._store.messages, self._id)
-        return [{"role": m.role, **m.content} for m in found]
+        return [{"role": m.role, **m.content} for m in found
+                if isinstance(m.content, dict)]  # a damaged row costs only itself
