@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-import httpx
-import openai
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the SDK takes a second to import: only a run that talks to a model pays
+    import openai
 
 # Codes a provider fault is recorded with on the run (``error_code``).
 UNREACHABLE = "provider_unreachable"
@@ -87,7 +89,7 @@ def _is_context_error(text: str) -> bool:
                                       "too many tokens", "context window", "prompt is too long"))
 
 
-def _detail(exc: openai.APIStatusError) -> str:
+def _detail(exc: "openai.APIStatusError") -> str:
     body = exc.body
     if isinstance(body, dict):
         inner = body.get("error", body)
@@ -98,7 +100,7 @@ def _detail(exc: openai.APIStatusError) -> str:
     return (exc.message or "")[:300]
 
 
-def _retry_after(exc: openai.APIStatusError) -> float | None:
+def _retry_after(exc: "openai.APIStatusError") -> float | None:
     value = exc.response.headers.get("retry-after") if exc.response is not None else None
     if value is None:
         return None
@@ -110,6 +112,8 @@ def _retry_after(exc: openai.APIStatusError) -> float | None:
 
 def classify(exc: BaseException, config: ProviderConfig) -> ProviderError:
     """One SDK exception → one of the codes above, with a message a user can act on."""
+    import openai
+
     where = config.base_url
     if isinstance(exc, openai.APITimeoutError):
         return ProviderError(TIMEOUT, f"the provider at {where} did not answer within "
@@ -148,6 +152,9 @@ class Provider:
     and the bounded Retry-After wait below are the only retries)."""
 
     def __init__(self, config: ProviderConfig, *, sleep: Any = asyncio.sleep) -> None:
+        import httpx
+        import openai
+
         self.config = config
         self._sleep = sleep
         self._client = openai.AsyncOpenAI(
