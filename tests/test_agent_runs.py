@@ -524,3 +524,22 @@ async def test_a_damaged_transcript_row_costs_only_itself(h: AgentHarness,
     run = await h.decide(run, "approve_once")
     assert run.state == "succeeded" and run.result == "done"
     assert "exit" in last_tool_result(server).lower()  # the approved call ran all the same
+
+
+async def test_what_an_attended_turn_creates_starts_active(h: AgentHarness,
+                                                          server: ScriptedServer) -> None:
+    a = await h.agent("helper", permissions={"mode": "allow_listed", "tools": ["automate"]})
+    server.play(say("Hello."))
+    first = await h.run(a)
+    server.play(call("automate", {"action": "create", "title": "Water the plants",
+                                  "runner": {"kind": "command", "command": "true"},
+                                  "schedule": "every:1h"}), say("Scheduled."))
+    run = await h.engine.reply(first.session_id, "Remind me hourly.")  # type: ignore[arg-type]
+    run = await h.engine.wait_run(run.id)
+    assert run.state == "succeeded" and run.session_id == first.session_id
+    created = h.store.get(json.loads(last_tool_result(server))["id"])
+    assert created.status == "active"
+    sent = server.requests[-2]["messages"]
+    assert "may be watching" in sent[0]["content"]  # the system prompt knows
+    assert sent[-1] == {"role": "user", "content": "Remind me hourly."}
+    assert {"role": "assistant", "content": "Hello."} in sent  # the turn before, replayed
