@@ -543,3 +543,19 @@ async def test_what_an_attended_turn_creates_starts_active(h: AgentHarness,
     assert "may be watching" in sent[0]["content"]  # the system prompt knows
     assert sent[-1] == {"role": "user", "content": "Remind me hourly."}
     assert {"role": "assistant", "content": "Hello."} in sent  # the turn before, replayed
+
+
+async def test_each_transcript_message_is_announced_without_hiding_the_run_state(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    changes: list[Any] = []
+    h.engine.events.tap(changes.append)
+    a = await h.agent("chatty")
+    server.play(call("list_files", {}), say("Nothing here."))
+    run = await h.run(a)
+    ours = [c for c in changes if c.run_id == run.id and c.kind == "run_changed"]
+    assert sum(1 for c in ours if c.data.get("transcript")) == 4  # prompt, step, tool, final
+    from errands.engine.notices import _Pending
+    folded = _Pending()
+    for change in ours:  # one window holding them all still says how the run ended
+        folded.fold(change)
+    assert folded.runs[run.id] == "succeeded"

@@ -145,7 +145,10 @@ class Lifecycle(EngineBase):
         session_id, kind = session_for(d, automation.id, run_id, started.session_id)
         transcript = RunTranscript(self.store, self._group, self.clock.now,
                                    session_id=session_id, kind=kind, automation_id=automation.id,
-                                   run_id=run_id, title=d.title)
+                                   run_id=run_id, title=d.title,
+                                   on_append=lambda: self.events.publish(
+                                       "run_changed", automation_id=automation.id, run_id=run_id,
+                                       data={"transcript": True}))
         return RunContext(automation_id=automation.id, run_id=run_id, run_index=started.index,
                           attempt=attempt, scheduled_for=started.scheduled_for, definition=d,
                           workdir=workdir,

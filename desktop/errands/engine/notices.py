@@ -103,7 +103,8 @@ class _Pending:
             self.automations.add(a)
         if change.kind == "run_changed" and change.run_id:
             state = change.data.get("state", "")
-            self.runs[change.run_id] = state
+            if state or change.run_id not in self.runs:  # a transcript change keeps the state
+                self.runs[change.run_id] = state
             if state == "awaiting_input" or "decision" in change.data:
                 self.parked = True
         elif change.kind == "attention_raised":

@@ -31,12 +31,13 @@ def session_for(definition: Definition, automation_id: str, run_id: str,
 class RunTranscript:
     def __init__(self, store: Store, group: GroupCommit, now: Callable[[], datetime], *,
                  session_id: str, kind: str, automation_id: str, run_id: str,
-                 title: str) -> None:
+                 title: str, on_append: Callable[[], None] | None = None) -> None:
         self._store = store
         self._group = group
         self._now = now
         self._id = session_id
         self._head = (session_id, automation_id, kind, title, run_id)
+        self._on_append = on_append
 
     @property
     def session_id(self) -> str:
@@ -44,6 +45,8 @@ class RunTranscript:
 
     def append(self, role: str, content: dict[str, Any]) -> None:
         self._group.post("message", (*self._head, role, content, self._now()))
+        if self._on_append is not None:  # a session view open on it refreshes
+            self._on_append()
 
     async def messages(self) -> list[dict[str, Any]]:
         """Everything appended so far (by this run and, continuing, by earlier ones)."""
