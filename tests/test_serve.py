@@ -350,3 +350,13 @@ def test_a_repeated_request_id_returns_the_recorded_run(serve: Serve) -> None:
     assert local.returncode == 0 and json.loads(local.stdout)["id"] == first["id"]
     trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
     assert trail == [("created", "user"), ("run_requested", "user")]
+
+
+def test_a_subscriber_hears_the_engine_stop(serve: Serve) -> None:
+    serve.start()
+    watch = serve.watch()
+    assert "Stopped." in serve.stop()
+    wait_for(lambda: watch.ended, timeout=10)
+    states = [n.get("engine_state") for n in watch.received]
+    assert "stopped" in states, watch.received
+    watch.close()

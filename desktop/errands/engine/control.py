@@ -454,6 +454,12 @@ class ControlServer:
         port = self._server.sockets[0].getsockname()[1]
         return f"tcp:127.0.0.1:{port}"
 
+    def stop_listening(self) -> None:
+        """Refuse new connections; the open ones (subscribers among them) go on until
+        ``close``, so they hear the engine's last notices."""
+        if self._server is not None:
+            self._server.close()
+
     async def close(self) -> None:
         """Stop listening, close open connections, remove the socket and token files."""
         server, self._server = self._server, None

@@ -28,6 +28,7 @@ from .network import RouteProbe
 from .operations import perform
 
 log = logging.getLogger(__name__)
+NOTICE_DRAIN = 0.1  # seconds subscribers get to receive the engine's last notices
 
 
 def default_runners() -> dict[str, Any]:
@@ -81,11 +82,15 @@ class EngineHost:
 
     async def close(self) -> None:
         if self.server is not None:
+            self.server.stop_listening()
+        if self.engine is not None:
+            await self.engine.stop()  # its last notices reach subscribers still connected
+            self.engine = None
+            if self.server is not None:
+                await asyncio.sleep(NOTICE_DRAIN)
+        if self.server is not None:
             await self.server.close()
             self.server = None
-        if self.engine is not None:
-            await self.engine.stop()
-            self.engine = None
         if self.api is not None:
             await asyncio.to_thread(self.api.close)
             self.api = None
