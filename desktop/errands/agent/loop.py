@@ -50,7 +50,10 @@ class AgentRunner:
         self._providers: dict[ProviderConfig, Provider] = {}
 
     async def run(self, ctx: RunContext) -> Outcome:
-        config = await self._find_config(ctx)
+        try:
+            config = await self._find_config(ctx)
+        except ProviderError as exc:  # a keyring that cannot be read, say
+            return Outcome(state="failed", error_code=exc.code, error_message=exc.message)
         if config is None:
             return Outcome(state="failed", error_code="no_provider", stop_reason="no_provider",
                            error_message=NO_PROVIDER)
