@@ -220,6 +220,18 @@ async def test_approve_always_saves_a_rule_so_later_runs_do_not_ask(
     assert (await h.run(a)).state == "awaiting_input"
 
 
+async def test_approve_always_allows_the_command_as_written_not_as_a_glob(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("cleaner")
+    server.play(call("run_command", {"command": "echo build/*"}), say("one"))
+    run = await h.decide(await h.run(a), "approve_always")
+    assert run.state == "succeeded"
+    server.play(call("run_command", {"command": "echo build/*"}), say("two"))
+    assert (await h.run(a)).result == "two"
+    server.play(call("run_command", {"command": "echo build/../../../etc/passwd"}))
+    assert (await h.run(a)).state == "awaiting_input"  # the * was the command's, not a glob
+
+
 async def test_deny_tells_the_model_which_may_go_on(h: AgentHarness, server: ScriptedServer) -> None:
     a = await h.agent("cleaner")
     server.play(call("write_file", {"path": "x.txt", "content": "x"}), say("Skipped writing."))
