@@ -96,6 +96,8 @@ def test_always_saves_a_rule_that_rules_lists_and_remove_revokes(
     assert serve.cli("rules", a)["rules"] == []
     bad = serve.cli("rules", "remove", a, "1", check=False)
     assert bad.returncode == 2 and json.loads(bad.stderr)["error"]["field"] == "N"
+    odd = serve.cli("rules", "remove", a, "\u00b2", check=False)  # "²".isdigit(), not int
+    assert odd.returncode == 2 and json.loads(odd.stderr)["error"]["field"] == "N"
     serve.stop()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -114,7 +115,9 @@ class AgentRunner:
         pattern = decision.rule
         if not pattern:
             subject = (blocker.arguments or {}).get(spec.subject) if spec.subject else None
-            pattern = subject if isinstance(subject, str) and subject else "*"
+            # the subject as written: its own * ? [ are characters, not wildcards
+            pattern = (re.sub(r"([*?[])", r"[\1]", subject)
+                       if isinstance(subject, str) and subject else "*")
         return Rule(tool=spec.name, pattern=pattern, action="allow")
 
 

@@ -82,15 +82,37 @@ class Services(EngineBase):
             raise InvalidInput("id", "is required for " + action, "an automation id (see list)",
                                '{"action": "' + action + '", "id": "3f2a…"}')
         ident = self.store.resolve_id(ident)
+        if action == "delete" and ident == ctx.automation_id:  # it would wait for itself
+            raise InvalidInput("id", "a run cannot delete its own automation; finish, and ask "
+                               "the user to delete it", "another automation's id",
+                               '{"action": "pause", "id": "…"}')
+        if action == "resume" and not attended:
+            raise InvalidInput("action", "an unattended run cannot resume an automation; the "
+                               "user resumes it after looking at it", "pause, update, list, …",
+                               '{"action": "list"}')
         if action == "update":
             current = self.store.get(ident)
             base = current.definition.to_dict() if current.definition else {}
             doc = self._document(ctx, arguments, base=base)
-            if not attended and doc.get("permissions") != base.get("permissions"):
-                raise InvalidInput("permissions", "an unattended run cannot change what an "
-                                   "automation may do; ask the user to", "leave permissions out",
-                                   '{"action": "update", "id": "…", "title": "New title"}')
+            doc.pop("origin", None)  # where an automation came from is not the model's to say
+            if "origin" in base:
+                doc["origin"] = base["origin"]
+            review = False
+            if not attended:
+                if doc.get("permissions") != base.get("permissions"):
+                    raise InvalidInput("permissions", "an unattended run cannot change what an "
+                                       "automation may do; ask the user to", "leave permissions "
+                                       "out", '{"action": "update", "id": "…", "title": "New title"}')
+                if base.get("paused"):
+                    doc["paused"] = True  # resuming is the user's
+                review = any(doc.get(k) != base.get(k) for k in ("runner", "workdir", "worktree"))
+                if review:  # what it runs changed: nobody has looked at that yet
+                    doc["paused"] = True
             automation, _ = await self.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
+            if review:
+                self._review(ctx, ident, f"Changed automation to review: {automation.title}",
+                             "An unattended run changed what it runs; it stays paused until "
+                             "you resume it.")
             return self._echo(automation, created=False)
         if action in ("pause", "resume"):
             automation = await self.set_paused(ident, action == "pause", actor=actor)  # type: ignore[attr-defined]
