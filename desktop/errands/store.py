@@ -18,7 +18,8 @@ from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .db.bulk import insert_rows, select_rows, update_rows
+from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_instant,
+                      update_rows)
 from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
                         RevisionRow, RunRow, SessionRow, SettingRow)
@@ -602,23 +603,48 @@ class Store:
 
     def append_messages_in(self, s: Session, items: Sequence[tuple[Any, ...]]) -> list[None]:
         """(session id, automation id, session kind, title, run id, role, content, time) each,
-        in order; sessions are created on their first message."""
-        next_seq: dict[str, int] = {}
-        for session_id, automation_id, kind, title, run_id, role, content, now in items:
-            if session_id not in next_seq:
-                self.ensure_session_in(s, session_id, automation_id=automation_id, kind=kind,
-                                       title=title, now=now)
-                last = s.scalar(select(func.max(MessageRow.seq))
-                                .where(MessageRow.session_id == session_id))
-                next_seq[session_id] = (last or 0) + 1
-            s.add(MessageRow(session_id=session_id, seq=next_seq[session_id], run_id=run_id,
-                             role=role, content=content, created_at=now))
+        in order; sessions are created on their first message.
+
+        This runs on the engine's loop at every agent step (the steps of many runs share
+        one group commit), so it is a few driver-level statements for the whole batch,
+        each stepping the database once (see ``insert_rows(multirow=True)``): a statement
+        per message through SQLAlchemy held the loop for milliseconds, tens of them when
+        another thread was busy."""
+        if not items:
+            return []
+        s.flush()  # rows the caller added (a run, its session id) are in the tables first
+        heads: dict[str, tuple[Any, ...]] = {}
+        for item in items:
+            heads.setdefault(item[0], item)
+        ids = list(heads)
+        last: dict[str, int] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ", ".join("?" * len(chunk))
+            last.update(fetch_all(s, "SELECT id, (SELECT max(seq) FROM messages WHERE "
+                                  "session_id = sessions.id) FROM sessions WHERE id IN "
+                                  f"({marks})", chunk))
+        fresh = [{"id": sid, "automation_id": aid, "kind": kind, "title": title[:200],
+                  "created_at": now, "updated_at": now}
+                 for sid, aid, kind, title, _, _, _, now in heads.values() if sid not in last]
+        if fresh:
+            insert_rows(s, SessionRow.__table__, fresh, multirow=True)
+        next_seq = {sid: (last.get(sid) or 0) + 1 for sid in ids}
+        messages: list[dict[str, Any]] = []
+        touched: dict[str, datetime] = {}
+        runs: dict[str, str] = {}
+        for session_id, _, _, _, run_id, role, content, now in items:
+            messages.append({"session_id": session_id, "seq": next_seq[session_id],
+                             "run_id": run_id, "role": role, "content": content,
+                             "created_at": now})
             next_seq[session_id] += 1
-            s.execute(update(SessionRow).where(SessionRow.id == session_id)
-                      .values(updated_at=now))
+            touched[session_id] = now
             if run_id is not None:
-                s.execute(update(RunRow).where(RunRow.id == run_id, RunRow.session_id.is_(None))
-                          .values(session_id=session_id))
+                runs.setdefault(run_id, session_id)  # a run's first message names its session
+        insert_rows(s, MessageRow.__table__, messages, multirow=True)
+        _set_each(s, "sessions", "updated_at", "",
+                  {sid: sqlite_instant(now) for sid, now in touched.items()})
+        _set_each(s, "runs", "session_id", " AND session_id IS NULL", runs)
         return [None] * len(items)
 
     def session(self, session_id: str) -> SessionInfo:
@@ -639,6 +665,21 @@ class Store:
                  .order_by(MessageRow.seq).limit(limit))
             return [Message(seq=r.seq, role=r.role, content=r.content, run_id=r.run_id,
                             created_at=r.created_at) for r in s.scalars(q)]
+
+
+def _set_each(s: Session, table: str, column: str, condition: str,
+              values: Mapping[str, Any]) -> None:
+    """``column`` of each row (by id) to its value, in one statement per 300 rows (three
+    values each, within ``MAX_VARIABLES``): ``SET column = CASE id WHEN ? THEN ? … END
+    WHERE id IN (…)`` plus ``condition``."""
+    pairs = list(values.items())
+    for i in range(0, len(pairs), 300):
+        chunk = pairs[i:i + 300]
+        cases = " ".join("WHEN ? THEN ?" for _ in chunk)
+        marks = ", ".join("?" * len(chunk))
+        execute_many(s, f'UPDATE "{table}" SET "{column}" = CASE id {cases} END '
+                     f"WHERE id IN ({marks}){condition}",
+                     [[*(v for pair in chunk for v in pair), *(k for k, _ in chunk)]])
 
 
 def _parked(row: BlockerRow, automation_id: str, run_index: int) -> Parked:

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the SDK takes a second to import: only a run that talks to a model pays
     import openai
+    from openai.types.chat import ChatCompletion
 
 # Codes a provider fault is recorded with on the run (``error_code``).
 UNREACHABLE = "provider_unreachable"
@@ -112,9 +112,9 @@ def _retry_after(exc: "openai.APIStatusError") -> float | None:
 
 def classify(exc: BaseException, config: ProviderConfig) -> ProviderError:
     """One SDK exception → one of the codes above, with a message a user can act on."""
+    where = config.base_url
     import openai
 
-    where = config.base_url
     if isinstance(exc, openai.APITimeoutError):
         return ProviderError(TIMEOUT, f"the provider at {where} did not answer within "
                              f"{config.timeout.total_seconds():g} s")
@@ -147,23 +147,66 @@ def classify(exc: BaseException, config: ProviderConfig) -> ProviderError:
     return ProviderError(SERVER_ERROR, f"the provider at {where} failed: {type(exc).__name__}")
 
 
+_wire_lock = threading.Lock()
+_wire_loop: asyncio.AbstractEventLoop | None = None
+
+
+def _wire() -> asyncio.AbstractEventLoop:
+    """The event loop, on a thread of its own, that every provider request runs on.
+
+    Sending a request and reading its reply through the SDK and httpx costs a millisecond
+    or two of CPU; on the engine's loop, fifty runs stepping at once added that up within
+    one turn of the loop and held it (timers, the control channel, every other run) for a
+    few hundred milliseconds. Here it competes for the interpreter only: the engine's loop
+    gets it back within the switch interval."""
+    global _wire_loop
+    with _wire_lock:
+        if _wire_loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="errands-provider",
+                             daemon=True).start()
+            _wire_loop = loop
+        return _wire_loop
+
+
+async def _on_wire(coro: Any) -> Any:
+    """Await ``coro`` on the provider thread; cancelling the caller cancels it there."""
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, _wire()))
+
+
 class Provider:
     """One client per configuration; the SDK's own retries are off (the run's retry policy
-    and the bounded Retry-After wait below are the only retries)."""
+    and the bounded Retry-After wait below are the only retries). The client is used on
+    the provider thread only (:func:`_wire`): its connections belong to that loop."""
 
     def __init__(self, config: ProviderConfig, *, sleep: Any = asyncio.sleep) -> None:
-        import httpx
-        import openai
-
         self.config = config
         self._sleep = sleep
-        self._client = openai.AsyncOpenAI(
-            base_url=config.base_url, api_key=config.api_key or NO_KEY_PLACEHOLDER,
-            timeout=httpx.Timeout(config.timeout.total_seconds(), connect=10.0),
-            max_retries=0)
+        self._client: "openai.AsyncOpenAI | None" = None  # made on the provider thread
+
+    def _on_thread(self) -> "openai.AsyncOpenAI":
+        """The client, made on first use there: making one loads the TLS certificates,
+        tens of milliseconds of CPU the engine's loop does not wait for."""
+        if self._client is None:
+            import httpx
+            import openai
+
+            self._client = openai.AsyncOpenAI(
+                base_url=self.config.base_url,
+                api_key=self.config.api_key or NO_KEY_PLACEHOLDER,
+                timeout=httpx.Timeout(self.config.timeout.total_seconds(), connect=10.0),
+                max_retries=0)
+        return self._client
 
     async def close(self) -> None:
-        await self._client.close()
+        if self._client is None:  # never used: nothing to close
+            return
+
+        async def closing() -> None:
+            if self._client is not None:
+                await self._client.close()
+
+        await _on_wire(closing())
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                        model: str | None = None, *, deadline: float | None = None) -> Reply:
@@ -184,20 +227,34 @@ class Provider:
 
     async def _complete_once(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                              model: str) -> Reply:
-        kwargs: dict[str, Any] = {"model": model, "messages": messages}
+        body: dict[str, Any] = {"model": model, "messages": messages}
         if tools:
-            kwargs["tools"] = tools
+            body["tools"] = tools
         try:
-            completion = await self._client.chat.completions.create(**kwargs)
+            # Posted as it is, not through chat.completions.create(): that walks every
+            # message and tool schema through the SDK's typed-dict transform (a no-op for
+            # plain JSON like ours) on the event loop, ~0.2 ms a message: tens of ms a
+            # request once a transcript is long, which stalls every other run. The client's
+            # own post() still sends, authenticates, maps errors and parses the reply.
+            completion = await _on_wire(self._post(body))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             raise classify(exc, self.config) from None
         return _reply(completion, self.config)
 
+    async def _post(self, body: dict[str, Any]) -> "ChatCompletion":
+        from openai.types.chat import ChatCompletion
+
+        return await self._on_thread().post("/chat/completions", body=body,
+                                            cast_to=ChatCompletion)
+
     async def list_models(self) -> list[str]:
+        async def listing() -> Any:
+            return await self._on_thread().models.list()
+
         try:
-            page = await self._client.models.list()
+            page = await _on_wire(listing())
             return [m.id for m in page.data]
         except Exception as exc:
             raise classify(exc, self.config) from None

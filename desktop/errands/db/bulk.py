@@ -79,8 +79,18 @@ def _default(column: Any) -> Any:
     return default.arg
 
 
-def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]]) -> None:
-    """One INSERT per set of columns given; columns not given get their scalar default."""
+MAX_VARIABLES = 999  # values one statement may bind on every SQLite (3.32+ allow 32,766)
+
+
+def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], *,
+                multirow: bool = False) -> None:
+    """One INSERT per set of columns given; columns not given get their scalar default.
+
+    ``multirow``: many rows per statement (``VALUES (…), (…)``) instead of ``executemany``,
+    which steps the database once per row. Each step lets go of the interpreter lock, and
+    taking it back can wait out the switch interval while another thread computes (the
+    provider's, busy with fifty runs): a thirty-row write on the event loop took 30 ms
+    instead of 5."""
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for values in rows:
         groups.setdefault(tuple(values), []).append(values)
@@ -89,8 +99,8 @@ def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]]) -> Non
         defaulted = [c for c in table.columns if c.name not in given and _default(c) is not None]
         columns = [table.columns[name] for name in given] + defaulted
         names = ", ".join(f'"{c.name}"' for c in columns)
-        statement = (f'INSERT INTO "{table.name}" ({names}) '
-                     f"VALUES ({', '.join('?' * len(columns))})")
+        row_marks = f"({', '.join('?' * len(columns))})"
+        statement = f'INSERT INTO "{table.name}" ({names}) VALUES {row_marks}'
         pick = operator.itemgetter(*given)  # every row of a group has the same keys
         defaults = [_default(c) for c in defaulted]
         converted = [(i, fn) for i, fn in enumerate(map(_converter, columns)) if fn is not None]
@@ -101,8 +111,16 @@ def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]]) -> Non
             for i, fn in converted:
                 values[i] = fn(values[i])
             params.append(values)
-        with _translated(statement):
-            conn.executemany(statement, params)
+        if not multirow:
+            with _translated(statement):
+                conn.executemany(statement, params)
+            continue
+        per = max(1, MAX_VARIABLES // len(columns))
+        for i in range(0, len(params), per):
+            chunk = params[i:i + per]
+            many = statement + (", " + row_marks) * (len(chunk) - 1)
+            with _translated(many):
+                conn.execute(many, [v for values in chunk for v in values])
 
 
 def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: str = "id") -> int:
@@ -124,6 +142,20 @@ def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: s
         with _translated(statement):
             changed += conn.executemany(statement, params).rowcount
     return changed
+
+
+def fetch_all(s: Session, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+    """A read of plain columns on the session's own connection (inside its transaction)."""
+    with _translated(statement):
+        return _driver(s).execute(statement, params).fetchall()
+
+
+def execute_many(s: Session, statement: str, params: Sequence[Sequence[Any]]) -> int:
+    """One statement for many parameter sets; returns how many rows changed."""
+    if not params:
+        return 0
+    with _translated(statement):
+        return _driver(s).executemany(statement, params).rowcount
 
 
 def select_rows(s: Session, table: Table, ids: Sequence[str]) -> list[Any]:

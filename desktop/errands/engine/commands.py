@@ -116,7 +116,7 @@ class Commands(EngineBase):
         slot.automation = replace(slot.automation, last_index=run.index)
         self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
                             data={"state": "scheduled"})
-        self._spawn(run.id)
+        self._spawn(run.id, run=run)  # the record just written: no read back
         return run
 
     async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
