@@ -71,8 +71,12 @@ async def test_stopping_with_fifty_clients_connected_logs_nothing(tmp_path: Path
     for reader, writer in idle + partial:
         assert await asyncio.wait_for(reader.read(), 5) == b""
         writer.close()
-    with pytest.raises(control.EngineUnreachable):
-        await waiting
+    try:  # a request being answered as the engine stops hears how its run ended
+        answer = await waiting
+    except control.EngineUnreachable:
+        pass
+    else:
+        assert answer["state"] == "interrupted"
     await asyncio.sleep(0.1)  # the loop reports a connection task that died only now
 
 

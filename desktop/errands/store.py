@@ -129,10 +129,13 @@ def _automation(row: AutomationRow) -> Automation:
 def mend_instants(row: AutomationRow, now: datetime) -> list[str]:
     """Overwrite the row's unreadable timestamps (a repair does this before anything reads
     them): when it was made or changed becomes now, the others are recomputed or unset."""
-    bad = _unreadable_instants(row, _AUTOMATION_INSTANTS)
+    bad = list(_unreadable_instants(row, _AUTOMATION_INSTANTS))
+    for name in ("created_at", "updated_at"):  # required: a missing one (NaN reads as NULL)
+        if getattr(row, name) is None and name not in bad:
+            bad.append(name)
     for name in bad:
         setattr(row, name, now if name in ("created_at", "updated_at") else None)
-    return list(bad)
+    return bad
 
 
 def _run(row: RunRow) -> Run:
