@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from .. import __version__
 from ..engine.api import Api
 from ..engine.service import EngineThread
+from ..paths import data_dir as open_data_dir
 from .adapter import Adapter
 from .icons import app_icon, icon_path
 from .notifications import (Backend, FallbackBackend, Message, Notifier, PlyerBackend,
@@ -60,7 +61,8 @@ class AppShell(QObject):
         assert isinstance(app, QApplication), "create the QApplication first"
         super().__init__()
         self.app = app
-        self.data_dir = Path(data_dir)
+        configure_application(app)
+        self.data_dir = open_data_dir(data_dir)  # made private (0700) if new
         self.settings = settings or app_settings(self.data_dir)
         self.host = EngineThread(self.data_dir, role="app", on_activate=self.activate)
         self.api: Api | None = None

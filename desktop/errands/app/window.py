@@ -105,10 +105,10 @@ class MainWindow(QMainWindow):
         self.settings_action = self._add(file, "&Settings…", "Ctrl+,", self.settings_requested,
                                          "Open the settings")
         file.addSeparator()
-        self.close_action = self._add(file, "&Close window", QKeySequence.StandardKey.Close,
+        self.close_action = self._add(file, "&Close window", "Ctrl+W",
                                       None, "Close the window; Errands keeps running")
         self.close_action.triggered.connect(self.close)
-        self.quit_action = self._add(file, "&Quit Errands", QKeySequence.StandardKey.Quit,
+        self.quit_action = self._add(file, "&Quit Errands", "Ctrl+Q",
                                      self.quit_requested, "Stop the engine and quit")
 
         automation = bar.addMenu("&Automation")
@@ -120,14 +120,14 @@ class MainWindow(QMainWindow):
                                       self.toggle_pause_requested,
                                       "Pause or resume the selected automation")
         automation.addSeparator()
-        self.delete_action = self._add(automation, "&Delete…", QKeySequence.StandardKey.Delete,
+        self.delete_action = self._add(automation, "&Delete…", "Del",
                                        self.delete_requested, "Delete the selected automation")
         self.selection_actions = [self.run_now_action, self.edit_action, self.pause_action,
                                   self.delete_action]
         self.set_selection_actions_enabled(False)
 
         view = bar.addMenu("&View")
-        self.find_action = self._add(view, "&Find…", QKeySequence.StandardKey.Find,
+        self.find_action = self._add(view, "&Find…", "Ctrl+F",
                                      self.find_requested, "Filter the automations")
         theme = QMenu("&Theme", view)
         theme.setAccessibleName("Theme")
