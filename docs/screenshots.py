@@ -4,7 +4,8 @@
 
 Runs offscreen (no display needed): a throw-away data folder with a few automations, the
 real app shell over a real engine, each view grabbed with ``QWidget.grab()``. Writes
-``window-light.png``, ``window-dark.png`` and ``tray-states.png``. Look at them before you publish them.
+``window-light.png``, ``window-dark.png`` and ``tray-states.png``. Look at them before
+you publish them.
 """
 
 from __future__ import annotations

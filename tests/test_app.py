@@ -341,3 +341,11 @@ def test_one_app_per_folder_serve_refused_and_sigterm_quits(tmp_path: Path) -> N
         out, err = first.communicate(timeout=30)
     assert first.returncode == 0, err
     assert read_owner(data) is None
+
+
+def test_without_a_display_the_app_says_why_instead_of_aborting(tmp_path: Path) -> None:
+    env = {k: v for k, v in _env().items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    out = subprocess.run([ERRANDS, "--data-dir", str(tmp_path / "data")], env=env,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1 and "no display" in out.stderr, out.stderr

@@ -71,6 +71,7 @@ class AppShell(QObject):
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._recent_dirty = True
+        self._refreshing: dict[str, bool] = {}  # refresh name -> asked again meanwhile
 
         self.theme = Theme(app, parse_choice(self.settings.value("theme", "system")))
         self.window = MainWindow(self.settings)
@@ -108,7 +109,8 @@ class AppShell(QObject):
         adapter.engine_state.connect(self.window.show_engine_state)
         adapter.running_count.connect(self._running_changed)
         adapter.attention_changed.connect(self._attention_changed)
-        adapter.parked_changed.connect(lambda: self._spawn(self.refresh_needs_you()))
+        adapter.parked_changed.connect(
+            lambda: self._refresh("needs_you", self.refresh_needs_you))
         adapter.automations_changed.connect(self._automations_changed)
         adapter.automations_deleted.connect(self._automations_changed)
         adapter.failed.connect(lambda what, why: self.window.statusBar().showMessage(
@@ -163,6 +165,25 @@ class AppShell(QObject):
         if self.adapter is not None:
             self.adapter.detach()
         self.settings.sync()
+
+    def _refresh(self, name: str, make: Any) -> None:
+        """Run ``make()`` now, or once more after the one in flight (a burst of notices
+        asks the reader threads one question at a time, not one per notice)."""
+        if name in self._refreshing:
+            self._refreshing[name] = True  # again when the current one ends
+            return
+        self._refreshing[name] = False
+
+        async def go() -> None:
+            try:
+                while True:
+                    await make()
+                    if not self._refreshing.get(name):
+                        break
+                    self._refreshing[name] = False
+            finally:
+                self._refreshing.pop(name, None)
+        self._spawn(go())
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -237,12 +258,12 @@ class AppShell(QObject):
         self.window.show_running(count)
 
     def _attention_changed(self) -> None:
-        self._spawn(self.refresh_needs_you())
-        self._spawn(self.notify_new())
+        self._refresh("needs_you", self.refresh_needs_you)
+        self._refresh("notify", self.notify_new)
 
     def _automations_changed(self, _ids: object) -> None:
         self._recent_dirty = True
-        self._spawn(self.refresh_paused())
+        self._refresh("paused", self.refresh_paused)
 
     async def refresh_needs_you(self) -> None:
         assert self.adapter is not None

@@ -191,9 +191,9 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.engine_label)
 
     def show_engine_state(self, state: str) -> None:
-        self.engine_label.setText({"running": "Engine running", "stopping": "Engine stopping…",
-                                   "stopped": "Engine stopped",
-                                   "starting": "Starting the engine…"}.get(state, f"Engine {state}"))
+        words = {"running": "Engine running", "stopping": "Engine stopping…",
+                 "stopped": "Engine stopped", "starting": "Starting the engine…"}
+        self.engine_label.setText(words.get(state, f"Engine {state}"))
 
     def show_running(self, count: int) -> None:
         self.running_label.setText(f"{count} running" if count else "")
