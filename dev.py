@@ -5,6 +5,10 @@ It needs nothing but Python 3.11+. It creates ``.venv`` beside this file, instal
 Errands into it (with uv when it can get it, because pip re-downloads every time
 behind this machine's proxy), then launches the app or runs the whole test suite.
 Extra arguments are passed through (``python3 dev.py test -k cron``).
+
+``python3 dev.py system-libraries`` installs, on Debian or Ubuntu, the system libraries Qt
+needs (offscreen too) when some are missing; ``.ci/run`` calls it. It asks ``dpkg`` first and
+runs ``apt-get`` only for what is missing (as root, or through sudo without a password).
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".errands-installed"
 
 EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]"}
+# What PySide6's QtGui/QtWidgets link against even offscreen, and one font.
+QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfontconfig1",
+                      "libfreetype6", "libglib2.0-0", "libdbus-1-3", "fonts-dejavu-core")
 
 
 def _run(cmd: list[str], **kw: object) -> None:
@@ -64,12 +71,58 @@ def ensure_env(extras: str) -> None:
     STAMP.write_text(_fingerprint() + "\n" + ",".join(sorted(wanted)))
 
 
+def missing_system_packages(packages: tuple[str, ...] = QT_SYSTEM_PACKAGES) -> list[str]:
+    """The packages dpkg does not know as installed (none where there is no dpkg)."""
+    import shutil
+    if not sys.platform.startswith("linux") or shutil.which("dpkg-query") is None:
+        return []
+    missing = []
+    for name in packages:
+        probe = subprocess.run(["dpkg-query", "-W", "-f=${Status}", name],
+                               capture_output=True, text=True)
+        if probe.returncode != 0 or "install ok installed" not in probe.stdout:
+            missing.append(name)
+    return missing
+
+
+def install_system_packages() -> int:
+    """apt-get install what Qt needs and is missing; 0 when nothing was missing."""
+    import shutil
+    missing = missing_system_packages()
+    if not missing:
+        return 0
+    print(f"Installing system libraries Qt needs: {' '.join(missing)} ...", flush=True)
+    if shutil.which("apt-get") is None:
+        print("error: no apt-get here; install them with your package manager", file=sys.stderr)
+        return 1
+    sudo: list[str] = []
+    if hasattr(os, "geteuid") and os.geteuid() != 0:
+        if shutil.which("sudo") is None:
+            print("error: not root and no sudo; install them as root", file=sys.stderr)
+            return 1
+        sudo = ["sudo", "-n"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    quiet = {"stdout": subprocess.DEVNULL}
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], env=env, check=True, **quiet)
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                    *missing], env=env, check=True, **quiet)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "system-libraries":
+        return install_system_packages()
     if not argv or argv[0] not in EXTRAS:
         print(__doc__)
         return 2
     what, rest = argv[0], argv[1:]
     ensure_env(EXTRAS[what])
+    if what == "app" and missing_system_packages():
+        try:
+            install_system_packages()
+        except subprocess.CalledProcessError:
+            print("note: Qt needs these system libraries, which could not be installed here: "
+                  f"sudo apt-get install {' '.join(missing_system_packages())}", file=sys.stderr)
     if what == "app":
         return subprocess.call([str(BIN / "errands"), *rest])
     if what == "bench":

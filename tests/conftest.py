@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+# Qt never opens a real window in tests (no display here, and none wanted elsewhere): set
+# before pytest-qt creates the QApplication, and inherited by the app processes tests start.
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:

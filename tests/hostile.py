@@ -320,16 +320,26 @@ def _stream(errors: str) -> io.TextIOWrapper:
     return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors, write_through=True)
 
 
+def _app_stand_in(data_dir: Path, argv: list[str] | None = None) -> int:
+    print(f"(the app would open on {data_dir})")
+    return 0
+
+
 def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:
     """``errands ARGV`` in this process. ``ERRANDS_DEBUG`` is set so that what would print
     as ``internal error`` (exit 1) raises here, traceback and all."""
+    from errands.app import main as app_main
+
     out, err = _stream("strict"), _stream("backslashreplace")
     saved = os.environ.get("ERRANDS_DEBUG")
     os.environ["ERRANDS_DEBUG"] = "1"
+    # No command opens the app, which runs until Quit: here it only says where it would open.
+    opening, app_main.run_app = app_main.run_app, _app_stand_in  # type: ignore[assignment]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(list(argv))
     finally:
+        app_main.run_app = opening  # type: ignore[assignment]
         if saved is None:
             del os.environ["ERRANDS_DEBUG"]
         else:

@@ -124,8 +124,9 @@ def _definition(doc: dict[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------- tests
 
-def test_no_arguments_prints_help_and_version(cli: Cli) -> None:
-    bare, version = cli.many([((), {"data": False}), (("--version",), {"data": False})])
+def test_help_and_version(cli: Cli) -> None:
+    # (with no arguments at all, errands opens the app: tests/test_app.py)
+    bare, version = cli.many([(("--help",), {"data": False}), (("--version",), {"data": False})])
     assert bare.out.startswith("usage: errands") and bare.err == ""
     for command in ("add", "edit", "list", "show", "pause", "resume", "delete", "runs",
                     "schedule", "config"):

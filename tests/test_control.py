@@ -435,6 +435,20 @@ def test_engine_refusal_names_the_engine(tmp_path: Path) -> None:
     assert str(tmp_path) in str(refusal)
 
 
+def test_engine_refusal_names_the_app_when_the_app_hosts_it(tmp_path: Path) -> None:
+    lock = DataDirLock(tmp_path, "engine", hosted_by="app")
+    assert lock.try_acquire()
+    try:
+        owner = read_owner(tmp_path)
+        assert owner is not None and owner.hosted_by == "app"
+        refusal = engine_refusal(owner, tmp_path)
+        assert refusal.code == "engine_running" and "the Errands app" in str(refusal)
+        assert f"pid {os.getpid()}" in str(refusal) and "Quit" in str(refusal)
+        assert owner.describe().startswith("the Errands app (pid")
+    finally:
+        lock.release()
+
+
 def test_a_stale_owner_record_is_never_returned(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],

@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = _Parser(prog="errands", parents=[common],
                      description="Errands runs your automations (agent prompts and shell "
-                     "commands) once, on an interval, in a loop, on a cron schedule or by hand.",
+                     "commands) once, on an interval, in a loop, on a cron schedule or by hand. "
+                     "With no command, 'errands' opens the app (its window and tray icon).",
                      epilog="Run 'errands COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"errands {__version__}")
     sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", parser_class=_Parser)
@@ -167,10 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidInput("arguments", f"unrecognized arguments: {' '.join(extra)}", None,
                                " ".join(["errands", *words, "--help"]))
         _check_text(parser, args)
-        if getattr(args, "handler", None) is None:
-            # The window arrives in a later release; until then the app shows its help.
-            parser.print_help()
-            return 0
+        if getattr(args, "handler", None) is None:  # no command: open the app
+            from ..app.main import run_app
+            from .commands import _dir
+            return run_app(_dir(args))
         return int(args.handler(args) or 0)
     except ErrandsError as exc:
         return _fail(exc, as_json)

@@ -93,6 +93,7 @@ class Owner:
     since: str  # RFC 3339, UTC
     host: str
     address: str | None = None  # the control address, when role == "engine" and listening
+    hosted_by: str | None = None  # for an engine: "app", "serve" or "cli" (who hosts it)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -106,7 +107,16 @@ class Owner:
         if not self.identified:
             return "another process (it has not identified itself)"
         where = "" if self.host == _hostname() else f" on {self.host}"
-        return f"the Errands {self.role} (pid {self.pid}{where}, since {self.since})"
+        return f"{self.title} (pid {self.pid}{where}, since {self.since})"
+
+    @property
+    def title(self) -> str:
+        """Who it is in words: "the Errands app", "the Errands engine (errands serve)"."""
+        if self.role == "engine" and self.hosted_by == "app":
+            return "the Errands app"
+        if self.role == "engine" and self.hosted_by in ("serve", "cli"):
+            return f"the Errands engine (errands {self.hosted_by})"
+        return f"the Errands {self.role}"
 
 
 def _hostname() -> str:
@@ -126,11 +136,15 @@ def _parse_owner(raw: object) -> Owner | None:
         return None
     pid, role, since = raw.get("pid"), raw.get("role"), raw.get("since")
     host, address = raw.get("host", ""), raw.get("address")
+    hosted_by = raw.get("hosted_by")
     if (not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or role not in ROLES
             or not isinstance(since, str) or not isinstance(host, str)
             or not (address is None or isinstance(address, str))):
         return None
-    return Owner(pid=pid, role=role, since=since, host=host, address=address)
+    if not (isinstance(hosted_by, str) and 0 < len(hosted_by) <= 16):
+        hosted_by = None  # an older record, or nonsense: it only colours a message
+    return Owner(pid=pid, role=role, since=since, host=host, address=address,
+                 hosted_by=hosted_by)
 
 
 def _load_owner(data_dir: Path) -> Owner | None:
@@ -223,9 +237,16 @@ def read_owner(data_dir: Path) -> Owner | None:
 
 def engine_refusal(owner: Owner, data_dir: Path) -> Conflict:
     """The refusal a second engine reports when ``owner`` already owns ``data_dir``."""
-    if owner.role == "engine" and owner.identified:
+    if owner.role == "engine" and owner.identified and owner.hosted_by == "app":
         return Conflict("engine_running",
-                        f"another Errands engine (pid {owner.pid}, since {owner.since}) "
+                        f"the Errands app (pid {owner.pid}, since {owner.since}) is running on "
+                        f"{data_dir} and already runs its automations; other errands commands "
+                        "talk to it. Quit the app (tray menu: Quit) before starting another "
+                        "engine there")
+    if owner.role == "engine" and owner.identified:
+        by = f", errands {owner.hosted_by}" if owner.hosted_by else ""
+        return Conflict("engine_running",
+                        f"another Errands engine (pid {owner.pid}{by}, since {owner.since}) "
                         f"already owns {data_dir}")
     return Conflict("locked", f"{data_dir} is in use by {owner.describe()}; "
                               "try again when it has finished")
@@ -237,11 +258,13 @@ class DataDirLock:
     ``with DataDirLock(dir, "cli"):`` waits up to ``timeout`` seconds (``acquire``).
     """
 
-    def __init__(self, data_dir: Path, role: Role, *, timeout: float = 10.0) -> None:
+    def __init__(self, data_dir: Path, role: Role, *, timeout: float = 10.0,
+                 hosted_by: str | None = None) -> None:
         if role not in ROLES:
             raise ValueError(f"role must be 'engine' or 'cli', not {role!r}")
         self.data_dir = Path(data_dir)
         self.role: Role = role
+        self.hosted_by = hosted_by
         self.timeout = timeout
         self.path = self.data_dir / LOCK_FILE
         self._fd: int | None = None
@@ -271,7 +294,7 @@ class DataDirLock:
             os.close(fd)
             raise
         owner = Owner(pid=os.getpid(), role=self.role, since=format_instant(utcnow()) or "",
-                      host=_hostname(), address=address)
+                      host=_hostname(), address=address, hosted_by=self.hosted_by)
         try:
             _write_owner(self.data_dir, owner)
         except OSError as exc:
@@ -327,7 +350,7 @@ class DataDirLock:
         if self._owner is None:
             raise RuntimeError("set_address needs the lock to be held")
         owner = Owner(pid=self._owner.pid, role=self._owner.role, since=self._owner.since,
-                      host=self._owner.host, address=address)
+                      host=self._owner.host, address=address, hosted_by=self._owner.hosted_by)
         try:
             _write_owner(self.data_dir, owner)
         except OSError as exc:

@@ -48,7 +48,7 @@ class EngineHost:
         self.listen = listen
         self.role = role
         self.on_activate = on_activate
-        self.lock = DataDirLock(data_dir, "engine")
+        self.lock = DataDirLock(data_dir, "engine", hosted_by=role)
         self.store: Store | None = None
         self.engine: Engine | None = None
         self.api: Api | None = None

@@ -1,0 +1,324 @@
+"""The app shell: the engine, the adapter, the window, the tray and the notifier, wired.
+
+:class:`AppShell` is what ``run_app`` runs and what the tests drive: ``await shell.start()``
+shows the window, starts the engine and starts listening; ``request_quit()`` (the Quit
+menu, SIGTERM) ends ``run()`` after ``close()`` stopped the engine cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from .. import __version__
+from ..engine.api import Api
+from ..engine.service import EngineThread
+from ..paths import data_dir as open_data_dir
+from .adapter import Adapter
+from .icons import app_icon, icon_path
+from .notifications import (Backend, FallbackBackend, Message, Notifier, PlyerBackend,
+                            SignalBackend)
+from .theme import Theme, parse_choice
+from .tray import RECENT, Tray
+from .window import MainWindow
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE = "app.ini"
+TOLD_ABOUT_TRAY = "tray/told_closing_keeps_running"
+
+
+def configure_application(app: QApplication) -> None:
+    app.setApplicationName("Errands")
+    app.setApplicationDisplayName("Errands")
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("Errands")
+    app.setDesktopFileName("errands")
+    app.setWindowIcon(app_icon())
+    app.setQuitOnLastWindowClosed(False)  # closing the window leaves Errands in the tray
+
+
+def app_settings(data_dir: Path) -> QSettings:
+    """The app's own small settings (window geometry, theme, one-time notes), beside the
+    data they belong to: one data folder, one window state."""
+    return QSettings(str(Path(data_dir) / SETTINGS_FILE), QSettings.Format.IniFormat)
+
+
+class AppShell(QObject):
+    item_opened = Signal(object)   # an AttentionItem the user clicked in a notification
+    started = Signal()
+    activated = Signal()           # the window was brought forward (second launch, tray)
+
+    def __init__(self, data_dir: Path, *, tray_available: bool | None = None,
+                 notifications: Backend | None = None,
+                 settings: QSettings | None = None) -> None:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication), "create the QApplication first"
+        super().__init__()
+        self.app = app
+        configure_application(app)
+        self.data_dir = open_data_dir(data_dir)  # made private (0700) if new
+        self.settings = settings or app_settings(self.data_dir)
+        self.host = EngineThread(self.data_dir, role="app", on_activate=self.activate)
+        self.api: Api | None = None
+        self.adapter: Adapter | None = None
+        self._quit = asyncio.Event()
+        self._closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._recent_dirty = True
+        self._refreshing: dict[str, bool] = {}  # refresh name -> asked again meanwhile
+
+        self.theme = Theme(app, parse_choice(self.settings.value("theme", "system")))
+        self.window = MainWindow(self.settings)
+        self.window.set_theme_choice(self.theme.choice)
+        self.tray = Tray(self, available=tray_available)
+        if not self.tray.available:
+            self.window.show_no_tray()
+        self.balloon = SignalBackend(self)
+        self.balloon.message.connect(self._show_balloon, Qt.ConnectionType.QueuedConnection)
+        if notifications is None:
+            ways: list[Backend] = [PlyerBackend(icon_path("errands"))] if PlyerBackend.usable() \
+                else []
+            notifications = FallbackBackend(*ways, self.balloon)
+        self.notifier = Notifier(notifications, parent=self)
+        self._wire_ui()
+
+    # ------------------------------------------------------------------- wiring
+
+    def _wire_ui(self) -> None:
+        w, t = self.window, self.tray
+        w.quit_requested.connect(self.request_quit)
+        w.theme_chosen.connect(self.set_theme)
+        w.close_to_tray.connect(self._closed_to_tray)
+        w.close_without_tray.connect(self._closed_without_tray)
+        t.open_requested.connect(self.activate)
+        t.new_requested.connect(self._new_from_tray)
+        t.run_now_requested.connect(self.run_now)
+        t.pause_all_requested.connect(lambda: self._spawn(self._set_all_paused(True)))
+        t.resume_all_requested.connect(lambda: self._spawn(self._set_all_paused(False)))
+        t.quit_requested.connect(self.request_quit)
+        t.recent_wanted.connect(lambda: self._spawn(self.refresh_recent()))
+        t.message_clicked.connect(self._message_clicked)
+
+    def _wire_engine(self, adapter: Adapter) -> None:
+        adapter.engine_state.connect(self.window.show_engine_state)
+        adapter.running_count.connect(self._running_changed)
+        adapter.attention_changed.connect(self._attention_changed)
+        adapter.parked_changed.connect(
+            lambda: self._refresh("needs_you", self.refresh_needs_you))
+        adapter.automations_changed.connect(self._automations_changed)
+        adapter.automations_deleted.connect(self._automations_changed)
+        adapter.failed.connect(lambda what, why: self.window.statusBar().showMessage(
+            f"{what}: {why}", 15_000))
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Show the window at once, then start the engine and listen to it."""
+        self.window.show_engine_state("starting")
+        self.window.show()
+        self.api = await self.host.start()
+        self.adapter = Adapter(self.api, self)
+        self._wire_engine(self.adapter)
+        self.adapter.attach()
+        self.window.show_engine_state("running")
+        items = await self.api.attention()
+        self.notifier.baseline(items.value)  # what was there before we opened is no news
+        await asyncio.gather(self.refresh_needs_you(), self.refresh_paused(),
+                             self.refresh_recent())
+        self.started.emit()
+
+    async def run(self) -> int:
+        """Start, wait for Quit, close; the exit code."""
+        try:
+            await self.start()
+            await self._quit.wait()
+        finally:
+            await self.close()
+        return 0
+
+    def request_quit(self) -> None:
+        self._quit.set()
+
+    async def close(self) -> None:
+        """Stop everything, the engine last but one (its runs get their grace period)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.window.quitting = True
+        self.window.show_engine_state("stopping")
+        self.window.save_geometry()
+        self.window.close()
+        self.tray.hide()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self.adapter is not None:
+            await self.adapter.drain()
+        await self.notifier.close()
+        await self.host.close()
+        if self.adapter is not None:
+            self.adapter.detach()
+        self.settings.sync()
+
+    def _refresh(self, name: str, make: Any) -> None:
+        """Run ``make()`` now, or once more after the one in flight (a burst of notices
+        asks the reader threads one question at a time, not one per notice)."""
+        if name in self._refreshing:
+            self._refreshing[name] = True  # again when the current one ends
+            return
+        self._refreshing[name] = False
+
+        async def go() -> None:
+            try:
+                while True:
+                    await make()
+                    if not self._refreshing.get(name):
+                        break
+                    self._refreshing[name] = False
+            finally:
+                self._refreshing.pop(name, None)
+        self._spawn(go())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_report)
+
+    # ------------------------------------------------------------------- window
+
+    def activate(self) -> None:
+        """Bring the window forward (tray, a second launch, a clicked notification)."""
+        w = self.window
+        if w.isMinimized():
+            w.showNormal()
+        w.show()
+        w.raise_()
+        w.activateWindow()
+        self.activated.emit()
+
+    def _new_from_tray(self) -> None:
+        self.activate()
+        self.window.new_requested.emit()
+
+    def set_theme(self, choice: str) -> None:
+        self.theme.set_choice(parse_choice(choice))
+        self.settings.setValue("theme", self.theme.choice)
+        self.window.set_theme_choice(self.theme.choice)
+
+    def _closed_to_tray(self) -> None:
+        if self.settings.value(TOLD_ABOUT_TRAY, False, type=bool):
+            return
+        self.settings.setValue(TOLD_ABOUT_TRAY, True)
+        self.settings.sync()
+        self._show_balloon(Message("Errands is still running",
+                                   "It keeps running your automations from the tray. "
+                                   "Choose Quit in the tray menu to stop it.", ()))
+
+    def _closed_without_tray(self) -> None:
+        """No tray to keep Errands reachable: ask whether to quit or keep it minimised."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Quit Errands?",
+                          "This desktop has no system tray. Quit Errands (automations stop "
+                          "firing), or keep it running minimised?", parent=self.window)
+        quit_button = box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
+        keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(keep)
+
+        def chosen() -> None:
+            if box.clickedButton() is quit_button:
+                self.request_quit()
+            elif box.clickedButton() is keep:
+                self.window.showMinimized()
+        box.finished.connect(chosen)
+        box.open()
+
+    def _show_balloon(self, message: Message) -> None:
+        if self.tray.available:
+            self.tray.show_message(message)
+        else:
+            self.window.statusBar().showMessage(
+                f"{message.title} — {message.body}".strip(" —"), 30_000)
+
+    def _message_clicked(self, message: Message) -> None:
+        self.activate()
+        if message.items:
+            self.item_opened.emit(message.items[0])
+
+    # -------------------------------------------------------------- engine state
+
+    def _running_changed(self, count: int) -> None:
+        self.tray.set_state(running=count)
+        self.window.show_running(count)
+
+    def _attention_changed(self) -> None:
+        self._refresh("needs_you", self.refresh_needs_you)
+        self._refresh("notify", self.notify_new)
+
+    def _automations_changed(self, _ids: object) -> None:
+        self._recent_dirty = True
+        self._refresh("paused", self.refresh_paused)
+
+    async def refresh_needs_you(self) -> None:
+        assert self.adapter is not None
+        count = await self.adapter.needs_you()
+        if count is not None:
+            self.tray.set_state(attention=count)
+
+    async def notify_new(self) -> None:
+        assert self.adapter is not None
+        answer = await self.adapter.attention(key="notify", unread_only=True)
+        if answer is not None:
+            self.notifier.offer(answer.value)
+
+    async def refresh_paused(self) -> None:
+        """Whether everything is paused (the tray greys, Resume all is what is offered)."""
+        assert self.adapter is not None
+        active = await self.adapter.summaries(key="tray-active", status="active", limit=1)
+        paused = await self.adapter.summaries(key="tray-paused", status="paused", limit=1)
+        if active is None or paused is None:
+            return
+        has_active, has_paused = active.value[1] > 0, paused.value[1] > 0
+        self.tray.set_state(all_paused=has_paused and not has_active)
+        self.tray.pause_action.setEnabled(has_active)
+        self.tray.resume_action.setEnabled(has_paused)
+
+    async def refresh_recent(self) -> None:
+        """The automations Run now ▸ offers: the most recently run first."""
+        if self.adapter is None or not self._recent_dirty:
+            return
+        answer = await self.adapter.summaries(key="tray-recent", sort="last_run", limit=RECENT)
+        if answer is None:
+            return
+        rows, _total = answer.value
+        self._recent_dirty = False
+        self.tray.set_recent([(r.id, r.title) for r in rows if r.status != "broken"])
+
+    def run_now(self, automation_id: str) -> None:
+        assert self.adapter is not None and self.api is not None
+        self.adapter.submit("Run now", self.api.run_now(automation_id))
+
+    async def _set_all_paused(self, paused: bool) -> None:
+        assert self.adapter is not None
+        self.window.statusBar().showMessage("Pausing everything…" if paused
+                                            else "Resuming everything…")
+        changed = await self.adapter.set_all_paused(paused)
+        self.window.statusBar().showMessage(
+            f"{'Paused' if paused else 'Resumed'} {changed} automation"
+            f"{'' if changed == 1 else 's'}", 10_000)
+
+
+def _report(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        exc = task.exception()
+        from ..errors import ErrandsError
+        if isinstance(exc, ErrandsError):
+            log.info("a window refresh was refused: %s", exc)
+        else:
+            log.error("a window task failed", exc_info=exc)

@@ -1,0 +1,235 @@
+"""The main window's frame: the Automations sidebar on the left, the detail of what is
+selected on the right (in a splitter), menus with the keyboard shortcuts, a status bar.
+
+The sidebar and detail widgets are built elsewhere (``app/sidebar``, ``app/detail``) and
+plugged in with :meth:`MainWindow.set_sidebar` and :meth:`MainWindow.set_detail`; until then
+clearly named placeholders hold their places. The window only emits what the user asked
+for (``new_requested``, ``run_now_requested``, ...); whoever owns the selection acts on it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMenu, QSplitter, QVBoxLayout, QWidget)
+
+from .icons import app_icon
+
+DEFAULT_SIZE = (1100, 720)
+
+
+class Placeholder(QWidget):
+    """Holds a place in the window until the real widget is plugged in."""
+
+    def __init__(self, name: str, text: str) -> None:
+        super().__init__()
+        self.setObjectName(name)
+        self.setAccessibleName(name.replace("-", " "))
+        layout = QVBoxLayout(self)
+        label = QLabel(text)
+        label.setWordWrap(True)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        label.setEnabled(False)
+        layout.addWidget(label)
+
+
+class MainWindow(QMainWindow):
+    new_requested = Signal()
+    find_requested = Signal()
+    run_now_requested = Signal()
+    edit_requested = Signal()
+    toggle_pause_requested = Signal()
+    delete_requested = Signal()
+    settings_requested = Signal()
+    escape_pressed = Signal()
+    quit_requested = Signal()
+    theme_chosen = Signal(str)        # "system", "light" or "dark"
+    close_to_tray = Signal()          # the window was closed but Errands keeps running
+    close_without_tray = Signal()     # closed where there is no tray: the shell decides
+
+    def __init__(self, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.keep_running_in_tray = True  # the shell sets False where there is no tray
+        self.quitting = False             # closing for real: no tray hand-off
+        self.setObjectName("main-window")
+        self.setWindowTitle("Errands")
+        self.setWindowIcon(app_icon())
+        self.setAccessibleName("Errands")
+        self.resize(*DEFAULT_SIZE)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("main-splitter")
+        self.splitter.setAccessibleName("Automations and detail")
+        self.splitter.setChildrenCollapsible(False)
+        self.sidebar: QWidget = Placeholder("sidebar-placeholder",
+                                            "Automations\n\n(the list of automations goes here)")
+        self.detail: QWidget = Placeholder("detail-placeholder",
+                                           "Select an automation to see what it runs, when, "
+                                           "and its history.")
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([320, DEFAULT_SIZE[0] - 320])
+        self.setCentralWidget(self.splitter)
+
+        self._build_status_bar()
+        self._build_menus()
+        self.restore_geometry()
+
+    # ------------------------------------------------------------------ plug-in
+
+    def set_sidebar(self, widget: QWidget) -> None:
+        self.sidebar = self._replace(0, widget)
+
+    def set_detail(self, widget: QWidget) -> None:
+        self.detail = self._replace(1, widget)
+
+    def _replace(self, index: int, widget: QWidget) -> QWidget:
+        sizes = self.splitter.sizes()
+        old = self.splitter.replaceWidget(index, widget)
+        if old is not None:
+            old.deleteLater()
+        self.splitter.setSizes(sizes)
+        return widget
+
+    # ------------------------------------------------------------------- menus
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self.new_action = self._add(file, "&New automation…", "Ctrl+N", self.new_requested,
+                                    "Create a new automation")
+        file.addSeparator()
+        self.settings_action = self._add(file, "&Settings…", "Ctrl+,", self.settings_requested,
+                                         "Open the settings")
+        file.addSeparator()
+        self.close_action = self._add(file, "&Close window", "Ctrl+W",
+                                      None, "Close the window; Errands keeps running")
+        self.close_action.triggered.connect(self.close)
+        self.quit_action = self._add(file, "&Quit Errands", "Ctrl+Q",
+                                     self.quit_requested, "Stop the engine and quit")
+
+        automation = bar.addMenu("&Automation")
+        self.run_now_action = self._add(automation, "&Run now", "Ctrl+R",
+                                        self.run_now_requested, "Run the selected automation now")
+        self.edit_action = self._add(automation, "&Edit…", "Ctrl+E", self.edit_requested,
+                                     "Edit the selected automation")
+        self.pause_action = self._add(automation, "&Pause / Resume", "Space",
+                                      self.toggle_pause_requested,
+                                      "Pause or resume the selected automation")
+        automation.addSeparator()
+        self.delete_action = self._add(automation, "&Delete…", "Del",
+                                       self.delete_requested, "Delete the selected automation")
+        self.selection_actions = [self.run_now_action, self.edit_action, self.pause_action,
+                                  self.delete_action]
+        self.set_selection_actions_enabled(False)
+
+        view = bar.addMenu("&View")
+        self.find_action = self._add(view, "&Find…", "Ctrl+F",
+                                     self.find_requested, "Filter the automations")
+        theme = QMenu("&Theme", view)
+        theme.setAccessibleName("Theme")
+        view.addMenu(theme)
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for choice, text in (("system", "Follow the &system"), ("light", "&Light"),
+                             ("dark", "&Dark")):
+            action = QAction(text, theme, checkable=True)
+            action.setData(choice)
+            action.triggered.connect(lambda _c=False, c=choice: self.theme_chosen.emit(c))
+            self.theme_group.addAction(action)
+            theme.addAction(action)
+            self.theme_actions[choice] = action
+        self.theme_actions["system"].setChecked(True)
+
+        # Esc: leave the filter, close a sheet; dialogs close themselves on Esc.
+        self.escape_action = QAction("Back", self)
+        self.escape_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.escape_action.triggered.connect(lambda _c=False: self.escape_pressed.emit())
+        self.addAction(self.escape_action)
+
+    def _add(self, menu: QMenu, text: str, shortcut: object, signal: Signal | None,
+             tip: str) -> QAction:
+        action = QAction(text, self)
+        action.setShortcut(QKeySequence(shortcut))  # type: ignore[arg-type]
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+        if signal is not None:
+            action.triggered.connect(lambda _c=False, s=signal: s.emit())
+        menu.addAction(action)
+        return action
+
+    def set_selection_actions_enabled(self, enabled: bool) -> None:
+        """Run now, Edit, Pause/Resume and Delete act on a selected automation."""
+        for action in self.selection_actions:
+            action.setEnabled(enabled)
+
+    def set_theme_choice(self, choice: str) -> None:
+        if choice in self.theme_actions:
+            self.theme_actions[choice].setChecked(True)
+
+    # --------------------------------------------------------------- status bar
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        bar.setAccessibleName("Status")
+        self.engine_label = QLabel("Starting the engine…")
+        self.engine_label.setObjectName("engine-state")
+        self.engine_label.setAccessibleName("Engine state")
+        self.running_label = QLabel("")
+        self.running_label.setObjectName("running-count")
+        self.running_label.setAccessibleName("Runs going now")
+        self.tray_label = QLabel("")
+        self.tray_label.setObjectName("no-tray-note")
+        self.tray_label.setAccessibleName("System tray")
+        self.tray_label.hide()
+        bar.addPermanentWidget(self.tray_label)
+        bar.addPermanentWidget(self.running_label)
+        bar.addPermanentWidget(self.engine_label)
+
+    def show_engine_state(self, state: str) -> None:
+        words = {"running": "Engine running", "stopping": "Engine stopping…",
+                 "stopped": "Engine stopped", "starting": "Starting the engine…"}
+        self.engine_label.setText(words.get(state, f"Engine {state}"))
+
+    def show_running(self, count: int) -> None:
+        self.running_label.setText(f"{count} running" if count else "")
+
+    def show_no_tray(self) -> None:
+        self.keep_running_in_tray = False
+        self.tray_label.setText("No system tray on this desktop: Errands runs while this "
+                                "window is open")
+        self.tray_label.show()
+
+    # ---------------------------------------------------------------- geometry
+
+    def restore_geometry(self) -> None:
+        if self.settings is None:
+            return
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        splitter = self.settings.value("window/splitter")
+        if isinstance(splitter, QByteArray) and not splitter.isEmpty():
+            self.splitter.restoreState(splitter)
+
+    def save_geometry(self) -> None:
+        if self.settings is None:
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/splitter", self.splitter.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_geometry()
+        if self.quitting:
+            event.accept()
+        elif self.keep_running_in_tray:
+            event.accept()  # hidden; the tray keeps Errands reachable
+            self.close_to_tray.emit()
+        else:
+            event.ignore()
+            self.close_without_tray.emit()

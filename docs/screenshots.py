@@ -1,0 +1,110 @@
+"""Render the main window to PNG screenshots for the README, light and dark.
+
+    .venv/bin/python docs/screenshots.py [--out docs/images]
+
+Runs offscreen (no display needed): a throw-away data folder with a few automations, the
+real app shell over a real engine, each view grabbed with ``QWidget.grab()``. Writes
+``window-light.png``, ``window-dark.png`` and ``tray-states.png``. Look at them before
+you publish them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.pop("ERRANDS_DATA_DIR", None)
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (1100, 720)
+SAMPLES = [
+    ("Disk report", "df -h /", {"kind": "cron", "expression": "0 9 * * MON-FRI"}),
+    ("Backup notes", "true", {"kind": "every", "every": "6h"}),
+    ("Site monitor", "exit 1", {"kind": "every", "every": "15m"}),
+    ("Weekly review", "true", {"kind": "cron", "expression": "0 17 * * FRI"}),
+]
+
+
+async def shoot(out: Path, data: Path) -> list[Path]:
+    from PySide6.QtWidgets import QApplication
+
+    from errands.app.notifications import RecordingBackend
+    from errands.app.shell import AppShell
+
+    shell = AppShell(data, tray_available=True, notifications=RecordingBackend())
+    written = []
+    try:
+        await shell.start()
+        api = shell.api
+        assert api is not None
+        for title, command, trigger in SAMPLES:
+            await api.create({"title": title, "runner": {"kind": "command", "command": command},
+                              "trigger": trigger})
+        shell.window.resize(*SIZE)
+        for scheme in ("light", "dark"):
+            shell.set_theme(scheme)
+            await asyncio.sleep(0.3)  # let views refresh from the notices
+            QApplication.processEvents()
+            path = out / f"window-{scheme}.png"
+            if not shell.window.grab().save(str(path)):
+                raise OSError(f"could not write {path}")
+            written.append(path)
+        written.append(tray_states(out))
+    finally:
+        shell.set_theme("system")
+        await shell.close()
+    return written
+
+
+def tray_states(out: Path) -> Path:
+    """The tray icon's looks side by side at 64 and 22 px: idle, running, 3 need you,
+    everything paused."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QPainter, QPixmap
+
+    from errands.app.icons import tray_pixmap
+
+    states = [{}, {"running": 1}, {"attention": 3}, {"running": 2, "attention": 12},
+              {"paused": True}]
+    strip = QPixmap(len(states) * 80, 110)
+    strip.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(strip)
+    for i, state in enumerate(states):
+        painter.drawPixmap(i * 80 + 8, 4, tray_pixmap(64, **state))
+        painter.drawPixmap(i * 80 + 29, 80, tray_pixmap(22, **state))
+    painter.end()
+    path = out / "tray-states.png"
+    if not strip.save(str(path)):
+        raise OSError(f"could not write {path}")
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    loop = qasync.QEventLoop(app)
+    with tempfile.TemporaryDirectory(prefix="errands-shots-") as tmp:
+        try:
+            # the shell's settings (theme, geometry) stay in the throw-away folder
+            written = loop.run_until_complete(shoot(args.out, Path(tmp) / "data"))
+        finally:
+            loop.close()
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Driving the app in tests: a qasync loop over pytest-qt's QApplication, and waiting for
+a condition from inside a coroutine (never ``qtbot.wait`` there: qasync refuses)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], timeout: float = 30) -> T:
+    """Run ``coro`` on the qasync loop (Qt events are processed meanwhile)."""
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+async def until(condition: Callable[[], object], timeout: float = 15, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await asyncio.sleep(0.02)
+
+
+def command_doc(title: str, command: str, trigger: dict[str, Any] | None = None
+                ) -> dict[str, Any]:
+    return {"title": title, "runner": {"kind": "command", "command": command},
+            "trigger": trigger or {"kind": "manual"},
+            "policy": {"retry": {"max_attempts": 1}}}  # a failure is final at once

@@ -1,0 +1,351 @@
+"""The app shell, offscreen, over a real engine and store: the window, the tray's state,
+notifications, quitting, and (in real processes) single instance and the refusal of
+``errands serve`` while the app runs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app_support import command_doc, run, until
+from errands.app import theme
+from errands.app.adapter import Adapter
+from errands.app.notifications import (FallbackBackend, Message, Notifier, RecordingBackend,
+                                       compose)
+from errands.app.shell import TOLD_ABOUT_TRAY, AppShell
+from errands.engine.control import request
+from errands.engine.lock import read_owner
+from errands.records import AttentionItem
+from errands.timeutil import utcnow
+from test_serve import ERRANDS, _env
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    loop = qasync.QEventLoop(qapp)
+    try:
+        yield loop
+    finally:
+        loop.close()
+
+
+@pytest.fixture
+def notes() -> RecordingBackend:
+    return RecordingBackend()
+
+
+@pytest.fixture
+def shell(qloop: qasync.QEventLoop, tmp_path: Path, notes: RecordingBackend
+          ) -> Iterator[AppShell]:
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=notes)
+    run(qloop, app.start())
+    try:
+        yield app
+    finally:
+        run(qloop, app.close())
+        app.window.deleteLater()
+
+
+# ----------------------------------------------------------------- in-process shell
+
+def test_the_app_starts_its_engine_shows_the_window_and_owns_the_folder(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    w = shell.window
+    assert w.isVisible() and w.windowTitle() == "Errands"
+    assert w.engine_label.text() == "Engine running"
+    assert not w.windowIcon().isNull() and not QApplication.windowIcon().isNull()
+    owner = read_owner(shell.data_dir)
+    assert owner is not None and owner.role == "engine" and owner.hosted_by == "app"
+    ping = run(qloop, request(owner.address, "ping", {}, data_dir=shell.data_dir))
+    assert ping["role"] == "app" and ping["pid"] == os.getpid()
+    assert shell.tray.state == "idle" and shell.tray.tooltip() == "Errands · idle"
+
+
+def test_the_tray_shows_runs_going_and_what_needs_the_user(
+        shell: AppShell, qloop: qasync.QEventLoop, notes: RecordingBackend) -> None:
+    api = shell.api
+    assert api is not None
+    seen: list[str] = []
+    assert shell.adapter is not None
+    shell.adapter.engine_state.connect(seen.append)
+
+    async def scenario() -> None:
+        slow = (await api.create(command_doc("Slow check", "sleep 0.6; exit 3"))).value[0]
+        told = (await api.create(command_doc("Build", "echo 'errands: notify it is built'"))
+                ).value[0]
+        await until(lambda: shell._recent_dirty is True)
+        await shell.refresh_recent()
+        assert sorted(a.text() for a in shell.tray.run_menu.actions()) == ["Build", "Slow check"]
+        shell.tray.run_now_requested.emit(slow.id)  # as the tray's Run now ▸ does
+        await until(lambda: shell.tray.state == "running", what="the running mark")
+        assert shell.window.running_label.text() == "1 running"
+        assert "1 running" in shell.tray.tooltip()
+        await until(lambda: shell.tray.state == "attention", what="the attention badge")
+        assert shell.tray.attention == 1 and shell.window.running_label.text() == ""
+        await until(lambda: notes.shown, what="a notification")
+        assert notes.shown[0].title == "Slow check failed"
+        await api.run_now(told.id)
+        await until(lambda: len(notes.shown) == 2, what="the agent-style notify")
+        assert notes.shown[1].body == "it is built"
+        assert shell.tray.attention == 1  # a note is news, not a problem
+        await api.mark_read()
+        await until(lambda: shell.tray.state == "idle", what="the badge to clear")
+
+    run(qloop, scenario())
+
+
+def test_pause_all_and_resume_all_from_the_tray(shell: AppShell,
+                                                qloop: qasync.QEventLoop) -> None:
+    api = shell.api
+    assert api is not None
+
+    async def scenario() -> None:
+        for n in range(3):
+            await api.create(command_doc(f"Job {n}", "true", {"kind": "every", "every": "1h"}))
+        await until(lambda: shell.tray.pause_action.isEnabled())
+        shell.tray.pause_action.trigger()
+        await until(lambda: shell.tray.state == "paused", what="everything paused")
+        assert not shell.tray.pause_action.isEnabled() and shell.tray.resume_action.isEnabled()
+        rows = (await api.summaries()).value[0]
+        assert {r.status for r in rows} == {"paused"}
+        shell.tray.resume_action.trigger()
+        await until(lambda: shell.tray.state == "idle", what="everything resumed")
+        rows = (await api.summaries()).value[0]
+        assert {r.status for r in rows} == {"active"}
+
+    run(qloop, scenario())
+
+
+def test_closing_the_window_keeps_errands_in_the_tray_and_says_so_once(
+        shell: AppShell, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[Message] = []
+    monkeypatch.setattr(shell.tray, "show_message", told.append)
+    for _ in range(2):
+        shell.window.close()
+        assert not shell.window.isVisible()
+        assert shell.api is not None and not shell._quit.is_set()  # still running
+        shell.activate()
+        assert shell.window.isVisible()
+    assert [m.title for m in told] == ["Errands is still running"]
+    assert QSettings(str(shell.data_dir / "app.ini"), QSettings.Format.IniFormat).value(
+        TOLD_ABOUT_TRAY, False, type=bool)
+
+
+def test_without_a_tray_the_window_works_and_says_so(qloop: qasync.QEventLoop,
+                                                      tmp_path: Path) -> None:
+    app = AppShell(tmp_path / "data", tray_available=False, notifications=RecordingBackend())
+    run(qloop, app.start())
+    try:
+        assert app.tray.icon is None and not app.window.keep_running_in_tray
+        assert app.window.tray_label.isVisibleTo(app.window)
+        assert "No system tray" in app.window.tray_label.text()
+        app._show_balloon(Message("Deploy failed", "exit status 1", ()))
+        assert "Deploy failed" in app.window.statusBar().currentMessage()
+    finally:
+        run(qloop, app.close())
+
+
+def test_quit_stops_the_engine_cleanly_and_lets_go_of_the_folder(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
+    states: list[str] = []
+
+    async def scenario() -> int:
+        running = asyncio.ensure_future(app.run())
+        await until(lambda: app.adapter is not None and app.window.engine_label.text()
+                    == "Engine running")
+        assert app.adapter is not None
+        app.adapter.engine_state.connect(states.append)
+        app.window.quit_action.trigger()
+        return await running
+
+    assert run(qloop, scenario()) == 0
+    assert read_owner(tmp_path / "data") is None
+    assert app.host.api is None and not app.host._thread.is_alive()
+    assert not app.window.isVisible()
+    assert "stopped" in states  # the engine's last notice reached the window
+    assert app.window.engine_label.text() == "Engine stopped"
+
+
+# ------------------------------------------------------------------------ window
+
+def test_the_window_has_the_shortcuts_accessible_names_and_plug_in_points(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    w = shell.window
+    shortcuts = {a.shortcut().toString(): a for a in w.findChildren(type(w.new_action))
+                 if not a.shortcut().isEmpty()}
+    for key in ("Ctrl+N", "Ctrl+F", "Ctrl+R", "Ctrl+E", "Space", "Del", "Ctrl+,", "Esc",
+                "Ctrl+Q"):
+        assert key in shortcuts, key
+    fired: list[str] = []
+    for signal_name in ("new_requested", "find_requested", "run_now_requested",
+                        "edit_requested", "toggle_pause_requested", "delete_requested",
+                        "settings_requested", "escape_pressed"):
+        getattr(w, signal_name).connect(lambda n=signal_name: fired.append(n))
+    w.set_selection_actions_enabled(True)
+    for key in ("Ctrl+N", "Ctrl+F", "Ctrl+R", "Ctrl+E", "Space", "Del", "Ctrl+,", "Esc"):
+        shortcuts[key].trigger()
+    assert len(fired) == 8
+    for widget in w.findChildren(QWidget):
+        if widget.isVisibleTo(w) and widget.focusPolicy().value and not widget.accessibleName():
+            pytest.fail(f"{widget.objectName() or type(widget).__name__} has no accessible name")
+    sidebar, detail = QWidget(), QWidget()
+    w.set_sidebar(sidebar)
+    w.set_detail(detail)
+    assert w.splitter.widget(0) is sidebar and w.splitter.widget(1) is detail
+    assert QKeySequence("Ctrl+,") == w.settings_action.shortcut()
+
+
+def test_geometry_is_remembered(shell: AppShell, qloop: qasync.QEventLoop,
+                                tmp_path: Path) -> None:
+    shell.window.resize(700, 500)  # (the offscreen screen is 800×600)
+    shell.window.save_geometry()
+    from errands.app.window import MainWindow
+    again = MainWindow(QSettings(str(shell.data_dir / "app.ini"), QSettings.Format.IniFormat))
+    try:
+        assert (again.width(), again.height()) == (700, 500)
+    finally:
+        again.deleteLater()
+
+
+def test_the_theme_follows_the_choice_and_remembers_it(shell: AppShell) -> None:
+    shell.set_theme("dark")
+    assert theme.is_dark() and shell.window.theme_actions["dark"].isChecked()
+    assert shell.settings.value("theme") == "dark"
+    shell.set_theme("light")
+    assert not theme.is_dark()
+    shell.set_theme("system")  # offscreen reports no scheme: light
+    assert not theme.is_dark() and theme.state_colors()["error"].isValid()
+
+
+# ---------------------------------------------------------- adapter and notifier
+
+def test_a_snapshot_overtaken_by_a_newer_request_is_not_applied(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    adapter = shell.adapter
+    assert isinstance(adapter, Adapter)
+
+    async def scenario() -> None:
+        gate = asyncio.Event()
+
+        async def slow() -> Any:
+            await gate.wait()
+            return await adapter.api.summaries()
+
+        first = asyncio.ensure_future(adapter.latest("list", slow))
+        await asyncio.sleep(0)
+        second = asyncio.ensure_future(adapter.summaries(key="list"))
+        assert (await second) is not None
+        gate.set()
+        assert (await first) is None
+
+    run(qloop, scenario())
+
+
+def _item(ident: int, automation: str, title: str) -> AttentionItem:
+    return AttentionItem(id=ident, automation_id=automation, run_id=None, kind="failure",
+                         title=title, body="exit status 1", read=False, created_at=utcnow())
+
+
+def test_many_items_at_once_are_one_notification(qloop: qasync.QEventLoop) -> None:
+    backend = RecordingBackend()
+    notifier = Notifier(backend, window=0.2)
+    notifier.baseline([_item(1, "old", "Old failed")])
+
+    async def scenario() -> None:
+        notifier.offer([_item(1, "old", "Old failed"), _item(2, "a", "A failed")])
+        await until(lambda: len(backend.shown) == 1)
+        notifier.offer([_item(i, f"x{i}", f"X{i} failed") for i in range(3, 8)])
+        notifier.offer([_item(i, f"x{i}", f"X{i} failed") for i in range(3, 8)])  # again
+        await asyncio.sleep(0.1)
+        assert len(backend.shown) == 1  # held for the group
+        await until(lambda: len(backend.shown) == 2)
+        await asyncio.sleep(0.3)
+        await notifier.close()
+
+    run(qloop, scenario())
+    first, group = backend.shown
+    assert first.title == "A failed" and first.body == "exit status 1"
+    assert group.title == "5 automations need you" and len(group.items) == 5
+    assert group.body.endswith("… and 2 more")
+    assert compose([_item(9, "a", "A failed"), _item(10, "a", "A failed")]).title == \
+        "A failed: 2 new items"
+
+
+def test_notifications_fall_back_when_the_desktop_has_none() -> None:
+    class Broken:
+        def show(self, message: Message) -> None:
+            raise NotImplementedError("No usable implementation found!")
+    balloon = RecordingBackend()
+    chain = FallbackBackend(Broken(), balloon)
+    chain.show(Message("t", "b", ()))
+    chain.show(Message("t2", "b", ()))
+    assert [m.title for m in balloon.shown] == ["t", "t2"] and len(chain.backends) == 1
+
+
+# ------------------------------------------------------------------ real processes
+
+def _launch(data: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([ERRANDS, "--data-dir", str(data)], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for_app(data: Path, proc: subprocess.Popen[str], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        owner = read_owner(data)
+        if owner is not None and owner.hosted_by == "app" and owner.address:
+            return
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            pytest.fail(f"the app exited with {proc.returncode}: {out}{err}")
+        time.sleep(0.05)
+    pytest.fail("the app did not start")
+
+
+def test_one_app_per_folder_serve_refused_and_sigterm_quits(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = _env(QT_QPA_PLATFORM="offscreen")
+    first = _launch(data, env)
+    try:
+        _wait_for_app(data, first)
+        second = subprocess.run([ERRANDS, "--data-dir", str(data)], env=env,
+                                capture_output=True, text=True, timeout=30)
+        assert second.returncode == 0, second.stderr
+        assert "already running" in second.stdout and "brought forward" in second.stdout
+        served = subprocess.run([ERRANDS, "serve", "--data-dir", str(data)], env=env,
+                                capture_output=True, text=True, timeout=30)
+        assert served.returncode == 4
+        assert "the Errands app (pid" in served.stderr and f"pid {first.pid}" in served.stderr
+        added = subprocess.run([ERRANDS, "add", "--title", "Hello", "--command", "true",
+                                "--schedule", "manual", "--json", "--data-dir", str(data)],
+                               env=env, capture_output=True, text=True, timeout=30)
+        assert added.returncode == 0, added.stderr  # the CLI talks to the app's engine
+        assert json.loads(added.stdout)["title"] == "Hello"
+        assert first.poll() is None
+    finally:
+        first.send_signal(signal.SIGTERM)
+        out, err = first.communicate(timeout=30)
+    assert first.returncode == 0, err
+    assert read_owner(data) is None
+
+
+def test_without_a_display_the_app_says_why_instead_of_aborting(tmp_path: Path) -> None:
+    env = {k: v for k, v in _env().items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    out = subprocess.run([ERRANDS, "--data-dir", str(tmp_path / "data")], env=env,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1 and "no display" in out.stderr, out.stderr
