@@ -150,6 +150,8 @@ def duration(value: timedelta | None) -> str:
         return tr("%1 min %2 s").replace("%1", str(m)).replace("%2", str(s)) if s else \
             tr("%n min", m)
     h, rest = divmod(seconds, 3600)
+    if rest // 60 == 0:
+        return tr("%n h", h)
     return tr("%1 h %2 min").replace("%1", str(h)).replace("%2", str(rest // 60))
 
 
@@ -273,16 +275,18 @@ def stop_words(d: Definition, tz: tzinfo) -> str:
 
 def misfire_words(d: Definition) -> str:
     if d.misfire == "run_once":
-        return tr("Missed fires: caught up once when Errands is back (if newer than %1)"
+        return tr("Caught up once when Errands is back (if newer than %1)"
                   ).replace("%1", duration(d.catch_up_max_age))
-    return tr("Missed fires: skipped and noted in the history")
+    return tr("Skipped and noted in the history")
 
 
 def overlap_words(d: Definition) -> str:
     return {
-        "skip": tr("If the previous run is still going: skip this fire"),
-        "queue_one": tr("If the previous run is still going: queue one run after it"),
-        "cancel_previous": tr("If the previous run is still going: cancel it and start anew"),
+        "skip": tr("A fire while the previous run is still going is skipped"),
+        "queue_one": tr("A fire while the previous run is still going waits for it (one "
+                        "at most)"),
+        "cancel_previous": tr("A fire while the previous run is still going cancels it and "
+                              "starts anew"),
     }[d.overlap]
 
 
