@@ -339,6 +339,8 @@ def fire_words(when: datetime, now: datetime, local: tzinfo, own_zone: str | Non
         theirs = zone(own_zone)
         if when.astimezone(theirs).utcoffset() != when.astimezone(local).utcoffset():
             city = own_zone.rsplit("/", 1)[-1].replace("_", " ")
+            same_day = when.astimezone(theirs).date() == when.astimezone(local).date()
+            here = clock_time(when, local) if same_day else here
             return tr("%1 %2 · %3 here").replace("%1", day_and_time(when, now, theirs)).replace(
                 "%2", city).replace("%3", here)
     return here
