@@ -1,0 +1,248 @@
+"""The Automations sidebar: header with the inbox count, filter box, sort choice, the list,
+and an empty state that says what to do next.
+
+Passive: it shows what it is given (``set_summaries``, ``apply_changes``,
+``set_unread_count``) and emits signals for what the user asks; it never calls the engine.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit,
+                               QListView, QPushButton, QStackedWidget, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from ...queries import Summary
+from ...timeutil import utcnow
+from .. import words
+from .delegate import AutomationDelegate
+from .model import AutomationListModel, Roles
+from .proxy import AutomationFilterProxy
+
+SORTS = (("next_fire", "Next fire"), ("title", "Title"), ("last_run", "Last run"))
+
+
+class AutomationSidebar(QWidget):
+    """Signals: ``automation_selected(id)`` (empty id: nothing selected),
+    ``automation_activated(id)`` (double click / Enter), ``new_requested()``,
+    ``inbox_requested()``, ``upcoming_requested()``."""
+
+    automation_selected = Signal(str)
+    automation_activated = Signal(str)
+    new_requested = Signal()
+    inbox_requested = Signal()
+    upcoming_requested = Signal()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("automationSidebar")
+        self.model = AutomationListModel(self)
+        self.proxy = AutomationFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._unread = 0
+        self._loaded = False
+
+        # header: title, new, upcoming, inbox
+        self.title = QLabel(self.tr("Automations"))
+        font = QFont(self.title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.title.setFont(font)
+        self.new_button = QToolButton()
+        self.new_button.setText("+")
+        self.new_button.setToolTip(self.tr("New automation (Ctrl+N)"))
+        self.new_button.setAccessibleName(self.tr("New automation"))
+        self.new_button.clicked.connect(self.new_requested)
+        self.upcoming_button = QPushButton(self.tr("Upcoming"))
+        self.upcoming_button.setFlat(True)
+        self.upcoming_button.setAccessibleName(self.tr("Upcoming fires"))
+        self.upcoming_button.clicked.connect(self.upcoming_requested)
+        self.inbox_button = QPushButton(self.tr("Inbox"))
+        self.inbox_button.setFlat(True)
+        self.inbox_button.clicked.connect(self.inbox_requested)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.new_button)
+        entries = QHBoxLayout()
+        entries.addWidget(self.upcoming_button)
+        entries.addWidget(self.inbox_button)
+        entries.addStretch(1)
+
+        # filter and sort
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText(self.tr("Filter…"))
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setAccessibleName(self.tr("Filter automations"))
+        self.filter_edit.textChanged.connect(self._filter_changed)
+        self.sort_box = QComboBox()
+        self.sort_box.setAccessibleName(self.tr("Sort automations by"))
+        for key, label in SORTS:
+            self.sort_box.addItem(self.tr(label), key)
+        self.sort_box.currentIndexChanged.connect(
+            lambda _: self.set_sort_key(self.sort_box.currentData()))
+        tools = QHBoxLayout()
+        tools.addWidget(self.filter_edit, 1)
+        tools.addWidget(self.sort_box)
+
+        # the list
+        self.list = QListView()
+        self.list.setAccessibleName(self.tr("Automations"))
+        self.list.setUniformItemSizes(True)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.list.setModel(self.proxy)
+        self.delegate = AutomationDelegate(self.model, self.list)
+        self.list.setItemDelegate(self.delegate)
+        self.list.selectionModel().currentChanged.connect(self._current_changed)
+        self.list.activated.connect(self._activated)
+
+        # empty states: none at all, or none matching the filter
+        self.empty_label = QLabel()
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.empty_button = QPushButton()
+        self.empty_button.clicked.connect(self._empty_action)
+        empty = QWidget()
+        box = QVBoxLayout(empty)
+        box.addStretch(1)
+        box.addWidget(self.empty_label)
+        box.addWidget(self.empty_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        box.addStretch(2)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.list)
+        self.stack.addWidget(empty)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(head)
+        layout.addLayout(entries)
+        layout.addLayout(tools)
+        layout.addWidget(self.stack, 1)
+
+        QShortcut(QKeySequence.StandardKey.Find, self, self.focus_filter)
+        for signal in (self.model.rowsInserted, self.model.rowsRemoved, self.model.modelReset,
+                       self.proxy.filter_changed):
+            signal.connect(self._update_empty_state)
+        self._clock = QTimer(self)  # relative times ("in 3 h") move on while shown
+        self._clock.setInterval(30_000)
+        self._clock.timeout.connect(lambda: self.set_now(utcnow()))
+        self.set_unread_count(0)
+        self._update_empty_state()
+
+    # ------------------------------------------------------------------ data in
+    def set_summaries(self, rows: Iterable[Summary]) -> None:
+        """A fresh snapshot of every automation (queries.summaries)."""
+        self._loaded = True
+        self.model.apply_snapshot(rows)
+        self._update_empty_state()
+
+    def apply_changes(self, changed: Iterable[Summary] = (), deleted: Iterable[str] = ()) -> None:
+        """What a change notice named: fresh summaries for changed ids, deleted ids."""
+        self._loaded = True
+        self.model.apply_changes(changed, deleted)
+        self._update_empty_state()
+
+    def set_unread_count(self, count: int) -> None:
+        self._unread = count
+        self.inbox_button.setText(self.tr("Inbox (%n)", "", count) if count else self.tr("Inbox"))
+        self.inbox_button.setAccessibleName(
+            self.tr("Inbox, %n unread", "", count) if count else self.tr("Inbox, nothing unread"))
+
+    def set_now(self, now: datetime) -> None:
+        self.model.set_now(now)
+
+    def set_sort_key(self, key: str) -> None:
+        current = self.current_id()
+        self.proxy.set_sort_key(key)
+        i = self.sort_box.findData(key)
+        if i != self.sort_box.currentIndex():
+            self.sort_box.setCurrentIndex(i)
+        if current:
+            self.list.scrollTo(self.list.currentIndex())
+
+    def set_search_text(self, text: str) -> None:
+        self.filter_edit.setText(text)
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def unread_count(self) -> int:
+        return self._unread
+
+    def visible_ids(self) -> list[str]:
+        return [self.proxy.index(r, 0).data(Roles.ID) for r in range(self.proxy.rowCount())]
+
+    def current_id(self) -> str | None:
+        index = self.list.currentIndex()
+        return index.data(Roles.ID) if index.isValid() else None
+
+    def select(self, automation_id: str) -> bool:
+        row = self.proxy.row_of(automation_id)
+        if row is None:
+            return False
+        index = self.proxy.index(row, 0)
+        self.list.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.list.scrollTo(index)
+        return True
+
+    def empty_text(self) -> str:
+        return self.empty_label.text() if self.stack.currentIndex() == 1 else ""
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    # --------------------------------------------------------------- internals
+    def _filter_changed(self, text: str) -> None:
+        self.proxy.set_search_text(text)
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.automation_selected.emit(current.data(Roles.ID) if current.isValid() else "")
+
+    def _activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.automation_activated.emit(index.data(Roles.ID))
+
+    def _empty_action(self) -> None:
+        if self.model.rowCount():
+            self.filter_edit.clear()
+            self.proxy.set_status(None)
+        else:
+            self.new_requested.emit()
+
+    def _update_empty_state(self) -> None:
+        if self.model.rowCount() == 0:
+            if self._loaded:
+                self.empty_label.setText(self.tr(
+                    "No automations yet — press Ctrl+N to create one.\n\n"
+                    "While Errands is closed nothing runs; missed fires are noted in the "
+                    "history, never all at once when it opens."))
+            else:
+                self.empty_label.setText(self.tr("Loading automations…"))
+            self.empty_button.setText(self.tr("New automation…"))
+            self.empty_button.setVisible(self._loaded)
+            self.empty_button.setAccessibleName(self.tr("Create a new automation"))
+            self.stack.setCurrentIndex(1)
+        elif self.proxy.rowCount() == 0:
+            self.empty_label.setText(self.tr("No automation matches “%1”.").replace(
+                "%1", self.filter_edit.text().strip()))
+            self.empty_button.setText(self.tr("Clear the filter"))
+            self.empty_button.setAccessibleName(self.tr("Clear the filter"))
+            self.empty_button.setVisible(True)
+            self.stack.setCurrentIndex(1)
+        else:
+            self.stack.setCurrentIndex(0)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._clock.start()
+
+    def hideEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        self._clock.stop()
+        super().hideEvent(event)
