@@ -52,6 +52,7 @@ class Adapter(QObject):
         self._unsubscribe: Callable[[], None] | None = None
         self._latest: dict[Hashable, object] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.loop = asyncio.get_event_loop()  # where commands go, even when Qt calls between turns
 
     # ------------------------------------------------------------------ notices
 
@@ -149,7 +150,7 @@ class Adapter(QObject):
                 return
             if done is not None:
                 done(value)
-        task = asyncio.ensure_future(go())
+        task = self.loop.create_task(go())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_log_crash)

@@ -20,6 +20,7 @@ from ..engine.api import Api
 from ..engine.service import EngineThread
 from ..paths import data_dir as open_data_dir
 from .adapter import Adapter
+from .controller import WindowController
 from .icons import app_icon, icon_path
 from .notifications import (Backend, FallbackBackend, Message, Notifier, PlyerBackend,
                             SignalBackend)
@@ -67,6 +68,7 @@ class AppShell(QObject):
         self.host = EngineThread(self.data_dir, role="app", on_activate=self.activate)
         self.api: Api | None = None
         self.adapter: Adapter | None = None
+        self.controller: WindowController | None = None
         self._quit = asyncio.Event()
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -124,13 +126,14 @@ class AppShell(QObject):
         self.window.show()
         self.api = await self.host.start()
         self.adapter = Adapter(self.api, self)
+        self.controller = WindowController(self.window, self.adapter)
         self._wire_engine(self.adapter)
         self.adapter.attach()
         self.window.show_engine_state("running")
         items = await self.api.attention()
         self.notifier.baseline(items.value)  # what was there before we opened is no news
-        await asyncio.gather(self.refresh_needs_you(), self.refresh_paused(),
-                             self.refresh_recent())
+        await asyncio.gather(self.controller.load(), self.refresh_needs_you(),
+                             self.refresh_paused(), self.refresh_recent())
         self.started.emit()
 
     async def run(self) -> int:
@@ -158,6 +161,8 @@ class AppShell(QObject):
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self.controller is not None:
+            await self.controller.close()
         if self.adapter is not None:
             await self.adapter.drain()
         await self.notifier.close()
@@ -186,7 +191,8 @@ class AppShell(QObject):
         self._spawn(go())
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
+        task = asyncio.get_event_loop().create_task(coro) if asyncio.iscoroutine(coro) \
+            else asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_report)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -50,7 +50,7 @@ class Api:
     def __init__(self, engine: Engine, *, on_engine: OnEngine = _inline,
                  role: str = "serve", readers: int = 2,
                  on_activate: Callable[[], None] | None = None,
-                 reading_with: "Api | None" = None) -> None:
+                 reading_with: Api | None = None) -> None:
         """``reading_with``: another face of the same engine whose reader threads and
         connection this one shares (and leaves that one to close)."""
         self.engine = engine
@@ -177,10 +177,11 @@ class Api:
 
     async def summaries(self, *, text: str | None = None, status: str | None = None,
                         sort: str = "next_fire", offset: int = 0,
-                        limit: int = queries.PAGE_LIMIT
+                        limit: int = queries.PAGE_LIMIT, ids: Iterable[str] | None = None
                         ) -> Stamped[tuple[list[queries.Summary], int]]:
         return await self._read(queries.summaries, self._reader, text=text, status=status,
-                                sort=sort, offset=offset, limit=limit)
+                                sort=sort, offset=offset, limit=limit,
+                                ids=None if ids is None else list(ids))
 
     async def automation(self, automation_id: str) -> Stamped[Automation]:
         return await self._read(self._reader.get, automation_id)

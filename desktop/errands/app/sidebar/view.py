@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel
 
 from ...queries import Summary
 from ...timeutil import utcnow
-from .. import words
 from .delegate import AutomationDelegate
 from .model import AutomationListModel, Roles
 from .proxy import AutomationFilterProxy

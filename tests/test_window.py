@@ -1,0 +1,232 @@
+"""The whole window over a real engine and store, driven as a user would: the sidebar fills
+from the store, a selection shows its detail, the keyboard shortcuts act on it, runs land in
+the history with their output, missed fires read as one sentence, Upcoming shows the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import qasync
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app_support import command_doc, run, until
+from errands.app import words
+from errands.app.detail.history import COLUMNS
+from errands.app.shell import AppShell
+from errands.app.notifications import RecordingBackend
+from errands.timeutil import utcnow
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    loop = qasync.QEventLoop(qapp)
+    try:
+        yield loop
+    finally:
+        loop.close()
+
+
+def open_shell(qloop: qasync.QEventLoop, data: Path) -> AppShell:
+    app = AppShell(data, tray_available=True, notifications=RecordingBackend())
+    run(qloop, app.start())
+    return app
+
+
+def close_shell(qloop: qasync.QEventLoop, app: AppShell) -> None:
+    run(qloop, app.controller.idle())
+    run(qloop, app.close())
+    app.window.deleteLater()
+
+
+@pytest.fixture
+def shell(qloop: qasync.QEventLoop, tmp_path: Path) -> Iterator[AppShell]:
+    app = open_shell(qloop, tmp_path / "data")
+    try:
+        yield app
+    finally:
+        close_shell(qloop, app)
+
+
+def result_column(app: AppShell) -> list[str]:
+    model = app.controller.detail.history
+    return [model.index(r, COLUMNS.index("Result")).data() or ""
+            for r in range(model.rowCount())]
+
+
+def states(app: AppShell) -> list[str]:
+    return [r.state for r in app.controller.detail.history.runs()]
+
+
+def test_the_sidebar_lists_what_the_store_holds_and_follows_changes(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    assert "No automations yet" in c.sidebar.empty_text()
+    hourly = run(qloop, api.create(command_doc(
+        "Hourly beat", "echo beat", {"kind": "every", "every": "1h"}))).value[0]
+    run(qloop, until(lambda: c.sidebar.visible_ids() == [hourly.id], what="row appears"))
+    # an interval fires first when created, then every hour: the row follows
+    run(qloop, until(lambda: c.sidebar.model.summary(hourly.id).last_state == "succeeded"))
+    stored = run(qloop, api.automation(hourly.id)).value
+    row = c.sidebar.model.summary(hourly.id)
+    assert row.next_fire_at == stored.next_fire_at
+    assert timedelta(minutes=59) < row.next_fire_at - utcnow() <= timedelta(hours=1)
+    c.sidebar.set_now(utcnow())
+    assert words.relative(row.next_fire_at, c.sidebar.model.now, words.local_zone()) in (
+        "in 59 min", "in 1 h")                                  # what the row draws
+    text = c.sidebar.model.describe(row)                        # what a screen reader hears
+    assert text.startswith("Hourly beat · Active · Every hour") and "next today" in text, text
+
+    c.sidebar.set_search_text("nothing like it")
+    assert c.sidebar.visible_ids() == [] and "No automation matches" in c.sidebar.empty_text()
+    c.sidebar.set_search_text("")
+
+    run(qloop, api.delete(hourly.id))
+    run(qloop, until(lambda: c.sidebar.visible_ids() == [], what="row goes"))
+
+
+def test_select_run_now_pause_resume_delete_through_the_window(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api, w = shell.controller, shell.api, shell.window
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc(
+        "Greeter", "echo hello from errands", {"kind": "every", "every": "6h"}))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    assert not w.run_now_action.isEnabled()  # nothing selected yet
+    assert c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None, what="detail shows"))
+    assert c.detail.title.text() == "Greeter"
+    assert "Every 6 hours" in c.detail.fact("schedule")
+    assert w.run_now_action.isEnabled()
+
+    w.run_now_action.trigger()                                          # Ctrl+R
+    run(qloop, until(lambda: states(shell) == ["succeeded"], what="run lands in history"))
+    assert "hello from errands" in result_column(shell)[0]
+    assert [m.state for m in c.detail.strip.marks()] == ["succeeded"]
+
+    w.pause_action.trigger()                                            # Space
+    run(qloop, until(lambda: c.sidebar.model.summary(made.id).status == "paused"))
+    run(qloop, until(lambda: c.detail.buttons["pause"].text() == "Resume"))
+    assert c.detail.status.text().endswith("Paused (by you)")
+    w.pause_action.trigger()
+    run(qloop, until(lambda: c.sidebar.model.summary(made.id).status == "active"))
+
+    w.delete_action.trigger()                                           # Del: asks first
+    box = c.detail.delete_box
+    assert isinstance(box, QMessageBox) and "Greeter" in box.text()
+    cancel = box.button(QMessageBox.StandardButton.Cancel)
+    cancel.click()
+    assert run(qloop, api.automation(made.id)).value.id == made.id      # still there
+    w.delete_action.trigger()
+    box = c.detail.delete_box
+    next(b for b in box.buttons() if b.text() == "Delete").click()
+    run(qloop, until(lambda: made.id not in c.sidebar.visible_ids(), what="deleted"))
+    assert c.detail.automation is None and not w.run_now_action.isEnabled()
+
+
+def test_a_failing_command_shows_its_error_and_a_dry_run_is_marked(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc(
+        "Broken build", "echo compiling; echo 'error: no such file' >&2; exit 3"))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    c.detail.buttons["run_now"].click()
+    run(qloop, until(lambda: states(shell) == ["failed"], what="the failure lands"))
+    text = result_column(shell)[0]
+    assert text.startswith("Failed:") and "3" in text, text
+    run(qloop, until(lambda: c.sidebar.model.summary(made.id).failure_streak == 1))
+    run(qloop, until(lambda: c.sidebar.unread_count == 1, what="inbox counts the failure"))
+
+    c.detail.buttons["dry_run"].click()
+    run(qloop, until(lambda: len(states(shell)) == 2 and states(shell)[0] != "running"))
+    trigger = c.detail.history.index(0, COLUMNS.index("Trigger")).data()
+    assert "dry run" in trigger
+
+
+def test_duplicate_opens_the_copy(shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc(
+        "Nightly", "true", {"kind": "cron", "expression": "0 2 * * *",
+                            "timezone": "Europe/Berlin"}))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.duplicate(made.id)
+    run(qloop, until(lambda: len(c.sidebar.visible_ids()) == 2, what="the copy appears"))
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.title == "Copy of Nightly"))
+    copy = c.detail.automation
+    assert copy.definition.trigger == made.definition.trigger
+
+
+def test_missed_fires_while_closed_read_as_one_sentence(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    app = open_shell(qloop, data)
+    made = run(qloop, app.api.create(command_doc(
+        "Hourly beat", "echo beat", {"kind": "cron", "expression": "0 * * * *",
+                                     "timezone": "UTC"}))).value[0]
+    close_shell(qloop, app)
+    # Errands was closed since before the last five full hours: their fires were missed.
+    hour = utcnow().replace(minute=0, second=0, microsecond=0)
+    due = (hour - timedelta(hours=4)).replace(tzinfo=None).isoformat(sep=" ")
+    with sqlite3.connect(data / "errands.sqlite3") as db:
+        assert db.execute("UPDATE automations SET next_fire_at = ? WHERE id = ?",
+                          (due, made.id)).rowcount == 1
+    app = open_shell(qloop, data)
+    try:
+        c = app.controller
+        run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+        c.sidebar.select(made.id)
+        run(qloop, until(lambda: states(app) == ["skipped"], what="the skipped record"))
+        text = result_column(app)[0]
+        assert text.startswith("Skipped: Errands was not running — 5 fires between"), text
+        skipped = c.detail.strip.marks()[0]
+        assert skipped.state == "skipped"
+    finally:
+        close_shell(qloop, app)
+
+
+def test_upcoming_shows_every_fire_of_the_day_and_leads_back(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    ids = [run(qloop, api.create(command_doc(
+        f"Every {n} hours", "true", {"kind": "every", "every": f"{n}h"}))).value[0].id
+        for n in (4, 6)]
+    run(qloop, api.create(command_doc("By hand", "true")))
+    run(qloop, until(lambda: len(c.sidebar.visible_ids()) == 3))
+    c.sidebar.upcoming_requested.emit()
+    run(qloop, until(lambda: c.upcoming.model.rowCount() > 0, what="upcoming fills"))
+    fires = c.upcoming.model.fires()
+    assert {f[1] for f in fires} == set(ids)              # manual ones never fire
+    assert len(fires) == 6 + 4                            # 24 h / 4 h and 24 h / 6 h
+    c.upcoming.week.click()
+    run(qloop, until(lambda: len(c.upcoming.model.fires()) == 7 * 10))
+    index = c.upcoming.model.index(0, 0)
+    c.upcoming.table.activated.emit(index)
+    assert c.pages.current == "detail"
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.id == fires[0][1]))
+    c.show_upcoming()
+    shell.window.escape_action.trigger()
+    assert c.pages.current == "detail"
+    run(qloop, c.idle())
+
+
+def test_find_focuses_the_filter(shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c = shell.controller
+    assert c is not None
+    shell.window.activateWindow()
+    shell.window.find_action.trigger()
+    assert c.sidebar.filter_edit.hasFocus() or QApplication.focusWidget() is None
+    assert shell.window.find_action.shortcut().toString() == "Ctrl+F"
+    assert shell.window.pause_action.shortcut().matches(Qt.Key.Key_Space)
