@@ -21,7 +21,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.pop("ERRANDS_DATA_DIR", None)
 
 ROOT = Path(__file__).resolve().parent.parent
-SIZE = (1100, 720)
+SIZES = {"large": (1400, 880), "small": (820, 560)}
 SAMPLES = [
     ("Disk report", "df -h /", {"kind": "cron", "expression": "0 9 * * MON-FRI"}),
     ("Backup notes", "true", {"kind": "every", "every": "6h"}),
@@ -42,18 +42,35 @@ async def shoot(out: Path, data: Path) -> list[Path]:
         await shell.start()
         api = shell.api
         assert api is not None
+        ids = []
         for title, command, trigger in SAMPLES:
-            await api.create({"title": title, "runner": {"kind": "command", "command": command},
-                              "trigger": trigger})
-        shell.window.resize(*SIZE)
-        for scheme in ("light", "dark"):
-            shell.set_theme(scheme)
-            await asyncio.sleep(0.3)  # let views refresh from the notices
-            QApplication.processEvents()
-            path = out / f"window-{scheme}.png"
-            if not shell.window.grab().save(str(path)):
-                raise OSError(f"could not write {path}")
-            written.append(path)
+            made, _ = (await api.create({
+                "title": title, "runner": {"kind": "command", "command": command},
+                "trigger": trigger, "policy": {"retry": {"max_attempts": 1}}})).value
+            ids.append(made.id)
+        for automation_id in ids[:1] * 3 + ids[2:3]:
+            await api.run_now(automation_id, wait=True)
+        controller = shell.controller
+        assert controller is not None
+        controller.sidebar.select(ids[0])
+        await asyncio.sleep(0.5)  # let views refresh from the notices
+        for view in ("window", "upcoming"):
+            if view == "upcoming":
+                controller.show_upcoming()
+                await asyncio.sleep(0.3)
+            for size, (width, height) in SIZES.items():
+                shell.window.resize(width, height)
+                for scheme in ("light", "dark"):
+                    shell.set_theme(scheme)
+                    await asyncio.sleep(0.2)
+                    QApplication.processEvents()
+                    name = f"{view}-{scheme}.png" if size == "large" else \
+                        f"{view}-{scheme}-{size}.png"
+                    path = out / name
+                    if not shell.window.grab().save(str(path)):
+                        raise OSError(f"could not write {path}")
+                    written.append(path)
+        await controller.idle()
         written.append(tray_states(out))
     finally:
         shell.set_theme("system")
