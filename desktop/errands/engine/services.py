@@ -10,18 +10,16 @@ to review it, as does any change to permissions an unattended run asks for.
 from __future__ import annotations
 
 import asyncio
-import copy
 from typing import Any
 
 from ..errors import InvalidInput
-from ..schedule_spec import SPEC_FORMS, spec_to_trigger
+from ..drafts import document_from_arguments
 from ..timeutil import format_instant
 from .base import EngineBase
 from .runner import RunContext
 
 MAX_DEPTH = 3
 ACTIONS = ("create", "update", "pause", "resume", "delete", "list", "run_now")
-_NOT_FIELDS = ("action", "id", "schedule", "continue_session")
 
 
 class Services(EngineBase):
@@ -125,29 +123,9 @@ class Services(EngineBase):
 
     def _document(self, ctx: RunContext, arguments: dict[str, Any],
                   base: dict[str, Any] | None) -> dict[str, Any]:
-        doc = copy.deepcopy(base) if base else {}
-        for key, value in arguments.items():
-            if key not in _NOT_FIELDS:
-                doc[key] = value
-        schedule = arguments.get("schedule")
-        if schedule is not None:
-            if not isinstance(schedule, str):
-                raise InvalidInput("schedule", "must be text", SPEC_FORMS, "in:10m")
-            if "trigger" in arguments:
-                raise InvalidInput("schedule", "give schedule or trigger, not both", SPEC_FORMS,
-                                   "in:10m")
-            zone = getattr(ctx.definition.trigger, "timezone", None)  # the creator's zone
-            trigger, _ = spec_to_trigger(schedule, None, self.clock.now(),
-                                         previous=doc.get("trigger"))
-            if trigger.get("kind") == "cron" and zone:
-                trigger["timezone"] = zone
-            doc["trigger"] = trigger
+        zone = getattr(ctx.definition.trigger, "timezone", None)  # the creator's zone
+        doc = document_from_arguments(arguments, now=self.clock.now(), zone=zone, base=base)
         if base is None:
-            if "trigger" not in doc:
-                raise InvalidInput("schedule", "a new automation needs a schedule", SPEC_FORMS,
-                                   "in:10m")
-            if "runner" not in doc and "prompt" in doc:  # the short form a model tends to use
-                doc["runner"] = {"kind": "agent", "prompt": doc.pop("prompt")}
             doc.setdefault("workdir", str(ctx.workdir) if ctx.definition.workdir else None)
             if doc.get("workdir") is None:
                 doc.pop("workdir", None)

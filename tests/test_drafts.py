@@ -1,0 +1,149 @@
+"""Drafts: a sentence read into a definition that is shown before anything is saved, by the
+offline phrase parser, and by a model (the scripted OpenAI-compatible server on loopback,
+through the real client) when the parser cannot read it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from errands.agent.provider import Provider, ProviderConfig, ProviderError
+from errands.drafts import draft, draft_from_phrase
+from errands.errors import InvalidInput
+from openai_server import ScriptedServer, call, say
+
+NOW = datetime(2026, 12, 3, 12, 0, tzinfo=timezone.utc)
+ZONE = "Europe/Berlin"
+
+PHRASES = [
+    ("every day at 9am, summarize today's email", "cron", "0 9 * * *", "agent"),
+    ("every weekday at 8:30 check the build", "cron", "30 8 * * MON-FRI", "agent"),
+    ("every monday at 10 write the weekly report", "cron", "0 10 * * MON", "agent"),
+    ("on the 1st of every month at 9 pay the rent", "cron", "0 9 1 * *", "agent"),
+    ("every hour from 9 to 5 check mail", "cron", "0 9-17 * * *", "agent"),
+    ("every 5 minutes run `df -h`", "cron", "*/5 * * * *", "command"),
+    ("remind me at 9am tomorrow to stretch", "at", "2026-12-04T08:00:00Z", "agent"),
+    ("in 10 minutes check the deploy", "at", "2026-12-03T12:10:00Z", "agent"),
+    ("tonight at 10 back up the photos", "at", "2026-12-03T21:00:00Z", "agent"),
+    ("keep fixing the tests until they pass", "after", "10m", "agent"),
+    ("every 90 minutes look for new releases", "every", "90m", "agent"),
+]
+
+
+@pytest.mark.parametrize("sentence, kind, when, runner", PHRASES)
+def test_phrasings_become_drafts(sentence: str, kind: str, when: str, runner: str) -> None:
+    d = draft_from_phrase(sentence, zone=ZONE, now=NOW)
+    trigger = d.doc["trigger"]
+    assert d.source == "phrase" and trigger["kind"] == kind
+    key = {"cron": "expression", "at": "at", "after": "interval", "every": "every"}[kind]
+    assert str(trigger[key]) == when, trigger
+    assert d.doc["runner"]["kind"] == runner and d.definition.title == d.doc["title"]
+    if kind == "cron":
+        assert f"I assumed your time zone {ZONE}." in d.warnings
+    if sentence.startswith("in 10"):
+        assert not any("time zone" in w for w in d.warnings)  # "in 10 minutes" needs none
+
+
+def test_a_backticked_task_is_a_command_and_a_plain_one_a_prompt() -> None:
+    d = draft_from_phrase("every day at 7 run `git -C ~/site pull`", zone=ZONE, now=NOW)
+    assert d.doc["runner"] == {"kind": "command", "command": "git -C ~/site pull"}
+    d = draft_from_phrase("every day at 7 pull the site", zone=ZONE, now=NOW)
+    assert d.doc["runner"] == {"kind": "agent", "prompt": "pull the site"}
+
+
+def test_a_sentence_without_a_task_or_a_schedule_is_refused_in_words() -> None:
+    with pytest.raises(InvalidInput) as e:
+        draft_from_phrase("every day at 9am", zone=ZONE, now=NOW)
+    assert e.value.field == "sentence" and "not what to do" in str(e.value)
+    with pytest.raises(InvalidInput) as e:
+        draft_from_phrase("   ", zone=ZONE, now=NOW)
+    assert e.value.field == "sentence" and e.value.example
+    with pytest.raises(InvalidInput) as e:
+        draft_from_phrase("whenever the moon is full, howl", zone=ZONE, now=NOW)
+    assert e.value.field in ("schedule", "sentence")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_any_sentence_drafts_or_is_refused_with_a_field(text: str) -> None:
+    try:
+        d = draft_from_phrase(text, zone=ZONE, now=NOW)
+    except InvalidInput as exc:
+        assert exc.field in ("sentence", "schedule", "title", "runner.prompt", "stop.until",
+                             "trigger.at", "trigger.expression") or exc.field, exc
+    else:
+        assert d.definition.runner.kind in ("agent", "command")
+
+
+# ------------------------------------------------------------------ model fallback
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    s = ScriptedServer().start()
+    yield s
+    s.close()
+
+
+@pytest.fixture
+async def provider(server: ScriptedServer) -> AsyncIterator[Provider]:
+    p = Provider(ProviderConfig(base_url=server.base_url, model="scripted-model",
+                                api_key="sk-test"))
+    yield p
+    await p.close()
+
+
+UNREADABLE = "whenever my inbox has more than 50 unread mails, sort them into folders"
+
+
+async def test_the_model_drafts_what_the_parser_cannot_read(
+        server: ScriptedServer, provider: Provider) -> None:
+    server.play(call("automate", {"action": "create", "title": "Sort the inbox",
+                                  "runner": {"kind": "agent",
+                                             "prompt": "If more than 50 mails are unread, "
+                                                       "sort them into folders."},
+                                  "schedule": "cron:*/30 * * * *"}))
+    d = await draft(UNREADABLE, zone=ZONE, now=NOW, provider=provider)
+    assert d.source == "model" and d.doc["title"] == "Sort the inbox"
+    assert d.doc["trigger"] == {"kind": "cron", "expression": "*/30 * * * *",
+                                "timezone": ZONE}
+    assert any("model wrote this draft" in w for w in d.warnings)
+    request = server.requests[-1]
+    assert [t["function"]["name"] for t in request["tools"]] == ["automate"]
+    assert UNREADABLE in request["messages"][-1]["content"]
+    assert ZONE in request["messages"][0]["content"]
+
+
+async def test_a_model_reply_that_is_not_a_usable_draft_is_refused_in_words(
+        server: ScriptedServer, provider: Provider) -> None:
+    server.play(say("Sure! I can help with that."),
+                call("automate", {"action": "delete", "id": "x"}),
+                call("automate", {"action": "create", "title": "No schedule",
+                                  "prompt": "do it"}),
+                call("automate", "{not json"))
+    for expected in ("did not turn it into an automation (it said: Sure!",
+                     "did not draft a new automation", "needs a schedule", "not usable"):
+        with pytest.raises(InvalidInput) as e:
+            await draft(UNREADABLE, zone=ZONE, now=NOW, provider=provider)
+        assert expected in str(e.value), str(e.value)
+
+
+async def test_without_a_model_the_parsers_refusal_stands() -> None:
+    with pytest.raises(InvalidInput) as e:
+        await draft(UNREADABLE, zone=ZONE, now=NOW, provider=None)
+    assert e.value.field in ("schedule", "sentence")
+
+
+async def test_a_provider_fault_passes_through(server: ScriptedServer) -> None:
+    server.close()
+    p = Provider(ProviderConfig(base_url=server.base_url, model="scripted-model",
+                                api_key="sk-test"))
+    try:
+        with pytest.raises(ProviderError) as e:
+            await draft(UNREADABLE, zone=ZONE, now=NOW, provider=p)
+        assert e.value.code == "provider_unreachable"
+    finally:
+        await p.close()
