@@ -330,7 +330,7 @@ class SettingsDialog(QDialog):
         edit.setClearButtonEnabled(False)
         if width is not None:
             edit.setMaximumWidth(width)
-        edit.textEdited.connect(lambda _text, k=key: self.clear_field_error(k))
+        edit.textChanged.connect(lambda _text, k=key: self.clear_field_error(k))
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
@@ -500,6 +500,8 @@ class SettingsDialog(QDialog):
         if self._saving:
             return
         self.general_error.setVisible(False)
+        for key in self.fields:  # what is sent again is judged again
+            self.clear_field_error(key)
         if self.theme_choice() != self._theme:
             self._theme = parse_choice(self.theme_choice())
             self.theme_chosen.emit(self._theme)
@@ -527,9 +529,9 @@ class SettingsDialog(QDialog):
         dialog closes unless an error is shown."""
         self._set_saving(False)
         for key, edit in self.fields.items():
-            if not self.errors[key].isVisible():
+            if not not self.errors[key].isHidden():
                 self._values[key] = edit.text().strip()
-        if not self.rules.error.isVisible():
+        if not not self.rules.error.isHidden():
             self._values[RULES_KEY] = self.rules.text()
         if self.has_errors():
             self._show_first_error()
@@ -537,8 +539,13 @@ class SettingsDialog(QDialog):
             self.accept()
 
     def has_errors(self) -> bool:
-        return (any(e.isVisible() for e in self.errors.values())
-                or self.rules.error.isVisible() or self.general_error.isVisible())
+        return (any(not e.isHidden() for e in self.errors.values())
+                or not self.rules.error.isHidden() or not self.general_error.isHidden())
+
+    def error_text(self, key: str) -> str:
+        """The error shown beside a field (``permission_rules`` for the table), or ""."""
+        label = self.rules.error if key == RULES_KEY else self.errors.get(key)
+        return label.text() if label is not None and not label.isHidden() else ""
 
     def show_field_error(self, key: str, message: str) -> None:
         """A refusal beside its field: ``key`` is the setting (``concurrency``), a rule
@@ -615,7 +622,7 @@ class SettingsDialog(QDialog):
                                  self.fields["provider_model"].text().strip())
 
     def _rules_changed(self) -> None:
-        if self.rules.error.isVisible():
+        if not self.rules.error.isHidden():
             self.rules.validate()  # the error goes as soon as the rules are right
 
     def _set_saving(self, saving: bool) -> None:
@@ -625,8 +632,8 @@ class SettingsDialog(QDialog):
 
     def _show_first_error(self) -> None:
         for key, label in self.errors.items():
-            if label.isVisible():
+            if not label.isHidden():
                 self.tabs.setCurrentIndex(self._tab_of[key])
                 return
-        if self.rules.error.isVisible():
+        if not self.rules.error.isHidden():
             self.tabs.setCurrentIndex(self._tab_of[RULES_KEY])
