@@ -15,9 +15,6 @@ from typing import Any
 import keyring
 import pytest
 import qasync
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLineEdit
-
 from app_support import run, until
 from errands.agent.permissions import RULE_TOOLS
 from errands.agent.secrets import SERVICE
@@ -27,6 +24,8 @@ from errands.app.notifications import RecordingBackend
 from errands.app.shell import AppShell
 from errands.settings import SPECS
 from openai_server import ScriptedServer, call
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLineEdit
 
 KEY = "sk-test-DoNotLeak-7f3a9c21e8"
 

@@ -529,9 +529,9 @@ class SettingsDialog(QDialog):
         dialog closes unless an error is shown."""
         self._set_saving(False)
         for key, edit in self.fields.items():
-            if not not self.errors[key].isHidden():
+            if self.errors[key].isHidden():
                 self._values[key] = edit.text().strip()
-        if not not self.rules.error.isHidden():
+        if self.rules.error.isHidden():
             self._values[RULES_KEY] = self.rules.text()
         if self.has_errors():
             self._show_first_error()
