@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -246,6 +248,17 @@ def _colour(label: QLabel, state: str) -> None:
     label.setPalette(palette)
 
 
+def _scrolling(page: QWidget) -> QScrollArea:
+    """A form page that scrolls rather than clips when errors make it taller."""
+    area = QScrollArea()
+    area.setObjectName(page.objectName() + "-scroll" if page.objectName() else "page-scroll")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(page)
+    return area
+
+
 def _hint(text: str, parent: QWidget) -> QLabel:
     label = QLabel(text, parent)
     label.setWordWrap(True)
@@ -287,10 +300,11 @@ class SettingsDialog(QDialog):
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("settings-tabs")
         self.tabs.setAccessibleName(self.tr("Settings sections"))
-        self.tabs.addTab(self._general_page(), self.tr("General"))
-        self.tabs.addTab(self._provider_page(key_stored), self.tr("Model provider"))
+        self.tabs.addTab(_scrolling(self._general_page()), self.tr("General"))
+        self.tabs.addTab(_scrolling(self._provider_page(key_stored)),
+                         self.tr("Model provider"))
         self.tabs.addTab(self._rules_page(), self.tr("Permissions"))
-        self.tabs.addTab(self._limits_page(), self.tr("Limits"))
+        self.tabs.addTab(_scrolling(self._limits_page()), self.tr("Limits"))
 
         self.general_error = _error_label("general-error", self)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
