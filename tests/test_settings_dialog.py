@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import keyring
+import keyring.backends.fail
 import pytest
 import qasync
 from app_support import run, until
@@ -229,6 +230,22 @@ def test_a_key_typed_before_save_is_stored_with_the_settings(
     assert not d.isVisible()
     assert keyring.get_password(SERVICE, str(shell.data_dir.resolve())) == KEY
     assert stored(shell, qloop)["provider_base_url"] == "http://127.0.0.1:8080/v1"
+    close(flow, qloop)
+
+
+def test_without_a_keyring_the_key_field_says_so_and_the_rest_still_works(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    keyring.set_keyring(keyring.backends.fail.Keyring())  # headless Linux (conftest resets)
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    assert not d.key_stored and not d.error_text(API_KEY)  # no keyring reads as no key
+    d.key_field.setText(KEY)
+    d.fields["concurrency"].setText("3")
+    run(qloop, save(d))
+    assert "no keyring" in d.error_text(API_KEY) and "ERRANDS_API_KEY" in d.error_text(API_KEY)
+    assert KEY not in d.error_text(API_KEY)
+    assert d.isVisible() and d.tabs.tabText(d.tabs.currentIndex()) == "Model provider"
+    assert stored(shell, qloop)["concurrency"] == "3"
     close(flow, qloop)
 
 

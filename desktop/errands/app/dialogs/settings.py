@@ -549,7 +549,7 @@ class SettingsDialog(QDialog):
             self._values[RULES_KEY] = self.rules.text()
         if self.has_errors():
             self._show_first_error()
-        else:
+        elif self.isVisible():  # (not when it was cancelled while saving)
             self.accept()
 
     def has_errors(self) -> bool:
