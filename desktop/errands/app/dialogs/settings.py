@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -51,7 +51,9 @@ RULES_KEY = "permission_rules"
 ENGINE_KEYS = (*PROVIDER_KEYS, RULES_KEY, *LIMIT_KEYS)
 API_KEY = "api_key"        # the field name errors about the key use (never a setting)
 ACTIONS = ("allow", "ask", "deny")
-LANGUAGES = (("", "System default"), ("en", "English"))  # the next issue adds more
+# (code, name): the names are translated where shown; the next issue adds languages.
+LANGUAGES = (("", QT_TRANSLATE_NOOP("SettingsDialog", "System default")),
+             ("en", QT_TRANSLATE_NOOP("SettingsDialog", "English")))
 
 
 def _rule_tools() -> tuple[str, ...]:
