@@ -19,6 +19,7 @@ from .. import queries
 from ..errors import Conflict, StoreError
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
+from ..settings import SPECS
 from ..store import Store
 from .core import Engine
 from .notices import Notice, Stamp
@@ -235,6 +236,14 @@ class Api:
         now = self.engine.clock.now()
         return await self._read(queries.upcoming, self._reader, now,
                                 now + timedelta(hours=hours))
+
+    async def settings(self) -> Stamped[dict[str, str]]:
+        """Every setting's stored text (or its default), the environment aside: what a
+        settings form edits and ``set_setting`` changes."""
+        def read() -> dict[str, str]:
+            stored = self._reader.settings()
+            return {key: stored.stored(key) for key in SPECS}
+        return await self._read(read)
 
     async def history(self, automation_id: str
                       ) -> Stamped[tuple[list[queries.Revision], list[AuditEntry]]]:

@@ -1,0 +1,426 @@
+"""The Settings dialog over a real engine (the app's own engine thread): changed settings
+saved through the api, a refusal shown beside its field while the rest is saved, the API
+key kept in the (test) keyring and nowhere in the data folder, the provider Test against a
+scripted server and a closed port without blocking the loop, and the rules editor."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import keyring
+import keyring.backends.fail
+import pytest
+import qasync
+from app_support import run, until
+from errands.agent.permissions import RULE_TOOLS
+from errands.agent.secrets import SERVICE
+from errands.app.dialogs.settings import API_KEY, ENGINE_KEYS, SettingsDialog
+from errands.app.dialogs.settings_flow import SettingsFlow, open_settings
+from errands.app.notifications import RecordingBackend
+from errands.app.shell import AppShell
+from errands.settings import SPECS
+from openai_server import ScriptedServer, call
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLineEdit, QScrollArea
+
+KEY = "sk-test-DoNotLeak-7f3a9c21e8"
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    loop = qasync.QEventLoop(qapp)
+    try:
+        yield loop
+    finally:
+        loop.close()
+
+
+@pytest.fixture
+def shell(qloop: qasync.QEventLoop, tmp_path: Path) -> Iterator[AppShell]:
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
+    run(qloop, app.start())
+    try:
+        yield app
+    finally:
+        run(qloop, app.close())
+        app.window.deleteLater()
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    s = ScriptedServer().start()
+    yield s
+    s.close()
+
+
+def open_flow(shell: AppShell, qloop: qasync.QEventLoop) -> SettingsFlow:
+    assert shell.api is not None
+    flow = run(qloop, open_settings(shell.window, shell.api, shell.adapter, shell.data_dir,
+                                    "system"))
+    assert flow.dialog.isVisible()
+    return flow
+
+
+def close(flow: SettingsFlow, qloop: qasync.QEventLoop) -> None:
+    if flow.dialog.isVisible():
+        flow.dialog.reject()
+    run(qloop, flow.wait())
+
+
+async def save(dialog: SettingsDialog) -> None:
+    dialog.save_button.click()
+    await until(lambda: dialog.save_button.isEnabled(), what="the save to end")
+
+
+def stored(shell: AppShell, qloop: qasync.QEventLoop) -> dict[str, str]:
+    assert shell.api is not None
+    return run(qloop, shell.api.settings()).value
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ------------------------------------------------------------------------ saving
+
+def test_the_dialog_shows_the_stored_settings_and_saves_only_what_changed(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    assert shell.api is not None
+    before = stored(shell, qloop)
+    assert before == {k: s.default for k, s in SPECS.items()}
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    assert d.fields["concurrency"].text() == "4" and d.fields["grace"].text() == "2m"
+    sent: list[dict[str, str]] = []
+    d.save_requested.connect(sent.append)
+    heard: list[bool] = []
+    assert shell.adapter is not None
+    shell.adapter.settings_changed.connect(lambda: heard.append(True))
+
+    d.fields["concurrency"].setText("7")
+    d.fields["parked_expiry"].setText("48h")
+    d.fields["provider_base_url"].setText("http://127.0.0.1:11434/v1/")
+    d.fields["provider_model"].setText("llama3.2")
+    d.rules.add_rule("write", "", "deny", select=False)
+    run(qloop, save(d))
+
+    assert set(sent[0]) == {"concurrency", "parked_expiry", "provider_base_url",
+                            "provider_model", "permission_rules"}
+    assert not d.isVisible() and d.result() == QDialog.DialogCode.Accepted
+    after = stored(shell, qloop)
+    assert after["concurrency"] == "7"
+    assert after["parked_expiry"] == "2d"                       # the engine's canonical text
+    assert after["provider_base_url"] == "http://127.0.0.1:11434/v1"
+    assert after["permission_rules"] == '[{"tool": "write", "pattern": "*", "action": "deny"}]'
+    assert {k: v for k, v in after.items() if k not in sent[0]} == \
+        {k: v for k, v in before.items() if k not in sent[0]}
+    assert shell.api.engine.settings.concurrency == 7          # applied at once
+    run(qloop, until(lambda: heard, what="the settings notice"))
+    close(flow, qloop)
+
+    again = open_flow(shell, qloop)  # what was saved is what the next dialog shows
+    assert again.dialog.fields["parked_expiry"].text() == "2d"
+    assert again.dialog.rules.rules() == [{"tool": "write", "pattern": "*", "action": "deny"}]
+    sent.clear()
+    again.dialog.save_requested.connect(sent.append)
+    run(qloop, save(again.dialog))  # nothing changed: nothing sent, the dialog closes
+    assert sent == [] and not again.dialog.isVisible()
+    close(again, qloop)
+
+
+def test_a_refused_value_shows_beside_its_field_and_the_rest_is_still_saved(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    sent: list[dict[str, str]] = []
+    d.save_requested.connect(sent.append)
+    d.fields["concurrency"].setText("0")
+    d.fields["min_interval"].setText("abc")
+    d.fields["grace"].setText("5m")
+    d.fields["provider_model"].setText("qwen2.5")
+    run(qloop, save(d))
+
+    assert d.isVisible(), "a refusal keeps the dialog open"
+    assert d.error_text("concurrency")
+    assert "1 to 1000" in d.error_text("concurrency")
+    assert not d.error_text("concurrency").startswith("concurrency:")
+    assert d.error_text("min_interval") and "abc" in d.error_text("min_interval")
+    assert not d.error_text("grace") and not d.error_text("provider_model")
+    assert d.tabs.tabText(d.tabs.currentIndex()) == "Limits"  # where the first error is
+    assert d.fields["concurrency"].accessibleDescription() == d.error_text("concurrency")
+    assert d.fields["concurrency"].text() == "0"                 # what was typed is kept
+    after = stored(shell, qloop)
+    assert after["grace"] == "5m" and after["provider_model"] == "qwen2.5"
+    assert after["concurrency"] == "4" and after["min_interval"] == "60s"
+
+    d.fields["concurrency"].setText("5")
+    assert not d.error_text("concurrency"), "a changed value loses the old error"
+    assert d.error_text("min_interval"), "the others keep theirs"
+
+    d.fields["min_interval"].setText("2m")
+    run(qloop, save(d))
+    assert sent[1] == {"concurrency": "5", "min_interval": "2m"}  # the saved ones not again
+    assert not d.isVisible()
+    after = stored(shell, qloop)
+    assert after["concurrency"] == "5" and after["min_interval"] == "2m"
+    close(flow, qloop)
+
+
+# --------------------------------------------------------------------------- key
+
+def _files_holding(folder: Path, text: str) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file() and text.encode() in p.read_bytes()]
+
+
+def test_the_api_key_goes_to_the_keyring_and_nowhere_in_the_data_folder(
+        shell: AppShell, qloop: qasync.QEventLoop, caplog: pytest.LogCaptureFixture) -> None:
+    account = str(shell.data_dir.resolve())
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    assert d.key_field.echoMode() == QLineEdit.EchoMode.Password
+    assert not d.key_remove_button.isEnabled() and "No key" in d.key_status.text()
+
+    d.key_field.setText(KEY)
+    d.key_save_button.click()
+    run(qloop, until(lambda: d.key_stored, what="the key to be stored"))
+    assert keyring.get_password(SERVICE, account) == KEY
+    assert d.key_field.text() == "" and d.key_remove_button.isEnabled()
+    assert d.key_status.text() == "A key is stored in the system keyring."
+    d.fields["provider_model"].setText("llama3.2")   # and a save that writes the database
+    run(qloop, save(d))
+    close(flow, qloop)
+
+    again = open_flow(shell, qloop)
+    assert again.dialog.key_stored and again.dialog.key_field.text() == ""
+    assert "stored in the system keyring" in again.dialog.key_status.text()
+    assert KEY not in again.dialog.key_field.placeholderText()
+
+    again.dialog.key_field.setText("two words")      # refused, and not echoed
+    again.dialog.key_save_button.click()
+    run(qloop, until(lambda: again.dialog.error_text(API_KEY), what="the key's refusal"))
+    error = again.dialog.error_text(API_KEY)
+    assert "spaces" in error and "two words" not in error
+    assert keyring.get_password(SERVICE, account) == KEY
+
+    again.dialog.key_remove_button.click()
+    run(qloop, until(lambda: not again.dialog.key_stored, what="the key to go"))
+    assert keyring.get_password(SERVICE, account) is None
+    assert not again.dialog.key_remove_button.isEnabled()
+    close(again, qloop)
+
+    run(qloop, shell.close())  # everything flushed: the database, its WAL, app.ini
+    assert _files_holding(shell.data_dir, KEY) == []
+    assert KEY not in caplog.text
+
+
+def test_a_key_typed_before_save_is_stored_with_the_settings(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    d.key_field.setText(KEY)
+    d.fields["provider_base_url"].setText("http://127.0.0.1:8080/v1")
+    run(qloop, save(d))
+    assert not d.isVisible()
+    assert keyring.get_password(SERVICE, str(shell.data_dir.resolve())) == KEY
+    assert stored(shell, qloop)["provider_base_url"] == "http://127.0.0.1:8080/v1"
+    close(flow, qloop)
+
+
+def test_without_a_keyring_the_key_field_says_so_and_the_rest_still_works(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    keyring.set_keyring(keyring.backends.fail.Keyring())  # headless Linux (conftest resets)
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    assert not d.key_stored and not d.error_text(API_KEY)  # no keyring reads as no key
+    d.key_field.setText(KEY)
+    d.fields["concurrency"].setText("3")
+    run(qloop, save(d))
+    assert "no keyring" in d.error_text(API_KEY) and "ERRANDS_API_KEY" in d.error_text(API_KEY)
+    assert KEY not in d.error_text(API_KEY)
+    assert d.isVisible() and d.tabs.tabText(d.tabs.currentIndex()) == "Model provider"
+    assert stored(shell, qloop)["concurrency"] == "3"
+    close(flow, qloop)
+
+
+# -------------------------------------------------------------------------- test
+
+def test_the_test_button_checks_the_provider_without_blocking_the_loop(
+        shell: AppShell, qloop: qasync.QEventLoop, server: ScriptedServer) -> None:
+    def slow_ping(_body: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(0.6)  # a slow model: the UI loop must go on meanwhile
+        return call("ping")
+
+    keyring.set_password(SERVICE, str(shell.data_dir.resolve()), KEY)
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    d.fields["provider_base_url"].setText(server.base_url)
+    d.fields["provider_model"].setText("scripted-model")
+    server.play(slow_ping)
+
+    async def scenario() -> None:
+        ticks = 0
+
+        async def heartbeat() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.02)
+                ticks += 1
+
+        beat = asyncio.ensure_future(heartbeat())
+        d.test_button.click()
+        assert not d.test_button.isEnabled() and "Testing" in d.test_result.text()
+        await until(d.test_button.isEnabled, what="the test to end")
+        beat.cancel()
+        assert ticks >= 10, f"the loop ticked only {ticks} times during the test"
+
+    run(qloop, scenario())
+    assert d.test_result.text().startswith("It works")
+    headers = {k.lower(): v for k, v in server.headers[-1].items()}
+    assert headers["authorization"] == f"Bearer {KEY}"       # the stored key was used
+    assert stored(shell, qloop)["provider_base_url"] == ""   # a test saves nothing
+
+    d.fields["provider_base_url"].setText(f"http://127.0.0.1:{_closed_port()}/v1")
+    d.test_button.click()
+    run(qloop, until(d.test_button.isEnabled, what="the second test"))
+    assert d.test_result.text().startswith("Unreachable: ")
+    assert "cannot reach" in d.test_result.text()
+
+    d.fields["provider_base_url"].setText("ftp://example.org")
+    d.test_button.click()
+    run(qloop, until(d.test_button.isEnabled))
+    assert d.test_result.text().startswith("Cannot test:")
+    d.fields["provider_model"].setText("")
+    d.test_button.click()
+    run(qloop, until(d.test_button.isEnabled))
+    assert d.test_result.text() == "Give a base URL and a model first."
+    close(flow, qloop)
+
+
+# ------------------------------------------------------------------ rules editor
+
+def dialog(qtbot, **kw: Any) -> SettingsDialog:  # type: ignore[no-untyped-def]
+    values = {k: s.default for k, s in SPECS.items()}
+    values.update(kw.pop("values", {}))
+    d = SettingsDialog(None, values=values, key_stored=kw.pop("key_stored", False),
+                       theme=kw.pop("theme", "system"), **kw)
+    qtbot.addWidget(d)
+    d.show()
+    return d
+
+
+def test_rules_editor_adds_removes_and_validates(qtbot) -> None:  # type: ignore[no-untyped-def]
+    d = dialog(qtbot, values={"permission_rules": '[{"tool": "run_command", "pattern": '
+                                                  '"git *", "action": "allow"}]'})
+    r = d.rules
+    assert r.rules() == [{"tool": "run_command", "pattern": "git *", "action": "allow"}]
+    tools = r.table.cellWidget(0, 0)
+    assert isinstance(tools, QComboBox)
+    assert [tools.itemText(i) for i in range(tools.count())] == list(RULE_TOOLS)
+    assert tools.accessibleName() == "Tool of rule 1"
+    sent: list[dict[str, str]] = []
+    d.save_requested.connect(sent.append)
+
+    row = r.add_rule("fetch_url", "https://*", "deny", select=False)
+    r.table.item(row, 1).setText("x" * 1001)
+    d.fields["grace"].setText("3m")
+    d.save_button.click()
+    assert d.error_text("permission_rules") and d.error_text("permission_rules").startswith("Rule 2: ")
+    assert "1001 characters" in d.error_text("permission_rules")
+    assert r.table.selectionModel().isRowSelected(1)
+    assert d.tabs.tabText(d.tabs.currentIndex()) == "Permissions"
+    assert sent == [{"grace": "3m"}]     # the valid changes still go; the rules do not
+    d.saved()
+    assert d.isVisible(), "the rules' error keeps the dialog open"
+
+    r.table.item(row, 1).setText("line\nbreak")
+    assert d.error_text("permission_rules") and "Rule 2" in d.error_text("permission_rules")
+    r.table.item(row, 1).setText("https://*.example.org/*")
+    assert not d.error_text("permission_rules"), "a fixed rule clears the error at once"
+
+    r.table.selectRow(0)
+    assert r.remove_button.isEnabled()
+    r.remove_button.click()
+    assert r.rules() == [{"tool": "fetch_url", "pattern": "https://*.example.org/*",
+                          "action": "deny"}]
+    d.save_button.click()
+    assert sent[-1] == {"permission_rules": r.text()}
+    d.show_field_error("permission_rules[0].action", "permission_rules[0].action: no")
+    assert d.error_text("permission_rules") == "Rule 1: no"       # the engine's refusal, beside the table
+    d.saved()
+    assert d.isVisible()
+
+
+def test_the_app_choices_are_signals_and_escape_cancels(qtbot) -> None:  # type: ignore[no-untyped-def]
+    d = dialog(qtbot, theme="dark")
+    assert d.theme.currentData() == "dark" and d.language.currentData() == ""
+    assert [d.language.itemText(i) for i in range(d.language.count())] == [
+        "System default", "English"]
+    assert d.autostart.isEnabled() and not d.autostart.isChecked()
+    got: list[tuple[str, object]] = []
+    d.theme_chosen.connect(lambda v: got.append(("theme", v)))
+    d.language_chosen.connect(lambda v: got.append(("language", v)))
+    d.autostart_changed.connect(lambda v: got.append(("autostart", v)))
+    d.save_requested.connect(lambda v: got.append(("save", v)))
+    d.autostart.setChecked(True)
+    d.theme.setCurrentIndex(d.theme.findData("light"))
+    d.language.setCurrentIndex(d.language.findData("en"))
+    assert got == [], "nothing is applied before Save"
+    d.save_button.click()
+    assert got == [("theme", "light"), ("language", "en"), ("autostart", True)]
+    assert not d.isVisible() and d.result() == QDialog.DialogCode.Accepted
+
+    e = dialog(qtbot)
+    e.fields["concurrency"].setText("9")
+    sent: list[object] = []
+    e.save_requested.connect(sent.append)
+    qtbot.keyClick(e, Qt.Key.Key_Escape)
+    assert not e.isVisible() and e.result() == QDialog.DialogCode.Rejected and sent == []
+
+
+def test_every_control_has_an_accessible_name(qtbot) -> None:  # type: ignore[no-untyped-def]
+    d = dialog(qtbot, key_stored=True)
+    for key in ENGINE_KEYS:
+        if key in d.fields:
+            assert d.fields[key].accessibleName(), key
+    for widget in (d.key_field, d.key_save_button, d.key_remove_button, d.test_button,
+                   d.autostart, d.theme, d.language, d.rules.table, d.rules.add_button,
+                   d.rules.remove_button, d.save_button, d.cancel_button):
+        assert widget.accessibleName(), widget.objectName()
+    assert d.key_status.text() == "A key is stored in the system keyring."
+    assert d.key_field.text() == ""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_dialog_renders_small_and_large(qtbot, qapp: QApplication, scheme: str,  # type: ignore[no-untyped-def]
+                                            tmp_path: Path) -> None:
+    from errands.app.theme import Theme
+
+    Theme(qapp, scheme)  # type: ignore[arg-type]
+    try:
+        d = dialog(qtbot, theme=scheme)
+        d.show_field_error("concurrency", "not a whole number from 1 to 1000: '0'")
+        for width, height in ((d.minimumWidth(), d.minimumHeight()), (1000, 800)):
+            d.resize(width, height)
+            for index in range(d.tabs.count()):
+                d.tabs.setCurrentIndex(index)
+                qapp.processEvents()
+                image = d.grab()
+                assert image.width() >= d.minimumWidth()
+                assert image.save(str(tmp_path / f"{scheme}-{width}-{index}.png"))
+                page = d.tabs.currentWidget()
+                if isinstance(page, QScrollArea):  # nothing cut off, nothing to scroll
+                    inner, room = page.widget(), page.viewport().size()
+                    assert inner.minimumSizeHint().width() <= room.width(), (index, width)
+                    assert inner.heightForWidth(room.width()) <= room.height() + 1, \
+                        f"tab {index} needs scrolling at {width}x{height}"
+                else:
+                    assert page.minimumSizeHint().height() <= page.height(), (index, width)
+    finally:
+        Theme(qapp, "light")
