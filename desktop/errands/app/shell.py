@@ -98,6 +98,7 @@ class AppShell(QObject):
         w.theme_chosen.connect(self.set_theme)
         w.close_to_tray.connect(self._closed_to_tray)
         w.close_without_tray.connect(self._closed_without_tray)
+        w.settings_requested.connect(lambda: self._spawn(self.open_settings()))
         t.open_requested.connect(self.activate)
         t.new_requested.connect(self._new_from_tray)
         t.run_now_requested.connect(self.run_now)
@@ -212,6 +213,34 @@ class AppShell(QObject):
     def _new_from_tray(self) -> None:
         self.activate()
         self.window.new_requested.emit()
+
+    async def open_settings(self) -> Any:
+        """The Settings dialog (one at a time: asking again brings it forward)."""
+        if self.api is None:
+            return None
+        current = getattr(self, "settings_flow", None)
+        if current is not None and current.dialog.isVisible():
+            current.dialog.raise_()
+            current.dialog.activateWindow()
+            return current
+        from .dialogs.settings_flow import open_settings
+        flow = await open_settings(self.window, self.api, self.adapter, self.data_dir,
+                                   self.theme.choice,
+                                   autostart=self.settings.value("autostart", False, type=bool),
+                                   language=str(self.settings.value("language", "")))
+        flow.dialog.theme_chosen.connect(self.set_theme)
+        flow.dialog.language_chosen.connect(self.set_language)
+        flow.dialog.autostart_changed.connect(self.set_autostart)
+        self.settings_flow = flow
+        return flow
+
+    def set_language(self, language: str) -> None:
+        self.settings.setValue("language", language)
+        self.settings.sync()
+
+    def set_autostart(self, on: bool) -> None:
+        self.settings.setValue("autostart", on)
+        self.settings.sync()
 
     def set_theme(self, choice: str) -> None:
         self.theme.set_choice(parse_choice(choice))
