@@ -9,12 +9,16 @@ import copy
 import os
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from errands.app import words
 from errands.app.detail.session import SessionView
+from errands.app.inbox import InboxView
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QTextCursor, QTextFormat
 from session_support import Docs, build
@@ -265,3 +269,98 @@ def test_every_control_has_an_accessible_name(qtbot, docs: Docs) -> None:
 def test_the_placeholder_before_a_run_is_chosen(qtbot) -> None:
     v = view_for(qtbot, None)
     assert v.stack.currentIndex() == 0 and v.run_id() is None
+
+
+# ------------------------------------------------------------------ the inbox
+
+def inbox_for(qtbot: Any, docs: Docs, items: list[Any] | None = None) -> InboxView:
+    v = InboxView()
+    qtbot.addWidget(v)
+    v.resize(480, 360)
+    v.show()
+    v.set_items(docs.attention if items is None else items, docs.titles)
+    return v
+
+
+def test_the_inbox_lists_what_the_engine_raised(qtbot, docs: Docs) -> None:
+    v = inbox_for(qtbot, docs)
+    kinds = [(i.kind, i.title, i.read) for i in v.model.items()]
+    assert kinds == [("failure", "Nightly backup failed", False),
+                     ("awaiting_input", "Branch picker waits for you", False),
+                     ("awaiting_input", "Builder waits for you", True)]  # decided: read
+    assert v.unread_count() == 2 and v.count_label.text() == "2 unread"
+    fonts = [v.model.index(r).data(Qt.ItemDataRole.FontRole).bold() for r in range(3)]
+    assert fonts == [True, True, False]
+    failure = v.model.item(0)
+    meta = v.model.meta(failure)
+    assert meta.startswith("Failed · ") and "Nightly backup ·" not in meta  # the title says it
+    assert v.model.body(failure) == "exited with status 3: disk full"  # no machine code
+    assert v.model.index(0).data(Qt.ItemDataRole.AccessibleTextRole).startswith(
+        "Unread. Nightly backup failed. Failed · ")
+    assert words.attention_words("awaiting_input") == "Waiting for you"
+    assert v.empty_text() == ""
+
+
+def test_the_inbox_marks_read_through_its_owner(qtbot, docs: Docs, tmp_path: Path) -> None:
+    import shutil
+
+    from errands.paths import database_path
+    from errands.store import Store
+
+    data = tmp_path / "copy"
+    shutil.copytree(docs.data_dir, data)  # this test's own copy of the real store
+    store = Store(database_path(data))
+    try:
+        v = inbox_for(qtbot, docs, store.attention())
+        v.mark_read_requested.connect(lambda item_id: (store.mark_attention_read(item_id),
+                                                       v.set_items(store.attention())))
+        v.mark_all_read_requested.connect(lambda: (store.mark_attention_read(None),
+                                                   v.set_items(store.attention())))
+        assert v.current_item().kind == "failure"
+        with qtbot.waitSignal(v.mark_read_requested) as asked:
+            v.read_button.click()
+        assert asked.args == [v.model.item(0).id]
+        assert v.unread_count() == 1 and v.model.item(0).read
+        assert v.current_item().kind == "failure"  # the selection stayed on its item
+        assert not v.read_button.isEnabled()       # it is read now
+        v.select(v.model.item(2).id)
+        with qtbot.assertNotEmitted(v.mark_read_requested):
+            v.mark_current_read()                  # a read item asks nothing
+        with qtbot.waitSignal(v.mark_all_read_requested):
+            v.all_button.click()
+        assert v.unread_count() == 0 and not v.all_button.isEnabled()
+        assert v.count_label.text() == ""
+    finally:
+        store.close()
+
+
+def test_activating_an_item_opens_its_run_or_automation(qtbot, docs: Docs) -> None:
+    v = inbox_for(qtbot, docs)
+    v.list.setFocus()
+    v.select(docs.attention[0].id)
+    with qtbot.waitSignal(v.run_opened) as opened:
+        qtbot.keyClick(v.list, Qt.Key.Key_Return)
+    assert opened.args == [docs.runs["failed_command"]["id"]]
+    with qtbot.waitSignal(v.run_opened):
+        v.open_button.click()
+    no_run = replace(docs.attention[0], id=1000, kind="review", run_id=None,
+                     title="Review a new automation")
+    v.set_items([no_run, *docs.attention])
+    v.select(1000)
+    with qtbot.waitSignal(v.automation_opened) as opened:
+        qtbot.keyClick(v.list, Qt.Key.Key_Return)
+    assert opened.args == [docs.attention[0].automation_id]
+
+
+def test_the_empty_inbox_says_what_would_appear(qtbot, docs: Docs) -> None:
+    v = inbox_for(qtbot, docs, [])
+    assert v.empty_text() == ("Nothing needs you. Failures, parked runs and results you asked "
+                              "to hear about appear here.")
+    assert v.stack.currentIndex() == 1 and v.unread_count() == 0
+    assert not v.read_button.isEnabled() and not v.all_button.isEnabled()
+    assert not v.open_button.isEnabled()
+    v.set_items(docs.attention, docs.titles)
+    assert v.empty_text() == "" and v.stack.currentIndex() == 0
+    for button in (v.open_button, v.read_button, v.all_button):
+        assert button.accessibleName()
+    assert v.list.accessibleName() == "Inbox items"
