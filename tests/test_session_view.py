@@ -120,6 +120,10 @@ def test_a_tool_call_opens_by_click_and_by_keyboard(qtbot, docs: Docs) -> None:
     assert not v.is_expanded(first.call_id) and "stdout:" not in v.transcript_text()
     v.expand_button.click()
     assert all(v.is_expanded(c.call_id) for c in v.tool_calls())
+    assert v.expand_button.text() == "Close all tool calls"
+    v.expand_button.click()
+    assert not any(v.is_expanded(c.call_id) for c in v.tool_calls())
+    assert v.expand_button.text() == "Open all tool calls"
 
 
 def test_token_usage_is_the_sum_of_the_transcript(qtbot, docs: Docs) -> None:

@@ -359,9 +359,7 @@ class SessionView(QWidget):
             self._expanded = set()
             self._signature = None
             if self.expand_button.isChecked():
-                self.expand_button.blockSignals(True)
-                self.expand_button.setChecked(False)
-                self.expand_button.blockSignals(False)
+                self._set_expand_button(False)
             if not self._sending:
                 self.reply_error.clear()
         self.doc = doc
@@ -421,11 +419,16 @@ class SessionView(QWidget):
 
     def set_all_tools_expanded(self, expanded: bool) -> None:
         self._expanded = set(self._order) if expanded else set()
-        if self.expand_button.isChecked() != expanded:
-            self.expand_button.blockSignals(True)
-            self.expand_button.setChecked(expanded)
-            self.expand_button.blockSignals(False)
+        self._set_expand_button(expanded)
         self._render(keep=True)
+
+    def _set_expand_button(self, checked: bool) -> None:
+        self.expand_button.blockSignals(True)
+        self.expand_button.setChecked(checked)
+        self.expand_button.blockSignals(False)
+        text = self.tr("Close all tool calls") if checked else self.tr("Open all tool calls")
+        self.expand_button.setText(text)
+        self.expand_button.setAccessibleName(text)
 
     def transcript_text(self) -> str:
         return self.browser.toPlainText()
