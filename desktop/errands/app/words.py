@@ -352,3 +352,27 @@ def plain(value: Any) -> str:
 
 def utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
+
+
+# ------------------------------------------------------------------------ the inbox
+
+ATTENTION_GLYPHS = {
+    "failure": "✕", "failure_streak": "✕", "auto_paused": "‖", "expired": "◷",
+    "awaiting_input": "⚑", "notify": "✉", "result": "✓", "review": "?", "broken": "!",
+}
+# the colour kind (app/marks.py) of each attention kind
+ATTENTION_TONES = {
+    "failure": "error", "failure_streak": "error", "auto_paused": "warning",
+    "expired": "warning", "awaiting_input": "attention", "broken": "error",
+    "review": "attention", "notify": "running", "result": "success",
+}
+
+
+def attention_words(kind: str) -> str:
+    """What kind of inbox item it is, in a word or three."""
+    return {
+        "failure": tr("Failed"), "failure_streak": tr("Failing again and again"),
+        "auto_paused": tr("Paused after failures"), "expired": tr("Expired unanswered"),
+        "awaiting_input": tr("Waiting for you"), "notify": tr("Message"),
+        "result": tr("Result"), "review": tr("To review"), "broken": tr("Cannot run"),
+    }.get(kind, kind.replace("_", " ").capitalize())
