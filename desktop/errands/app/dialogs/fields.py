@@ -25,7 +25,10 @@ UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 MAX_SECONDS = 366 * 86400
 
 
-def unit_words(unit: str) -> str:
+def unit_words(unit: str, amount: int = 2) -> str:
+    if amount == 1:
+        return {"s": words.tr("second"), "m": words.tr("minute"), "h": words.tr("hour"),
+                "d": words.tr("day")}[unit]
     return {"s": words.tr("seconds"), "m": words.tr("minutes"), "h": words.tr("hours"),
             "d": words.tr("days")}[unit]
 
@@ -87,8 +90,13 @@ class DurationEdit(QWidget):
         layout.addWidget(self.unit)
         layout.addStretch(1)
         self.setFocusProxy(self.amount)
-        self.amount.valueChanged.connect(lambda _v: self.changed.emit())
+        self.amount.valueChanged.connect(self._amount_changed)
         self.unit.currentIndexChanged.connect(self._unit_changed)
+
+    def _amount_changed(self, amount: int) -> None:
+        for i, u in enumerate(self.units):
+            self.unit.setItemText(i, unit_words(u, amount))
+        self.changed.emit()
 
     def _unit_changed(self, _index: int) -> None:
         self.amount.setMaximum(max(1, MAX_SECONDS // UNIT_SECONDS[self.unit_code()]))
@@ -103,6 +111,8 @@ class DurationEdit(QWidget):
     def set_value(self, value: timedelta) -> bool:
         seconds = int(value.total_seconds())
         for u in reversed(self.units):
+            if u == "d" and seconds < 2 * UNIT_SECONDS["d"] and "h" in self.units:
+                continue    # "24 hours" reads better than "1 day", as in format_duration
             if seconds > 0 and seconds % UNIT_SECONDS[u] == 0:
                 self.unit.setCurrentIndex(self.units.index(u))
                 self.amount.setValue(seconds // UNIT_SECONDS[u])

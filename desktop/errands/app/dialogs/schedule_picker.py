@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QSpinBox,
     QTimeEdit,
     QVBoxLayout,
@@ -236,6 +237,8 @@ class SchedulePicker(QWidget):
         self.preview.setAccessibleName(self.tr("Next runs"))
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        for widget in (self.once_edit, self.time_edit, self.day_spin):
+            widget.setSizePolicy(QSizePolicy.Policy.Fixed, widget.sizePolicy().verticalPolicy())
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
