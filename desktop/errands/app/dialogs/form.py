@@ -589,8 +589,11 @@ class AutomationForm(QDialog):
 
     def _permissions_doc(self) -> dict[str, Any]:
         base = self._base.get("permissions") or {}
-        return {"mode": self.permission_mode(),
-                "tools": [t for t in TOOL_NAMES if self.tool_checks[t].isChecked()],
+        ticked = [t for t in TOOL_NAMES if self.tool_checks[t].isChecked()]
+        # the stored order first, so opening and saving changes nothing
+        tools = [t for t in base.get("tools") or [] if t in ticked]
+        tools += [t for t in ticked if t not in tools]
+        return {"mode": self.permission_mode(), "tools": tools,
                 "rules": copy.deepcopy(base.get("rules") or []),
                 "untrusted_ok": list(base.get("untrusted_ok") or [])}
 
@@ -816,26 +819,37 @@ class AutomationForm(QDialog):
         message = error.message if isinstance(error, ErrandsError) else str(error)
         self.general_error.show_message(message or type(error).__name__)
 
-    def show_field_error(self, field: str, message: str) -> None:
-        """Put ``message`` under the widget ``field`` (a dotted document path) names, and
-        bring its tab forward; a field no widget shows goes to the top of the form."""
+    def _error_slot(self, field: str) -> str | None:
+        """The slot a refusal of ``field`` belongs under: "trigger" for the picker, a key of
+        ``slots``, or None (no row shows it now: the top of the form)."""
         plain = re.sub(r"\[\d+\]", "", field or "")
         if plain == "trigger" or plain.startswith("trigger."):
-            holder = self.picker.show_error(plain, message)
-            self.tabs.setCurrentIndex(self.slots["trigger"][1])
-            holder.setFocus()
-            return
+            return "trigger"
         parts = plain.split(".")
         for n in range(len(parts), 0, -1):
             key = FIELD_SLOTS.get(".".join(parts[:n]))
             if key is not None:
-                label, tab, widget = self.slots[key]
-                label.show_message(message)
-                self.tabs.setCurrentIndex(tab)
-                if widget.isEnabled():
-                    widget.setFocus()
-                return
-        self.general_error.show_message(f"{field}: {message}" if field else message)
+                holder = self.slots[key][0].parentWidget()
+                # a row not shown now (a command's, for an agent) cannot show it
+                return None if holder is not None and holder.isHidden() else key
+        return None
+
+    def show_field_error(self, field: str, message: str) -> None:
+        """Put ``message`` under the widget ``field`` (a dotted document path) names, and
+        bring its tab forward; a field no widget shows goes to the top of the form."""
+        key = self._error_slot(field)
+        if key == "trigger":
+            holder = self.picker.show_error(re.sub(r"\[\d+\]", "", field), message)
+            self.tabs.setCurrentIndex(self.slots["trigger"][1])
+            holder.setFocus()
+        elif key is not None:
+            label, tab, widget = self.slots[key]
+            label.show_message(message)
+            self.tabs.setCurrentIndex(tab)
+            if widget.isEnabled():
+                widget.setFocus()
+        else:
+            self.general_error.show_message(f"{field}: {message}" if field else message)
 
     def clear_errors(self) -> None:
         self.general_error.clear_message()
@@ -845,17 +859,14 @@ class AutomationForm(QDialog):
 
     def field_error(self, field: str) -> str:
         """The refusal shown for ``field`` ("" when none): what a person reads there."""
-        plain = re.sub(r"\[\d+\]", "", field)
-        if plain == "trigger" or plain.startswith("trigger."):
-            label = self.picker.errors[self.picker.error_key(plain)]
-            return label.text() if label.showing else ""
-        parts = plain.split(".")
-        for n in range(len(parts), 0, -1):
-            key = FIELD_SLOTS.get(".".join(parts[:n]))
-            if key is not None:
-                label = self.slots[key][0]
-                return label.text() if label.showing else ""
-        return self.general_error.text() if self.general_error.showing else ""
+        key = self._error_slot(field)
+        if key == "trigger":
+            label = self.picker.errors[self.picker.error_key(field)]
+        elif key is not None:
+            label = self.slots[key][0]
+        else:
+            label = self.general_error
+        return label.text() if label.showing else ""
 
     # ------------------------------------------------------------------ conflict
 

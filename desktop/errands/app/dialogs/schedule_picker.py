@@ -559,8 +559,7 @@ class SchedulePicker(QWidget):
 
     # ---------------------------------------------------------------- errors
 
-    def error_key(self, field: str) -> str:
-        """Which row a refusal of ``trigger.…`` belongs under."""
+    def _row_key(self, field: str) -> str:
         part = field.split(".", 1)[1] if "." in field else ""
         part = part.split("[", 1)[0].split(".", 1)[0]
         if part in ("at", "in"):
@@ -570,6 +569,12 @@ class SchedulePicker(QWidget):
         if part == "expression":
             return "expression" if self.mode() == "advanced" else "time"
         return "mode"
+
+    def error_key(self, field: str) -> str:
+        """Which row a refusal of ``trigger.…`` belongs under (``mode`` when the row it
+        names is not shown now)."""
+        key = self._row_key(field)
+        return key if not self.rows[key].isHidden() else "mode"
 
     def show_error(self, field: str, message: str) -> QWidget:
         key = self.error_key(field)
