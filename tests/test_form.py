@@ -1,0 +1,541 @@
+"""The create/edit form and its schedule picker: every choice makes the trigger document the
+parser accepts, the preview shows the right fires, stored automations load back into the
+same choice (and save unchanged), refusals land under their fields with the typed text
+kept, a revision conflict is explained, and permissions read in plain words."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from errands.app.dialogs.form import AutomationForm
+from errands.app.dialogs.schedule_picker import (
+    SchedulePicker,
+    friendly_cron,
+    trigger_object,
+)
+from errands.definition import ParseContext, parse_definition
+from errands.engine.api import Api
+from errands.errors import Conflict, InvalidInput
+from errands.records import Automation
+from errands.schedule import next_fires
+from errands.timeutil import zone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QWidget,
+)
+
+NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)   # a Monday, 09:00 in Berlin
+BERLIN = zone("Europe/Berlin")
+CTX = ParseContext(now=NOW, default_timezone="Europe/Berlin")
+
+
+def make_form(qtbot, automation: Automation | None = None,  # type: ignore[no-untyped-def]
+              zone_default: str = "Europe/Berlin") -> AutomationForm:
+    form = AutomationForm(None, zone_default=zone_default, automation=automation,
+                          clock=lambda: NOW)
+    qtbot.addWidget(form)
+    form.picker.local_tz = BERLIN
+    return form
+
+
+def make_picker(qtbot, zone_default: str = "Europe/Berlin") -> SchedulePicker:  # type: ignore[no-untyped-def]
+    picker = SchedulePicker(zone_default=zone_default, clock=lambda: NOW)
+    qtbot.addWidget(picker)
+    picker.local_tz = BERLIN
+    return picker
+
+
+def stored(doc: dict[str, Any], revision: int = 3) -> Automation:
+    d = parse_definition(doc, CTX)
+    return Automation(id="a1b2c3d4", title=d.title, definition=d, revision=revision,
+                      status="active", next_fire_at=None, failure_streak=0, run_count=0,
+                      created_at=NOW, updated_at=NOW)
+
+
+def agent_doc(trigger: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"title": "Morning brief", "runner": {"kind": "agent", "prompt": "Summarize",
+                                                 "model": None},
+            "trigger": trigger, **extra}
+
+
+def fill(form: AutomationForm, title: str = "Nightly backup",
+         command: str = "./backup.sh") -> None:
+    form.title_edit.setText(title)
+    form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    form.command_edit.setPlainText(command)
+
+
+# ------------------------------------------------------------ schedule choices
+
+CHOICES = [
+    ({"mode": "once", "at": datetime(2026, 3, 10, 18, 30)},
+     {"kind": "at", "at": "2026-03-10T17:30:00Z"}),
+    ({"mode": "every", "every": timedelta(minutes=15)}, {"kind": "every", "every": "15m"}),
+    ({"mode": "every", "every": timedelta(hours=2)}, {"kind": "every", "every": "2h"}),
+    ({"mode": "daily", "time": time(7, 5)},
+     {"kind": "cron", "expression": "5 7 * * *", "timezone": "Europe/Berlin"}),
+    ({"mode": "weekdays", "time": time(9, 30)},
+     {"kind": "cron", "expression": "30 9 * * MON-FRI", "timezone": "Europe/Berlin"}),
+    ({"mode": "weekly", "time": time(18, 0), "days": (0, 2, 6)},
+     {"kind": "cron", "expression": "0 18 * * MON,WED,SUN", "timezone": "Europe/Berlin"}),
+    ({"mode": "monthly", "time": time(8, 0), "day": 15},
+     {"kind": "cron", "expression": "0 8 15 * *", "timezone": "Europe/Berlin"}),
+    ({"mode": "after", "interval": timedelta(minutes=10)},
+     {"kind": "after", "interval": "10m"}),
+    ({"mode": "manual"}, {"kind": "manual"}),
+    ({"mode": "advanced", "expression": "*/20  9-17 * * 1-5"},
+     {"kind": "cron", "expression": "*/20 9-17 * * 1-5", "timezone": "Europe/Berlin"}),
+    ({"mode": "daily", "time": time(9, 0), "zone": "America/New_York"},
+     {"kind": "cron", "expression": "0 9 * * *", "timezone": "America/New_York"}),
+]
+
+
+@pytest.mark.parametrize(("values", "trigger"), CHOICES)
+def test_each_choice_makes_its_trigger_and_a_document_the_parser_accepts(
+        qtbot, values: dict[str, Any], trigger: dict[str, Any]) -> None:
+    form = make_form(qtbot)
+    fill(form)
+    form.picker.set_values(values)
+    assert form.picker.trigger() == trigger
+    doc = form.document()
+    assert doc["trigger"] == trigger
+    definition = parse_definition(doc, CTX)          # the engine's own gate
+    assert definition.trigger.kind == trigger["kind"]
+    assert definition.title == "Nightly backup" and definition.runner.kind == "command"
+    recurring = trigger["kind"] in ("every", "after", "cron")
+    assert definition.stop.empty
+    assert form.max_runs_check.isEnabled() == recurring
+
+
+def test_the_friendly_cron_shapes_are_the_phrase_parsers(qtbot) -> None:
+    from errands.schedule_spec import spec_to_trigger
+    picker = make_picker(qtbot)
+    for phrase, mode in (("every weekday at 9am", "weekdays"), ("every day at 9:05", "daily"),
+                         ("every monday and wednesday at 9:30", "weekly"),
+                         ("weekends at 10", "weekly"), ("15th of every month at 8am", "monthly")):
+        doc, _ = spec_to_trigger(phrase, "Europe/Berlin", NOW)
+        assert picker.load_trigger(doc) == mode, phrase
+        assert picker.trigger() == doc
+    # the same schedule written another way is shown as written
+    for expression in ("0 9 * * 1-5", "00 9 * * *", "0 9 * * SUN,MON", "*/15 * * * *"):
+        assert friendly_cron(expression) is None
+        assert picker.load_trigger({"kind": "cron", "expression": expression,
+                                    "timezone": "UTC"}) == "advanced"
+        assert picker.cron_edit.text() == expression
+        assert picker.trigger()["expression"] == expression
+
+
+def test_local_problems_are_refused_with_the_field(qtbot) -> None:
+    picker = make_picker(qtbot)
+    picker.set_values({"mode": "weekly", "days": ()})
+    with pytest.raises(InvalidInput) as weekly:
+        picker.trigger()
+    assert weekly.value.field == "trigger.days"
+    picker.set_values({"mode": "advanced", "expression": "61 * * * *"})
+    with pytest.raises(InvalidInput) as cron:
+        picker.trigger()
+    assert cron.value.field == "trigger.expression"
+    assert "61" in picker.errors["expression"].text()          # live, under the field
+    picker.set_values({"mode": "advanced", "expression": "30 9 * * MON-FRI"})
+    assert not picker.errors["expression"].showing
+    assert picker.cron_words.text() == "Every weekday at 09:30 (Europe/Berlin)"
+    # 02:30 on 29 March 2026 does not exist in Berlin
+    picker.set_values({"mode": "once", "at": datetime(2026, 3, 29, 2, 30)})
+    with pytest.raises(InvalidInput) as gap:
+        picker.trigger()
+    assert gap.value.field == "trigger.at"
+    picker.set_values({"mode": "daily", "zone": "Mars/Olympus"})
+    with pytest.raises(InvalidInput) as bad_zone:
+        picker.trigger()
+    assert bad_zone.value.field == "trigger.timezone"
+
+
+# ------------------------------------------------------------------- preview
+
+def test_preview_shows_the_next_five_fires_in_the_zone_and_here(qtbot) -> None:
+    picker = make_picker(qtbot)
+    picker.set_values({"mode": "weekdays", "time": time(9, 0), "zone": "America/New_York"})
+    fires = picker.preview_fires()
+    # New York is UTC-5 until its clocks change on Sunday 8 March
+    assert fires == [datetime(2026, 3, d, 14, 0, tzinfo=UTC) for d in (2, 3, 4, 5, 6)]
+    assert fires == next_fires(trigger_object(picker.trigger(), NOW, "America/New_York"),
+                               NOW, 5)
+    assert picker.preview.text().splitlines() == [
+        "today 09:00 New York · 15:00 here", "tomorrow 09:00 New York · 15:00 here",
+        "Wed 09:00 New York · 15:00 here", "Thu 09:00 New York · 15:00 here",
+        "Fri 09:00 New York · 15:00 here"]
+    # in its own zone only when that is here
+    picker.set_values({"mode": "monthly", "day": 31, "time": time(8, 0),
+                       "zone": "Europe/Berlin"})
+    assert picker.preview.text().splitlines() == [
+        "31 Mar 08:00", "31 May 08:00", "31 Jul 08:00", "31 Aug 08:00", "31 Oct 08:00"]
+    assert picker.day_note.isVisibleTo(picker)
+    # the stop rule ends the preview
+    picker.set_limits(2, None)
+    assert len(picker.preview_fires()) == 2
+    picker.set_limits(None, datetime(2026, 6, 1, tzinfo=UTC))
+    assert len(picker.preview_fires()) == 2
+    picker.set_limits(None, None)
+    picker.set_values({"mode": "every", "every": timedelta(hours=6)})
+    assert picker.preview_fires() == [NOW + timedelta(hours=6 * k) for k in range(5)]
+    picker.set_values({"mode": "manual"})
+    assert picker.preview.text() == "Runs only when you start it."
+    picker.set_values({"mode": "once", "at": datetime(2026, 3, 1, 9, 0)})
+    assert "already past" in picker.preview.text()
+
+
+def test_the_form_feeds_its_stop_rule_to_the_preview(qtbot) -> None:
+    form = make_form(qtbot)
+    form.picker.set_values({"mode": "daily", "time": time(10, 0)})
+    form.max_runs_check.setChecked(True)
+    form.max_runs_spin.setValue(3)
+    assert len(form.picker.preview_fires()) == 3
+    form.picker.set_values({"mode": "once"})
+    assert not form.max_runs_check.isEnabled()
+    fill(form)
+    assert form.document()["stop"]["max_runs"] is None   # kept on screen, not sent
+    assert form.max_runs_check.isChecked()
+
+
+# -------------------------------------------------------------------- loading
+
+SHAPES = [
+    ("once", {"kind": "at", "at": "2026-04-01T07:15:00Z"}),
+    ("every", {"kind": "every", "every": "45m", "start_at": "2026-02-01T10:00:00Z"}),
+    ("daily", {"kind": "cron", "expression": "0 9 * * *", "timezone": "Asia/Tokyo"}),
+    ("weekdays", {"kind": "cron", "expression": "30 9 * * MON-FRI", "timezone": "UTC"}),
+    ("weekly", {"kind": "cron", "expression": "0 18 * * TUE,SAT", "timezone": "Europe/Berlin"}),
+    ("monthly", {"kind": "cron", "expression": "15 6 1 * *", "timezone": "Europe/Berlin"}),
+    ("after", {"kind": "after", "interval": "2h", "start_at": "2026-02-01T10:00:00Z"}),
+    ("manual", {"kind": "manual"}),
+    ("advanced", {"kind": "cron", "expression": "0 */3 * * 1-5", "timezone": "UTC"}),
+    ("kept", {"kind": "every", "every": "90s", "start_at": "2026-02-01T10:00:00Z"}),
+    ("kept", {"kind": "every", "every": "14d", "start_at": "2026-02-02T08:00:00Z",
+              "timezone": "Europe/Berlin"}),
+]
+
+
+@pytest.mark.parametrize(("mode", "trigger"), SHAPES)
+def test_editing_loads_each_shape_back_and_saves_it_unchanged(qtbot, mode: str,
+                                                              trigger: dict[str, Any]) -> None:
+    extra: dict[str, Any] = {
+        "stop": {"max_runs": 7, "until": None, "when_condition_met": True}
+        if trigger["kind"] in ("every", "after", "cron") else {},
+        "policy": {"timeout": "5m", "notify": "on_change", "jitter": "30s",
+                   "retry": {"max_attempts": 4, "backoff": {"initial": "10s", "factor": 3,
+                                                            "max": "5m"}},
+                   "pause_after_failures": 6},
+        "permissions": {"mode": "allow_listed", "tools": ["read_file", "run_command"],
+                        "rules": [{"tool": "run_command", "pattern": "git *",
+                                   "action": "allow"}], "untrusted_ok": ["fetch_url"]},
+        "misfire": "run_once", "catch_up_max_age": "3h", "overlap": "queue_one",
+        "workdir": "/home/me/notes", "context": {"mode": "continue",
+                                                 "max_history_tokens": 20000}}
+    automation = stored(agent_doc(trigger, **extra))
+    form = make_form(qtbot, automation)
+    assert form.picker.mode() == mode
+    assert form.heading.text() == "Editing revision 3"
+    assert "Morning brief" in form.windowTitle()
+    doc = form.document()
+    assert parse_definition(doc, ParseContext(now=NOW, previous=automation.definition)) \
+        == automation.definition
+    with qtbot.waitSignal(form.submitted) as sent:
+        assert form.submit()
+    assert sent.args[1] == 3
+
+
+def test_a_command_automation_loads_and_keeps_its_fields(qtbot) -> None:
+    automation = stored({"title": "Backup", "runner": {"kind": "command",
+                                                       "command": "backup.sh\n--all"},
+                         "trigger": {"kind": "cron", "expression": "0 2 * * *",
+                                     "timezone": "Europe/Berlin"},
+                         "paused": True, "origin": {"kind": "cli"}})
+    form = make_form(qtbot, automation)
+    assert form.runner_kind() == "command"
+    assert form.command_edit.toPlainText() == "backup.sh\n--all"
+    assert not form.prompt_row.isVisibleTo(form) or not form.isVisible()
+    doc = form.document()
+    assert doc["paused"] is True and doc["origin"]["kind"] == "cli"
+    assert parse_definition(doc, CTX) == automation.definition
+
+
+# --------------------------------------------------------- refusals and errors
+
+def test_a_parser_refusal_lands_under_its_field_and_the_text_stays(qtbot) -> None:
+    form = make_form(qtbot)
+    fill(form, title="", command="./backup.sh --all")
+    form.picker.set_values({"mode": "every", "every": timedelta(minutes=1)})
+    with qtbot.assertNotEmitted(form.submitted):
+        assert not form.submit()                    # the local parse refuses the title
+    assert "must not be empty" in form.field_error("title")
+    assert form.slots["title"][0].isVisibleTo(form)
+    assert form.title_edit.accessibleDescription() == form.field_error("title")
+    assert form.tabs.currentIndex() == form.slots["title"][1]
+    assert form.command_edit.toPlainText() == "./backup.sh --all"
+
+    # the engine's own refusal (its min_interval is 5 minutes), by the real parser
+    form.title_edit.setText("Backup")
+    with qtbot.waitSignal(form.submitted) as sent:
+        assert form.submit()
+    assert form.field_error("title") == ""
+    with pytest.raises(InvalidInput) as refused:
+        parse_definition(sent.args[0], ParseContext(now=NOW, min_interval=timedelta(minutes=5)))
+    assert refused.value.field == "trigger.every"
+    form.show_errors(refused.value)
+    shown = form.field_error("trigger.every")
+    assert "more often than the minimum interval of 5m" in shown
+    assert form.picker.errors["every"].isVisibleTo(form)
+    assert form.tabs.currentIndex() == form.slots["trigger"][1]
+    assert form.picker.every_edit.value() == timedelta(minutes=1)
+    assert form.title_edit.text() == "Backup" and form.save_button.isEnabled()
+    assert form.document() == sent.args[0]          # nothing typed was lost
+
+
+@pytest.mark.parametrize(("field", "key"), [
+    ("title", "title"), ("runner.command", "command"), ("runner.prompt", "prompt"),
+    ("policy.timeout", "timeout"), ("policy.retry.backoff.max", "retry"),
+    ("permissions.rules[0].tool", "permissions"), ("stop.until", "until"),
+    ("catch_up_max_age", "catch_up"), ("workdir", "workdir")])
+def test_field_paths_map_to_their_widgets(qtbot, field: str, key: str) -> None:
+    form = make_form(qtbot)
+    if field.startswith("runner.command"):
+        form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    form.show_field_error(field, "not like that")
+    label, tab, _widget = form.slots[key]
+    assert label.text() == "not like that" and label.isVisibleTo(form)
+    assert form.tabs.currentIndex() == tab
+    assert not form.general_error.showing
+
+
+def test_trigger_fields_and_unknown_fields(qtbot) -> None:
+    form = make_form(qtbot)
+    form.picker.set_values({"mode": "advanced", "expression": "0 9 * * *"})
+    form.show_field_error("trigger.expression", "could fire too often")
+    assert form.picker.errors["expression"].text() == "could fire too often"
+    form.show_field_error("trigger.timezone", "unknown time zone")
+    assert form.picker.errors["timezone"].showing
+    form.show_field_error("trigger.every", "too often")      # not shown for a cron: the top row
+    assert form.picker.errors["mode"].text() == "too often"
+    assert form.field_error("trigger.every") == "too often"
+    form.show_field_error("runner.command", "is required")   # an agent form shows no command
+    assert form.general_error.text() == "runner.command: is required"
+    form.show_field_error("worktree", "needs a workdir")
+    assert form.general_error.text() == "worktree: needs a workdir"
+    form.show_errors(Conflict("busy", "the database is busy; try again in a moment"))
+    assert form.general_error.text() == "the database is busy; try again in a moment"
+    form.clear_errors()
+    assert not form.general_error.showing and not form.picker.errors["timezone"].showing
+
+
+# ------------------------------------------------------------------- conflict
+
+def test_a_revision_conflict_keeps_the_changes_and_offers_both_ways(qtbot) -> None:
+    automation = stored(agent_doc({"kind": "manual"}), revision=3)
+    form = make_form(qtbot, automation)
+    form.prompt_edit.setPlainText("Summarize, but shorter")
+    with qtbot.waitSignal(form.submitted):
+        form.submit()
+    assert not form.save_button.isEnabled()         # one save at a time
+    assert not form.submit()
+    form.show_errors(Conflict("stale_revision", "Morning brief changed since you opened it "
+                              "(revision 3, now 5); reload it and edit again"))
+    assert form.conflict.isVisibleTo(form) and form.conflict_revision == 5
+    assert "changed elsewhere (now revision 5)" in form.conflict_text.text()
+    assert "Your changes are still here" in form.conflict_text.text()
+    assert form.prompt_edit.toPlainText() == "Summarize, but shorter"
+    with qtbot.waitSignal(form.submitted) as sent:
+        form.overwrite_button.click()               # Save anyway: over revision 5
+    assert sent.args[1] == 5 and sent.args[0]["runner"]["prompt"] == "Summarize, but shorter"
+    form.show_conflict(6)
+    with qtbot.waitSignal(form.reload_requested):
+        form.reload_button.click()
+    newer = stored(agent_doc({"kind": "manual"}, title="Evening brief"), revision=6)
+    form.load(newer)
+    assert form.title_edit.text() == "Evening brief" and not form.conflict.isVisibleTo(form)
+    assert form.heading.text() == "Editing revision 6" and form.expected_revision() == 6
+
+
+def test_through_a_real_engine_refusals_and_conflicts_reach_the_form(qtbot, tmp_path: Path
+                                                                    ) -> None:
+    from engine_support import Harness
+
+    async def scenario() -> None:
+        h = Harness(tmp_path)
+        await h.engine.start()
+        api = Api(h.engine)
+        form = AutomationForm(None, zone_default="UTC", clock=h.clock.now)
+        qtbot.addWidget(form)
+        fill(form, title="Backup")
+        form.picker.set_values({"mode": "daily", "time": time(2, 0)})
+        sent: list[tuple[dict[str, Any], Any]] = []
+        form.submitted.connect(lambda doc, rev: sent.append((doc, rev)))
+        assert form.submit()
+        answer = await api.create(sent[-1][0])
+        automation, created = answer.value
+        assert created and automation.definition is not None
+        form.accept_saved()
+
+        edit = AutomationForm(None, zone_default="UTC", automation=automation,
+                              clock=h.clock.now)
+        qtbot.addWidget(edit)
+        edit.submitted.connect(lambda doc, rev: sent.append((doc, rev)))
+        await api.set_setting("min_interval", "10m")
+        edit.picker.set_values({"mode": "every", "every": timedelta(minutes=2)})
+        assert edit.submit()
+        try:
+            await api.edit(automation.id, sent[-1][0], expected_revision=sent[-1][1])
+        except InvalidInput as exc:
+            edit.show_errors(exc)
+        assert "minimum interval of 10m" in edit.field_error("trigger.every")
+        other = dict(sent[-1][0], title="Backup (renamed elsewhere)",
+                     trigger={"kind": "manual"})
+        await api.edit(automation.id, other)
+        edit.picker.set_values({"mode": "every", "every": timedelta(minutes=30)})
+        assert edit.submit()
+        try:
+            await api.edit(automation.id, sent[-1][0], expected_revision=sent[-1][1])
+        except Conflict as exc:
+            edit.show_errors(exc)
+        assert edit.conflict_revision == 2
+        edit.overwrite_button.click()
+        saved, changed = (await api.edit(automation.id, sent[-1][0],
+                                         expected_revision=sent[-1][1])).value
+        assert changed and saved.revision == 3 and saved.title == "Backup"
+        edit.accept_saved()
+        await h.stop()
+
+    asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------- permissions
+
+def test_permissions_in_plain_words(qtbot) -> None:
+    form = make_form(qtbot)
+    form.runner_box.setCurrentIndex(form.runner_box.findData("agent"))
+    assert form.consent.text() == "• Asks you before running commands or changing files"
+    assert not form.tool_group.isEnabled()
+    form.mode_buttons["allow_listed"].setChecked(True)
+    assert form.tool_group.isEnabled()
+    assert "Nothing is ticked" in form.consent.text()
+    form.tool_checks["read_file"].setChecked(True)
+    assert form.permission_words() == ["Without asking: read files",
+                                       "Asks you before anything else"]
+    form.tool_checks["run_command"].setChecked(True)
+    assert form.permission_words()[:2] == ["Runs commands without asking.",
+                                           "Without asking: run commands, read files"]
+    fill(form)
+    form.runner_box.setCurrentIndex(form.runner_box.findData("agent"))
+    form.prompt_edit.setPlainText("Tidy the notes")
+    doc = form.document()
+    assert doc["permissions"]["mode"] == "allow_listed"
+    assert doc["permissions"]["tools"] == ["run_command", "read_file"]
+    parse_definition(doc, CTX)
+    form.mode_buttons["allow_all"].setChecked(True)
+    assert form.permission_words()[:2] == [
+        "Runs commands without asking.", "Runs commands and uses every tool without asking"]
+    form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    assert form.permission_words() == [
+        "Runs its command without asking (creating it was the consent)"]
+    assert form.document()["permissions"] == {"mode": "ask", "tools": [], "rules": [],
+                                              "untrusted_ok": []}
+    assert form.mode_buttons["allow_all"].isChecked()        # kept on screen
+
+
+# ------------------------------------------------------------ keys and access
+
+def test_ctrl_return_saves_and_escape_closes(qtbot) -> None:
+    form = make_form(qtbot)
+    fill(form)
+    form.show()
+    form.activateWindow()                    # a window shortcut needs the active window
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is form)
+    form.command_edit.setFocus()
+    with qtbot.waitSignal(form.submitted, timeout=2000):
+        qtbot.keyClick(form.command_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert form.command_edit.toPlainText() == "./backup.sh"
+    form.accept_saved()
+    assert form.result() == form.DialogCode.Accepted
+    other = make_form(qtbot)
+    other.show()
+    other.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is other)
+    with qtbot.waitSignal(other.rejected, timeout=2000):
+        qtbot.keyClick(other, Qt.Key.Key_Escape)
+
+
+def test_every_control_has_an_accessible_name(qtbot) -> None:
+    form = make_form(qtbot, stored(agent_doc({"kind": "manual"})))
+    controls = (QLineEdit, QPlainTextEdit, QComboBox, QAbstractSpinBox, QAbstractButton)
+    unnamed = []
+    for widget in form.findChildren(QWidget):
+        if not isinstance(widget, controls):
+            continue
+        parent = widget.parentWidget()
+        if isinstance(parent, (QComboBox, QAbstractSpinBox)) or type(widget).__name__ in (
+                "QTabBar", "QToolButton", "QScrollBar"):
+            continue                                 # parts of a named control
+        if not widget.accessibleName():
+            unnamed.append(f"{type(widget).__name__} {getattr(widget, 'text', lambda: '')()}")
+    assert unnamed == []
+
+
+# -------------------------------------------------------------- the property
+
+ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe",
+         "Pacific/Chatham")
+times = st.builds(time, st.integers(0, 23), st.integers(0, 59))
+friendly = st.one_of(
+    st.fixed_dictionaries({"mode": st.just("once"), "at": st.datetimes(
+        min_value=datetime(2026, 4, 1), max_value=datetime(2099, 12, 31)).map(
+        lambda d: d.replace(second=0, microsecond=0))}),
+    st.fixed_dictionaries({"mode": st.sampled_from(["every", "after"]),
+                           "gap": st.integers(1, 366 * 24 * 60)}),
+    st.fixed_dictionaries({"mode": st.sampled_from(["daily", "weekdays"]), "time": times}),
+    st.fixed_dictionaries({"mode": st.just("weekly"), "time": times, "days": st.sets(
+        st.integers(0, 6), min_size=1).map(lambda s: tuple(sorted(s)))}),
+    st.fixed_dictionaries({"mode": st.just("monthly"), "time": times,
+                           "day": st.integers(1, 31)}),
+    st.just({"mode": "manual"}),
+)
+
+
+def test_picker_values_survive_document_and_back(qtbot) -> None:
+    a, b = make_picker(qtbot), make_picker(qtbot)
+
+    @settings(max_examples=300, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(friendly, st.sampled_from(ZONES))
+    def check(values: dict[str, Any], zone_name: str) -> None:
+        values = dict(values, zone=zone_name)
+        gap = values.pop("gap", None)
+        if gap is not None:
+            values["every" if values["mode"] == "every" else "interval"] = timedelta(minutes=gap)
+        a.set_values(values)
+        assert a.values() == values
+        try:
+            doc = a.trigger()
+        except InvalidInput as exc:                  # a wall time the clocks skip
+            assert values["mode"] == "once" and exc.field == "trigger.at"
+            return
+        trigger_object(doc, NOW, zone_name)          # the parser accepts it
+        b.zone_box.set_zone(zone_name)
+        assert b.load_trigger(doc) == values["mode"]
+        assert b.values() == values
+        assert b.trigger() == doc
+
+    check()
