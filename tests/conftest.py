@@ -6,6 +6,7 @@ import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,3 +50,21 @@ def _no_unexpected_warnings(request: pytest.FixtureRequest,
     if unexpected:
         lines = "\n".join(f"{r.levelname} {r.name}: {r.getMessage()}" for r in unexpected)
         pytest.fail(f"unexpected log records:\n{lines}", pytrace=False)
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[Any]:
+    """A qasync loop over pytest-qt's QApplication, set as the thread's event loop: Qt may
+    step a task between ``run_until_complete`` calls, and what it awaits must find this
+    loop then too (as in the app, where the loop never stops)."""
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()

@@ -34,15 +34,6 @@ from test_serve import ERRANDS, _env
 
 
 @pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    try:
-        yield loop
-    finally:
-        loop.close()
-
-
-@pytest.fixture
 def notes() -> RecordingBackend:
     return RecordingBackend()
 
@@ -55,6 +46,7 @@ def shell(qloop: qasync.QEventLoop, tmp_path: Path, notes: RecordingBackend
     try:
         yield app
     finally:
+        run(qloop, app.idle())
         run(qloop, app.close())
         app.window.deleteLater()
 
@@ -199,6 +191,9 @@ def test_the_window_has_the_shortcuts_accessible_names_and_plug_in_points(
     for key in ("Ctrl+N", "Ctrl+F", "Ctrl+R", "Ctrl+E", "Space", "Del", "Ctrl+,", "Esc"):
         shortcuts[key].trigger()
     assert len(fired) == 8
+    run(qloop, shell.idle())  # the form and the settings dialog are open now
+    assert shell.controller.form is not None and shell.controller.form.isVisible()
+    assert shell.settings_flow.dialog.isVisible()
     for widget in w.findChildren(QWidget):
         if widget.isVisibleTo(w) and widget.focusPolicy().value and not widget.accessibleName():
             pytest.fail(f"{widget.objectName() or type(widget).__name__} has no accessible name")

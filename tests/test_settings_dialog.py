@@ -32,15 +32,6 @@ KEY = "sk-test-DoNotLeak-7f3a9c21e8"
 
 
 @pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    try:
-        yield loop
-    finally:
-        loop.close()
-
-
-@pytest.fixture
 def shell(qloop: qasync.QEventLoop, tmp_path: Path) -> Iterator[AppShell]:
     app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
     run(qloop, app.start())

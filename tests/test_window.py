@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
 
 import pytest
@@ -23,15 +23,6 @@ from errands.app.notifications import RecordingBackend
 from errands.timeutil import utcnow
 
 
-@pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    try:
-        yield loop
-    finally:
-        loop.close()
-
-
 def open_shell(qloop: qasync.QEventLoop, data: Path) -> AppShell:
     app = AppShell(data, tray_available=True, notifications=RecordingBackend())
     run(qloop, app.start())
@@ -39,7 +30,7 @@ def open_shell(qloop: qasync.QEventLoop, data: Path) -> AppShell:
 
 
 def close_shell(qloop: qasync.QEventLoop, app: AppShell) -> None:
-    run(qloop, app.controller.idle())
+    run(qloop, app.idle())
     run(qloop, app.close())
     app.window.deleteLater()
 
@@ -230,3 +221,101 @@ def test_find_focuses_the_filter(shell: AppShell, qloop: qasync.QEventLoop) -> N
     assert c.sidebar.filter_edit.hasFocus() or QApplication.focusWidget() is None
     assert shell.window.find_action.shortcut().toString() == "Ctrl+F"
     assert shell.window.pause_action.shortcut().matches(Qt.Key.Key_Space)
+
+
+# ------------------------------------------------------------ the form, a run, the inbox
+
+def test_create_through_the_form_then_edit_with_a_revision_conflict(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api, w = shell.controller, shell.api, shell.window
+    assert c is not None and api is not None
+    w.new_action.trigger()                                              # Ctrl+N
+    form = c.form
+    assert form is not None and form.isVisible() and form.expected_revision() is None
+    form.title_edit.setText("Weekday greeting")
+    form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    form.command_edit.setPlainText("echo good morning")
+    form.picker.set_mode("weekdays")
+    form.picker.set_values({"time": time(8, 30), "zone": "Europe/Berlin"})
+    assert form.submit()
+    run(qloop, until(lambda: c.form is not form, what="form closes"))
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.title == "Weekday greeting", what="detail"))
+    made = c.detail.automation
+    assert made.definition.trigger.expression == "30 8 * * MON-FRI"
+    assert made.definition.trigger.timezone == "Europe/Berlin"
+    run(qloop, until(lambda: c.sidebar.model.summary(made.id) is not None, what="row"))
+    assert c.sidebar.model.summary(made.id).next_fire_at == made.next_fire_at
+
+    # Ctrl+R → the run lands in the history with its output
+    w.run_now_action.trigger()
+    run(qloop, until(lambda: states(shell) == ["succeeded"]))
+    assert "good morning" in result_column(shell)[0]
+
+    # a refused save keeps what was typed and says why beside the field
+    w.edit_action.trigger()                                             # Ctrl+E
+    run(qloop, until(lambda: c.form is not None and c.form.isVisible(), what="edit form"))
+    form = c.form
+    assert form.expected_revision() == 1 and form.title_edit.text() == "Weekday greeting"
+    run(qloop, api.set_setting("min_interval", "10m"))
+    form.title_edit.setText("Greeting, every five minutes")
+    form.picker.set_mode("every")
+    form.picker.set_values({"every": timedelta(minutes=5)})
+    assert form.submit()  # the form has no floor of its own: the engine refuses it
+    run(qloop, until(lambda: form.field_error("trigger.every") != "", what="refused"))
+    assert "10m" in form.field_error("trigger.every") or "10 m" in \
+        form.field_error("trigger.every"), form.field_error("trigger.every")
+    assert form.isVisible() and form.title_edit.text() == "Greeting, every five minutes"
+    form.picker.set_mode("weekdays")
+
+    # someone else edits meanwhile: saving is refused as a conflict, nothing is lost
+    newer = made.definition.to_dict()
+    newer["title"] = "Changed elsewhere"
+    run(qloop, api.edit(made.id, newer))
+    form.title_edit.setText("Morning greeting")
+    form.submit()
+    run(qloop, until(lambda: form.conflict.isVisible(), what="conflict shown"))
+    assert "revision 2" in form.conflict_text.text()
+    assert form.title_edit.text() == "Morning greeting"
+    assert run(qloop, api.automation(made.id)).value.title == "Changed elsewhere"
+    form.overwrite_button.click()                                       # Save anyway
+    run(qloop, until(lambda: c.form is not form, what="saved over: the form closes"))
+    saved = run(qloop, api.automation(made.id)).value
+    assert saved.title == "Morning greeting" and saved.revision == 3
+    run(qloop, until(lambda: c.sidebar.model.summary(made.id).title == "Morning greeting"))
+
+
+def test_a_run_opens_its_output_and_the_inbox_marks_read(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc("Disk check", "echo disk full >&2; exit 4"))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    c.detail.buttons["run_now"].click()
+    run(qloop, until(lambda: states(shell) == ["failed"]))
+
+    c.detail.table.activated.emit(c.detail.history.index(0, 0))        # Enter on the row
+    assert c.pages.current == "session"
+    run(qloop, until(lambda: c.session.run_id() is not None, what="run shown"))
+    assert "disk full" in c.session.output.toPlainText()
+    assert "Disk check" in c.session_back.label.text()
+    c.session_back.button.click()
+    assert c.pages.current == "detail"
+
+    run(qloop, until(lambda: c.sidebar.unread_count == 1))
+    c.sidebar.inbox_button.click()
+    assert c.pages.current == "inbox"
+    run(qloop, until(lambda: c.inbox.unread_count() == 1, what="inbox fills"))
+    item = c.inbox.model.items()[0]
+    assert item.run_id is not None and item.kind == "failure"
+    c.inbox.select(item.id)
+    c.inbox.mark_current_read()
+    run(qloop, until(lambda: c.inbox.unread_count() == 0 and c.sidebar.unread_count == 0,
+                     what="marked read"))
+
+    # a clicked notification leads to its run
+    c.open_item(item)
+    assert c.pages.current == "session" and c.session_run == item.run_id
+    run(qloop, shell.idle())

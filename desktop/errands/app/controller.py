@@ -15,21 +15,26 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
     QStackedWidget,
+    QVBoxLayout,
     QWidget,
 )
 
-from ..errors import ErrandsError, NotFound
-from ..records import Automation
-from ..timeutil import utcnow
+from ..errors import Conflict, ErrandsError, NotFound
+from ..records import AttentionItem, Automation
+from ..timeutil import system_zone_name, utcnow
 from . import words
 from .adapter import Adapter
+from .detail.history import ID_ROLE
 from .detail.pane import DetailPane
+from .detail.session import SessionView
+from .dialogs.form import AutomationForm
+from .inbox import InboxView
 from .sidebar.view import AutomationSidebar
 from .upcoming import UpcomingView
 from .window import MainWindow
@@ -86,8 +91,7 @@ class WindowController(QObject):
 
     selection_changed = Signal(str)        # the automation shown ("" for none)
     refreshed = Signal(str)                # a refresh named here finished (tests wait on it)
-    edit_wanted = Signal(object)           # an Automation to edit (the form's owner opens it)
-    new_wanted = Signal()
+    form_opened = Signal(object)           # the AutomationForm just shown (tests drive it)
 
     def __init__(self, window: MainWindow, adapter: Adapter) -> None:
         super().__init__(window)
@@ -109,9 +113,23 @@ class WindowController(QObject):
         self.detail.set_local_zone(self.tz)
         self.upcoming = UpcomingView()
         self.upcoming.set_local_zone(self.tz)
+        self.session = SessionView()
+        self.session.set_local_zone(self.tz)
+        self.session_back = BackBar(self.tr("Run"))
+        session_page = QWidget()
+        session_page.setAccessibleName(self.tr("Run"))
+        column = QVBoxLayout(session_page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.session_back)
+        column.addWidget(self.session, 1)
+        self.inbox = InboxView()
         self.pages = Pages()
         self.pages.add("detail", self.detail)
         self.pages.add("upcoming", self.upcoming)
+        self.pages.add("session", session_page)
+        self.pages.add("inbox", self.inbox)
+        self.session_run: str = ""        # the run the session page shows
+        self.form: AutomationForm | None = None
         window.set_sidebar(self.sidebar)
         window.set_detail(self.pages)
         self._wire()
@@ -122,8 +140,18 @@ class WindowController(QObject):
         s, d, w, a = self.sidebar, self.detail, self.window, self.adapter
         s.automation_selected.connect(self.select)
         s.automation_activated.connect(lambda i: self.edit(i))
-        s.new_requested.connect(self.new_wanted)
+        s.new_requested.connect(self.new)
         s.upcoming_requested.connect(self.show_upcoming)
+        s.inbox_requested.connect(self.show_inbox)
+        self.inbox.mark_read_requested.connect(
+            lambda item_id: self.command(self.tr("Mark read"), self.api.mark_read(item_id)))
+        self.inbox.mark_all_read_requested.connect(
+            lambda: self.command(self.tr("Mark all read"), self.api.mark_read(None)))
+        self.inbox.run_opened.connect(self.open_run)
+        self.inbox.automation_opened.connect(self.open_automation)
+        self.session.reply_requested.connect(self.reply)
+        self.session_back.back.connect(self._back_from_session)
+        self.detail.table.activated.connect(self._history_activated)
         self.upcoming.range_changed.connect(self._upcoming_range)
         self.upcoming.automation_selected.connect(self.open_automation)
 
@@ -139,7 +167,7 @@ class WindowController(QObject):
         d.edit_requested.connect(lambda i: self.edit(i))
         d.more_runs_wanted.connect(self._more_runs)
 
-        w.new_requested.connect(self.new_wanted)
+        w.new_requested.connect(self.new)
         w.find_requested.connect(self._find)
         w.run_now_requested.connect(lambda: self.selected and self.run_now(self.selected))
         w.edit_requested.connect(lambda: self.selected and self.edit(self.selected))
@@ -149,7 +177,8 @@ class WindowController(QObject):
 
         a.automations_changed.connect(self._changed)
         a.automations_deleted.connect(self._deleted)
-        a.attention_changed.connect(lambda: self.refresh("unread", self._refresh_unread))
+        a.attention_changed.connect(self._attention_changed)
+        a.runs_changed.connect(self._runs_changed)
 
     # ---------------------------------------------------------------- start
 
@@ -224,6 +253,15 @@ class WindowController(QObject):
         answer = await self.adapter.attention(key="unread", unread_only=True)
         if answer is not None:
             self.sidebar.set_unread_count(len(answer.value))
+
+    def _attention_changed(self) -> None:
+        self.refresh("unread", self._refresh_unread)
+        if self.pages.current == "inbox":
+            self.refresh("inbox", self._refresh_inbox)
+
+    def _runs_changed(self, states: dict[str, str]) -> None:
+        if self.session_run and self.session_run in states and self.pages.current == "session":
+            self.refresh("session", self._refresh_session)
 
     # ----------------------------------------------------------- the selection
 
@@ -355,7 +393,142 @@ class WindowController(QObject):
     def edit(self, automation_id: str) -> None:
         async def go() -> Automation:
             return (await self.api.automation(automation_id)).value
-        self.command(self.tr("Edit"), go(), self.edit_wanted.emit)
+        self.command(self.tr("Edit"), go(), self.open_form)
+
+    def new(self, doc: dict[str, Any] | None = None) -> AutomationForm:
+        """The form for a new automation (pre-filled from ``doc``: a draft, a template)."""
+        form = self.open_form(None)
+        if doc is not None:
+            form.load_document(doc)
+        return form
+
+    def open_form(self, automation: Automation | None) -> AutomationForm:
+        """One form at a time: asking again brings it forward (what is typed stays)."""
+        if self.form is not None and self.form.isVisible():
+            showing = self.form.automation
+            if (showing is None) == (automation is None) and (
+                    automation is None or showing.id == automation.id):  # type: ignore[union-attr]
+                self.form.raise_()
+                self.form.activateWindow()
+                return self.form
+            self.form.close()
+        form = AutomationForm(self.window, zone_default=system_zone_name(),
+                              automation=automation)
+        form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        editing = automation.id if automation is not None else None
+        form.submitted.connect(lambda doc, revision: self._save(form, editing, doc, revision))
+        if editing is not None:
+            form.reload_requested.connect(lambda: self._reload_form(form, editing))
+        form.destroyed.connect(lambda *_: self._form_gone(form))
+        self.form = form
+        form.open()
+        self.form_opened.emit(form)
+        return form
+
+    def _form_gone(self, form: AutomationForm) -> None:
+        if self.form is form:
+            self.form = None
+
+    def _save(self, form: AutomationForm, editing: str | None, doc: dict[str, Any],
+              revision: int | None) -> None:
+        async def go() -> None:
+            form.set_busy(True)
+            try:
+                if editing is None:
+                    automation, _created = (await self.api.create(doc)).value
+                else:
+                    automation, _changed = (await self.api.edit(
+                        editing, doc, expected_revision=revision)).value
+            except (ErrandsError, Conflict) as exc:
+                form.set_busy(False)
+                form.show_errors(exc)
+                return
+            form.set_busy(False)
+            form.accept_saved()
+            self.window.statusBar().showMessage(
+                self.tr("Saved “%1”").replace("%1", automation.title), 5000)
+            self.open_automation(automation.id)
+        self.spawn(go())
+
+    def _reload_form(self, form: AutomationForm, automation_id: str) -> None:
+        async def go() -> None:
+            try:
+                automation = (await self.api.automation(automation_id)).value
+            except ErrandsError as exc:
+                form.show_errors(exc)
+                return
+            form.load(automation)
+        self.spawn(go())
+
+    # ------------------------------------------------------------ runs and sessions
+
+    def _history_activated(self, index: Any) -> None:
+        run_id = index.siblingAtColumn(0).data(ID_ROLE)
+        if run_id:
+            self.open_run(run_id)
+
+    def open_run(self, run_id: str) -> None:
+        """A run's conversation or command output, on a page of its own."""
+        self.session_run = run_id
+        self.pages.show_page("session")
+        self.refresh("session", self._refresh_session)
+
+    async def _refresh_session(self) -> None:
+        wanted = self.session_run
+        if not wanted:
+            return
+        try:
+            answer = await self.adapter.latest("session", lambda: self.api.run(wanted))
+        except NotFound:
+            self.session.set_run(None)
+            return
+        if answer is None or self.session_run != wanted:
+            return
+        doc = answer.value
+        self.session.set_run(doc)
+        title = self.tr("Run %1").replace("%1", str(doc.get("index", "")))
+        if self.automation is not None and self.automation.id == doc.get("automation_id"):
+            title = f"{self.automation.title} · {title}"
+        self.session_back.label.setText(title)
+
+    def reply(self, session_id: str, text: str) -> None:
+        """A follow-up in a session: an attended turn; the page follows the new run."""
+        async def go() -> None:
+            try:
+                run = (await self.api.reply(session_id, text)).value
+            except ErrandsError as exc:
+                self.session.reply_failed(str(exc))
+                return
+            self.session.reply_sent()
+            self.open_run(run.id)
+        self.spawn(go())
+
+    def _back_from_session(self) -> None:
+        self.pages.show_page("detail")
+
+    # -------------------------------------------------------------------- inbox
+
+    def show_inbox(self) -> None:
+        self.pages.show_page("inbox")
+        self.refresh("inbox", self._refresh_inbox)
+
+    async def _refresh_inbox(self) -> None:
+        answer = await self.adapter.attention(key="inbox")
+        if answer is None:
+            return
+        titles = {s.id: s.title for s in self.sidebar.model.summaries_view()}
+        self.inbox.set_now(utcnow())
+        self.inbox.set_items(answer.value, titles)
+
+    def open_item(self, item: AttentionItem) -> None:
+        """What a clicked notification leads to: its run, else its automation, else the
+        inbox."""
+        if item.run_id:
+            self.open_run(item.run_id)
+        elif item.automation_id:
+            self.open_automation(item.automation_id)
+        else:
+            self.show_inbox()
 
     # ------------------------------------------------------------------ keyboard
 
@@ -363,6 +536,8 @@ class WindowController(QObject):
         self.sidebar.focus_filter()
 
     def _escape(self) -> None:
+        if self.form is not None and self.form.isVisible():
+            return  # the dialog closes itself on Esc
         if self.pages.current != "detail":
             self.pages.show_page("detail")
         elif self.sidebar.filter_edit.hasFocus() and self.sidebar.filter_edit.text():

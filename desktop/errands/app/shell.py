@@ -72,6 +72,9 @@ class AppShell(QObject):
         self._quit = asyncio.Event()
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Qt may call us between the loop's turns (a test, a modal): tasks go to the loop
+        # start() ran on
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._recent_dirty = True
         self._refreshing: dict[str, bool] = {}  # refresh name -> asked again meanwhile
 
@@ -123,6 +126,7 @@ class AppShell(QObject):
 
     async def start(self) -> None:
         """Show the window at once, then start the engine and listen to it."""
+        self.loop = asyncio.get_running_loop()
         self.window.show_engine_state("starting")
         self.window.show()
         self.api = await self.host.start()
@@ -145,6 +149,13 @@ class AppShell(QObject):
         finally:
             await self.close()
         return 0
+
+    async def idle(self) -> None:
+        """Wait until nothing the window started is in flight (tests, screenshots)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self.controller is not None:
+            await self.controller.idle()
 
     def request_quit(self) -> None:
         self._quit.set()
@@ -192,8 +203,8 @@ class AppShell(QObject):
         self._spawn(go())
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_event_loop().create_task(coro) if asyncio.iscoroutine(coro) \
-            else asyncio.ensure_future(coro)
+        loop = self.loop or asyncio.get_event_loop()
+        task = loop.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_report)
@@ -285,6 +296,8 @@ class AppShell(QObject):
         self.activate()
         if message.items:
             self.item_opened.emit(message.items[0])
+            if self.controller is not None:
+                self.controller.open_item(message.items[0])
 
     # -------------------------------------------------------------- engine state
 

@@ -146,6 +146,7 @@ class AutomationForm(QDialog):
         self.conflict.setVisible(False)
 
         self.tabs = QTabWidget()
+        self.tabs.tabBar().setAccessibleName(self.tr("Sections of the form"))
         self.tabs.setAccessibleName(self.tr("Sections"))
         self.tabs.setDocumentMode(True)
         self._build_task_tab()

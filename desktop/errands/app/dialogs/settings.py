@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QAbstractItemView,
     QCheckBox,
     QComboBox,
@@ -258,6 +259,7 @@ def _scrolling(page: QWidget) -> QScrollArea:
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setWidget(page)
+    area.setAccessibleName(page.accessibleName() or QApplication.translate("Settings", "Page"))
     return area
 
 
@@ -300,6 +302,7 @@ class SettingsDialog(QDialog):
         self._tab_of: dict[str, int] = {}
 
         self.tabs = QTabWidget(self)
+        self.tabs.tabBar().setAccessibleName(self.tr("Sections of the settings"))
         self.tabs.setObjectName("settings-tabs")
         self.tabs.setAccessibleName(self.tr("Settings sections"))
         self.tabs.addTab(_scrolling(self._general_page()), self.tr("General"))
