@@ -70,6 +70,11 @@ class App:
         run(self.loop, self.adapter.drain())
         run(self.loop, self.host.close())
         self.adapter.detach()
+        if self.flow.dialog is not None:
+            self.flow.dialog.deleteLater()
+        self.flow.deleteLater()
+        self.adapter.deleteLater()
+        QApplication.processEvents()
 
     def agent(self, title: str = "builder", **extra: Any) -> str:
         doc = {"title": title, "runner": {"kind": "agent", "prompt": "Do it."},

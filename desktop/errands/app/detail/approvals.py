@@ -147,6 +147,7 @@ class SavedApprovalsView(QWidget):
         self.automation: Automation | None = None
         self.origins: dict[int, RuleOrigin] = {}
         self.rows: list[tuple[QLabel, QLabel, QPushButton]] = []
+        self.blocks: list[QWidget] = []
 
         self.heading = QLabel(self.tr("Saved approvals"))
         font = QFont(self.heading.font())
@@ -160,8 +161,11 @@ class SavedApprovalsView(QWidget):
         self.grid = QGridLayout(self.grid_host)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setColumnStretch(0, 1)
+        self.grid.setHorizontalSpacing(12)
+        self.grid.setVerticalSpacing(10)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
         layout.addWidget(self.heading)
         layout.addWidget(self.empty)
         layout.addWidget(self.grid_host)
@@ -191,11 +195,10 @@ class SavedApprovalsView(QWidget):
         return [sentence.text() for sentence, _, _ in self.rows]
 
     def _rebuild(self) -> None:
-        for sentence, origin, button in self.rows:
-            for w in (sentence, origin, button):
-                self.grid.removeWidget(w)
-                w.deleteLater()
-        self.rows = []
+        for w in (*self.blocks, *(button for _, _, button in self.rows)):
+            self.grid.removeWidget(w)
+            w.deleteLater()
+        self.rows, self.blocks = [], []
         rules = self.rules()
         workdir = workdir_of(self.automation, self.data_dir)
         self.empty.setVisible(not rules)
@@ -218,9 +221,15 @@ class SavedApprovalsView(QWidget):
             button.setToolTip(self.tr("Remove this rule (an edit, with a new revision); "
                                       "the next such call asks again"))
             button.clicked.connect(lambda _=False, i=index: self._revoke(i))
-            self.grid.addWidget(sentence, 2 * index, 0)
-            self.grid.addWidget(button, 2 * index, 1, 2, 1, Qt.AlignmentFlag.AlignTop)
-            self.grid.addWidget(origin, 2 * index + 1, 0)
+            block = QWidget()
+            lines = QVBoxLayout(block)
+            lines.setContentsMargins(0, 0, 0, 0)
+            lines.setSpacing(1)
+            lines.addWidget(sentence)
+            lines.addWidget(origin)
+            self.grid.addWidget(block, index, 0)
+            self.grid.addWidget(button, index, 1, Qt.AlignmentFlag.AlignVCenter)
+            self.blocks.append(block)
             self.rows.append((sentence, origin, button))
 
     def _revoke(self, index: int) -> None:

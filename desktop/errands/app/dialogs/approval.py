@@ -119,6 +119,13 @@ def pattern_problem(tool: str | None, arguments: dict[str, Any] | None,
     subject = judged_subject(tool, arguments, workdir)
     rule = Rule(tool=spec.name, pattern=pattern, action="allow")
     if not permissions.rule_matches(rule, spec, subject):
+        if spec.subject == "command" and subject and permissions._EXPANDS.search(subject):
+            return words.tr("A command with $(…), backquotes or redirections is never "
+                            "allowed by a pattern; approve it once instead.")
+        if spec.subject == "command" and subject and len(
+                [x for x in permissions._PARTS.split(subject) if x.strip()]) > 1:
+            return words.tr("This pattern does not match this call: every part of the "
+                            "command (split at ;, &&, ||, | and &) must match it.")
         return words.tr("This pattern does not match this call, so it would not allow it.")
     return None
 
@@ -263,7 +270,7 @@ class ApprovalDialog(QDialog):
         self.rule_words = QLabel()
         self.rule_words.setWordWrap(True)
         self.rule_words.setAccessibleName(self.tr("The rule in words"))
-        self.save_rule = QPushButton(self.tr("Allow &and save rule"))
+        self.save_rule = QPushButton(self.tr("Allow and &save rule"))
         self.save_rule.setAccessibleName(self.tr("Allow and save rule"))
         self.save_rule.clicked.connect(self._approve_always)
         self.cancel_rule = QPushButton(self.tr("Back"))
@@ -293,15 +300,16 @@ class ApprovalDialog(QDialog):
         p.setContentsMargins(0, 0, 0, 0)
         p.addWidget(self.tool_label)
         p.addWidget(self.subject_caption)
-        p.addWidget(self.subject_box, 2)
+        p.addWidget(self.subject_box)
         p.addWidget(self.args_caption)
-        p.addWidget(self.args_box, 3)
+        p.addWidget(self.args_box, 100)
         p.addWidget(self.where)
         p.addWidget(self.rule_frame)
         note_row = QHBoxLayout()
         note_row.addWidget(note_caption)
         note_row.addWidget(self.note_edit, 1)
         p.addLayout(note_row)
+        p.addStretch(1)  # short content stays at the top; the arguments box takes the room
 
         # ---- the question page
         self.question = QLabel()
@@ -513,13 +521,13 @@ class ApprovalDialog(QDialog):
         args = dict(b.arguments or {})
         key = spec.subject if spec is not None else None
         subject = args.pop(key, None) if key else None
-        self.tool_label.setText(self.tr("It wants to %1 (tool %2).").replace(
-            "%1", words.tool_words(b.tool or "?")).replace("%2", b.tool or "?"))
+        self.tool_label.setText(self.tr("Tool: %1").replace("%1", b.tool or "?"))
         has_subject = isinstance(subject, str)
         self.subject_caption.setText(self.tr(SUBJECT_NAMES.get(key or "", "Subject")) + ":")
         self.subject_caption.setVisible(has_subject)
         self.subject_box.setVisible(has_subject)
         self.subject_box.setPlainText(subject if has_subject else "")
+        self._fit_subject()
         if not has_subject and subject is not None:
             args[key or "?"] = subject  # not text: shown with the rest, as it came
         self.args_box.setPlainText("\n".join(_argument_text(k, v) for k, v in args.items()))
@@ -575,6 +583,26 @@ class ApprovalDialog(QDialog):
         if not keep_inputs:
             self.answer_edit.clear()
 
+    def _fit_subject(self) -> None:
+        """The subject box as tall as its text (wrapped), two lines at least and twelve at
+        most (then it scrolls): a short command does not sit in a tall empty box."""
+        box = self.subject_box
+        metrics = box.fontMetrics()
+        shown = box.viewport().width() if box.isVisible() else self.width() - 60
+        width = max(shown - metrics.horizontalAdvance("x") * 2, 200)  # room for a scrollbar
+        per_line = max(1, width // max(1, metrics.horizontalAdvance("x")))
+        lines = sum(max(1, -(-len(line) // per_line))
+                    for line in (box.toPlainText() or " ").splitlines() or [" "])
+        frame = 2 * box.frameWidth() + int(box.document().documentMargin() * 2) + 4
+        if lines > 1:
+            lines += 1  # words wrap earlier than characters would
+        box.setFixedHeight(metrics.lineSpacing() * min(max(lines, 2), 12) + frame)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's naming)
+        super().resizeEvent(event)
+        if self.subject_box.isVisible():
+            self._fit_subject()
+
     # ------------------------------------------------------------------ "always"
 
     def _show_rule(self, shown: bool) -> None:
@@ -602,12 +630,14 @@ class ApprovalDialog(QDialog):
             self.rule_check.setText("✕ " + problem)
             self.rule_check.setStyleSheet(f"color: {colors['error'].name()}")
             self.rule_words.setText("")
+            self.rule_words.hide()
         else:
             self.rule_check.setText("✓ " + self.tr("Matches this call."))
             self.rule_check.setStyleSheet(f"color: {colors['success'].name()}")
             b = self._current[0].blocker
             self.rule_words.setText(rule_sentence(b.tool or "", self.rule_edit.text(),
                                                   self._workdir))
+            self.rule_words.show()
         self.save_rule.setEnabled(problem is None and not self._busy)
 
     # ------------------------------------------------------------------ deciding
