@@ -319,3 +319,48 @@ def test_a_run_opens_its_output_and_the_inbox_marks_read(
     c.open_item(item)
     assert c.pages.current == "session" and c.session_run == item.run_id
     run(qloop, shell.idle())
+
+
+def test_a_parked_agent_run_is_reviewed_from_the_window(
+        qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openai_server import ScriptedServer, call, say
+
+    model = ScriptedServer().start()
+    monkeypatch.setenv("ERRANDS_PROVIDER_BASE_URL", model.base_url)
+    monkeypatch.setenv("ERRANDS_PROVIDER_MODEL", "scripted-model")
+    work = tmp_path / "work"
+    work.mkdir()
+    app = open_shell(qloop, tmp_path / "data")
+    try:
+        c, api = app.controller, app.api
+        made = run(qloop, api.create({
+            "title": "Site builder", "runner": {"kind": "agent", "prompt": "Build it."},
+            "trigger": {"kind": "manual"}, "workdir": str(work),
+            "policy": {"retry": {"max_attempts": 1}}})).value[0]
+        model.play(call("run_command", {"command": "echo built > out.txt"}), say("Built."))
+        run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+        c.sidebar.select(made.id)
+        run(qloop, until(lambda: c.detail.automation is not None))
+        assert c.detail.saved.isVisible() and c.detail.saved.sentences() == []
+        c.detail.buttons["run_now"].click()
+        run(qloop, until(lambda: c.sidebar.parked_count == 1, what="the waiting badge"))
+        assert c.sidebar.approvals_button.isVisible()
+        assert c.sidebar.approvals_button.text() == "⚑ 1 waiting"
+        run(qloop, until(lambda: app.tray.state == "attention", what="tray asks for you"))
+        run(qloop, until(lambda: c.sidebar.model.summary(made.id).parked == 1))
+
+        c.detail.table.activated.emit(c.detail.history.index(0, 0))   # open the parked run
+        run(qloop, until(lambda: c.review_button.isVisible(), what="Review… offered"))
+        assert "echo built > out.txt" in c.session.blocker_text()
+        c.review_button.click()
+        dialog = c.approvals.dialog
+        run(qloop, until(lambda: dialog is not None and dialog.current() is not None))
+        dialog.once_button.click()
+        run(qloop, until(lambda: states(app) == ["succeeded"], what="the run resumes"))
+        assert (work / "out.txt").read_text() == "built\n"
+        run(qloop, until(lambda: c.sidebar.parked_count == 0
+                         and not c.sidebar.approvals_button.isVisible()))
+        run(qloop, until(lambda: app.tray.state == "idle", what="tray calm again"))
+    finally:
+        close_shell(qloop, app)
+        model.close()

@@ -33,6 +33,8 @@ from .adapter import Adapter
 from .detail.history import ID_ROLE
 from .detail.pane import DetailPane
 from .detail.session import SessionView
+from .approvals import ApprovalFlow
+from .detail.approvals import load_rule_origins, revoke_rule
 from .dialogs.form import AutomationForm
 from .inbox import InboxView
 from .sidebar.view import AutomationSidebar
@@ -129,6 +131,12 @@ class WindowController(QObject):
         self.pages.add("session", session_page)
         self.pages.add("inbox", self.inbox)
         self.session_run: str = ""        # the run the session page shows
+        self.approvals = ApprovalFlow(window, adapter)
+        self.detail.saved.data_dir = self.api.data_dir
+        self.review_button = QPushButton(self.tr("Review…"))
+        self.review_button.setAccessibleName(self.tr("Review what this run waits for"))
+        self.review_button.hide()
+        self.session_back.layout().addWidget(self.review_button)
         self.form: AutomationForm | None = None
         window.set_sidebar(self.sidebar)
         window.set_detail(self.pages)
@@ -152,6 +160,10 @@ class WindowController(QObject):
         self.session.reply_requested.connect(self.reply)
         self.session_back.back.connect(self._back_from_session)
         self.detail.table.activated.connect(self._history_activated)
+        self.detail.revoke_requested.connect(self.revoke)
+        s.approvals_requested.connect(lambda: self.approvals.open())
+        self.approvals.count_changed.connect(s.set_parked_count)
+        self.review_button.clicked.connect(self._review_session_run)
         self.upcoming.range_changed.connect(self._upcoming_range)
         self.upcoming.automation_selected.connect(self.open_automation)
 
@@ -184,6 +196,7 @@ class WindowController(QObject):
 
     async def load(self) -> None:
         """The first snapshot: every automation, the unread count."""
+        self.approvals.refresh()
         await asyncio.gather(self._load_all(), self._refresh_unread())
 
     async def _load_all(self) -> None:
@@ -311,6 +324,9 @@ class WindowController(QObject):
         self.automation = automation
         self.detail.set_now(utcnow())
         self.detail.set_automation(automation, running=running, run_count=automation.run_count)
+        if automation.definition is not None and automation.definition.runner.kind == "agent" \
+                and automation.definition.permissions.rules:
+            self.spawn(self._load_origins(automation))
         if same and self.detail.history.runs():
             self.detail.update_runs(page)  # keeps the pages already loaded below
             if not self.detail.history.runs() or page and \
@@ -318,6 +334,25 @@ class WindowController(QObject):
                 self.detail.set_runs(page, cursor)
         else:
             self.detail.set_runs(page, cursor)
+
+    async def _load_origins(self, automation: Automation) -> None:
+        origins = await load_rule_origins(self.api, automation)
+        shown = self.detail.saved.automation
+        if shown is not None and shown.id == automation.id and \
+                shown.revision == automation.revision:
+            self.detail.saved.set_origins(origins)
+
+    def revoke(self, automation_id: str, index: int) -> None:
+        """Remove a saved approval: an edit with a new revision (refused when the
+        automation changed since it was shown)."""
+        shown = self.automation
+        if shown is None or shown.id != automation_id:
+            return
+
+        def done(_automation: Any) -> None:
+            self.window.statusBar().showMessage(self.tr("Approval revoked"), 5000)
+        self.command(self.tr("Revoke"), revoke_rule(self.api, automation_id, index,
+                                                    expected_revision=shown.revision), done)
 
     def _more_runs(self, automation_id: str, cursor: str) -> None:
         async def go() -> None:
@@ -486,10 +521,16 @@ class WindowController(QObject):
             return
         doc = answer.value
         self.session.set_run(doc)
+        self.review_button.setVisible(doc.get("state") == "awaiting_input")
         title = self.tr("Run %1").replace("%1", str(doc.get("index", "")))
         if self.automation is not None and self.automation.id == doc.get("automation_id"):
             title = f"{self.automation.title} · {title}"
         self.session_back.label.setText(title)
+
+    def _review_session_run(self) -> None:
+        doc = self.session.doc if hasattr(self.session, "doc") else None
+        automation_id = (doc or {}).get("automation_id")
+        self.approvals.open(automation_id)
 
     def reply(self, session_id: str, text: str) -> None:
         """A follow-up in a session: an attended turn; the page follows the new run."""
@@ -523,7 +564,10 @@ class WindowController(QObject):
     def open_item(self, item: AttentionItem) -> None:
         """What a clicked notification leads to: its run, else its automation, else the
         inbox."""
-        if item.run_id:
+        if item.kind in ("awaiting_input", "question") and item.run_id:
+            self.open_run(item.run_id)
+            self.approvals.open(item.automation_id)
+        elif item.run_id:
             self.open_run(item.run_id)
         elif item.automation_id:
             self.open_automation(item.automation_id)
@@ -550,8 +594,10 @@ class WindowController(QObject):
         """Wait until no refresh or command of the window's is in flight."""
         while self._tasks or self.adapter._tasks:
             await asyncio.gather(*self._tasks, *self.adapter._tasks, return_exceptions=True)
+        await self.approvals.idle()
 
     async def close(self) -> None:
+        self.approvals.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -22,6 +22,7 @@ from ...records import Automation, Run
 from ...schedule import describe, iter_fires
 from ...timeutil import utcnow
 from .. import marks, words
+from .approvals import SavedApprovalsView
 from .history import ID_ROLE, RunHistoryModel
 from .strip import RunStrip
 
@@ -65,6 +66,7 @@ class DetailPane(QWidget):
     delete_requested = Signal(str)
     run_selected = Signal(str)              # a run id
     more_runs_wanted = Signal(str, str)     # automation id, cursor
+    revoke_requested = Signal(str, int)     # automation id, saved rule index (0-based)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -153,6 +155,11 @@ class DetailPane(QWidget):
             self.fact_labels[key] = value
             self.facts.addRow(self.tr(text), value)
 
+        # the rules "Always allow" added (agent runs), each with Revoke
+        self.saved = SavedApprovalsView()
+        self.saved.revoke_requested.connect(self.revoke_requested)
+        self.saved.hide()
+
         # runs
         self.strip = RunStrip()
         self.strip.run_selected.connect(self._strip_selected)
@@ -188,6 +195,7 @@ class DetailPane(QWidget):
         layout.addLayout(actions)
         layout.addWidget(self.what)
         layout.addLayout(self.facts)
+        layout.addWidget(self.saved)
         layout.addWidget(runs_title)
         layout.addWidget(self.strip)
         layout.addWidget(self.table, 1)
@@ -306,6 +314,7 @@ class DetailPane(QWidget):
             self.what.setText("")
             for label in self.fact_labels.values():
                 label.setText("—")
+            self.saved.hide()
             return
         schedule = words.schedule_words(describe(d.trigger), self.now, self.tz)
         parts = [words.runner_words(d)]
@@ -341,6 +350,10 @@ class DetailPane(QWidget):
         self.fact_labels["permissions"].setText("\n".join(words.permission_lines(d)))
         self.fact_labels["workdir"].setText(d.workdir or words.tr(
             "Errands' own workspace for this automation"))
+        agent = d.runner.kind == "agent"
+        self.saved.setVisible(agent)
+        if agent:
+            self.saved.set_automation(a)
 
     def _clicked(self, key: str) -> None:
         a = self.automation

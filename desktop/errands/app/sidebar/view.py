@@ -35,6 +35,7 @@ class AutomationSidebar(QWidget):
     new_requested = Signal()
     inbox_requested = Signal()
     upcoming_requested = Signal()
+    approvals_requested = Signal()
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -63,12 +64,19 @@ class AutomationSidebar(QWidget):
         self.inbox_button = QPushButton(self.tr("Inbox"))
         self.inbox_button.setFlat(True)
         self.inbox_button.clicked.connect(self.inbox_requested)
+        self.approvals_button = QPushButton()
+        self.approvals_button.setObjectName("approvals-button")
+        self.approvals_button.setToolTip(self.tr("Runs waiting for your approval or answer"))
+        self.approvals_button.clicked.connect(self.approvals_requested)
+        self.approvals_button.hide()
+        self._parked = 0
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.new_button)
         entries = QHBoxLayout()
         entries.addWidget(self.upcoming_button)
         entries.addWidget(self.inbox_button)
+        entries.addWidget(self.approvals_button)
         entries.addStretch(1)
 
         # filter and sort
@@ -152,6 +160,18 @@ class AutomationSidebar(QWidget):
         self.inbox_button.setText(self.tr("Inbox (%n)", "", count) if count else self.tr("Inbox"))
         self.inbox_button.setAccessibleName(
             self.tr("Inbox, %n unread", "", count) if count else self.tr("Inbox, nothing unread"))
+
+    def set_parked_count(self, count: int) -> None:
+        """Runs waiting for a decision: a highlighted button that opens the review."""
+        self._parked = count
+        self.approvals_button.setText(self.tr("⚑ %n waiting", "", count))
+        self.approvals_button.setAccessibleName(
+            self.tr("%n runs waiting for you; review them", "", count))
+        self.approvals_button.setVisible(count > 0)
+
+    @property
+    def parked_count(self) -> int:
+        return self._parked
 
     def set_now(self, now: datetime) -> None:
         self.model.set_now(now)
