@@ -54,10 +54,23 @@ async def shoot(out: Path, data: Path) -> list[Path]:
         assert controller is not None
         controller.sidebar.select(ids[0])
         await asyncio.sleep(0.5)  # let views refresh from the notices
-        for view in ("window", "upcoming"):
+        failed = (await api.runs(ids[2])).value[0][0]
+        for view in ("window", "upcoming", "run", "inbox", "form"):
             if view == "upcoming":
                 controller.show_upcoming()
+            elif view == "run":
+                controller.sidebar.select(ids[2])
                 await asyncio.sleep(0.3)
+                controller.open_run(failed.id)
+            elif view == "inbox":
+                controller.show_inbox()
+            elif view == "form":
+                controller.pages.show_page("detail")
+                controller.sidebar.select(ids[0])
+                await asyncio.sleep(0.3)
+                controller.edit(ids[0])
+            await asyncio.sleep(0.4)
+            await shell.idle()
             for size, (width, height) in SIZES.items():
                 shell.window.resize(width, height)
                 for scheme in ("light", "dark"):
@@ -67,7 +80,8 @@ async def shoot(out: Path, data: Path) -> list[Path]:
                     name = f"{view}-{scheme}.png" if size == "large" else \
                         f"{view}-{scheme}-{size}.png"
                     path = out / name
-                    if not shell.window.grab().save(str(path)):
+                    target = controller.form if view == "form" else shell.window
+                    if not target.grab().save(str(path)):
                         raise OSError(f"could not write {path}")
                     written.append(path)
         await controller.idle()
