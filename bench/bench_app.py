@@ -181,6 +181,15 @@ async def wait_paint(waiter: PaintWaiter, timeout: float = 2.0) -> bool:
         return False
 
 
+def worst(hb: Heartbeat, gcw: GcWatch, mark: float, zero: float) -> dict[str, Any]:
+    """The five longest stalls after ``mark`` and the collections over 10 ms (when they
+    ended, ms after ``zero``; how long), to tell what caused a stall."""
+    late = sorted(((w, lateness) for w, lateness in hb.ticks if w > mark), key=lambda x: -x[1])
+    return {"stalls": [(round((w - zero) * 1e3), round(ms * 1e3, 1)) for w, ms in late[:5]],
+            "gcs": [(round((end - zero) * 1e3), round(ms, 1), gen)
+                    for end, ms, gen in gcw.pauses if end > mark and ms > 10]}
+
+
 async def settle(seconds: float = 0.5) -> None:
     await asyncio.sleep(seconds)
 
@@ -217,6 +226,7 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
     out["spawned_before_top_s"] = T_TOP - spawned if spawned else None
     await launched(lc, hb, out)
     out["gc_launch"] = gcw.worst_since(T_TOP)
+    out["worst_launch"] = worst(hb, gcw, T_TOP, T_TOP)
     shell = lc.shell
     assert shell.controller is not None and shell.api is not None
     sidebar = shell.controller.sidebar
@@ -239,6 +249,10 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
                     fut = waiter.next()
                     sidebar.filter_edit.setText(text)
                     t1 = time.perf_counter()
+                    # when the rows shown stay the same Qt repaints nothing: ask for a
+                    # paint anyway (coalesced with Qt's own), so each key ends with one
+                    sidebar.stack.currentWidget().update()
+                    sidebar.list.viewport().update()
                     try:
                         await asyncio.wait_for(fut, 2.0)
                     except asyncio.TimeoutError:
@@ -252,6 +266,7 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
         out["keys"] = times
         out["stall_filter_ms"], _ = await hb.worst_since(mark)
         out["gc_filter"] = gcw.worst_since(mark)
+        out["worst_filter"] = worst(hb, gcw, mark, mark)
 
     elif phase == "scroll":
         await settle()
@@ -280,6 +295,7 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
         out["scroll_max"] = bar.maximum()
         out["stall_scroll_ms"], _ = await hb.worst_since(mark)
         out["gc_scroll"] = gcw.worst_since(mark)
+        out["worst_scroll"] = worst(hb, gcw, mark, mark)
 
     elif phase == "burst":
         T = out.pop("_T")
@@ -328,6 +344,7 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
         out["burst_timed_out"] = not t_shown
         out["stall_burst_ms"], out["beats_burst"] = await hb.worst_since(mark)
         out["gc_burst"] = gcw.worst_since(mark)
+        out["worst_burst"] = worst(hb, gcw, mark, t_T)
         out["burst_final_after_T_ms"] = (last_final[0] - t_T) * 1e3 if finals else None
         out["burst_shown_after_T_ms"] = (t_shown - t_T) * 1e3 if t_shown else None
         out["burst_shown"] = shown()
@@ -371,6 +388,24 @@ def child(phase: str, data_dir: Path, spawned: float, profile: bool) -> dict[str
 
 # ------------------------------------------------------------------------- parent
 
+def byte_code(prefix: Path) -> None:
+    """Launch as an installed app does, from compiled byte-code: the children read and
+    write it under ``prefix`` (a PYTHONDONTWRITEBYTECODE in the environment would make every
+    launch compile the project's modules again, half a second or more)."""
+    import compileall
+    import subprocess
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
+    sys.pycache_prefix = str(prefix)
+    import errands
+    compileall.compile_dir(str(Path(errands.__file__).parent), quiet=1, workers=1)
+    # the libraries too (their own __pycache__ is not read once a prefix is set)
+    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                    "import PySide6.QtWidgets, qasync, errands.app.main, errands.app.shell, "
+                    "errands.engine.service", str(Path(errands.__file__).parent.parent)],
+                   check=False, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+
+
 def _ms(value: float | None) -> str:
     return "   n/a" if value is None else f"{value:6.0f}"
 
@@ -391,6 +426,7 @@ def main() -> int:
     cpu = [cpu_check()]
     results: dict[str, dict[str, Any]] = {}
     with temp_data_dir("errands-bench-app-") as root:
+        byte_code(root / "pycache")
         template = root / "template"
         template.mkdir()
         print(f"building {N} automations and {RUNS} runs (bulk inserts) ...", flush=True)
