@@ -7,7 +7,10 @@ Run from the repository root (no install needed; Qt runs offscreen):
 
 It builds one data folder with ``bench_api.build`` (10,000 automations running ``true``:
 3,000 cron, 3,000 every, 3,000 manual, 1,000 ``at`` for the burst; 100,000 finished runs;
-nothing but the burst falls due while it runs). Then each phase runs in a fresh interpreter
+nothing but the burst falls due while it runs). The project's modules and the libraries
+are compiled to byte-code first (under a temporary PYTHONPYCACHEPREFIX, as an installed app
+has them; this machine's PYTHONDONTWRITEBYTECODE would otherwise add half a second or more
+to every launch). Then each phase runs in a fresh interpreter
 on its own copy of that folder, with ``QT_QPA_PLATFORM=offscreen``, and opens the app the
 way ``run_app`` does: a QApplication on a qasync loop, an :class:`AppShell`, ``shell.start()``
 (the window shows at once, the engine starts on its own thread, the controller loads the
@@ -44,7 +47,9 @@ Figures (goal in brackets):
 Every garbage collection is recorded too (a collection holds the GIL): each stall line names
 the longest collection inside its window. A fixed pure-Python loop timed in each
 interpreter shows how fast the machine ran (a virtual machine's speed drifts; so do the
-figures). ``--phase NAME DATA_DIR`` runs one phase alone on an existing folder;
+figures). ``--phase NAME DATA_DIR`` runs one phase alone on an existing folder (a copy:
+the burst phase rewrites it) and prints its raw figures, the five worst stalls of each
+window included;
 ``--profile`` (with ``--phase``) prints the top of a cProfile of the phase's measured part.
 Takes two to four minutes. Always exits 0.
 """
