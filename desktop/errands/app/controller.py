@@ -44,6 +44,7 @@ from .window import MainWindow
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 50   # runs per history page
+LOAD_SLICE = 2_000   # sidebar rows handed over per loop turn at the first load
 
 
 class Pages(QStackedWidget):
@@ -105,6 +106,7 @@ class WindowController(QObject):
         self.automation: Automation | None = None
         self.upcoming_hours = 24
         self._pending_ids: set[str] = set()
+        self._gone: set[str] | None = None   # ids deleted while the first load goes on
         self._refreshing: dict[str, bool] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         # Qt calls us between loop turns too (a test, a nested dialog): tasks go to this loop
@@ -203,8 +205,27 @@ class WindowController(QObject):
         answer = await self.adapter.summaries(key="sidebar")
         if answer is not None:
             rows, _total = answer.value
-            self.sidebar.set_summaries(rows)
+            if self.sidebar.model.rowCount():
+                self.sidebar.set_summaries(rows)
+            else:
+                await self._fill(rows)
         self.refreshed.emit("sidebar")
+
+    async def _fill(self, rows: list[Any]) -> None:
+        """The first snapshot into the empty list a slice per loop turn: ten thousand rows
+        at once would hold the window 30 ms or more; the first slice (the top of the list)
+        shows at once. A row a notice refreshed or deleted meanwhile keeps its newer state."""
+        self._gone = set()
+        try:
+            self.sidebar.set_summaries(rows[:LOAD_SLICE])
+            model = self.sidebar.model
+            for i in range(LOAD_SLICE, len(rows), LOAD_SLICE):
+                await asyncio.sleep(0)
+                gone = self._gone
+                self.sidebar.apply_changes([s for s in rows[i:i + LOAD_SLICE]
+                                            if model.row_of(s.id) is None and s.id not in gone])
+        finally:
+            self._gone = None
 
     # --------------------------------------------------------------- refreshes
 
@@ -246,6 +267,8 @@ class WindowController(QObject):
             self.refresh("upcoming", self._refresh_upcoming)
 
     def _deleted(self, ids: set[str]) -> None:
+        if self._gone is not None:
+            self._gone |= ids
         self.sidebar.apply_changes(deleted=ids)
         if self.selected in ids:
             self._show_nothing()
