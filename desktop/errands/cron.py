@@ -23,7 +23,7 @@ import bisect
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
-from typing import Iterator
+from typing import Any, Iterator
 from zoneinfo import ZoneInfo
 
 from .errors import InvalidInput
@@ -442,6 +442,35 @@ class CronExpression:
             return f'Cron "{self.text}"'
 
     def _friendly(self) -> str | None:
+        shape = self.friendly_shape()
+        if shape is None:
+            return None
+        kind, args = shape[0], shape[1:]
+        at = "at " + _join([f"{h:02d}:{m:02d}" for h, m in self._hms])
+        if kind == "every_minute":
+            return "Every minute"
+        if kind == "every_n_minutes":
+            return f"Every {args[0]} minutes"
+        if kind == "hourly_at":
+            return "Every hour at " + _join([f":{m:02d}" for m in args[0]])
+        if kind == "every_n_hours":
+            return f"Every {args[0]} hours at :{args[1]:02d}"
+        if kind == "daily":
+            return f"Every day {at}"
+        if kind == "weekdays":
+            return f"Every weekday {at}"
+        if kind == "weekend":
+            return f"Every Saturday and Sunday {at}"
+        if kind == "days_of_week":
+            return f"Every {_join([_DAY_WORDS[w] for w in args[0]])} {at}"
+        return f"On the {_join([_ordinal(d) for d in args[0]])} {at}"
+
+    def friendly_shape(self) -> tuple[Any, ...] | None:
+        """What a short sentence says, for the words of any language: ("every_minute",),
+        ("every_n_minutes", n), ("hourly_at", minutes), ("every_n_hours", n, minute),
+        ("daily", times), ("weekdays", times), ("weekend", times), ("days_of_week",
+        weekdays from Monday (0 = Sunday), times), ("days_of_month", days, times); times
+        are (hour, minute) pairs. None when only the long description fits."""
         all_months = self.months == tuple(range(1, 13))
         every_minute = self.minutes == tuple(range(60))
         every_hour = self.hours == tuple(range(24))
@@ -455,34 +484,31 @@ class CronExpression:
             return None
         if any_day and every_hour:
             if every_minute:
-                return "Every minute"
+                return ("every_minute",)
             step = _uniform_step(self.minutes, 60)
             if step:
-                return f"Every {step} minutes"
-            if len(self.minutes) == 1:
-                return f"Every hour at :{self.minutes[0]:02d}"
+                return ("every_n_minutes", step)
             if len(self.minutes) <= 4:
-                return "Every hour at " + _join([f":{m:02d}" for m in self.minutes])
+                return ("hourly_at", self.minutes)
             return None
         if any_day and len(self.minutes) == 1 and len(self.hours) > 1:
             step = _uniform_step(self.hours, 24)
             if step:
-                return f"Every {step} hours at :{self.minutes[0]:02d}"
+                return ("every_n_hours", step, self.minutes[0])
         if len(self._hms) > 4:
             return None
-        at = "at " + _join([f"{h:02d}:{m:02d}" for h, m in self._hms])
+        times = self._hms
         if any_day:
-            return f"Every day {at}"
+            return ("daily", times)
         if self.dow_restricted and not self.dom_restricted:
             wd = set(self.weekdays)
             if wd == {1, 2, 3, 4, 5}:
-                return f"Every weekday {at}"
+                return ("weekdays", times)
             if wd == {0, 6}:
-                return f"Every Saturday and Sunday {at}"
-            names = [_DAY_WORDS[w] for w in sorted(wd, key=lambda w: (w + 6) % 7)]
-            return f"Every {_join(names)} {at}"
+                return ("weekend", times)
+            return ("days_of_week", tuple(sorted(wd, key=lambda w: (w + 6) % 7)), times)
         if self.dom_restricted and not self.dow_restricted and len(self.days) <= 4:
-            return f"On the {_join([_ordinal(d) for d in self.days])} {at}"
+            return ("days_of_month", self.days, times)
         return None
 
 
