@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
 from .errors import InvalidInput, NotFound
+from .definition import Trigger
 from .records import AuditEntry
 from .schedule import describe, iter_fires
 from .store import _DEFINITIONS, Store, _definition
@@ -40,6 +41,7 @@ class Summary(NamedTuple):
     parked: int                    # runs waiting for a decision
     running: bool
     revision: int
+    trigger: Trigger | None = None  # for the window's words in the chosen language
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "status": self.status,
@@ -75,7 +77,7 @@ _JOIN = ('automations a LEFT JOIN runs r ON r.automation_id = a.id '
          'AND r."index" = a.last_index')
 # What a summary needs of a definition, per (automation, revision): runner kind, schedule
 # in words, or why it cannot be loaded. Definitions never change within a revision.
-_SHAPES: dict[tuple[str, int], tuple[str | None, str, str | None]] = {}
+_SHAPES: dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]] = {}
 _SHAPES_KEPT = 50_000
 
 
@@ -163,7 +165,7 @@ def _instant(value: Any) -> datetime | None | str:
 
 
 def _shapes(raw: Any, keys: list[tuple[str, int]]
-            ) -> dict[tuple[str, int], tuple[str | None, str, str | None]]:
+            ) -> dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]]:
     found = {k: _SHAPES[k] for k in keys if k in _SHAPES}
     missing = []
     for k in keys:
@@ -171,7 +173,8 @@ def _shapes(raw: Any, keys: list[tuple[str, int]]
             continue
         definition = _DEFINITIONS.get(k)  # parsed by the engine already: reuse it
         if definition is not None:
-            found[k] = _remember(k, (definition.runner.kind, describe(definition.trigger), None))
+            found[k] = _remember(k, (definition.runner.kind, describe(definition.trigger), None,
+                                     definition.trigger))
         else:
             missing.append(k)
     for i in range(0, len(missing), 500):
@@ -185,31 +188,32 @@ def _shapes(raw: Any, keys: list[tuple[str, int]]
     return found
 
 
-def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, str, str | None]:
+def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, str, str | None, Trigger | None]:
     try:
         doc = json.loads(text)
     except (TypeError, ValueError) as exc:
-        return None, "", f"the stored definition is not JSON ({exc})"
+        return None, "", f"the stored definition is not JSON ({exc})", None
     try:
         definition = _definition(automation_id, revision, doc)
     except InvalidInput as exc:
-        return None, "", str(exc)
-    return definition.runner.kind, describe(definition.trigger), None
+        return None, "", str(exc), None
+    return definition.runner.kind, describe(definition.trigger), None, definition.trigger
 
 
-def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None]
-              ) -> tuple[str | None, str, str | None]:
+def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None, Trigger | None]
+              ) -> tuple[str | None, str, str | None, Trigger | None]:
     if len(_SHAPES) >= _SHAPES_KEPT:
         _SHAPES.clear()
     _SHAPES[key] = shape
     return shape
 
 
-def _summary(row: Any, shapes: dict[tuple[str, int], tuple[str | None, str, str | None]],
+def _summary(row: Any, shapes: dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]],
              parked: dict[str, int], running: set[str]) -> Summary:
     (automation_id, title, status, revision, next_fire, streak, paused_at, last_finished,
      created, updated, last_state, last_at, shaped) = row
-    runner, words, problem = shapes.get((automation_id, revision), (None, "", "not found"))
+    runner, words, problem, trigger = shapes.get((automation_id, revision),
+                                                (None, "", "not found", None))
     next_fire_at = _instant(next_fire)
     bad = [] if shaped and not isinstance(next_fire_at, str) else [
         f"the stored {name} {value!r} is not an instant" for name, value in (
@@ -226,7 +230,8 @@ def _summary(row: Any, shapes: dict[tuple[str, int], tuple[str | None, str, str 
         next_fire_at=None if problem or isinstance(next_fire_at, str) else next_fire_at,
         last_state=last_state, last_at=at if isinstance(at, datetime) else None,
         failure_streak=streak, parked=parked.get(automation_id, 0),
-        running=automation_id in running, revision=revision)
+        running=automation_id in running, revision=revision,
+        trigger=None if problem else trigger)
 
 
 def upcoming(store: Store, after: datetime, until: datetime,

@@ -92,14 +92,14 @@ class UpcomingModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (words.day_and_time(when, self.now, self.tz),
                     words.relative(when, self.now, self.tz), title,
-                    words.tr("%n at once", same) if same > 1 else "")[index.column()]
+                    words.tr("%n at once", None, same) if same > 1 else "")[index.column()]
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == 3 and same >= CROWDED:
             return marks.tone(QApplication.palette(), "warning")
         if role == self.ID_ROLE:
             return ident
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             text = f"{title} · {words.day_and_time(when, self.now, self.tz)}"
-            return text + (" · " + words.tr("%n fires in this minute", same) if same > 1 else "")
+            return text + (" · " + words.tr("%n fires in this minute", None, same) if same > 1 else "")
         return None
 
 
@@ -125,8 +125,8 @@ class Timeline(QWidget):
         self._slots, self.after, self.until = slots_, after, until
         crowded = sum(1 for s in slots_ if s.crowded)
         self.setAccessibleDescription(
-            words.tr("%n fires", sum(len(s.fires) for s in slots_)) + ", " +
-            words.tr("%n crowded minutes", crowded))
+            words.tr("%n fires", None, sum(len(s.fires) for s in slots_)) + ", " +
+            words.tr("%n crowded minutes", None, crowded))
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -240,7 +240,7 @@ def tooltip(slot: Slot, now: datetime, tz: tzinfo) -> str:
     more = len(slot.fires) - len(names)
     text = words.tr("%1 · %2 fires at once").replace("%1", head).replace(
         "%2", str(len(slot.fires))) + "\n" + "\n".join(names)
-    return text + ("\n" + words.tr("and %n more", more) if more else "")
+    return text + ("\n" + words.tr("and %n more", None, more) if more else "")
 
 
 class UpcomingView(QWidget):
@@ -312,11 +312,11 @@ class UpcomingView(QWidget):
                            "not fire on their own.")
         else:
             automations = len({f[1] for f in fires})
-            text = words.tr("%n fires", len(fires)) + " " + words.tr(
-                "from %n automations", automations)
+            text = words.tr("%n fires", None, len(fires)) + " " + words.tr(
+                "from %n automations", None, automations)
             if crowded:
                 worst = max(crowded, key=lambda s: len(s.fires))
-                text += " · " + words.tr("%n crowded minutes", len(crowded)) + " " + \
+                text += " · " + words.tr("%n crowded minutes", None, len(crowded)) + " " + \
                     words.tr("(busiest: %1 fires, %2)").replace(
                         "%1", str(len(worst.fires))).replace(
                         "%2", words.day_and_time(worst.minute, after, self.model.tz))

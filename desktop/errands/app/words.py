@@ -1,5 +1,8 @@
-"""Words the views show for states, reasons, times and policies, all through Qt's
-translation (context ``Errands``), so the next issue's translations reach every view.
+"""Words the views show for states, reasons, times, schedules and policies, all through Qt's
+translation (context ``words``: what ``pyside6-lupdate`` records for ``words.tr("…")``; the
+bare ``tr("…")`` here it records without a context, which ``dev.py i18n`` folds into
+``words``). Month and day names and numbers come from the default ``QLocale``, which
+``app/i18n.py`` sets to the chosen language; times stay on the 24-hour clock.
 
 Plain functions over plain records: no widgets here, so any view (and any test) can ask
 what a state or a skipped record reads as.
@@ -11,17 +14,24 @@ import re
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
-from ..definition import Definition
+from ..definition import (AfterTrigger, AtTrigger, CronTrigger, Definition, EveryTrigger,
+                          ManualTrigger, Trigger)
 from ..records import Run
 from ..timeutil import UTC, system_zone_name, zone
 
-CONTEXT = "Errands"
+CONTEXT = "words"
 
 
-def tr(text: str, n: int = -1, disambiguation: str | None = None) -> str:
+def tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
     return QCoreApplication.translate(CONTEXT, text, disambiguation, n)
+
+
+def QT_TR_NOOP(text: str) -> str:
+    """Marks a literal for ``pyside6-lupdate`` (context ``words``) where it is defined;
+    ``tr(text)`` translates it where it is shown."""
+    return text
 
 
 # ------------------------------------------------------------------ glyphs and states
@@ -70,6 +80,28 @@ def clock_time(when: datetime, tz: tzinfo) -> str:
     return when.astimezone(tz).strftime("%H:%M")
 
 
+def weekday_name(when: datetime, long: bool = False) -> str:
+    """"Fri" ("Friday" when long) in the chosen language."""
+    fmt = QLocale.FormatType.LongFormat if long else QLocale.FormatType.ShortFormat
+    return QLocale().dayName(when.isoweekday(), fmt)
+
+
+def day_month(when: datetime, year: bool = False) -> str:
+    """"12 Mar" ("12 Mar 2027" with the year) in the chosen language: "12. März",
+    "3月12日"."""
+    month = QLocale().monthName(when.month, QLocale.FormatType.ShortFormat)
+    if year:
+        return tr("%1 %2 %3", "day month year").replace(
+            "%1", str(when.day)).replace("%2", month).replace("%3", str(when.year))
+    return tr("%1 %2", "day month").replace("%1", str(when.day)).replace(
+        "%2", month)
+
+
+def number(value: int) -> str:
+    """1,000 (1.000, 1,000) in the chosen language."""
+    return QLocale().toString(value)
+
+
 def day_and_time(when: datetime, now: datetime, tz: tzinfo) -> str:
     """"today 09:00", "tomorrow 09:00", "Fri 09:00", "12 Mar 09:00", "12 Mar 2027 09:00"."""
     local, today = when.astimezone(tz), now.astimezone(tz).date()
@@ -82,10 +114,8 @@ def day_and_time(when: datetime, now: datetime, tz: tzinfo) -> str:
     if days == -1:
         return tr("yesterday %1").replace("%1", hm)
     if -6 <= days <= 6:
-        return f"{local:%a} {hm}"
-    if local.year == today.year:
-        return f"{local.day} {local:%b} {hm}"
-    return f"{local.day} {local:%b} {local.year} {hm}"
+        return f"{weekday_name(local)} {hm}"
+    return f"{day_month(local, local.year != today.year)} {hm}"
 
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
@@ -94,8 +124,7 @@ _ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
 def short_instant(when: datetime, now: datetime, tz: tzinfo) -> str:
     """"5 Jan 08:00" (the year added when it is not this one): a date in a sentence."""
     local = when.astimezone(tz)
-    year = f" {local.year}" if local.year != now.astimezone(tz).year else ""
-    return f"{local.day} {local:%b}{year} {local:%H:%M}"
+    return f"{day_month(local, local.year != now.astimezone(tz).year)} {local:%H:%M}"
 
 
 def schedule_words(text: str, now: datetime, tz: tzinfo) -> str:
@@ -115,15 +144,149 @@ def relative(when: datetime | None, now: datetime, tz: tzinfo) -> str:
     if seconds < 60:
         return tr("now")
     if seconds < 3600:
-        return tr("in %n min", int(seconds // 60))
+        return tr("in %n min", None, int(seconds // 60))
     if seconds < 24 * 3600:
-        return tr("in %n h", int(seconds // 3600))
+        return tr("in %n h", None, int(seconds // 3600))
     local = when.astimezone(tz)
     if seconds < 6 * 24 * 3600:
-        return f"{local:%a}"
-    if local.year == now.astimezone(tz).year:
-        return f"{local.day} {local:%b}"
-    return f"{local.day} {local:%b} {local.year}"
+        return weekday_name(local)
+    return day_month(local, local.year != now.astimezone(tz).year)
+
+
+# -------------------------------------------------------------------------- schedules
+
+def join_words(items: list[str]) -> str:
+    """"a, b and c" in the chosen language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return tr(", ", "list").join(items[:-1]) + tr(" and ") + items[-1]
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        text = tr("%1th", "day of the month")
+    else:
+        text = {1: tr("%1st", "day of the month"),
+                2: tr("%1nd", "day of the month"),
+                3: tr("%1rd", "day of the month")}.get(
+            n % 10, tr("%1th", "day of the month"))
+    return text.replace("%1", str(n))
+
+
+def _at_times(times: tuple[tuple[int, int], ...]) -> str:
+    return join_words([f"{h:02d}:{m:02d}" for h, m in times])
+
+
+# Qt's day numbers (1 = Monday) for cron's (0 = Sunday)
+def _cron_day(weekday: int) -> str:
+    return QLocale().dayName(weekday or 7, QLocale.FormatType.LongFormat)
+
+
+def _cron_words(trigger: CronTrigger) -> str:
+    try:
+        expr = trigger.cron
+    except Exception:  # an expression the engine refused: its own words say why
+        return tr('Cron "%1"').replace("%1", trigger.expression) + f" ({trigger.timezone})"
+    shape = expr.friendly_shape()
+    if shape is None:
+        text = _cron_long(expr.text)
+    else:
+        kind, args = shape[0], shape[1:]
+        if kind == "every_minute":
+            text = tr("Every minute")
+        elif kind == "every_n_minutes":
+            text = tr("Every %n minutes", None, args[0])
+        elif kind == "hourly_at":
+            text = tr("Every hour at %1").replace("%1", join_words(
+                [f":{m:02d}" for m in args[0]]))
+        elif kind == "every_n_hours":
+            text = tr("Every %n hours at %1", None, args[0]).replace("%1", f":{args[1]:02d}")
+        elif kind == "daily":
+            text = tr("Every day at %1").replace("%1", _at_times(args[0]))
+        elif kind == "weekdays":
+            text = tr("Every weekday at %1").replace("%1", _at_times(args[0]))
+        elif kind == "weekend":
+            text = tr("Every Saturday and Sunday at %1").replace("%1", _at_times(args[0]))
+        elif kind == "days_of_week":
+            text = tr("Every %1 at %2").replace("%1", join_words(
+                [_cron_day(w) for w in args[0]])).replace("%2", _at_times(args[1]))
+        else:
+            text = tr("On the %1 at %2").replace("%1", join_words(
+                [_ordinal(d) for d in args[0]])).replace("%2", _at_times(args[1]))
+    return f"{text} ({trigger.timezone})"
+
+
+# cron-descriptor's own translations, for the expressions no short sentence fits
+_CRON_LOCALES = {"de": "de_DE", "zh": "zh_CN"}
+
+
+def _cron_long(expression: str) -> str:
+    from ..cron import CronExpression
+    language = QLocale().name().split("_")[0]
+    if language not in _CRON_LOCALES:
+        return CronExpression.parse(expression)._describe()
+    try:
+        from cron_descriptor import ExpressionDescriptor, Options
+        options = Options()
+        options.use_24hour_time_format = True
+        options.day_of_week_start_index_zero = True
+        options.locale_code = _CRON_LOCALES[language]
+        return ExpressionDescriptor(expression, options).get_description()
+    except Exception:  # cron-descriptor raises several kinds on shapes it dislikes
+        return tr('Cron "%1"').replace("%1", expression)
+
+
+def _every_words(value: timedelta, start: str) -> str:
+    seconds = int(value.total_seconds())
+    for size, one, many in (
+            (86400, QT_TR_NOOP("Every day from %1"), QT_TR_NOOP("Every %n days from %1")),
+            (3600, QT_TR_NOOP("Every hour from %1"), QT_TR_NOOP("Every %n hours from %1")),
+            (60, QT_TR_NOOP("Every minute from %1"), QT_TR_NOOP("Every %n minutes from %1")),
+            (1, QT_TR_NOOP("Every second from %1"), QT_TR_NOOP("Every %n seconds from %1"))):
+        if seconds % size == 0:
+            count = seconds // size
+            return (tr(one) if count == 1 else tr(many, None, count)).replace("%1", start)
+    return ""
+
+
+def _after_words(value: timedelta, start: str) -> str:
+    seconds = int(value.total_seconds())
+    for size, one, many in (
+            (86400, QT_TR_NOOP("Again day after each run finishes, first at %1"),
+             QT_TR_NOOP("Again %n days after each run finishes, first at %1")),
+            (3600, QT_TR_NOOP("Again hour after each run finishes, first at %1"),
+             QT_TR_NOOP("Again %n hours after each run finishes, first at %1")),
+            (60, QT_TR_NOOP("Again minute after each run finishes, first at %1"),
+             QT_TR_NOOP("Again %n minutes after each run finishes, first at %1")),
+            (1, QT_TR_NOOP("Again second after each run finishes, first at %1"),
+             QT_TR_NOOP("Again %n seconds after each run finishes, first at %1"))):
+        if seconds % size == 0:
+            count = seconds // size
+            return (tr(one) if count == 1 else tr(many, None, count)).replace("%1", start)
+    return ""
+
+
+def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo) -> str:
+    """A schedule in words, in the chosen language, its instants in local time: the
+    engine's ``schedule.describe()`` (which is English) with ``schedule_words()`` applied,
+    worded through ``tr()``. "Every weekday at 09:30 (Europe/Berlin)", "Jeden Werktag um
+    09:30 (Europe/Berlin)"."""
+    if isinstance(trigger, ManualTrigger):
+        return tr("Only when run by hand")
+    if isinstance(trigger, AtTrigger):
+        return tr("Once at %1").replace("%1", short_instant(trigger.at, now, tz))
+    if isinstance(trigger, EveryTrigger) and trigger.timezone:
+        local = trigger.start_at.astimezone(zone(trigger.timezone))
+        days = trigger.every.days
+        text = tr("Every day at %1 (%2), from %3 %4") if days == 1 else tr(
+            "Every %n days at %1 (%2), from %3 %4", None, days)
+        return text.replace("%1", f"{local:%H:%M}").replace("%2", trigger.timezone).replace(
+            "%3", weekday_name(local, long=True)).replace("%4", f"{local:%Y-%m-%d}")
+    if isinstance(trigger, EveryTrigger):
+        return _every_words(trigger.every, short_instant(trigger.start_at, now, tz))
+    if isinstance(trigger, AfterTrigger):
+        return _after_words(trigger.interval, short_instant(trigger.start_at, now, tz))
+    return _cron_words(trigger)
 
 
 def ago(when: datetime | None, now: datetime) -> str:
@@ -133,10 +296,10 @@ def ago(when: datetime | None, now: datetime) -> str:
     if seconds < 60:
         return tr("just now")
     if seconds < 3600:
-        return tr("%n min ago", int(seconds // 60))
+        return tr("%n min ago", None, int(seconds // 60))
     if seconds < 24 * 3600:
-        return tr("%n h ago", int(seconds // 3600))
-    return tr("%n d ago", int(seconds // 86400))
+        return tr("%n h ago", None, int(seconds // 3600))
+    return tr("%n d ago", None, int(seconds // 86400))
 
 
 def duration(value: timedelta | None) -> str:
@@ -144,14 +307,14 @@ def duration(value: timedelta | None) -> str:
         return ""
     seconds = max(0, int(round(value.total_seconds())))
     if seconds < 60:
-        return tr("%n s", seconds)
+        return tr("%n s", None, seconds)
     if seconds < 3600:
         m, s = divmod(seconds, 60)
         return tr("%1 min %2 s").replace("%1", str(m)).replace("%2", str(s)) if s else \
-            tr("%n min", m)
+            tr("%n min", None, m)
     h, rest = divmod(seconds, 3600)
     if rest // 60 == 0:
-        return tr("%n h", h)
+        return tr("%n h", None, h)
     return tr("%1 h %2 min").replace("%1", str(h)).replace("%2", str(rest // 60))
 
 
@@ -176,7 +339,7 @@ def skip_words(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
             a, b = clock_time(first, tz), clock_time(last, tz)
         else:
             a, b = day_and_time(first, ref, tz), day_and_time(last, ref, tz)
-        between = tr("%n fires between", count) + " " + span.replace("%1", a).replace("%2", b)
+        between = tr("%n fires between", None, count) + " " + span.replace("%1", a).replace("%2", b)
         return f"{reason} — {between}"
     when = first or run.scheduled_for
     if when is not None:
@@ -230,7 +393,7 @@ def run_summary(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
 def missed_note(run: Run) -> str:
     """A catch-up run says for how many missed fires it stood in."""
     if run.trigger == "catch_up" and run.missed_count:
-        return tr("Caught up once for %n missed fires", run.missed_count)
+        return tr("Caught up once for %n missed fires", None, run.missed_count)
     return ""
 
 
@@ -254,14 +417,14 @@ def context_words(d: Definition) -> str:
         return tr("Each run starts fresh")
     if d.context.mode == "continue":
         return tr("Continues one conversation (keeps up to %1 tokens of history)").replace(
-            "%1", f"{d.context.max_history_tokens:,}")
+            "%1", number(d.context.max_history_tokens))
     return tr("Each run starts a fresh conversation")
 
 
 def stop_words(d: Definition, tz: tzinfo) -> str:
     parts = []
     if d.stop.max_runs is not None:
-        parts.append(tr("after %n runs", d.stop.max_runs))
+        parts.append(tr("after %n runs", None, d.stop.max_runs))
     if d.stop.until is not None:
         parts.append(tr("at %1").replace("%1", d.stop.until.astimezone(tz).strftime(
             "%Y-%m-%d %H:%M")))
@@ -291,10 +454,12 @@ def overlap_words(d: Definition) -> str:
 
 
 _TOOL_WORDS = {
-    "run_command": "run commands", "read_file": "read files", "write_file": "write files",
-    "edit_file": "edit files", "list_files": "list files", "search_files": "search files",
-    "fetch_url": "fetch web pages", "notify": "notify you", "ask_user": "ask you",
-    "finish": "finish", "automate": "create automations",
+    "run_command": QT_TR_NOOP("run commands"), "read_file": QT_TR_NOOP("read files"),
+    "write_file": QT_TR_NOOP("write files"), "edit_file": QT_TR_NOOP("edit files"),
+    "list_files": QT_TR_NOOP("list files"), "search_files": QT_TR_NOOP("search files"),
+    "fetch_url": QT_TR_NOOP("fetch web pages"), "notify": QT_TR_NOOP("notify you"),
+    "ask_user": QT_TR_NOOP("ask you"), "finish": QT_TR_NOOP("finish"),
+    "automate": QT_TR_NOOP("create automations"),
 }
 
 

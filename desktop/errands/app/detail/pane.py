@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QFrame, QHBoxLayo
                                QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
 from ...records import Automation, Run
-from ...schedule import describe, iter_fires
+from ...schedule import iter_fires
 from ...timeutil import utcnow
 from .. import marks, words
 from .approvals import SavedApprovalsView
@@ -46,7 +46,7 @@ def upcoming_fires(automation: Automation, count: int = 5) -> list[datetime]:
 
 def delete_confirmation(automation: Automation, run_count: int | None = None) -> str:
     """What deleting removes and what it keeps, in words."""
-    runs = (words.tr("its %n runs in the history", run_count) if run_count is not None
+    runs = (words.tr("its %n runs in the history", None, run_count) if run_count is not None
             else words.tr("its run history"))
     return words.tr(
         "Delete “%1”?\n\nRemoved: its definition and revisions, %2, its conversations and "
@@ -295,7 +295,7 @@ class DetailPane(QWidget):
             words_ = words.tr("Paused (%1)").replace(
                 "%1", a.paused_reason or words.tr("by you"))
         if a.failure_streak:
-            words_ += " · " + words.tr("%n failures in a row", a.failure_streak)
+            words_ += " · " + words.tr("%n failures in a row", None, a.failure_streak)
         self.status.setText(f"{words.glyph(state)} {words_}")
         color = marks.state_color(self.palette(), state)
         self.status.setStyleSheet(f"color: {color.name()}")
@@ -316,7 +316,7 @@ class DetailPane(QWidget):
                 label.setText("—")
             self.saved.hide()
             return
-        schedule = words.schedule_words(describe(d.trigger), self.now, self.tz)
+        schedule = words.trigger_sentence(d.trigger, self.now, self.tz)
         parts = [words.runner_words(d)]
         if d.workdir:
             parts.append(d.workdir)

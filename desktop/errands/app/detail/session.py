@@ -121,7 +121,7 @@ def result_outcome(name: str, result: str) -> str:
             "%1", _one_line(first[len("The user answered:"):].strip(), 40))
     lines = result.count("\n") + 1
     if lines > 1:
-        return words.tr("%n lines", lines)
+        return words.tr("%n lines", None, lines)
     return _one_line(first, 48) if first else words.tr("no output")
 
 

@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...cron import CronExpression
-from ...definition import ParseContext, Trigger, parse_definition
+from ...definition import CronTrigger, ParseContext, Trigger, parse_definition
 from ...errors import InvalidInput
-from ...schedule import describe, iter_fires, wall_clock
+from ...schedule import iter_fires, wall_clock
 from ...timeutil import (
     format_duration,
     format_instant,
@@ -465,9 +465,8 @@ class SchedulePicker(QWidget):
                 self.mode_box.removeItem(index)
             return
         try:
-            text = words.schedule_words(describe(trigger_object(doc, self.clock(),
-                                                                self.zone_name())),
-                                        self.clock(), self.local_tz)
+            text = words.trigger_sentence(trigger_object(doc, self.clock(), self.zone_name()),
+                                          self.clock(), self.local_tz)
         except InvalidInput:
             text = str(doc)
         self.kept_words.setText(text)
@@ -555,7 +554,8 @@ class SchedulePicker(QWidget):
             error.show_message(str(exc.with_prefix("trigger")).split(": ", 1)[-1])
             return
         error.clear_message()
-        self.cron_words.setText(expr.describe(self.zone_name()))
+        self.cron_words.setText(words.trigger_sentence(
+            CronTrigger(expr.text, self.zone_name()), self.clock(), self.local_tz))
 
     # ---------------------------------------------------------------- errors
 

@@ -52,7 +52,7 @@ class AutomationListModel(QAbstractListModel):
         self._search: list[str] = []
         self._keys: list[Any] = []   # each row's sort key, kept beside it (see _reorder)
         self._sort = "next_fire"
-        self._schedules: dict[str, str] = {}
+        self._schedules: dict[tuple[str, int], str] = {}
         self.version = 0   # grows before every change of rows, order or data
         self.now: datetime = utcnow()
         self.tz = words.local_zone()
@@ -103,13 +103,20 @@ class AutomationListModel(QAbstractListModel):
         return self._search
 
     def schedule_text(self, s: Summary) -> str:
-        """The schedule in words, its instants in local time (cached per row text)."""
-        text = self._schedules.get(s.schedule)
+        """The schedule in words, in the chosen language, its instants in local time
+        (cached per automation and revision)."""
+        key = (s.id, s.revision)
+        text = self._schedules.get(key)
         if text is None:
             if len(self._schedules) > 20_000:
                 self._schedules.clear()
-            text = self._schedules[s.schedule] = words.schedule_words(s.schedule, self.now,
-                                                                      self.tz)
+            if s.trigger is not None:
+                text = words.trigger_sentence(s.trigger, self.now, self.tz)
+            elif s.schedule.startswith("cannot run: "):  # the engine's reason stays English
+                text = words.tr("cannot run: %1").replace("%1", s.schedule[12:])
+            else:
+                text = words.schedule_words(s.schedule, self.now, self.tz)
+            self._schedules[key] = text
         return text
 
     def describe(self, s: Summary) -> str:
@@ -123,9 +130,9 @@ class AutomationListModel(QAbstractListModel):
         if s.last_state:
             parts.append(words.tr("last run: %1").replace("%1", words.state_words(s.last_state)))
         if s.parked:
-            parts.append(words.tr("%n waiting for you", s.parked))
+            parts.append(words.tr("%n waiting for you", None, s.parked))
         if s.failure_streak:
-            parts.append(words.tr("%n failures in a row", s.failure_streak))
+            parts.append(words.tr("%n failures in a row", None, s.failure_streak))
         return " · ".join(parts)
 
     # ------------------------------------------------------------------- writing
