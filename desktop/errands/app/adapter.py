@@ -169,7 +169,8 @@ class Adapter(QObject):
                     await self.api.resume(row.id)
                 changed += 1
             except ErrandsError as exc:  # deleted or changed meanwhile: the rest still go
-                self.failed.emit("Pause all" if paused else "Resume all", str(exc))
+                self.failed.emit(self.tr("Pause all") if paused else self.tr("Resume all"),
+                                 str(exc))
         return changed
 
     async def drain(self) -> None:

@@ -435,8 +435,8 @@ class WindowController(QObject):
         async def go() -> Any:
             source = (await self.api.automation(automation_id)).value
             if source.definition is None:
-                raise NotFound("automation", "a broken automation cannot be duplicated; "
-                               "repair it first")
+                raise NotFound("automation", self.tr("a broken automation cannot be duplicated; "
+                                                     "repair it first"))
             doc = source.definition.to_dict()
             doc["title"] = (self.tr("Copy of %1").replace("%1", source.title))[:120]
             doc["origin"] = {"kind": "user"}

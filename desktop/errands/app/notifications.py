@@ -22,6 +22,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 
 from ..records import AttentionItem
+from . import words
 
 log = logging.getLogger(__name__)
 GROUP_WINDOW = 2.0  # seconds
@@ -108,12 +109,13 @@ def compose(items: Sequence[AttentionItem]) -> Message:
         return Message(item.title, _body(item), (item,))
     automations = {i.automation_id for i in items}
     if len(automations) > 1:
-        title = f"{len(automations)} automations need you"
+        title = words.tr("%n automations need you", None, len(automations))
     else:
-        title = f"{items[0].title.split(':')[0]}: {len(items)} new items"
+        title = words.tr("%1: %n new items", None, len(items)).replace(
+            "%1", items[0].title.split(":")[0])
     lines = [f"• {i.title}" for i in items[:3]]
     if len(items) > 3:
-        lines.append(f"… and {len(items) - 3} more")
+        lines.append(words.tr("… and %n more", None, len(items) - 3))
     return Message(title, "\n".join(lines), tuple(items))
 
 
@@ -121,8 +123,9 @@ def _body(item: AttentionItem) -> str:
     body = (item.body or "").strip()
     if len(body) > 300:
         body = body[:299] + "…"
-    return body or {"failure": "It failed.", "awaiting_input": "It waits for your decision.",
-                    "result": "It finished."}.get(item.kind, "")
+    return body or {"failure": words.tr("It failed."),
+                    "awaiting_input": words.tr("It waits for your decision."),
+                    "result": words.tr("It finished.")}.get(item.kind, "")
 
 
 class Notifier(QObject):

@@ -270,17 +270,18 @@ class AppShell(QObject):
             return
         self.settings.setValue(TOLD_ABOUT_TRAY, True)
         self.settings.sync()
-        self._show_balloon(Message("Errands is still running",
-                                   "It keeps running your automations from the tray. "
-                                   "Choose Quit in the tray menu to stop it.", ()))
+        self._show_balloon(Message(self.tr("Errands is still running"),
+                                   self.tr("It keeps running your automations from the tray. "
+                                           "Choose Quit in the tray menu to stop it."), ()))
 
     def _closed_without_tray(self) -> None:
         """No tray to keep Errands reachable: ask whether to quit or keep it minimised."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Quit Errands?",
-                          "This desktop has no system tray. Quit Errands (automations stop "
-                          "firing), or keep it running minimised?", parent=self.window)
-        quit_button = box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
-        keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Quit Errands?"),
+                          self.tr("This desktop has no system tray. Quit Errands (automations "
+                                  "stop firing), or keep it running minimised?"),
+                          parent=self.window)
+        quit_button = box.addButton(self.tr("Quit"), QMessageBox.ButtonRole.AcceptRole)
+        keep = box.addButton(self.tr("Keep running"), QMessageBox.ButtonRole.RejectRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(keep)
 
@@ -357,16 +358,18 @@ class AppShell(QObject):
 
     def run_now(self, automation_id: str) -> None:
         assert self.adapter is not None and self.api is not None
-        self.adapter.submit("Run now", self.api.run_now(automation_id))
+        self.adapter.submit(self.tr("Run now"), self.api.run_now(automation_id))
 
     async def _set_all_paused(self, paused: bool) -> None:
         assert self.adapter is not None
-        self.window.statusBar().showMessage("Pausing everything…" if paused
-                                            else "Resuming everything…")
+        self.window.statusBar().showMessage(self.tr("Pausing everything…") if paused
+                                            else self.tr("Resuming everything…"))
         changed = await self.adapter.set_all_paused(paused)
         self.window.statusBar().showMessage(
-            f"{'Paused' if paused else 'Resumed'} {changed} automation"
-            f"{'' if changed == 1 else 's'}", 10_000)
+            (self.tr("Paused %n automation", "", changed) if changed == 1
+             else self.tr("Paused %n automations", "", changed)) if paused else
+            (self.tr("Resumed %n automation", "", changed) if changed == 1
+             else self.tr("Resumed %n automations", "", changed)), 10_000)
 
 
 _THRESHOLDS = gc.get_threshold()

@@ -39,19 +39,19 @@ class Tray(QObject):
         self._last_message: Message | None = None
 
         self.menu = QMenu()
-        self.menu.setAccessibleName("Errands tray menu")
-        self.open_action = self._action("Open Errands", self.open_requested)
-        self.new_action = self._action("New automation…", self.new_requested)
-        self.run_menu = QMenu("Run now", self.menu)
-        self.run_menu.setAccessibleName("Run now: recent automations")
+        self.menu.setAccessibleName(self.tr("Errands tray menu"))
+        self.open_action = self._action(self.tr("Open Errands"), self.open_requested)
+        self.new_action = self._action(self.tr("New automation…"), self.new_requested)
+        self.run_menu = QMenu(self.tr("Run now"), self.menu)
+        self.run_menu.setAccessibleName(self.tr("Run now: recent automations"))
         self.run_menu.aboutToShow.connect(self.recent_wanted)
         self.menu.addMenu(self.run_menu)
         self.set_recent([])
         self.menu.addSeparator()
-        self.pause_action = self._action("Pause all", self.pause_all_requested)
-        self.resume_action = self._action("Resume all", self.resume_all_requested)
+        self.pause_action = self._action(self.tr("Pause all"), self.pause_all_requested)
+        self.resume_action = self._action(self.tr("Resume all"), self.resume_all_requested)
         self.menu.addSeparator()
-        self.quit_action = self._action("Quit Errands", self.quit_requested)
+        self.quit_action = self._action(self.tr("Quit Errands"), self.quit_requested)
 
         self.icon: QSystemTrayIcon | None = None
         if self.available:
@@ -92,13 +92,14 @@ class Tray(QObject):
     def tooltip(self) -> str:
         parts = ["Errands"]
         if self.running:
-            parts.append(f"{self.running} running")
+            parts.append(self.tr("%n running", "", self.running))
         if self.attention:
-            parts.append(f"{self.attention} need{'s' if self.attention == 1 else ''} you")
+            parts.append(self.tr("%n needs you", "", self.attention) if self.attention == 1
+                         else self.tr("%n need you", "", self.attention))
         if self.all_paused and not self.running:
-            parts.append("everything paused")
+            parts.append(self.tr("everything paused"))
         if len(parts) == 1:
-            parts.append("idle")
+            parts.append(self.tr("idle"))
         return " · ".join(parts)
 
     def _refresh(self) -> None:
@@ -116,7 +117,7 @@ class Tray(QObject):
             action.triggered.connect(lambda _c=False, i=ident: self.run_now_requested.emit(i))
             self.run_menu.addAction(action)
         if not automations:
-            empty = QAction("No automations yet", self.run_menu)
+            empty = QAction(self.tr("No automations yet"), self.run_menu)
             empty.setEnabled(False)
             self.run_menu.addAction(empty)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, Iterable
 
-from PySide6.QtCore import (QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex,
+from PySide6.QtCore import (QT_TRANSLATE_NOOP, QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex,
                             QPointF, QRectF, QSize, Qt, Signal)
 from PySide6.QtGui import QHelpEvent, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QButtonGroup, QHBoxLayout,
@@ -51,7 +51,8 @@ def slots(fires: Iterable[tuple[datetime, str, str]]) -> list[Slot]:
 class UpcomingModel(QAbstractTableModel):
     """One row per fire: when, in, automation, and how many share its minute."""
 
-    COLUMNS = ("When", "In", "Automation", "Same minute")
+    COLUMNS = (QT_TRANSLATE_NOOP("words", "When"), QT_TRANSLATE_NOOP("words", "In"), QT_TRANSLATE_NOOP("words", "Automation"),
+               QT_TRANSLATE_NOOP("words", "Same minute"))
     ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
     def __init__(self, parent: Any = None) -> None:

@@ -55,18 +55,17 @@ class MainWindow(QMainWindow):
         self.setObjectName("main-window")
         self.setWindowTitle("Errands")
         self.setWindowIcon(app_icon())
-        self.setAccessibleName("Errands")
+        self.setAccessibleName(self.tr("Errands"))
         self.resize(*DEFAULT_SIZE)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("main-splitter")
-        self.splitter.setAccessibleName("Automations and detail")
+        self.splitter.setAccessibleName(self.tr("Automations and detail"))
         self.splitter.setChildrenCollapsible(False)
-        self.sidebar: QWidget = Placeholder("sidebar-placeholder",
-                                            "Automations\n\n(the list of automations goes here)")
-        self.detail: QWidget = Placeholder("detail-placeholder",
-                                           "Select an automation to see what it runs, when, "
-                                           "and its history.")
+        self.sidebar: QWidget = Placeholder("sidebar-placeholder", self.tr(
+            "Automations\n\n(the list of automations goes here)"))
+        self.detail: QWidget = Placeholder("detail-placeholder", self.tr(
+            "Select an automation to see what it runs, when, and its history."))
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 0)
@@ -98,44 +97,44 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file = bar.addMenu("&File")
-        self.new_action = self._add(file, "&New automation…", "Ctrl+N", self.new_requested,
-                                    "Create a new automation")
+        file = bar.addMenu(self.tr("&File"))
+        self.new_action = self._add(file, self.tr("&New automation…"), "Ctrl+N",
+                                    self.new_requested, self.tr("Create a new automation"))
         file.addSeparator()
-        self.settings_action = self._add(file, "&Settings…", "Ctrl+,", self.settings_requested,
-                                         "Open the settings")
+        self.settings_action = self._add(file, self.tr("&Settings…"), "Ctrl+,",
+                                         self.settings_requested, self.tr("Open the settings"))
         file.addSeparator()
-        self.close_action = self._add(file, "&Close window", "Ctrl+W",
-                                      None, "Close the window; Errands keeps running")
+        self.close_action = self._add(file, self.tr("&Close window"), "Ctrl+W", None,
+                                      self.tr("Close the window; Errands keeps running"))
         self.close_action.triggered.connect(self.close)
-        self.quit_action = self._add(file, "&Quit Errands", "Ctrl+Q",
-                                     self.quit_requested, "Stop the engine and quit")
+        self.quit_action = self._add(file, self.tr("&Quit Errands"), "Ctrl+Q",
+                                     self.quit_requested, self.tr("Stop the engine and quit"))
 
-        automation = bar.addMenu("&Automation")
-        self.run_now_action = self._add(automation, "&Run now", "Ctrl+R",
-                                        self.run_now_requested, "Run the selected automation now")
-        self.edit_action = self._add(automation, "&Edit…", "Ctrl+E", self.edit_requested,
-                                     "Edit the selected automation")
-        self.pause_action = self._add(automation, "&Pause / Resume", "Space",
+        automation = bar.addMenu(self.tr("&Automation"))
+        self.run_now_action = self._add(automation, self.tr("&Run now"), "Ctrl+R", self.run_now_requested,
+                                        self.tr("Run the selected automation now"))
+        self.edit_action = self._add(automation, self.tr("&Edit…"), "Ctrl+E", self.edit_requested,
+                                     self.tr("Edit the selected automation"))
+        self.pause_action = self._add(automation, self.tr("&Pause / Resume"), "Space",
                                       self.toggle_pause_requested,
-                                      "Pause or resume the selected automation")
+                                      self.tr("Pause or resume the selected automation"))
         automation.addSeparator()
-        self.delete_action = self._add(automation, "&Delete…", "Del",
-                                       self.delete_requested, "Delete the selected automation")
+        self.delete_action = self._add(automation, self.tr("&Delete…"), "Del", self.delete_requested,
+                                       self.tr("Delete the selected automation"))
         self.selection_actions = [self.run_now_action, self.edit_action, self.pause_action,
                                   self.delete_action]
         self.set_selection_actions_enabled(False)
 
-        view = bar.addMenu("&View")
-        self.find_action = self._add(view, "&Find…", "Ctrl+F",
-                                     self.find_requested, "Filter the automations")
-        theme = QMenu("&Theme", view)
-        theme.setAccessibleName("Theme")
+        view = bar.addMenu(self.tr("&View"))
+        self.find_action = self._add(view, self.tr("&Find…"), "Ctrl+F",
+                                     self.find_requested, self.tr("Filter the automations"))
+        theme = QMenu(self.tr("&Theme"), view)
+        theme.setAccessibleName(self.tr("Theme"))
         view.addMenu(theme)
         self.theme_group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
-        for choice, text in (("system", "Follow the &system"), ("light", "&Light"),
-                             ("dark", "&Dark")):
+        for choice, text in (("system", self.tr("Follow the &system")), ("light", self.tr("&Light")),
+                             ("dark", self.tr("&Dark"))):
             action = QAction(text, theme, checkable=True)
             action.setData(choice)
             action.triggered.connect(lambda _c=False, c=choice: self.theme_chosen.emit(c))
@@ -145,7 +144,7 @@ class MainWindow(QMainWindow):
         self.theme_actions["system"].setChecked(True)
 
         # Esc: leave the filter, close a sheet; dialogs close themselves on Esc.
-        self.escape_action = QAction("Back", self)
+        self.escape_action = QAction(self.tr("Back"), self)
         self.escape_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.escape_action.triggered.connect(lambda _c=False: self.escape_pressed.emit())
         self.addAction(self.escape_action)
@@ -175,33 +174,33 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        bar.setAccessibleName("Status")
-        self.engine_label = QLabel("Starting the engine…")
+        bar.setAccessibleName(self.tr("Status"))
+        self.engine_label = QLabel(self.tr("Starting the engine…"))
         self.engine_label.setObjectName("engine-state")
-        self.engine_label.setAccessibleName("Engine state")
+        self.engine_label.setAccessibleName(self.tr("Engine state"))
         self.running_label = QLabel("")
         self.running_label.setObjectName("running-count")
-        self.running_label.setAccessibleName("Runs going now")
+        self.running_label.setAccessibleName(self.tr("Runs going now"))
         self.tray_label = QLabel("")
         self.tray_label.setObjectName("no-tray-note")
-        self.tray_label.setAccessibleName("System tray")
+        self.tray_label.setAccessibleName(self.tr("System tray"))
         self.tray_label.hide()
         bar.addPermanentWidget(self.tray_label)
         bar.addPermanentWidget(self.running_label)
         bar.addPermanentWidget(self.engine_label)
 
     def show_engine_state(self, state: str) -> None:
-        words = {"running": "Engine running", "stopping": "Engine stopping…",
-                 "stopped": "Engine stopped", "starting": "Starting the engine…"}
-        self.engine_label.setText(words.get(state, f"Engine {state}"))
+        words = {"running": self.tr("Engine running"), "stopping": self.tr("Engine stopping…"),
+                 "stopped": self.tr("Engine stopped"), "starting": self.tr("Starting the engine…")}
+        self.engine_label.setText(words.get(state, self.tr("Engine %1").replace("%1", state)))
 
     def show_running(self, count: int) -> None:
-        self.running_label.setText(f"{count} running" if count else "")
+        self.running_label.setText(self.tr("%n running", "", count) if count else "")
 
     def show_no_tray(self) -> None:
         self.keep_running_in_tray = False
-        self.tray_label.setText("No system tray on this desktop: Errands runs while this "
-                                "window is open")
+        self.tray_label.setText(self.tr("No system tray on this desktop: Errands runs while "
+                                        "this window is open"))
         self.tray_label.show()
 
     # ---------------------------------------------------------------- geometry

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 from typing import Any, Iterable
 
-from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt,
+from PySide6.QtCore import (QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt,
                             Signal)
 from PySide6.QtWidgets import QApplication
 
@@ -19,7 +19,8 @@ from ...records import Run
 from ...timeutil import utcnow
 from .. import marks, words
 
-COLUMNS = ("#", "State", "Trigger", "Scheduled", "Started", "Duration", "Attempts", "Result")
+COLUMNS = ("#", QT_TRANSLATE_NOOP("words", "State"), QT_TRANSLATE_NOOP("words", "Trigger"), QT_TRANSLATE_NOOP("words", "Scheduled"), QT_TRANSLATE_NOOP("words", "Started"),
+           QT_TRANSLATE_NOOP("words", "Duration"), QT_TRANSLATE_NOOP("words", "Attempts"), QT_TRANSLATE_NOOP("words", "Result"))
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 

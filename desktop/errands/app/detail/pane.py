@@ -11,7 +11,7 @@ import itertools
 from datetime import datetime, tzinfo
 from typing import Any, Iterable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
@@ -103,11 +103,12 @@ class DetailPane(QWidget):
         self.more_actions: dict[str, QAction] = {}
         actions = QHBoxLayout()
         for key, text, tip in (
-                ("run_now", "Run now", "Run it now (Ctrl+R)"),
-                ("dry_run", "Dry run", "Show what a run would do, without effects"),
-                ("pause", "Pause", "Pause or resume its schedule (Space)"),
-                ("stop", "Stop run", "Stop the run going on now"),
-                ("edit", "Edit…", "Edit the automation (Ctrl+E)")):
+                ("run_now", QT_TRANSLATE_NOOP("DetailPane", "Run now"), QT_TRANSLATE_NOOP("DetailPane", "Run it now (Ctrl+R)")),
+                ("dry_run", QT_TRANSLATE_NOOP("DetailPane", "Dry run"),
+                 QT_TRANSLATE_NOOP("DetailPane", "Show what a run would do, without effects")),
+                ("pause", QT_TRANSLATE_NOOP("DetailPane", "Pause"), QT_TRANSLATE_NOOP("DetailPane", "Pause or resume its schedule (Space)")),
+                ("stop", QT_TRANSLATE_NOOP("DetailPane", "Stop run"), QT_TRANSLATE_NOOP("DetailPane", "Stop the run going on now")),
+                ("edit", QT_TRANSLATE_NOOP("DetailPane", "Edit…"), QT_TRANSLATE_NOOP("DetailPane", "Edit the automation (Ctrl+E)"))):
             button = QPushButton(self.tr(text))
             button.setToolTip(self.tr(tip))
             button.setAccessibleName(self.tr(text).rstrip("…"))
@@ -121,7 +122,8 @@ class DetailPane(QWidget):
         self.more_button.setAccessibleName(self.tr("More actions"))
         self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.more_button)
-        for key, text in (("duplicate", "Duplicate"), ("delete", "Delete…")):
+        for key, text in (("duplicate", QT_TRANSLATE_NOOP("DetailPane", "Duplicate")),
+                          ("delete", QT_TRANSLATE_NOOP("DetailPane", "Delete…"))):
             action = menu.addAction(self.tr(text))
             action.triggered.connect(lambda _=False, k=key: self._clicked(k))
             self.more_actions[key] = action
@@ -144,9 +146,10 @@ class DetailPane(QWidget):
         self.facts.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.facts.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.fact_labels: dict[str, QLabel] = {}
-        for key, text in (("schedule", "Schedule"), ("context", "Context"), ("stop", "Stops"),
-                          ("misfire", "Missed fires"), ("overlap", "Overlap"),
-                          ("permissions", "Permissions"), ("workdir", "Folder")):
+        for key, text in (("schedule", QT_TRANSLATE_NOOP("DetailPane", "Schedule")), ("context", QT_TRANSLATE_NOOP("DetailPane", "Context")),
+                          ("stop", QT_TRANSLATE_NOOP("DetailPane", "Stops")), ("misfire", QT_TRANSLATE_NOOP("DetailPane", "Missed fires")),
+                          ("overlap", QT_TRANSLATE_NOOP("DetailPane", "Overlap")), ("permissions", QT_TRANSLATE_NOOP("DetailPane", "Permissions")),
+                          ("workdir", QT_TRANSLATE_NOOP("DetailPane", "Folder"))):
             value = QLabel()
             value.setWordWrap(True)
             value.setTextFormat(Qt.TextFormat.PlainText)

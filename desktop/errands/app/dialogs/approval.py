@@ -30,7 +30,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QStackedWidget,
@@ -44,7 +44,8 @@ from .. import theme, words
 
 Item = tuple[Parked, "Automation | None"]
 
-SUBJECT_NAMES = {"command": "Command", "path": "File", "url": "Address", "action": "Action"}
+SUBJECT_NAMES = {"command": QT_TRANSLATE_NOOP("ApprovalDialog", "Command"), "path": QT_TRANSLATE_NOOP("ApprovalDialog", "File"),
+                 "url": QT_TRANSLATE_NOOP("ApprovalDialog", "Address"), "action": QT_TRANSLATE_NOOP("ApprovalDialog", "Action")}
 
 
 def tool_specs() -> dict[str, Any]:
@@ -523,7 +524,7 @@ class ApprovalDialog(QDialog):
         subject = args.pop(key, None) if key else None
         self.tool_label.setText(self.tr("Tool: %1").replace("%1", b.tool or "?"))
         has_subject = isinstance(subject, str)
-        self.subject_caption.setText(self.tr(SUBJECT_NAMES.get(key or "", "Subject")) + ":")
+        self.subject_caption.setText(self.tr(SUBJECT_NAMES.get(key or "", QT_TRANSLATE_NOOP("ApprovalDialog", "Subject"))) + ":")
         self.subject_caption.setVisible(has_subject)
         self.subject_box.setVisible(has_subject)
         self.subject_box.setPlainText(subject if has_subject else "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit,
                                QListView, QPushButton, QStackedWidget, QToolButton,
@@ -22,7 +22,8 @@ from .delegate import AutomationDelegate
 from .model import AutomationListModel, Roles
 from .proxy import AutomationFilterProxy
 
-SORTS = (("next_fire", "Next fire"), ("title", "Title"), ("last_run", "Last run"))
+SORTS = (("next_fire", QT_TRANSLATE_NOOP("AutomationSidebar", "Next fire")), ("title", QT_TRANSLATE_NOOP("AutomationSidebar", "Title")),
+         ("last_run", QT_TRANSLATE_NOOP("AutomationSidebar", "Last run")))
 
 
 class AutomationSidebar(QWidget):
