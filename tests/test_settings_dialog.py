@@ -352,7 +352,7 @@ def test_the_app_choices_are_signals_and_escape_cancels(qtbot) -> None:  # type:
     d = dialog(qtbot, theme="dark")
     assert d.theme.currentData() == "dark" and d.language.currentData() == ""
     assert [d.language.itemText(i) for i in range(d.language.count())] == [
-        "System default", "English"]
+        "System default", "English", "Deutsch", "简体中文"]
     assert d.autostart.isEnabled() and not d.autostart.isChecked()
     got: list[tuple[str, object]] = []
     d.theme_chosen.connect(lambda v: got.append(("theme", v)))

@@ -22,6 +22,7 @@ from .. import __version__
 from ..engine.api import Api
 from ..engine.service import EngineThread
 from ..paths import data_dir as open_data_dir
+from . import i18n
 from .adapter import Adapter
 from .controller import WindowController
 from .icons import app_icon, icon_path
@@ -60,7 +61,7 @@ class AppShell(QObject):
 
     def __init__(self, data_dir: Path, *, tray_available: bool | None = None,
                  notifications: Backend | None = None,
-                 settings: QSettings | None = None) -> None:
+                 settings: QSettings | None = None, language: str | None = None) -> None:
         app = QApplication.instance()
         assert isinstance(app, QApplication), "create the QApplication first"
         super().__init__()
@@ -68,6 +69,9 @@ class AppShell(QObject):
         configure_application(app)
         self.data_dir = open_data_dir(data_dir)  # made private (0700) if new
         self.settings = settings or app_settings(self.data_dir)
+        # the words before the window: the chosen language (Settings), else the system's
+        self.language = i18n.install(app, str(self.settings.value("language", ""))
+                                     if language is None else language)
         self.host = EngineThread(self.data_dir, role="app", on_activate=self.activate)
         self.api: Api | None = None
         self.adapter: Adapter | None = None

@@ -80,16 +80,23 @@ def clock_time(when: datetime, tz: tzinfo) -> str:
     return when.astimezone(tz).strftime("%H:%M")
 
 
+def locale() -> QLocale:
+    """The chosen language's locale (``app/i18n.py`` sets the default); English where the
+    system has none (the C locale)."""
+    chosen = QLocale()
+    return QLocale("en_US") if chosen.language() == QLocale.Language.C else chosen
+
+
 def weekday_name(when: datetime, long: bool = False) -> str:
     """"Fri" ("Friday" when long) in the chosen language."""
     fmt = QLocale.FormatType.LongFormat if long else QLocale.FormatType.ShortFormat
-    return QLocale().dayName(when.isoweekday(), fmt)
+    return locale().dayName(when.isoweekday(), fmt)
 
 
 def day_month(when: datetime, year: bool = False) -> str:
     """"12 Mar" ("12 Mar 2027" with the year) in the chosen language: "12. März",
     "3月12日"."""
-    month = QLocale().monthName(when.month, QLocale.FormatType.ShortFormat)
+    month = locale().monthName(when.month, QLocale.FormatType.ShortFormat)
     if year:
         return tr("%1 %2 %3", "day month year").replace(
             "%1", str(when.day)).replace("%2", month).replace("%3", str(when.year))
@@ -99,7 +106,7 @@ def day_month(when: datetime, year: bool = False) -> str:
 
 def number(value: int) -> str:
     """1,000 (1.000, 1,000) in the chosen language."""
-    return QLocale().toString(value)
+    return locale().toString(value)
 
 
 def day_and_time(when: datetime, now: datetime, tz: tzinfo) -> str:
@@ -179,7 +186,7 @@ def _at_times(times: tuple[tuple[int, int], ...]) -> str:
 
 # Qt's day numbers (1 = Monday) for cron's (0 = Sunday)
 def _cron_day(weekday: int) -> str:
-    return QLocale().dayName(weekday or 7, QLocale.FormatType.LongFormat)
+    return locale().dayName(weekday or 7, QLocale.FormatType.LongFormat)
 
 
 def _cron_words(trigger: CronTrigger) -> str:
@@ -222,7 +229,7 @@ _CRON_LOCALES = {"de": "de_DE", "zh": "zh_CN"}
 
 def _cron_long(expression: str) -> str:
     from ..cron import CronExpression
-    language = QLocale().name().split("_")[0]
+    language = locale().name().split("_")[0]
     if language not in _CRON_LOCALES:
         return CronExpression.parse(expression)._describe()
     try:

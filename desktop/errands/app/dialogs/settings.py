@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from ...errors import InvalidInput
 from ...settings import normalize
+from .. import i18n
 from ..theme import CHOICES, parse_choice, state_colors
 
 # The engine settings this dialog edits, in the order they appear.
@@ -52,9 +53,9 @@ RULES_KEY = "permission_rules"
 ENGINE_KEYS = (*PROVIDER_KEYS, RULES_KEY, *LIMIT_KEYS)
 API_KEY = "api_key"        # the field name errors about the key use (never a setting)
 ACTIONS = ("allow", "ask", "deny")
-# (code, name): the names are translated where shown; the next issue adds languages.
+# (code, name): the first two translated where shown, the others in their own language
 LANGUAGES = (("", QT_TRANSLATE_NOOP("SettingsDialog", "System default")),
-             ("en", QT_TRANSLATE_NOOP("SettingsDialog", "English")))
+             ("en", QT_TRANSLATE_NOOP("SettingsDialog", "English")), *i18n.LANGUAGES)
 
 
 def _rule_tools() -> tuple[str, ...]:
@@ -387,7 +388,7 @@ class SettingsDialog(QDialog):
         self.language.setObjectName("language")
         self.language.setAccessibleName(self.tr("Language"))
         for code, name in LANGUAGES:
-            self.language.addItem(self.tr(name), code)
+            self.language.addItem(self.tr(name) if code in ("", "en") else name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(self._language)))
         form.addRow(self.tr("Language:"), self.language)
         form.addRow("", _hint(self.tr("A new language applies the next time Errands starts."),
