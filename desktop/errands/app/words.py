@@ -252,7 +252,9 @@ def _every_words(value: timedelta, start: str) -> str:
             (1, QT_TR_NOOP("Every second from %1"), QT_TR_NOOP("Every %n seconds from %1"))):
         if seconds % size == 0:
             count = seconds // size
-            return (tr(one) if count == 1 else tr(many, None, count)).replace("%1", start)
+            # "many" is only ever said of 2 or more: no plural forms needed
+            return (tr(one) if count == 1 else tr(many).replace("%n", str(count))).replace(
+                "%1", start)
     return ""
 
 
@@ -269,7 +271,9 @@ def _after_words(value: timedelta, start: str) -> str:
              QT_TR_NOOP("Again %n seconds after each run finishes, first at %1"))):
         if seconds % size == 0:
             count = seconds // size
-            return (tr(one) if count == 1 else tr(many, None, count)).replace("%1", start)
+            # "many" is only ever said of 2 or more: no plural forms needed
+            return (tr(one) if count == 1 else tr(many).replace("%n", str(count))).replace(
+                "%1", start)
     return ""
 
 

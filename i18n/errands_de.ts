@@ -1,0 +1,3297 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+    <context>
+        <name>Adapter</name>
+        <message>
+            <source>Pause all</source>
+            <translation>Alle pausieren</translation>
+        </message>
+        <message>
+            <source>Resume all</source>
+            <translation>Alle fortsetzen</translation>
+        </message>
+    </context>
+    <context>
+        <name>AppShell</name>
+        <message>
+            <source>Errands is still running</source>
+            <translation>Errands läuft weiter</translation>
+        </message>
+        <message>
+            <source>It keeps running your automations from the tray. Choose Quit in the tray menu to stop it.</source>
+            <translation>Errands führt Ihre Automatisierungen weiter aus dem Infobereich aus. Wählen Sie dort „Errands beenden“, um es zu beenden.</translation>
+        </message>
+        <message>
+            <source>Keep running</source>
+            <translation>Weiterlaufen lassen</translation>
+        </message>
+        <message numerus="yes">
+            <source>Paused %n automation</source>
+            <translation>
+                <numerusform>%n Automatisierung pausiert</numerusform>
+                <numerusform>%n Automatisierungen pausiert</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Paused %n automations</source>
+            <translation>
+                <numerusform>%n Automatisierung pausiert</numerusform>
+                <numerusform>%n Automatisierungen pausiert</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Pausing everything…</source>
+            <translation>Alles wird pausiert…</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>Beenden</translation>
+        </message>
+        <message>
+            <source>Quit Errands?</source>
+            <translation>Errands beenden?</translation>
+        </message>
+        <message numerus="yes">
+            <source>Resumed %n automation</source>
+            <translation>
+                <numerusform>%n Automatisierung fortgesetzt</numerusform>
+                <numerusform>%n Automatisierungen fortgesetzt</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Resumed %n automations</source>
+            <translation>
+                <numerusform>%n Automatisierung fortgesetzt</numerusform>
+                <numerusform>%n Automatisierungen fortgesetzt</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Resuming everything…</source>
+            <translation>Alles wird fortgesetzt…</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>This desktop has no system tray. Quit Errands (automations stop firing), or keep it running minimised?</source>
+            <translation>Dieser Desktop hat keinen Infobereich. Errands beenden (Automatisierungen werden nicht mehr ausgelöst) oder minimiert weiterlaufen lassen?</translation>
+        </message>
+    </context>
+    <context>
+        <name>ApprovalDialog</name>
+        <message>
+            <source>%1 of %2</source>
+            <translation>%1 von %2</translation>
+        </message>
+        <message>
+            <source>&amp;Approve once</source>
+            <translation>&amp;Einmal erlauben</translation>
+        </message>
+        <message>
+            <source>&amp;Decline</source>
+            <translation>&amp;Nicht antworten</translation>
+        </message>
+        <message>
+            <source>&amp;Deny</source>
+            <translation>&amp;Ablehnen</translation>
+        </message>
+        <message>
+            <source>&amp;Later</source>
+            <translation>&amp;Später</translation>
+        </message>
+        <message>
+            <source>&amp;Note:</source>
+            <translation>&amp;Notiz:</translation>
+        </message>
+        <message>
+            <source>* matches anything (also across /). A command matches only when every part of it (split at ; &amp;&amp; || | &amp;) matches.</source>
+            <translation>* passt auf alles (auch über / hinweg). Ein Befehl passt nur, wenn jeder seiner Teile (getrennt an ; &amp;&amp; || | &amp;) passt.</translation>
+        </message>
+        <message>
+            <source>A&amp;nswer</source>
+            <translation>A&amp;ntworten</translation>
+        </message>
+        <message>
+            <source>Action</source>
+            <translation>Aktion</translation>
+        </message>
+        <message>
+            <source>Address</source>
+            <translation>Adresse</translation>
+        </message>
+        <message>
+            <source>Al&amp;ways allow…</source>
+            <translation>I&amp;mmer erlauben…</translation>
+        </message>
+        <message>
+            <source>Allow and &amp;save rule</source>
+            <translation>Erlauben und Regel &amp;speichern</translation>
+        </message>
+        <message>
+            <source>Allow and save rule</source>
+            <translation>Erlauben und Regel speichern</translation>
+        </message>
+        <message>
+            <source>Alt+%1</source>
+            <translation>Alt+%1</translation>
+        </message>
+        <message>
+            <source>Always allow for this automation</source>
+            <translation>Für diese Automatisierung immer erlauben</translation>
+        </message>
+        <message>
+            <source>An automation that is gone</source>
+            <translation>Eine nicht mehr vorhandene Automatisierung</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>Antworten</translation>
+        </message>
+        <message>
+            <source>Answer: %1</source>
+            <translation>Antwort: %1</translation>
+        </message>
+        <message>
+            <source>Approvals</source>
+            <translation>Freigaben</translation>
+        </message>
+        <message>
+            <source>Approve once</source>
+            <translation>Einmal erlauben</translation>
+        </message>
+        <message>
+            <source>Approve, and save a rule so this automation does not ask again for calls like it</source>
+            <translation>Erlauben und eine Regel speichern, damit diese Automatisierung bei ähnlichen Aufrufen nicht mehr fragt</translation>
+        </message>
+        <message>
+            <source>Arguments:</source>
+            <translation>Argumente:</translation>
+        </message>
+        <message>
+            <source>Automation</source>
+            <translation>Automatisierung</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Zurück</translation>
+        </message>
+        <message>
+            <source>Command</source>
+            <translation>Befehl</translation>
+        </message>
+        <message>
+            <source>Decline to answer</source>
+            <translation>Nicht antworten</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>Ablehnen</translation>
+        </message>
+        <message>
+            <source>Does the pattern match this call</source>
+            <translation>Passt das Muster auf diesen Aufruf</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>Fehler</translation>
+        </message>
+        <message>
+            <source>File</source>
+            <translation>Datei</translation>
+        </message>
+        <message>
+            <source>Go on to the next one; this run keeps waiting</source>
+            <translation>Weiter zum nächsten; dieser Lauf wartet weiter</translation>
+        </message>
+        <message>
+            <source>Later</source>
+            <translation>Später</translation>
+        </message>
+        <message>
+            <source>Let this one call run; the next one asks again</source>
+            <translation>Diesen einen Aufruf zulassen; beim nächsten wird wieder gefragt</translation>
+        </message>
+        <message>
+            <source>Matches this call.</source>
+            <translation>Passt auf diesen Aufruf.</translation>
+        </message>
+        <message>
+            <source>Note with the denial</source>
+            <translation>Notiz zur Ablehnung</translation>
+        </message>
+        <message>
+            <source>Other arguments</source>
+            <translation>Weitere Argumente</translation>
+        </message>
+        <message>
+            <source>Other arguments:</source>
+            <translation>Weitere Argumente:</translation>
+        </message>
+        <message>
+            <source>Pattern of the rule</source>
+            <translation>Muster der Regel</translation>
+        </message>
+        <message>
+            <source>Position in the queue</source>
+            <translation>Position in der Warteschlange</translation>
+        </message>
+        <message>
+            <source>Question</source>
+            <translation>Frage</translation>
+        </message>
+        <message>
+            <source>Refuse; the agent is told and may go on without it</source>
+            <translation>Ablehnen; der Agent erfährt es und macht eventuell ohne weiter</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>Lauf</translation>
+        </message>
+        <message>
+            <source>Run #%1 · asked %2 · waits until %3</source>
+            <translation>Lauf #%1 · gefragt %2 · wartet bis %3</translation>
+        </message>
+        <message>
+            <source>Subject</source>
+            <translation>Gegenstand</translation>
+        </message>
+        <message>
+            <source>The exact command, path or address</source>
+            <translation>Der genaue Befehl, Pfad oder die Adresse</translation>
+        </message>
+        <message>
+            <source>The rule in words</source>
+            <translation>Die Regel in Worten</translation>
+        </message>
+        <message>
+            <source>The run needs your input to go on.</source>
+            <translation>Der Lauf braucht Ihre Eingabe, um weiterzumachen.</translation>
+        </message>
+        <message>
+            <source>This rule will be added to “%1” (a new revision); narrow or widen the pattern:</source>
+            <translation>Diese Regel wird zu „%1“ hinzugefügt (eine neue Revision); Muster enger oder weiter fassen:</translation>
+        </message>
+        <message>
+            <source>Tool</source>
+            <translation>Werkzeug</translation>
+        </message>
+        <message>
+            <source>Tool: %1</source>
+            <translation>Werkzeug: %1</translation>
+        </message>
+        <message>
+            <source>Type an answer first (or Decline).</source>
+            <translation>Geben Sie zuerst eine Antwort ein (oder „Nicht antworten“).</translation>
+        </message>
+        <message>
+            <source>Waiting for you</source>
+            <translation>Wartet auf Sie</translation>
+        </message>
+        <message>
+            <source>Where it would act</source>
+            <translation>Wo es wirken würde</translation>
+        </message>
+        <message>
+            <source>Where: %1</source>
+            <translation>Wo: %1</translation>
+        </message>
+        <message>
+            <source>Where: in a git worktree of %1 made for this run</source>
+            <translation>Wo: in einem für diesen Lauf angelegten Git-Worktree von %1</translation>
+        </message>
+        <message>
+            <source>Where: on the network, from this computer</source>
+            <translation>Wo: im Netz, von diesem Computer aus</translation>
+        </message>
+        <message>
+            <source>Why (optional; the agent is told)</source>
+            <translation>Warum (optional; der Agent erfährt es)</translation>
+        </message>
+        <message>
+            <source>Why it stopped</source>
+            <translation>Warum er angehalten hat</translation>
+        </message>
+        <message>
+            <source>Your answer</source>
+            <translation>Ihre Antwort</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationForm</name>
+        <message>
+            <source> failures in a row</source>
+            <translation> Fehlschläge in Folge</translation>
+        </message>
+        <message>
+            <source> runs</source>
+            <translation> Läufe</translation>
+        </message>
+        <message>
+            <source> tokens</source>
+            <translation> Tokens</translation>
+        </message>
+        <message>
+            <source>&amp;Command</source>
+            <translation>&amp;Befehl</translation>
+        </message>
+        <message>
+            <source>&amp;Folder</source>
+            <translation>&amp;Ordner</translation>
+        </message>
+        <message>
+            <source>&amp;Model</source>
+            <translation>&amp;Modell</translation>
+        </message>
+        <message>
+            <source>&amp;Notify</source>
+            <translation>&amp;Benachrichtigen</translation>
+        </message>
+        <message>
+            <source>&amp;Prompt</source>
+            <translation>&amp;Prompt</translation>
+        </message>
+        <message>
+            <source>&amp;Runs</source>
+            <translation>&amp;Ausführung</translation>
+        </message>
+        <message>
+            <source>&amp;Title</source>
+            <translation>&amp;Titel</translation>
+        </message>
+        <message>
+            <source>A command</source>
+            <translation>Ein Befehl</translation>
+        </message>
+        <message>
+            <source>A command runs as it is, without asking: creating it is the consent. The choices below apply to agent runs.</source>
+            <translation>Ein Befehl läuft so, wie er ist, ohne Nachfrage: Ihn anzulegen ist die Zustimmung. Die Auswahl unten gilt für Agent-Läufe.</translation>
+        </message>
+        <message>
+            <source>A failed attempt is tried again, up to this many attempts in all</source>
+            <translation>Ein fehlgeschlagener Versuch wird wiederholt, bis zu so vielen Versuchen insgesamt</translation>
+        </message>
+        <message>
+            <source>A one-time or hand-run schedule needs no stop rule.</source>
+            <translation>Ein einmaliger oder von Hand gestarteter Zeitplan braucht keine Stoppregel.</translation>
+        </message>
+        <message>
+            <source>After</source>
+            <translation>Nach</translation>
+        </message>
+        <message>
+            <source>Agent steps</source>
+            <translation>Agent-Schritte</translation>
+        </message>
+        <message>
+            <source>An agent, following a prompt</source>
+            <translation>Ein Agent, der einem Prompt folgt</translation>
+        </message>
+        <message>
+            <source>Ask me before it runs commands or changes files</source>
+            <translation>Mich fragen, bevor Befehle ausgeführt oder Dateien geändert werden</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>Versuche</translation>
+        </message>
+        <message>
+            <source>Attempts per run</source>
+            <translation>Versuche pro Lauf</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Catch up at most</source>
+            <translation>Höchstens nachholen</translation>
+        </message>
+        <message>
+            <source>Catch up within</source>
+            <translation>Nachholen innerhalb von</translation>
+        </message>
+        <message>
+            <source>Changed elsewhere</source>
+            <translation>Anderswo geändert</translation>
+        </message>
+        <message>
+            <source>Choose the project folder</source>
+            <translation>Projektordner wählen</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>Wählen…</translation>
+        </message>
+        <message>
+            <source>Close without saving (Esc)</source>
+            <translation>Schließen ohne zu speichern (Esc)</translation>
+        </message>
+        <message>
+            <source>Command</source>
+            <translation>Befehl</translation>
+        </message>
+        <message>
+            <source>Continue one conversation across runs</source>
+            <translation>Ein Gespräch über alle Läufe fortführen</translation>
+        </message>
+        <message>
+            <source>Conversation</source>
+            <translation>Gespräch</translation>
+        </message>
+        <message>
+            <source>Default model</source>
+            <translation>Standardmodell</translation>
+        </message>
+        <message>
+            <source>Edit “%1”</source>
+            <translation>„%1“ bearbeiten</translation>
+        </message>
+        <message>
+            <source>Editing revision %1</source>
+            <translation>Revision %1 wird bearbeitet</translation>
+        </message>
+        <message>
+            <source>Failing</source>
+            <translation>Bei Fehlschlägen</translation>
+        </message>
+        <message>
+            <source>Failures in a row before pausing</source>
+            <translation>Fehlschläge in Folge vor dem Pausieren</translation>
+        </message>
+        <message>
+            <source>History budget</source>
+            <translation>Verlaufsbudget</translation>
+        </message>
+        <message>
+            <source>History kept</source>
+            <translation>Behaltener Verlauf</translation>
+        </message>
+        <message>
+            <source>How much of the conversation a continuing run keeps</source>
+            <translation>Wie viel vom Gespräch ein fortgesetzter Lauf behält</translation>
+        </message>
+        <message>
+            <source>In plain words</source>
+            <translation>In Worten</translation>
+        </message>
+        <message>
+            <source>Its own folder in Errands' data</source>
+            <translation>Ein eigener Ordner in den Daten von Errands</translation>
+        </message>
+        <message>
+            <source>Its stored definition no longer loads (%1). Saving replaces it with what this form shows.</source>
+            <translation>Die gespeicherte Definition lässt sich nicht mehr laden (%1). Speichern ersetzt sie durch das, was dieses Formular zeigt.</translation>
+        </message>
+        <message>
+            <source>Let it do anything without asking, commands included</source>
+            <translation>Alles ohne Nachfrage erlauben, auch Befehle</translation>
+        </message>
+        <message>
+            <source>Let it use the tools ticked below without asking</source>
+            <translation>Die unten angehakten Werkzeuge ohne Nachfrage verwenden lassen</translation>
+        </message>
+        <message>
+            <source>Missed runs</source>
+            <translation>Verpasste Läufe</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>Modell</translation>
+        </message>
+        <message>
+            <source>Most steps an agent run takes</source>
+            <translation>Höchstzahl der Schritte eines Agent-Laufs</translation>
+        </message>
+        <message>
+            <source>New automation</source>
+            <translation>Neue Automatisierung</translation>
+        </message>
+        <message>
+            <source>Nothing is ticked: it asks before every tool.</source>
+            <translation>Nichts angehakt: Vor jedem Werkzeug wird gefragt.</translation>
+        </message>
+        <message>
+            <source>Notifications</source>
+            <translation>Benachrichtigungen</translation>
+        </message>
+        <message>
+            <source>Number of runs</source>
+            <translation>Anzahl der Läufe</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>Am</translation>
+        </message>
+        <message>
+            <source>Pause itself after</source>
+            <translation>Selbst pausieren nach</translation>
+        </message>
+        <message>
+            <source>Pause itself after failures</source>
+            <translation>Nach Fehlschlägen selbst pausieren</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Policies</source>
+            <translation>Regeln</translation>
+        </message>
+        <message>
+            <source>Problem</source>
+            <translation>Problem</translation>
+        </message>
+        <message>
+            <source>Project folder</source>
+            <translation>Projektordner</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>Prompt</translation>
+        </message>
+        <message>
+            <source>Quietly: results wait in the history</source>
+            <translation>Still: Ergebnisse warten im Verlauf</translation>
+        </message>
+        <message>
+            <source>Reload</source>
+            <translation>Neu laden</translation>
+        </message>
+        <message>
+            <source>Reload, discarding my changes</source>
+            <translation>Neu laden und meine Änderungen verwerfen</translation>
+        </message>
+        <message>
+            <source>Revision</source>
+            <translation>Revision</translation>
+        </message>
+        <message>
+            <source>Run once when Errands is back</source>
+            <translation>Einmal ausführen, wenn Errands wieder läuft</translation>
+        </message>
+        <message>
+            <source>Runs commands without asking.</source>
+            <translation>Führt Befehle ohne Nachfrage aus.</translation>
+        </message>
+        <message>
+            <source>Runs its command without asking (creating it was the consent)</source>
+            <translation>Führt seinen Befehl ohne Nachfrage aus (das Anlegen war die Zustimmung)</translation>
+        </message>
+        <message>
+            <source>Runs missed while Errands was closed or the computer slept</source>
+            <translation>Läufe, die verpasst wurden, während Errands geschlossen war oder der Computer schlief</translation>
+        </message>
+        <message>
+            <source>Runs until you pause or delete it, unless you tick a rule below.</source>
+            <translation>Läuft, bis Sie es pausieren oder löschen, außer Sie haken unten eine Regel an.</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>Speichern</translation>
+        </message>
+        <message>
+            <source>Save (Ctrl+Return)</source>
+            <translation>Speichern (Strg+Eingabe)</translation>
+        </message>
+        <message>
+            <source>Save anyway</source>
+            <translation>Trotzdem speichern</translation>
+        </message>
+        <message>
+            <source>Save anyway, overwriting the other change</source>
+            <translation>Trotzdem speichern und die andere Änderung überschreiben</translation>
+        </message>
+        <message>
+            <source>Saving…</source>
+            <translation>Wird gespeichert…</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>Zeitplan</translation>
+        </message>
+        <message>
+            <source>Sections</source>
+            <translation>Abschnitte</translation>
+        </message>
+        <message>
+            <source>Sections of the form</source>
+            <translation>Abschnitte des Formulars</translation>
+        </message>
+        <message>
+            <source>Skip the new run</source>
+            <translation>Den neuen Lauf überspringen</translation>
+        </message>
+        <message>
+            <source>Skip them (noted in the history)</source>
+            <translation>Überspringen (im Verlauf vermerkt)</translation>
+        </message>
+        <message>
+            <source>Spread</source>
+            <translation>Streuung</translation>
+        </message>
+        <message>
+            <source>Spread the start</source>
+            <translation>Start streuen</translation>
+        </message>
+        <message>
+            <source>Spread the start by up to</source>
+            <translation>Start streuen um bis zu</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>Start</translation>
+        </message>
+        <message>
+            <source>Start each run fresh</source>
+            <translation>Jeden Lauf neu beginnen</translation>
+        </message>
+        <message>
+            <source>Start it when the running one ends (one waits at most)</source>
+            <translation>Starten, wenn der laufende endet (höchstens einer wartet)</translation>
+        </message>
+        <message>
+            <source>Still running</source>
+            <translation>Läuft noch</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>Stopp</translation>
+        </message>
+        <message>
+            <source>Stop after a number of runs</source>
+            <translation>Nach einer Anzahl von Läufen stoppen</translation>
+        </message>
+        <message>
+            <source>Stop at a date and time</source>
+            <translation>Zu einem Zeitpunkt stoppen</translation>
+        </message>
+        <message>
+            <source>Stop date and time</source>
+            <translation>Datum und Uhrzeit des Stopps</translation>
+        </message>
+        <message>
+            <source>Stop the running one and start anew</source>
+            <translation>Den laufenden stoppen und neu beginnen</translation>
+        </message>
+        <message>
+            <source>Stop when a run says its condition is met</source>
+            <translation>Stoppen, wenn ein Lauf meldet, dass seine Bedingung erfüllt ist</translation>
+        </message>
+        <message>
+            <source>Stops at whichever comes first:</source>
+            <translation>Stoppt bei dem, was zuerst eintritt:</translation>
+        </message>
+        <message>
+            <source>Task</source>
+            <translation>Aufgabe</translation>
+        </message>
+        <message>
+            <source>Tell me after</source>
+            <translation>Mich benachrichtigen nach</translation>
+        </message>
+        <message>
+            <source>Tell me after every run</source>
+            <translation>Mich nach jedem Lauf benachrichtigen</translation>
+        </message>
+        <message>
+            <source>Tell me after this many failures in a row</source>
+            <translation>Mich nach so vielen Fehlschlägen in Folge benachrichtigen</translation>
+        </message>
+        <message>
+            <source>Tell me when the result changes</source>
+            <translation>Mich benachrichtigen, wenn sich das Ergebnis ändert</translation>
+        </message>
+        <message>
+            <source>This automation was changed elsewhere (now revision %1) after you opened it. Your changes are still here. Reload shows the other version and discards yours; Save anyway replaces it with yours.</source>
+            <translation>Diese Automatisierung wurde anderswo geändert (jetzt Revision %1), nachdem Sie sie geöffnet haben. Ihre Änderungen sind noch da. „Neu laden“ zeigt die andere Fassung und verwirft Ihre; „Trotzdem speichern“ ersetzt sie durch Ihre.</translation>
+        </message>
+        <message>
+            <source>Time limit</source>
+            <translation>Zeitlimit</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>Titel</translation>
+        </message>
+        <message>
+            <source>Tools it may use without asking</source>
+            <translation>Werkzeuge, die es ohne Nachfrage verwenden darf</translation>
+        </message>
+        <message>
+            <source>What runs without asking</source>
+            <translation>Was ohne Nachfrage läuft</translation>
+        </message>
+        <message>
+            <source>What the agent should do, e.g. Summarize today's email</source>
+            <translation>Was der Agent tun soll, z. B. Fasse die E-Mails von heute zusammen</translation>
+        </message>
+        <message>
+            <source>What to run</source>
+            <translation>Was ausgeführt wird</translation>
+        </message>
+        <message>
+            <source>When a run is still going</source>
+            <translation>Wenn ein Lauf noch läuft</translation>
+        </message>
+        <message>
+            <source>When a run says its condition is met</source>
+            <translation>Wenn ein Lauf meldet, dass seine Bedingung erfüllt ist</translation>
+        </message>
+        <message>
+            <source>When it stops</source>
+            <translation>Wann es stoppt</translation>
+        </message>
+        <message>
+            <source>a time zone from the list</source>
+            <translation>eine Zeitzone aus der Liste</translation>
+        </message>
+        <message>
+            <source>e.g. ./backup.sh --quiet</source>
+            <translation>z. B. ./backup.sh --quiet</translation>
+        </message>
+        <message>
+            <source>e.g. Morning briefing</source>
+            <translation>z. B. Morgenbriefing</translation>
+        </message>
+        <message>
+            <source>unknown time zone</source>
+            <translation>unbekannte Zeitzone</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationSidebar</name>
+        <message numerus="yes">
+            <source>%n runs waiting for you; review them</source>
+            <translation>
+                <numerusform>%n Lauf wartet auf Sie; prüfen</numerusform>
+                <numerusform>%n Läufe warten auf Sie; prüfen</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Automations</source>
+            <translation>Automatisierungen</translation>
+        </message>
+        <message>
+            <source>Clear the filter</source>
+            <translation>Filter leeren</translation>
+        </message>
+        <message>
+            <source>Create a new automation</source>
+            <translation>Eine neue Automatisierung anlegen</translation>
+        </message>
+        <message>
+            <source>Filter automations</source>
+            <translation>Automatisierungen filtern</translation>
+        </message>
+        <message>
+            <source>Filter…</source>
+            <translation>Filtern…</translation>
+        </message>
+        <message>
+            <source>Inbox</source>
+            <translation>Eingang</translation>
+        </message>
+        <message numerus="yes">
+            <source>Inbox (%n)</source>
+            <translation>
+                <numerusform>Eingang (%n)</numerusform>
+                <numerusform>Eingang (%n)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Inbox, %n unread</source>
+            <translation>
+                <numerusform>Eingang, %n ungelesen</numerusform>
+                <numerusform>Eingang, %n ungelesen</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Inbox, nothing unread</source>
+            <translation>Eingang, nichts ungelesen</translation>
+        </message>
+        <message>
+            <source>Last run</source>
+            <translation>Letzter Lauf</translation>
+        </message>
+        <message>
+            <source>Loading automations…</source>
+            <translation>Automatisierungen werden geladen…</translation>
+        </message>
+        <message>
+            <source>New automation</source>
+            <translation>Neue Automatisierung</translation>
+        </message>
+        <message>
+            <source>New automation (Ctrl+N)</source>
+            <translation>Neue Automatisierung (Strg+N)</translation>
+        </message>
+        <message>
+            <source>New automation…</source>
+            <translation>Neue Automatisierung…</translation>
+        </message>
+        <message>
+            <source>Next fire</source>
+            <translation>Nächster Termin</translation>
+        </message>
+        <message>
+            <source>No automation matches “%1”.</source>
+            <translation>Keine Automatisierung passt zu „%1“.</translation>
+        </message>
+        <message>
+            <source>No automations yet — press Ctrl+N to create one.
+
+While Errands is closed nothing runs; missed fires are noted in the history, never all at once when it opens.</source>
+            <translation>Noch keine Automatisierungen – drücken Sie Strg+N, um eine anzulegen.
+
+Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verlauf vermerkt, nie alle auf einmal beim Öffnen nachgeholt.</translation>
+        </message>
+        <message>
+            <source>Runs waiting for your approval or answer</source>
+            <translation>Läufe, die auf Ihre Freigabe oder Antwort warten</translation>
+        </message>
+        <message>
+            <source>Sort automations by</source>
+            <translation>Automatisierungen sortieren nach</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>Titel</translation>
+        </message>
+        <message>
+            <source>Upcoming</source>
+            <translation>Demnächst</translation>
+        </message>
+        <message>
+            <source>Upcoming fires</source>
+            <translation>Anstehende Termine</translation>
+        </message>
+        <message numerus="yes">
+            <source>⚑ %n waiting</source>
+            <translation>
+                <numerusform>⚑ %n wartet</numerusform>
+                <numerusform>⚑ %n warten</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>BackBar</name>
+        <message>
+            <source>Back (Esc)</source>
+            <translation>Zurück (Esc)</translation>
+        </message>
+        <message>
+            <source>Back to the automation</source>
+            <translation>Zurück zur Automatisierung</translation>
+        </message>
+        <message>
+            <source>← Back</source>
+            <translation>← Zurück</translation>
+        </message>
+    </context>
+    <context>
+        <name>DetailPane</name>
+        <message>
+            <source>Context</source>
+            <translation>Kontext</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>Löschen</translation>
+        </message>
+        <message>
+            <source>Delete automation</source>
+            <translation>Automatisierung löschen</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Löschen…</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>Probelauf</translation>
+        </message>
+        <message>
+            <source>Duplicate</source>
+            <translation>Duplizieren</translation>
+        </message>
+        <message>
+            <source>Edit the automation (Ctrl+E)</source>
+            <translation>Automatisierung bearbeiten (Strg+E)</translation>
+        </message>
+        <message>
+            <source>Edit…</source>
+            <translation>Bearbeiten…</translation>
+        </message>
+        <message>
+            <source>Folder</source>
+            <translation>Ordner</translation>
+        </message>
+        <message>
+            <source>Missed fires</source>
+            <translation>Verpasste Termine</translation>
+        </message>
+        <message>
+            <source>More actions</source>
+            <translation>Weitere Aktionen</translation>
+        </message>
+        <message>
+            <source>Next fires</source>
+            <translation>Nächste Termine</translation>
+        </message>
+        <message>
+            <source>Overlap</source>
+            <translation>Überschneidung</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>Pausieren</translation>
+        </message>
+        <message>
+            <source>Pause or resume its schedule (Space)</source>
+            <translation>Zeitplan pausieren oder fortsetzen (Leertaste)</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>Fortsetzen</translation>
+        </message>
+        <message>
+            <source>Run history</source>
+            <translation>Laufverlauf</translation>
+        </message>
+        <message>
+            <source>Run it now (Ctrl+R)</source>
+            <translation>Jetzt ausführen (Strg+R)</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>Läufe</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>Zeitplan</translation>
+        </message>
+        <message>
+            <source>Select an automation on the left to see what it runs, when, and how its runs went — or press Ctrl+N to create one.</source>
+            <translation>Wählen Sie links eine Automatisierung, um zu sehen, was sie ausführt, wann und wie ihre Läufe verliefen – oder drücken Sie Strg+N, um eine anzulegen.</translation>
+        </message>
+        <message>
+            <source>Show what a run would do, without effects</source>
+            <translation>Zeigen, was ein Lauf täte, ohne Auswirkungen</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>Status</translation>
+        </message>
+        <message>
+            <source>Stop run</source>
+            <translation>Lauf stoppen</translation>
+        </message>
+        <message>
+            <source>Stop the run going on now</source>
+            <translation>Den laufenden Lauf stoppen</translation>
+        </message>
+        <message>
+            <source>Stops</source>
+            <translation>Stoppt</translation>
+        </message>
+        <message>
+            <source>What it runs</source>
+            <translation>Was es ausführt</translation>
+        </message>
+    </context>
+    <context>
+        <name>InboxView</name>
+        <message>
+            <source>%1 unread</source>
+            <translation>%1 ungelesen</translation>
+        </message>
+        <message>
+            <source>Inbox</source>
+            <translation>Eingang</translation>
+        </message>
+        <message>
+            <source>Inbox is empty</source>
+            <translation>Der Eingang ist leer</translation>
+        </message>
+        <message>
+            <source>Inbox items</source>
+            <translation>Einträge im Eingang</translation>
+        </message>
+        <message>
+            <source>Mark all read</source>
+            <translation>Alle als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>Mark every item read</source>
+            <translation>Jeden Eintrag als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>Mark read</source>
+            <translation>Als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>Mark the selected item read</source>
+            <translation>Den gewählten Eintrag als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>Nothing needs you. Failures, parked runs and results you asked to hear about appear here.</source>
+            <translation>Nichts braucht Sie. Fehlschläge, wartende Läufe und Ergebnisse, über die Sie informiert werden wollten, erscheinen hier.</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>Öffnen</translation>
+        </message>
+        <message>
+            <source>Open the item's run</source>
+            <translation>Den Lauf des Eintrags öffnen</translation>
+        </message>
+        <message>
+            <source>Show the run (or automation) this item is about (Enter)</source>
+            <translation>Den Lauf (oder die Automatisierung) dieses Eintrags zeigen (Eingabe)</translation>
+        </message>
+        <message>
+            <source>Unread items</source>
+            <translation>Ungelesene Einträge</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message numerus="yes">
+            <source>%n running</source>
+            <translation>
+                <numerusform>%n läuft</numerusform>
+                <numerusform>%n laufen</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>&amp;Automation</source>
+            <translation>&amp;Automatisierung</translation>
+        </message>
+        <message>
+            <source>&amp;Close window</source>
+            <translation>Fenster s&amp;chließen</translation>
+        </message>
+        <message>
+            <source>&amp;Dark</source>
+            <translation>&amp;Dunkel</translation>
+        </message>
+        <message>
+            <source>&amp;Delete…</source>
+            <translation>&amp;Löschen…</translation>
+        </message>
+        <message>
+            <source>&amp;Edit…</source>
+            <translation>&amp;Bearbeiten…</translation>
+        </message>
+        <message>
+            <source>&amp;File</source>
+            <translation>&amp;Datei</translation>
+        </message>
+        <message>
+            <source>&amp;Find…</source>
+            <translation>&amp;Suchen…</translation>
+        </message>
+        <message>
+            <source>&amp;Light</source>
+            <translation>&amp;Hell</translation>
+        </message>
+        <message>
+            <source>&amp;New automation…</source>
+            <translation>&amp;Neue Automatisierung…</translation>
+        </message>
+        <message>
+            <source>&amp;Pause / Resume</source>
+            <translation>&amp;Pausieren / Fortsetzen</translation>
+        </message>
+        <message>
+            <source>&amp;Quit Errands</source>
+            <translation>Errands &amp;beenden</translation>
+        </message>
+        <message>
+            <source>&amp;Run now</source>
+            <translation>&amp;Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>&amp;Settings…</source>
+            <translation>&amp;Einstellungen…</translation>
+        </message>
+        <message>
+            <source>&amp;Theme</source>
+            <translation>&amp;Design</translation>
+        </message>
+        <message>
+            <source>&amp;View</source>
+            <translation>&amp;Ansicht</translation>
+        </message>
+        <message>
+            <source>Automations
+
+(the list of automations goes here)</source>
+            <translation>Automatisierungen
+
+(hier steht die Liste der Automatisierungen)</translation>
+        </message>
+        <message>
+            <source>Automations and detail</source>
+            <translation>Automatisierungen und Details</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Zurück</translation>
+        </message>
+        <message>
+            <source>Close the window; Errands keeps running</source>
+            <translation>Fenster schließen; Errands läuft weiter</translation>
+        </message>
+        <message>
+            <source>Create a new automation</source>
+            <translation>Eine neue Automatisierung anlegen</translation>
+        </message>
+        <message>
+            <source>Delete the selected automation</source>
+            <translation>Die gewählte Automatisierung löschen</translation>
+        </message>
+        <message>
+            <source>Edit the selected automation</source>
+            <translation>Die gewählte Automatisierung bearbeiten</translation>
+        </message>
+        <message>
+            <source>Engine %1</source>
+            <translation>Engine: %1</translation>
+        </message>
+        <message>
+            <source>Engine running</source>
+            <translation>Engine läuft</translation>
+        </message>
+        <message>
+            <source>Engine state</source>
+            <translation>Zustand der Engine</translation>
+        </message>
+        <message>
+            <source>Engine stopped</source>
+            <translation>Engine angehalten</translation>
+        </message>
+        <message>
+            <source>Engine stopping…</source>
+            <translation>Engine wird angehalten…</translation>
+        </message>
+        <message>
+            <source>Errands</source>
+            <translation>Errands</translation>
+        </message>
+        <message>
+            <source>Filter the automations</source>
+            <translation>Die Automatisierungen filtern</translation>
+        </message>
+        <message>
+            <source>Follow the &amp;system</source>
+            <translation>Dem &amp;System folgen</translation>
+        </message>
+        <message>
+            <source>No system tray on this desktop: Errands runs while this window is open</source>
+            <translation>Kein Infobereich auf diesem Desktop: Errands läuft, solange dieses Fenster offen ist</translation>
+        </message>
+        <message>
+            <source>Open the settings</source>
+            <translation>Die Einstellungen öffnen</translation>
+        </message>
+        <message>
+            <source>Pause or resume the selected automation</source>
+            <translation>Die gewählte Automatisierung pausieren oder fortsetzen</translation>
+        </message>
+        <message>
+            <source>Run the selected automation now</source>
+            <translation>Die gewählte Automatisierung jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>Runs going now</source>
+            <translation>Laufende Läufe</translation>
+        </message>
+        <message>
+            <source>Select an automation to see what it runs, when, and its history.</source>
+            <translation>Wählen Sie eine Automatisierung, um zu sehen, was sie ausführt, wann, und ihren Verlauf.</translation>
+        </message>
+        <message>
+            <source>Starting the engine…</source>
+            <translation>Engine wird gestartet…</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>Status</translation>
+        </message>
+        <message>
+            <source>Stop the engine and quit</source>
+            <translation>Die Engine anhalten und beenden</translation>
+        </message>
+        <message>
+            <source>System tray</source>
+            <translation>Infobereich</translation>
+        </message>
+        <message>
+            <source>Theme</source>
+            <translation>Design</translation>
+        </message>
+    </context>
+    <context>
+        <name>RulesEditor</name>
+        <message>
+            <source>Action</source>
+            <translation>Aktion</translation>
+        </message>
+        <message>
+            <source>Action of rule {0}</source>
+            <translation>Aktion von Regel {0}</translation>
+        </message>
+        <message>
+            <source>Add a permission rule</source>
+            <translation>Eine Berechtigungsregel hinzufügen</translation>
+        </message>
+        <message>
+            <source>Add rule</source>
+            <translation>Regel hinzufügen</translation>
+        </message>
+        <message>
+            <source>Pattern</source>
+            <translation>Muster</translation>
+        </message>
+        <message>
+            <source>Permission rules</source>
+            <translation>Berechtigungsregeln</translation>
+        </message>
+        <message>
+            <source>Remove rule</source>
+            <translation>Regel entfernen</translation>
+        </message>
+        <message>
+            <source>Remove the selected permission rules</source>
+            <translation>Die gewählten Berechtigungsregeln entfernen</translation>
+        </message>
+        <message>
+            <source>Rule {0}: {1}</source>
+            <translation>Regel {0}: {1}</translation>
+        </message>
+        <message>
+            <source>Tool</source>
+            <translation>Werkzeug</translation>
+        </message>
+        <message>
+            <source>Tool of rule {0}</source>
+            <translation>Werkzeug von Regel {0}</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunStrip</name>
+        <message>
+            <source>No runs yet</source>
+            <translation>Noch keine Läufe</translation>
+        </message>
+        <message>
+            <source>Recent runs</source>
+            <translation>Letzte Läufe</translation>
+        </message>
+    </context>
+    <context>
+        <name>SavedApprovalsView</name>
+        <message>
+            <source>None yet. When you choose “Always allow” for a run, the rule it adds is listed here, and can be revoked.</source>
+            <translation>Noch keine. Wenn Sie bei einem Lauf „Immer erlauben“ wählen, wird die hinzugefügte Regel hier aufgeführt und kann widerrufen werden.</translation>
+        </message>
+        <message>
+            <source>Remove this rule (an edit, with a new revision); the next such call asks again</source>
+            <translation>Diese Regel entfernen (eine Bearbeitung mit neuer Revision); der nächste solche Aufruf fragt wieder</translation>
+        </message>
+        <message>
+            <source>Revoke</source>
+            <translation>Widerrufen</translation>
+        </message>
+        <message>
+            <source>Revoke: %1</source>
+            <translation>Widerrufen: %1</translation>
+        </message>
+        <message>
+            <source>Saved approvals</source>
+            <translation>Gespeicherte Freigaben</translation>
+        </message>
+    </context>
+    <context>
+        <name>SchedulePicker</name>
+        <message>
+            <source>%1 does not exist on that day in %2: the clocks change then</source>
+            <translation>%1 gibt es an diesem Tag in %2 nicht: Dann wird die Uhr umgestellt</translation>
+        </message>
+        <message>
+            <source>(later runs shift by how long each run takes)</source>
+            <translation>(spätere Läufe verschieben sich um die Dauer jedes Laufs)</translation>
+        </message>
+        <message>
+            <source>Advanced: a cron expression</source>
+            <translation>Erweitert: ein Cron-Ausdruck</translation>
+        </message>
+        <message>
+            <source>Again after each run finishes, after a wait</source>
+            <translation>Erneut nach jedem Lauf, nach einer Wartezeit</translation>
+        </message>
+        <message>
+            <source>As it is: %1</source>
+            <translation>Wie bisher: %1</translation>
+        </message>
+        <message>
+            <source>At</source>
+            <translation>Um</translation>
+        </message>
+        <message>
+            <source>Cannot work out the runs: %1</source>
+            <translation>Die Läufe lassen sich nicht bestimmen: %1</translation>
+        </message>
+        <message>
+            <source>Cron expression</source>
+            <translation>Cron-Ausdruck</translation>
+        </message>
+        <message>
+            <source>Date and time</source>
+            <translation>Datum und Uhrzeit</translation>
+        </message>
+        <message>
+            <source>Day</source>
+            <translation>Tag</translation>
+        </message>
+        <message>
+            <source>Day of the month</source>
+            <translation>Tag des Monats</translation>
+        </message>
+        <message>
+            <source>Days</source>
+            <translation>Tage</translation>
+        </message>
+        <message>
+            <source>Every</source>
+            <translation>Alle</translation>
+        </message>
+        <message>
+            <source>Every day at…</source>
+            <translation>Täglich um…</translation>
+        </message>
+        <message>
+            <source>Every few minutes or hours</source>
+            <translation>Alle paar Minuten oder Stunden</translation>
+        </message>
+        <message>
+            <source>Every weekday (Monday to Friday) at…</source>
+            <translation>Werktags (Montag bis Freitag) um…</translation>
+        </message>
+        <message>
+            <source>Expression</source>
+            <translation>Ausdruck</translation>
+        </message>
+        <message>
+            <source>Five fields: minute hour day-of-month month day-of-week</source>
+            <translation>Fünf Felder: Minute Stunde Tag-des-Monats Monat Wochentag</translation>
+        </message>
+        <message>
+            <source>Five fields: minute hour day-of-month month day-of-week, e.g. 30 9 * * MON-FRI</source>
+            <translation>Fünf Felder: Minute Stunde Tag-des-Monats Monat Wochentag, z. B. 30 9 * * MON-FRI</translation>
+        </message>
+        <message>
+            <source>Fri</source>
+            <translation>Fr</translation>
+        </message>
+        <message>
+            <source>Friday</source>
+            <translation>Freitag</translation>
+        </message>
+        <message>
+            <source>How often</source>
+            <translation>Wie oft</translation>
+        </message>
+        <message>
+            <source>Mon</source>
+            <translation>Mo</translation>
+        </message>
+        <message>
+            <source>Monday</source>
+            <translation>Montag</translation>
+        </message>
+        <message>
+            <source>Months without this day are skipped.</source>
+            <translation>Monate ohne diesen Tag werden übersprungen.</translation>
+        </message>
+        <message>
+            <source>Next runs</source>
+            <translation>Nächste Läufe</translation>
+        </message>
+        <message>
+            <source>No runs ahead.</source>
+            <translation>Keine Läufe geplant.</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>Am</translation>
+        </message>
+        <message>
+            <source>On chosen days of the week at…</source>
+            <translation>An gewählten Wochentagen um…</translation>
+        </message>
+        <message>
+            <source>Once a month, on a day at…</source>
+            <translation>Einmal im Monat, an einem Tag um…</translation>
+        </message>
+        <message>
+            <source>Once, at a date and time</source>
+            <translation>Einmal, zu einem Zeitpunkt</translation>
+        </message>
+        <message>
+            <source>Only when I run it</source>
+            <translation>Nur wenn ich es starte</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>Läufe</translation>
+        </message>
+        <message>
+            <source>Runs only when you start it.</source>
+            <translation>Läuft nur, wenn Sie es starten.</translation>
+        </message>
+        <message>
+            <source>Sat</source>
+            <translation>Sa</translation>
+        </message>
+        <message>
+            <source>Saturday</source>
+            <translation>Samstag</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>Zeitplan</translation>
+        </message>
+        <message>
+            <source>Sun</source>
+            <translation>So</translation>
+        </message>
+        <message>
+            <source>Sunday</source>
+            <translation>Sonntag</translation>
+        </message>
+        <message>
+            <source>The schedule as it is</source>
+            <translation>Der Zeitplan wie bisher</translation>
+        </message>
+        <message>
+            <source>Thu</source>
+            <translation>Do</translation>
+        </message>
+        <message>
+            <source>Thursday</source>
+            <translation>Donnerstag</translation>
+        </message>
+        <message>
+            <source>Time of day</source>
+            <translation>Uhrzeit</translation>
+        </message>
+        <message>
+            <source>Time zone</source>
+            <translation>Zeitzone</translation>
+        </message>
+        <message>
+            <source>Tue</source>
+            <translation>Di</translation>
+        </message>
+        <message>
+            <source>Tuesday</source>
+            <translation>Dienstag</translation>
+        </message>
+        <message>
+            <source>Wait</source>
+            <translation>Wartezeit</translation>
+        </message>
+        <message>
+            <source>Wed</source>
+            <translation>Mi</translation>
+        </message>
+        <message>
+            <source>Wednesday</source>
+            <translation>Mittwoch</translation>
+        </message>
+        <message>
+            <source>What the expression means</source>
+            <translation>Was der Ausdruck bedeutet</translation>
+        </message>
+        <message>
+            <source>a time that exists that day</source>
+            <translation>eine Uhrzeit, die es an diesem Tag gibt</translation>
+        </message>
+        <message>
+            <source>a time zone from the list</source>
+            <translation>eine Zeitzone aus der Liste</translation>
+        </message>
+        <message>
+            <source>after each run finishes</source>
+            <translation>nach dem Ende jedes Laufs</translation>
+        </message>
+        <message>
+            <source>choose at least one day</source>
+            <translation>wählen Sie mindestens einen Tag</translation>
+        </message>
+        <message>
+            <source>one or more days of the week</source>
+            <translation>ein oder mehrere Wochentage</translation>
+        </message>
+        <message>
+            <source>unknown time zone “%1”</source>
+            <translation>unbekannte Zeitzone „%1“</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionView</name>
+        <message>
+            <source>%1 prompt tokens, %2 completion tokens</source>
+            <translation>%1 Prompt-Tokens, %2 Antwort-Tokens</translation>
+        </message>
+        <message>
+            <source>%1 tokens</source>
+            <translation>%1 Tokens</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tool calls</source>
+            <translation>
+                <numerusform>%n Werkzeugaufruf</numerusform>
+                <numerusform>%n Werkzeugaufrufe</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>(cut here)</source>
+            <translation>(hier abgeschnitten)</translation>
+        </message>
+        <message>
+            <source>(no output was kept)</source>
+            <translation>(keine Ausgabe aufbewahrt)</translation>
+        </message>
+        <message>
+            <source>(no output yet)</source>
+            <translation>(noch keine Ausgabe)</translation>
+        </message>
+        <message>
+            <source>(no question text)</source>
+            <translation>(kein Fragetext)</translation>
+        </message>
+        <message>
+            <source>(none yet)</source>
+            <translation>(noch keine)</translation>
+        </message>
+        <message>
+            <source>(the command printed nothing)</source>
+            <translation>(der Befehl hat nichts ausgegeben)</translation>
+        </message>
+        <message>
+            <source>1 tool call</source>
+            <translation>1 Werkzeugaufruf</translation>
+        </message>
+        <message>
+            <source>Agent</source>
+            <translation>Agent</translation>
+        </message>
+        <message>
+            <source>Agent — answer</source>
+            <translation>Agent – Antwort</translation>
+        </message>
+        <message>
+            <source>Answer what the run waits for first; then you can follow up here.</source>
+            <translation>Beantworten Sie zuerst, worauf der Lauf wartet; dann können Sie hier nachfassen.</translation>
+        </message>
+        <message>
+            <source>Arguments</source>
+            <translation>Argumente</translation>
+        </message>
+        <message>
+            <source>Arguments of the waiting call</source>
+            <translation>Argumente des wartenden Aufrufs</translation>
+        </message>
+        <message>
+            <source>Choices: %1</source>
+            <translation>Auswahl: %1</translation>
+        </message>
+        <message>
+            <source>Close all tool calls</source>
+            <translation>Alle Werkzeugaufrufe zuklappen</translation>
+        </message>
+        <message>
+            <source>Command output</source>
+            <translation>Ausgabe des Befehls</translation>
+        </message>
+        <message>
+            <source>Conversation</source>
+            <translation>Gespräch</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>Probelauf</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>Fehler</translation>
+        </message>
+        <message>
+            <source>Error: %1</source>
+            <translation>Fehler: %1</translation>
+        </message>
+        <message>
+            <source>Exit status</source>
+            <translation>Exit-Status</translation>
+        </message>
+        <message>
+            <source>Follow up: tell the agent what to do next… (Ctrl+Return sends)</source>
+            <translation>Nachfassen: Sagen Sie dem Agenten, was er als Nächstes tun soll… (Strg+Eingabe sendet)</translation>
+        </message>
+        <message>
+            <source>Follow-up problem</source>
+            <translation>Problem beim Nachfassen</translation>
+        </message>
+        <message>
+            <source>Follow-up to the agent</source>
+            <translation>Nachricht an den Agenten</translation>
+        </message>
+        <message>
+            <source>It waits until %1, then expires.</source>
+            <translation>Er wartet bis %1 und verfällt dann.</translation>
+        </message>
+        <message>
+            <source>No tool calls</source>
+            <translation>Keine Werkzeugaufrufe</translation>
+        </message>
+        <message>
+            <source>Not sent: %1</source>
+            <translation>Nicht gesendet: %1</translation>
+        </message>
+        <message>
+            <source>Open all tool calls</source>
+            <translation>Alle Werkzeugaufrufe aufklappen</translation>
+        </message>
+        <message>
+            <source>Output (standard output and standard error, as printed; the last 64 KiB)</source>
+            <translation>Ausgabe (Standardausgabe und Standardfehler, wie ausgegeben; die letzten 64 KiB)</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>Prompt</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>Ergebnis</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>Lauf</translation>
+        </message>
+        <message>
+            <source>Run #%1</source>
+            <translation>Lauf #%1</translation>
+        </message>
+        <message>
+            <source>Run state</source>
+            <translation>Zustand des Laufs</translation>
+        </message>
+        <message>
+            <source>Select a run to see its output or conversation.</source>
+            <translation>Wählen Sie einen Lauf, um seine Ausgabe oder sein Gespräch zu sehen.</translation>
+        </message>
+        <message>
+            <source>Send</source>
+            <translation>Senden</translation>
+        </message>
+        <message>
+            <source>Send follow-up</source>
+            <translation>Nachricht senden</translation>
+        </message>
+        <message>
+            <source>Send the follow-up (Ctrl+Return)</source>
+            <translation>Nachricht senden (Strg+Eingabe)</translation>
+        </message>
+        <message>
+            <source>Show every tool call's arguments and result</source>
+            <translation>Argumente und Ergebnis jedes Werkzeugaufrufs zeigen</translation>
+        </message>
+        <message>
+            <source>Show or hide the arguments and the result</source>
+            <translation>Argumente und Ergebnis zeigen oder verbergen</translation>
+        </message>
+        <message>
+            <source>System</source>
+            <translation>System</translation>
+        </message>
+        <message>
+            <source>The agent wants to %1 (%2).</source>
+            <translation>Der Agent möchte %1 (%2).</translation>
+        </message>
+        <message>
+            <source>The conversation is empty so far.</source>
+            <translation>Das Gespräch ist bisher leer.</translation>
+        </message>
+        <message>
+            <source>Token usage</source>
+            <translation>Token-Verbrauch</translation>
+        </message>
+        <message>
+            <source>Waiting for your answer</source>
+            <translation>Wartet auf Ihre Antwort</translation>
+        </message>
+        <message>
+            <source>Waiting for your permission</source>
+            <translation>Wartet auf Ihre Erlaubnis</translation>
+        </message>
+        <message>
+            <source>What it waits for</source>
+            <translation>Worauf er wartet</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>Sie</translation>
+        </message>
+        <message>
+            <source>You can follow up once this run has ended.</source>
+            <translation>Sie können nachfassen, sobald dieser Lauf beendet ist.</translation>
+        </message>
+        <message>
+            <source>an earlier turn</source>
+            <translation>eine frühere Runde</translation>
+        </message>
+        <message>
+            <source>attempt %1</source>
+            <translation>Versuch %1</translation>
+        </message>
+        <message>
+            <source>no result</source>
+            <translation>kein Ergebnis</translation>
+        </message>
+        <message>
+            <source>running…</source>
+            <translation>läuft…</translation>
+        </message>
+        <message>
+            <source>started %1</source>
+            <translation>gestartet %1</translation>
+        </message>
+        <message>
+            <source>this run</source>
+            <translation>dieser Lauf</translation>
+        </message>
+        <message>
+            <source>took %1</source>
+            <translation>dauerte %1</translation>
+        </message>
+        <message>
+            <source>waiting for your answer</source>
+            <translation>wartet auf Ihre Antwort</translation>
+        </message>
+        <message>
+            <source>waiting for your permission</source>
+            <translation>wartet auf Ihre Erlaubnis</translation>
+        </message>
+    </context>
+    <context>
+        <name>Settings</name>
+        <message>
+            <source>Page</source>
+            <translation>Seite</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsDialog</name>
+        <message>
+            <source>A key is stored in the system keyring.</source>
+            <translation>Ein Schlüssel ist im Schlüsselbund des Systems gespeichert.</translation>
+        </message>
+        <message>
+            <source>A new language applies the next time Errands starts.</source>
+            <translation>Eine neue Sprache gilt ab dem nächsten Start von Errands.</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API-Schlüssel</translation>
+        </message>
+        <message>
+            <source>API key:</source>
+            <translation>API-Schlüssel:</translation>
+        </message>
+        <message>
+            <source>Agent runs talk to an OpenAI-compatible API: a local server such as Ollama, or a hosted one.</source>
+            <translation>Agent-Läufe sprechen mit einer OpenAI-kompatiblen API: einem lokalen Server wie Ollama oder einem gehosteten.</translation>
+        </message>
+        <message>
+            <source>Base URL:</source>
+            <translation>Basis-URL:</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Close without saving</source>
+            <translation>Schließen ohne zu speichern</translation>
+        </message>
+        <message>
+            <source>Dark</source>
+            <translation>Dunkel</translation>
+        </message>
+        <message>
+            <source>English</source>
+            <translation>Englisch</translation>
+        </message>
+        <message>
+            <source>General</source>
+            <translation>Allgemein</translation>
+        </message>
+        <message>
+            <source>Grace window:</source>
+            <translation>Toleranzfenster:</translation>
+        </message>
+        <message>
+            <source>How late a due fire may still run normally, e.g. 2m.</source>
+            <translation>Wie spät ein fälliger Termin noch normal laufen darf, z. B. 2m.</translation>
+        </message>
+        <message>
+            <source>How long a run waiting for your decision waits before it expires, e.g. 24h.</source>
+            <translation>Wie lange ein Lauf, der auf Ihre Entscheidung wartet, wartet, bevor er verfällt, z. B. 24h.</translation>
+        </message>
+        <message>
+            <source>How long one model request may take, e.g. 2m.</source>
+            <translation>Wie lange eine Anfrage an das Modell dauern darf, z. B. 2m.</translation>
+        </message>
+        <message>
+            <source>How many runs may be active at the same time (1 to 1000).</source>
+            <translation>Wie viele Läufe gleichzeitig aktiv sein dürfen (1 bis 1000).</translation>
+        </message>
+        <message>
+            <source>Language</source>
+            <translation>Sprache</translation>
+        </message>
+        <message>
+            <source>Language:</source>
+            <translation>Sprache:</translation>
+        </message>
+        <message>
+            <source>Light</source>
+            <translation>Hell</translation>
+        </message>
+        <message>
+            <source>Limits</source>
+            <translation>Grenzen</translation>
+        </message>
+        <message>
+            <source>Minimum interval:</source>
+            <translation>Mindestabstand:</translation>
+        </message>
+        <message>
+            <source>Model provider</source>
+            <translation>Modellanbieter</translation>
+        </message>
+        <message>
+            <source>Model:</source>
+            <translation>Modell:</translation>
+        </message>
+        <message>
+            <source>No key is stored. Local providers need none.</source>
+            <translation>Kein Schlüssel gespeichert. Lokale Anbieter brauchen keinen.</translation>
+        </message>
+        <message>
+            <source>Parked runs expire after:</source>
+            <translation>Wartende Läufe verfallen nach:</translation>
+        </message>
+        <message>
+            <source>Paste the provider's API key</source>
+            <translation>Den API-Schlüssel des Anbieters einfügen</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Remove key</source>
+            <translation>Schlüssel entfernen</translation>
+        </message>
+        <message>
+            <source>Remove the API key from the keyring</source>
+            <translation>Den API-Schlüssel aus dem Schlüsselbund entfernen</translation>
+        </message>
+        <message>
+            <source>Request timeout:</source>
+            <translation>Zeitlimit für Anfragen:</translation>
+        </message>
+        <message>
+            <source>Runs at once:</source>
+            <translation>Läufe gleichzeitig:</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>Speichern</translation>
+        </message>
+        <message>
+            <source>Save key</source>
+            <translation>Schlüssel speichern</translation>
+        </message>
+        <message>
+            <source>Save the API key in the keyring</source>
+            <translation>Den API-Schlüssel im Schlüsselbund speichern</translation>
+        </message>
+        <message>
+            <source>Save the settings</source>
+            <translation>Die Einstellungen speichern</translation>
+        </message>
+        <message>
+            <source>Saving…</source>
+            <translation>Wird gespeichert…</translation>
+        </message>
+        <message>
+            <source>Sections of the settings</source>
+            <translation>Abschnitte der Einstellungen</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>Einstellungen</translation>
+        </message>
+        <message>
+            <source>Settings sections</source>
+            <translation>Einstellungsabschnitte</translation>
+        </message>
+        <message>
+            <source>Start Errands when I log in</source>
+            <translation>Errands bei der Anmeldung starten</translation>
+        </message>
+        <message>
+            <source>Start at login</source>
+            <translation>Bei der Anmeldung starten</translation>
+        </message>
+        <message>
+            <source>Start at login:</source>
+            <translation>Bei der Anmeldung starten:</translation>
+        </message>
+        <message>
+            <source>System</source>
+            <translation>System</translation>
+        </message>
+        <message>
+            <source>System default</source>
+            <translation>Systemstandard</translation>
+        </message>
+        <message>
+            <source>Test</source>
+            <translation>Testen</translation>
+        </message>
+        <message>
+            <source>Test result</source>
+            <translation>Testergebnis</translation>
+        </message>
+        <message>
+            <source>Test the model provider</source>
+            <translation>Den Modellanbieter testen</translation>
+        </message>
+        <message>
+            <source>Testing the provider…</source>
+            <translation>Anbieter wird getestet…</translation>
+        </message>
+        <message>
+            <source>The API root; the chat path is added to it.</source>
+            <translation>Die Wurzel der API; der Chat-Pfad wird angehängt.</translation>
+        </message>
+        <message>
+            <source>The shortest gap allowed between two fires, e.g. 60s or 5m.</source>
+            <translation>Der kürzeste erlaubte Abstand zwischen zwei Terminen, z. B. 60s oder 5m.</translation>
+        </message>
+        <message>
+            <source>Theme</source>
+            <translation>Design</translation>
+        </message>
+        <message>
+            <source>Theme:</source>
+            <translation>Design:</translation>
+        </message>
+        <message>
+            <source>Type a new key to replace it</source>
+            <translation>Geben Sie einen neuen Schlüssel ein, um ihn zu ersetzen</translation>
+        </message>
+        <message>
+            <source>Used by agent runs unless an automation names its own.</source>
+            <translation>Wird von Agent-Läufen verwendet, sofern eine Automatisierung kein eigenes nennt.</translation>
+        </message>
+        <message>
+            <source>What agent runs may do without asking. A rule names a tool (or an effect such as write, or * for all), a pattern for the path, command or URL (* for every call) and an action. The last rule that matches a call decides; a deny here cannot be lifted by an automation.</source>
+            <translation>Was Agent-Läufe ohne Nachfrage tun dürfen. Eine Regel nennt ein Werkzeug (oder eine Wirkung wie write, oder * für alle), ein Muster für Pfad, Befehl oder URL (* für jeden Aufruf) und eine Aktion. Die letzte Regel, die auf einen Aufruf passt, entscheidet; ein deny hier kann keine Automatisierung aufheben.</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsFlow</name>
+        <message>
+            <source>Cannot test: {0}</source>
+            <translation>Test nicht möglich: {0}</translation>
+        </message>
+        <message>
+            <source>Give a base URL and a model first.</source>
+            <translation>Geben Sie zuerst eine Basis-URL und ein Modell an.</translation>
+        </message>
+        <message>
+            <source>It works: the provider answered, accepted the key, has the model, and the model calls tools.</source>
+            <translation>Es funktioniert: Der Anbieter hat geantwortet, den Schlüssel akzeptiert, hat das Modell, und das Modell ruft Werkzeuge auf.</translation>
+        </message>
+        <message>
+            <source>The key was refused</source>
+            <translation>Der Schlüssel wurde abgelehnt</translation>
+        </message>
+        <message>
+            <source>The model does not call tools</source>
+            <translation>Das Modell ruft keine Werkzeuge auf</translation>
+        </message>
+        <message>
+            <source>The model is not there</source>
+            <translation>Das Modell ist nicht vorhanden</translation>
+        </message>
+        <message>
+            <source>Unreachable</source>
+            <translation>Nicht erreichbar</translation>
+        </message>
+    </context>
+    <context>
+        <name>Timeline</name>
+        <message>
+            <source>Nothing is due in this window.</source>
+            <translation>In diesem Zeitraum ist nichts fällig.</translation>
+        </message>
+        <message>
+            <source>Upcoming fires on a timeline</source>
+            <translation>Anstehende Termine auf einer Zeitleiste</translation>
+        </message>
+    </context>
+    <context>
+        <name>Tray</name>
+        <message numerus="yes">
+            <source>%n need you</source>
+            <translation>
+                <numerusform>%n braucht Sie</numerusform>
+                <numerusform>%n brauchen Sie</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n needs you</source>
+            <translation>
+                <numerusform>%n braucht Sie</numerusform>
+                <numerusform>%n brauchen Sie</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n running</source>
+            <translation>
+                <numerusform>%n läuft</numerusform>
+                <numerusform>%n laufen</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Errands tray menu</source>
+            <translation>Errands-Menü im Infobereich</translation>
+        </message>
+        <message>
+            <source>New automation…</source>
+            <translation>Neue Automatisierung…</translation>
+        </message>
+        <message>
+            <source>No automations yet</source>
+            <translation>Noch keine Automatisierungen</translation>
+        </message>
+        <message>
+            <source>Open Errands</source>
+            <translation>Errands öffnen</translation>
+        </message>
+        <message>
+            <source>Pause all</source>
+            <translation>Alle pausieren</translation>
+        </message>
+        <message>
+            <source>Quit Errands</source>
+            <translation>Errands beenden</translation>
+        </message>
+        <message>
+            <source>Resume all</source>
+            <translation>Alle fortsetzen</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>Run now: recent automations</source>
+            <translation>Jetzt ausführen: zuletzt verwendete Automatisierungen</translation>
+        </message>
+        <message>
+            <source>everything paused</source>
+            <translation>alles pausiert</translation>
+        </message>
+        <message>
+            <source>idle</source>
+            <translation>untätig</translation>
+        </message>
+    </context>
+    <context>
+        <name>UpcomingView</name>
+        <message>
+            <source>Next 24 hours</source>
+            <translation>Nächste 24 Stunden</translation>
+        </message>
+        <message>
+            <source>Next 7 days</source>
+            <translation>Nächste 7 Tage</translation>
+        </message>
+        <message>
+            <source>Nothing is due in this window. Manual and paused automations do not fire on their own.</source>
+            <translation>In diesem Zeitraum ist nichts fällig. Manuelle und pausierte Automatisierungen werden nicht von selbst ausgelöst.</translation>
+        </message>
+        <message>
+            <source>Upcoming</source>
+            <translation>Demnächst</translation>
+        </message>
+        <message>
+            <source>Upcoming fires</source>
+            <translation>Anstehende Termine</translation>
+        </message>
+    </context>
+    <context>
+        <name>WindowController</name>
+        <message>
+            <source>Approval revoked</source>
+            <translation>Freigabe widerrufen</translation>
+        </message>
+        <message>
+            <source>Automation deleted</source>
+            <translation>Automatisierung gelöscht</translation>
+        </message>
+        <message>
+            <source>Copy of %1</source>
+            <translation>Kopie von %1</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>Löschen</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>Probelauf</translation>
+        </message>
+        <message>
+            <source>Dry run started</source>
+            <translation>Probelauf gestartet</translation>
+        </message>
+        <message>
+            <source>Duplicate</source>
+            <translation>Duplizieren</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>Bearbeiten</translation>
+        </message>
+        <message>
+            <source>Mark all read</source>
+            <translation>Alle als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>Mark read</source>
+            <translation>Als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>Pausieren</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>Fortsetzen</translation>
+        </message>
+        <message>
+            <source>Review what this run waits for</source>
+            <translation>Prüfen, worauf dieser Lauf wartet</translation>
+        </message>
+        <message>
+            <source>Review…</source>
+            <translation>Prüfen…</translation>
+        </message>
+        <message>
+            <source>Revoke</source>
+            <translation>Widerrufen</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>Lauf</translation>
+        </message>
+        <message>
+            <source>Run %1</source>
+            <translation>Lauf %1</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>Run started</source>
+            <translation>Lauf gestartet</translation>
+        </message>
+        <message>
+            <source>Saved “%1”</source>
+            <translation>„%1“ gespeichert</translation>
+        </message>
+        <message>
+            <source>Stop run</source>
+            <translation>Lauf stoppen</translation>
+        </message>
+        <message>
+            <source>a broken automation cannot be duplicated; repair it first</source>
+            <translation>eine defekte Automatisierung kann nicht dupliziert werden; reparieren Sie sie zuerst</translation>
+        </message>
+    </context>
+    <context>
+        <name>words</name>
+        <message>
+            <source> and </source>
+            <translation> und </translation>
+        </message>
+        <message>
+            <source>%1 %2</source>
+            <comment>day month</comment>
+            <translation>%1. %2</translation>
+        </message>
+        <message>
+            <source>%1 %2 %3</source>
+            <comment>day month year</comment>
+            <translation>%1. %2 %3</translation>
+        </message>
+        <message>
+            <source>%1 %2 · %3 here</source>
+            <translation>%1 %2 · %3 hier</translation>
+        </message>
+        <message>
+            <source>%1 (anything)</source>
+            <translation>%1 (alles)</translation>
+        </message>
+        <message>
+            <source>%1 and %2</source>
+            <translation>%1 und %2</translation>
+        </message>
+        <message>
+            <source>%1 asks: %2</source>
+            <translation>%1 fragt: %2</translation>
+        </message>
+        <message>
+            <source>%1 automations</source>
+            <translation>Automatisierungen %1</translation>
+        </message>
+        <message>
+            <source>%1 h %2 min</source>
+            <translation>%1 h %2 min</translation>
+        </message>
+        <message>
+            <source>%1 min %2 s</source>
+            <translation>%1 min %2 s</translation>
+        </message>
+        <message>
+            <source>%1 needs your approval to %2</source>
+            <translation>%1 braucht Ihre Freigabe: %2</translation>
+        </message>
+        <message>
+            <source>%1 · %2 fires at once</source>
+            <translation>%1 · %2 Termine gleichzeitig</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %n new items</source>
+            <translation>
+                <numerusform>%1: %n neuer Eintrag</numerusform>
+                <numerusform>%1: %n neue Einträge</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1nd</source>
+            <comment>day of the month</comment>
+            <translation>%1.</translation>
+        </message>
+        <message>
+            <source>%1rd</source>
+            <comment>day of the month</comment>
+            <translation>%1.</translation>
+        </message>
+        <message>
+            <source>%1st</source>
+            <comment>day of the month</comment>
+            <translation>%1.</translation>
+        </message>
+        <message>
+            <source>%1th</source>
+            <comment>day of the month</comment>
+            <translation>%1.</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n at once</source>
+            <translation>
+                <numerusform>%n gleichzeitig</numerusform>
+                <numerusform>%n gleichzeitig</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n automations need you</source>
+            <translation>
+                <numerusform>%n Automatisierung braucht Sie</numerusform>
+                <numerusform>%n Automatisierungen brauchen Sie</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n crowded minutes</source>
+            <translation>
+                <numerusform>%n volle Minute</numerusform>
+                <numerusform>%n volle Minuten</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n d ago</source>
+            <translation>
+                <numerusform>vor %n Tag</numerusform>
+                <numerusform>vor %n Tagen</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n failures in a row</source>
+            <translation>
+                <numerusform>%n Fehlschlag in Folge</numerusform>
+                <numerusform>%n Fehlschläge in Folge</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n fires</source>
+            <translation>
+                <numerusform>%n Termin</numerusform>
+                <numerusform>%n Termine</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n fires between</source>
+            <translation>
+                <numerusform>%n Termin zwischen</numerusform>
+                <numerusform>%n Termine zwischen</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n fires in this minute</source>
+            <translation>
+                <numerusform>%n Termin in dieser Minute</numerusform>
+                <numerusform>%n Termine in dieser Minute</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n h</source>
+            <translation>
+                <numerusform>%n h</numerusform>
+                <numerusform>%n h</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n h ago</source>
+            <translation>
+                <numerusform>vor %n h</numerusform>
+                <numerusform>vor %n h</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n lines</source>
+            <translation>
+                <numerusform>%n Zeile</numerusform>
+                <numerusform>%n Zeilen</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n min</source>
+            <translation>
+                <numerusform>%n min</numerusform>
+                <numerusform>%n min</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n min ago</source>
+            <translation>
+                <numerusform>vor %n min</numerusform>
+                <numerusform>vor %n min</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n s</source>
+            <translation>
+                <numerusform>%n s</numerusform>
+                <numerusform>%n s</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n waiting for you</source>
+            <translation>
+                <numerusform>%n wartet auf Sie</numerusform>
+                <numerusform>%n warten auf Sie</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>(attempt %1 of %2)</source>
+            <translation>(Versuch %1 von %2)</translation>
+        </message>
+        <message>
+            <source>(busiest: %1 fires, %2)</source>
+            <translation>(am vollsten: %1 Termine, %2)</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <comment>list</comment>
+            <translation>, </translation>
+        </message>
+        <message>
+            <source>, or </source>
+            <translation> oder </translation>
+        </message>
+        <message>
+            <source>A command with $(…), backquotes or redirections is never allowed by a pattern; approve it once instead.</source>
+            <translation>Ein Befehl mit $(…), Backquotes oder Umleitungen wird nie durch ein Muster erlaubt; erlauben Sie ihn stattdessen einmal.</translation>
+        </message>
+        <message>
+            <source>A fire while the previous run is still going cancels it and starts anew</source>
+            <translation>Ein Termin, während der vorige Lauf noch läuft, bricht diesen ab und beginnt neu</translation>
+        </message>
+        <message>
+            <source>A fire while the previous run is still going is skipped</source>
+            <translation>Ein Termin, während der vorige Lauf noch läuft, wird übersprungen</translation>
+        </message>
+        <message>
+            <source>A fire while the previous run is still going waits for it (one at most)</source>
+            <translation>Ein Termin, während der vorige Lauf noch läuft, wartet auf ihn (höchstens einer)</translation>
+        </message>
+        <message>
+            <source>Active</source>
+            <translation>Aktiv</translation>
+        </message>
+        <message>
+            <source>Added %1 in an edit (revision %2)</source>
+            <translation>Hinzugefügt %1 bei einer Bearbeitung (Revision %2)</translation>
+        </message>
+        <message>
+            <source>Added %1 when you chose “Always allow” for run %2</source>
+            <translation>Hinzugefügt %1, als Sie für Lauf %2 „Immer erlauben“ gewählt haben</translation>
+        </message>
+        <message>
+            <source>Again %n days after each run finishes, first at %1</source>
+            <translation>Erneut %n Tage nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again %n hours after each run finishes, first at %1</source>
+            <translation>Erneut %n Stunden nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again %n minutes after each run finishes, first at %1</source>
+            <translation>Erneut %n Minuten nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again %n seconds after each run finishes, first at %1</source>
+            <translation>Erneut %n Sekunden nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again day after each run finishes, first at %1</source>
+            <translation>Erneut einen Tag nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again hour after each run finishes, first at %1</source>
+            <translation>Erneut eine Stunde nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again minute after each run finishes, first at %1</source>
+            <translation>Erneut eine Minute nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Again second after each run finishes, first at %1</source>
+            <translation>Erneut eine Sekunde nach dem Ende jedes Laufs, zuerst am %1</translation>
+        </message>
+        <message>
+            <source>Agent</source>
+            <translation>Agent</translation>
+        </message>
+        <message>
+            <source>Allowed without asking</source>
+            <translation>Ohne Nachfrage erlaubt</translation>
+        </message>
+        <message>
+            <source>Amount</source>
+            <translation>Menge</translation>
+        </message>
+        <message>
+            <source>An automation</source>
+            <translation>Eine Automatisierung</translation>
+        </message>
+        <message>
+            <source>Asks before it may %1%2</source>
+            <translation>Fragt, bevor es%2 %1 darf</translation>
+        </message>
+        <message>
+            <source>Asks first</source>
+            <translation>Fragt zuerst</translation>
+        </message>
+        <message>
+            <source>Asks you before anything else</source>
+            <translation>Fragt Sie vor allem anderen</translation>
+        </message>
+        <message>
+            <source>Asks you before running commands or changing files</source>
+            <translation>Fragt Sie, bevor Befehle ausgeführt oder Dateien geändert werden</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>Versuche</translation>
+        </message>
+        <message>
+            <source>Automation</source>
+            <translation>Automatisierung</translation>
+        </message>
+        <message>
+            <source>Cancelled</source>
+            <translation>Abgebrochen</translation>
+        </message>
+        <message>
+            <source>Cancelled: replaced by the next run</source>
+            <translation>Abgebrochen: durch den nächsten Lauf ersetzt</translation>
+        </message>
+        <message>
+            <source>Cannot run</source>
+            <translation>Kann nicht laufen</translation>
+        </message>
+        <message>
+            <source>Catch-up</source>
+            <translation>Nachgeholt</translation>
+        </message>
+        <message numerus="yes">
+            <source>Caught up once for %n missed fires</source>
+            <translation>
+                <numerusform>Einmal nachgeholt für %n verpassten Termin</numerusform>
+                <numerusform>Einmal nachgeholt für %n verpasste Termine</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Caught up once when Errands is back (if newer than %1)</source>
+            <translation>Einmal nachgeholt, wenn Errands wieder läuft (wenn jünger als %1)</translation>
+        </message>
+        <message>
+            <source>Command</source>
+            <translation>Befehl</translation>
+        </message>
+        <message>
+            <source>Continues one conversation (keeps up to %1 tokens of history)</source>
+            <translation>Führt ein Gespräch fort (behält bis zu %1 Tokens Verlauf)</translation>
+        </message>
+        <message>
+            <source>Cron "%1"</source>
+            <translation>Cron „%1“</translation>
+        </message>
+        <message>
+            <source>Delete “%1”?
+
+Removed: its definition and revisions, %2, its conversations and its inbox items. A run going on now is stopped first.
+
+Kept: the run logs in the data folder and the audit trail of its changes.</source>
+            <translation>„%1“ löschen?
+
+Entfernt werden: ihre Definition und Revisionen, %2, ihre Gespräche und ihre Einträge im Eingang. Ein laufender Lauf wird zuerst gestoppt.
+
+Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.</translation>
+        </message>
+        <message>
+            <source>Done</source>
+            <translation>Fertig</translation>
+        </message>
+        <message>
+            <source>Done — it will not fire again.</source>
+            <translation>Fertig – wird nicht mehr ausgelöst.</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>Probelauf</translation>
+        </message>
+        <message>
+            <source>Duration</source>
+            <translation>Dauer</translation>
+        </message>
+        <message>
+            <source>Each run starts a fresh conversation</source>
+            <translation>Jeder Lauf beginnt ein neues Gespräch</translation>
+        </message>
+        <message>
+            <source>Each run starts fresh</source>
+            <translation>Jeder Lauf beginnt neu</translation>
+        </message>
+        <message>
+            <source>Ended by a signal</source>
+            <translation>Durch ein Signal beendet</translation>
+        </message>
+        <message>
+            <source>Errands stopped while it ran</source>
+            <translation>Errands wurde beendet, während es lief</translation>
+        </message>
+        <message>
+            <source>Errands was not running</source>
+            <translation>Errands lief nicht</translation>
+        </message>
+        <message>
+            <source>Errands' own workspace for this automation</source>
+            <translation>Eigener Arbeitsbereich von Errands für diese Automatisierung</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>Fehler</translation>
+        </message>
+        <message>
+            <source>Every %1 at %2</source>
+            <translation>Jeden %1 um %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n days at %1 (%2), from %3 %4</source>
+            <translation>
+                <numerusform>Alle %n Tage um %1 (%2), ab %3, %4</numerusform>
+                <numerusform>Alle %n Tage um %1 (%2), ab %3, %4</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Every %n days from %1</source>
+            <translation>Alle %n Tage ab %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n hours at %1</source>
+            <translation>
+                <numerusform>Alle %n Stunden um %1</numerusform>
+                <numerusform>Alle %n Stunden um %1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Every %n hours from %1</source>
+            <translation>Alle %n Stunden ab %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n minutes</source>
+            <translation>
+                <numerusform>Alle %n Minuten</numerusform>
+                <numerusform>Alle %n Minuten</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Every %n minutes from %1</source>
+            <translation>Alle %n Minuten ab %1</translation>
+        </message>
+        <message>
+            <source>Every %n seconds from %1</source>
+            <translation>Alle %n Sekunden ab %1</translation>
+        </message>
+        <message>
+            <source>Every Saturday and Sunday at %1</source>
+            <translation>Jeden Samstag und Sonntag um %1</translation>
+        </message>
+        <message>
+            <source>Every day at %1</source>
+            <translation>Täglich um %1</translation>
+        </message>
+        <message>
+            <source>Every day at %1 (%2), from %3 %4</source>
+            <translation>Täglich um %1 (%2), ab %3, %4</translation>
+        </message>
+        <message>
+            <source>Every day from %1</source>
+            <translation>Täglich ab %1</translation>
+        </message>
+        <message>
+            <source>Every hour at %1</source>
+            <translation>Stündlich um %1</translation>
+        </message>
+        <message>
+            <source>Every hour from %1</source>
+            <translation>Stündlich ab %1</translation>
+        </message>
+        <message>
+            <source>Every minute</source>
+            <translation>Jede Minute</translation>
+        </message>
+        <message>
+            <source>Every minute from %1</source>
+            <translation>Jede Minute ab %1</translation>
+        </message>
+        <message>
+            <source>Every second from %1</source>
+            <translation>Jede Sekunde ab %1</translation>
+        </message>
+        <message>
+            <source>Every weekday at %1</source>
+            <translation>Werktags um %1</translation>
+        </message>
+        <message>
+            <source>Exit status %1</source>
+            <translation>Exit-Status %1</translation>
+        </message>
+        <message>
+            <source>Exit status 0</source>
+            <translation>Exit-Status 0</translation>
+        </message>
+        <message>
+            <source>Expired</source>
+            <translation>Verfallen</translation>
+        </message>
+        <message>
+            <source>Expired unanswered</source>
+            <translation>Unbeantwortet verfallen</translation>
+        </message>
+        <message>
+            <source>Expired: nobody answered in time</source>
+            <translation>Verfallen: niemand hat rechtzeitig geantwortet</translation>
+        </message>
+        <message>
+            <source>Failed</source>
+            <translation>Fehlgeschlagen</translation>
+        </message>
+        <message>
+            <source>Failed: %1</source>
+            <translation>Fehlgeschlagen: %1</translation>
+        </message>
+        <message>
+            <source>Failing again and again</source>
+            <translation>Schlägt immer wieder fehl</translation>
+        </message>
+        <message>
+            <source>Give a pattern (* allows every call of this tool).</source>
+            <translation>Geben Sie ein Muster an (* erlaubt jeden Aufruf dieses Werkzeugs).</translation>
+        </message>
+        <message>
+            <source>In</source>
+            <translation>In</translation>
+        </message>
+        <message>
+            <source>Interrupted</source>
+            <translation>Unterbrochen</translation>
+        </message>
+        <message>
+            <source>Interrupted: Errands stopped while it ran</source>
+            <translation>Unterbrochen: Errands wurde beendet, während es lief</translation>
+        </message>
+        <message>
+            <source>It failed.</source>
+            <translation>Fehlgeschlagen.</translation>
+        </message>
+        <message>
+            <source>It finished.</source>
+            <translation>Fertig.</translation>
+        </message>
+        <message>
+            <source>It waits for your decision.</source>
+            <translation>Wartet auf Ihre Entscheidung.</translation>
+        </message>
+        <message>
+            <source>May %1%2 without asking</source>
+            <translation>Darf%2 ohne Nachfrage %1</translation>
+        </message>
+        <message>
+            <source>May never %1%2</source>
+            <translation>Darf%2 nie %1</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>Nachricht</translation>
+        </message>
+        <message>
+            <source>Never allowed</source>
+            <translation>Nie erlaubt</translation>
+        </message>
+        <message>
+            <source>Next: %1</source>
+            <translation>Nächster: %1</translation>
+        </message>
+        <message>
+            <source>No fires while paused.</source>
+            <translation>Keine Termine, solange pausiert.</translation>
+        </message>
+        <message>
+            <source>No model provider is set up</source>
+            <translation>Kein Modellanbieter eingerichtet</translation>
+        </message>
+        <message>
+            <source>No more fires.</source>
+            <translation>Keine weiteren Termine.</translation>
+        </message>
+        <message>
+            <source>No reason recorded</source>
+            <translation>Kein Grund vermerkt</translation>
+        </message>
+        <message>
+            <source>No runs yet</source>
+            <translation>Noch keine Läufe</translation>
+        </message>
+        <message>
+            <source>On schedule</source>
+            <translation>Nach Zeitplan</translation>
+        </message>
+        <message>
+            <source>On the %1 at %2</source>
+            <translation>Am %1 um %2</translation>
+        </message>
+        <message>
+            <source>Once at %1</source>
+            <translation>Einmal am %1</translation>
+        </message>
+        <message>
+            <source>Only when run by hand</source>
+            <translation>Nur von Hand</translation>
+        </message>
+        <message>
+            <source>Part of the automation as written</source>
+            <translation>Teil der Automatisierung, wie geschrieben</translation>
+        </message>
+        <message>
+            <source>Paused</source>
+            <translation>Pausiert</translation>
+        </message>
+        <message>
+            <source>Paused (%1)</source>
+            <translation>Pausiert (%1)</translation>
+        </message>
+        <message>
+            <source>Paused after failures</source>
+            <translation>Nach Fehlschlägen pausiert</translation>
+        </message>
+        <message>
+            <source>Queued</source>
+            <translation>In der Warteschlange</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>Ergebnis</translation>
+        </message>
+        <message>
+            <source>Run %1: %2</source>
+            <translation>Lauf %1: %2</translation>
+        </message>
+        <message>
+            <source>Run by hand</source>
+            <translation>Von Hand</translation>
+        </message>
+        <message>
+            <source>Running</source>
+            <translation>Läuft</translation>
+        </message>
+        <message>
+            <source>Running for %1</source>
+            <translation>Läuft seit %1</translation>
+        </message>
+        <message>
+            <source>Running now</source>
+            <translation>Läuft gerade</translation>
+        </message>
+        <message>
+            <source>Runs commands and uses every tool without asking</source>
+            <translation>Führt Befehle aus und verwendet jedes Werkzeug ohne Nachfrage</translation>
+        </message>
+        <message>
+            <source>Runs its command without asking (creating it was the consent)</source>
+            <translation>Führt seinen Befehl ohne Nachfrage aus (das Anlegen war die Zustimmung)</translation>
+        </message>
+        <message>
+            <source>Runs once</source>
+            <translation>Läuft einmal</translation>
+        </message>
+        <message>
+            <source>Runs only when you press Run now.</source>
+            <translation>Läuft nur, wenn Sie „Jetzt ausführen“ drücken.</translation>
+        </message>
+        <message>
+            <source>Runs until you pause or delete it</source>
+            <translation>Läuft, bis Sie es pausieren oder löschen</translation>
+        </message>
+        <message>
+            <source>Same minute</source>
+            <translation>Gleiche Minute</translation>
+        </message>
+        <message>
+            <source>Scheduled</source>
+            <translation>Geplant</translation>
+        </message>
+        <message>
+            <source>Skipped</source>
+            <translation>Übersprungen</translation>
+        </message>
+        <message>
+            <source>Skipped and noted in the history</source>
+            <translation>Übersprungen und im Verlauf vermerkt</translation>
+        </message>
+        <message>
+            <source>Skipped: %1</source>
+            <translation>Übersprungen: %1</translation>
+        </message>
+        <message>
+            <source>Started</source>
+            <translation>Gestartet</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>Zustand</translation>
+        </message>
+        <message>
+            <source>Still running</source>
+            <translation>Läuft noch</translation>
+        </message>
+        <message>
+            <source>Stops %1</source>
+            <translation>Stoppt %1</translation>
+        </message>
+        <message>
+            <source>Succeeded</source>
+            <translation>Erfolgreich</translation>
+        </message>
+        <message>
+            <source>The agent asks you a question and waits for your answer.</source>
+            <translation>Der Agent stellt Ihnen eine Frage und wartet auf Ihre Antwort.</translation>
+        </message>
+        <message>
+            <source>The agent wants to %1, which this automation does not allow without asking.</source>
+            <translation>Der Agent möchte %1, was diese Automatisierung nicht ohne Nachfrage erlaubt.</translation>
+        </message>
+        <message>
+            <source>The agent wants to %1; that needs your approval unless a rule allows it.</source>
+            <translation>Der Agent möchte %1; das braucht Ihre Freigabe, außer eine Regel erlaubt es.</translation>
+        </message>
+        <message>
+            <source>The agent wants to use a tool that needs your approval.</source>
+            <translation>Der Agent möchte ein Werkzeug verwenden, das Ihre Freigabe braucht.</translation>
+        </message>
+        <message>
+            <source>The computer was asleep</source>
+            <translation>Der Computer schlief</translation>
+        </message>
+        <message>
+            <source>The pattern starts or ends with a space.</source>
+            <translation>Das Muster beginnt oder endet mit einem Leerzeichen.</translation>
+        </message>
+        <message>
+            <source>The previous run is waiting for you</source>
+            <translation>Der vorige Lauf wartet auf Sie</translation>
+        </message>
+        <message>
+            <source>The previous run was still going</source>
+            <translation>Der vorige Lauf lief noch</translation>
+        </message>
+        <message>
+            <source>This automation cannot run: %1</source>
+            <translation>Diese Automatisierung kann nicht laufen: %1</translation>
+        </message>
+        <message>
+            <source>This pattern does not match this call, so it would not allow it.</source>
+            <translation>Dieses Muster passt nicht auf diesen Aufruf und würde ihn daher nicht erlauben.</translation>
+        </message>
+        <message>
+            <source>This pattern does not match this call: every part of the command (split at ;, &amp;&amp;, ||, | and &amp;) must match it.</source>
+            <translation>Dieses Muster passt nicht auf diesen Aufruf: Jeder Teil des Befehls (getrennt an ;, &amp;&amp;, ||, | und &amp;) muss passen.</translation>
+        </message>
+        <message>
+            <source>This run has read content from the web, so it asks before it may %1.</source>
+            <translation>Dieser Lauf hat Inhalte aus dem Web gelesen und fragt daher, bevor er %1 darf.</translation>
+        </message>
+        <message>
+            <source>This tool cannot be allowed by a rule.</source>
+            <translation>Dieses Werkzeug kann nicht durch eine Regel erlaubt werden.</translation>
+        </message>
+        <message>
+            <source>Timed out</source>
+            <translation>Zeitüberschreitung</translation>
+        </message>
+        <message>
+            <source>To review</source>
+            <translation>Zu prüfen</translation>
+        </message>
+        <message>
+            <source>Too old to catch up</source>
+            <translation>Zu alt zum Nachholen</translation>
+        </message>
+        <message>
+            <source>Trigger</source>
+            <translation>Auslöser</translation>
+        </message>
+        <message>
+            <source>Trusts content from the web for: %1</source>
+            <translation>Vertraut Inhalten aus dem Web für: %1</translation>
+        </message>
+        <message>
+            <source>Unread</source>
+            <translation>Ungelesen</translation>
+        </message>
+        <message>
+            <source>Waiting for you</source>
+            <translation>Wartet auf Sie</translation>
+        </message>
+        <message>
+            <source>When</source>
+            <translation>Wann</translation>
+        </message>
+        <message>
+            <source>Without asking: %1</source>
+            <translation>Ohne Nachfrage: %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>after %n runs</source>
+            <translation>
+                <numerusform>nach %n Lauf</numerusform>
+                <numerusform>nach %n Läufen</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>and %n more</source>
+            <translation>
+                <numerusform>und %n weiterer</numerusform>
+                <numerusform>und %n weitere</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>answered: %1</source>
+            <translation>beantwortet: %1</translation>
+        </message>
+        <message>
+            <source>ask you</source>
+            <translation>Sie fragen</translation>
+        </message>
+        <message>
+            <source>at %1</source>
+            <translation>am %1</translation>
+        </message>
+        <message>
+            <source>by you</source>
+            <translation>von Ihnen</translation>
+        </message>
+        <message>
+            <source>cannot run: %1</source>
+            <translation>kann nicht laufen: %1</translation>
+        </message>
+        <message>
+            <source>change any automation</source>
+            <translation>jede Automatisierung ändern</translation>
+        </message>
+        <message>
+            <source>create automations</source>
+            <translation>Automatisierungen anlegen</translation>
+        </message>
+        <message>
+            <source>day</source>
+            <translation>Tag</translation>
+        </message>
+        <message>
+            <source>days</source>
+            <translation>Tage</translation>
+        </message>
+        <message>
+            <source>denied</source>
+            <translation>abgelehnt</translation>
+        </message>
+        <message>
+            <source>dry run</source>
+            <translation>Probelauf</translation>
+        </message>
+        <message>
+            <source>edit %1</source>
+            <translation>%1 bearbeiten</translation>
+        </message>
+        <message>
+            <source>edit files</source>
+            <translation>Dateien bearbeiten</translation>
+        </message>
+        <message>
+            <source>error: %1</source>
+            <translation>Fehler: %1</translation>
+        </message>
+        <message>
+            <source>exit %1</source>
+            <translation>Exit %1</translation>
+        </message>
+        <message>
+            <source>fetch %1</source>
+            <translation>%1 abrufen</translation>
+        </message>
+        <message>
+            <source>fetch any address</source>
+            <translation>jede Adresse abrufen</translation>
+        </message>
+        <message>
+            <source>fetch web pages</source>
+            <translation>Webseiten abrufen</translation>
+        </message>
+        <message>
+            <source>finish</source>
+            <translation>abschließen</translation>
+        </message>
+        <message numerus="yes">
+            <source>from %n automations</source>
+            <translation>
+                <numerusform>von %n Automatisierung</numerusform>
+                <numerusform>von %n Automatisierungen</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>hour</source>
+            <translation>Stunde</translation>
+        </message>
+        <message>
+            <source>hours</source>
+            <translation>Stunden</translation>
+        </message>
+        <message>
+            <source>in %1</source>
+            <translation>in %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>in %n h</source>
+            <translation>
+                <numerusform>in %n h</numerusform>
+                <numerusform>in %n h</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>in %n min</source>
+            <translation>
+                <numerusform>in %n min</numerusform>
+                <numerusform>in %n min</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>its %n runs in the history</source>
+            <translation>
+                <numerusform>ihr %n Lauf im Verlauf</numerusform>
+                <numerusform>ihre %n Läufe im Verlauf</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>its run history</source>
+            <translation>ihr Laufverlauf</translation>
+        </message>
+        <message>
+            <source>just now</source>
+            <translation>gerade eben</translation>
+        </message>
+        <message>
+            <source>last run: %1</source>
+            <translation>letzter Lauf: %1</translation>
+        </message>
+        <message>
+            <source>list %1</source>
+            <translation>%1 auflisten</translation>
+        </message>
+        <message>
+            <source>list files</source>
+            <translation>Dateien auflisten</translation>
+        </message>
+        <message>
+            <source>minute</source>
+            <translation>Minute</translation>
+        </message>
+        <message>
+            <source>minutes</source>
+            <translation>Minuten</translation>
+        </message>
+        <message>
+            <source>next %1</source>
+            <translation>nächster %1</translation>
+        </message>
+        <message>
+            <source>no output</source>
+            <translation>keine Ausgabe</translation>
+        </message>
+        <message>
+            <source>notify you</source>
+            <translation>Sie benachrichtigen</translation>
+        </message>
+        <message>
+            <source>now</source>
+            <translation>jetzt</translation>
+        </message>
+        <message>
+            <source>read %1</source>
+            <translation>%1 lesen</translation>
+        </message>
+        <message>
+            <source>read files</source>
+            <translation>Dateien lesen</translation>
+        </message>
+        <message>
+            <source>run %1</source>
+            <translation>%1 ausführen</translation>
+        </message>
+        <message>
+            <source>run any command</source>
+            <translation>jeden Befehl ausführen</translation>
+        </message>
+        <message>
+            <source>run commands</source>
+            <translation>Befehle ausführen</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>läuft</translation>
+        </message>
+        <message>
+            <source>search %1</source>
+            <translation>%1 durchsuchen</translation>
+        </message>
+        <message>
+            <source>search files</source>
+            <translation>Dateien durchsuchen</translation>
+        </message>
+        <message>
+            <source>second</source>
+            <translation>Sekunde</translation>
+        </message>
+        <message>
+            <source>seconds</source>
+            <translation>Sekunden</translation>
+        </message>
+        <message>
+            <source>the fire at %1</source>
+            <translation>der Termin am %1</translation>
+        </message>
+        <message>
+            <source>then %1</source>
+            <translation>dann %1</translation>
+        </message>
+        <message>
+            <source>today %1</source>
+            <translation>heute %1</translation>
+        </message>
+        <message>
+            <source>tomorrow %1</source>
+            <translation>morgen %1</translation>
+        </message>
+        <message>
+            <source>unit</source>
+            <translation>Einheit</translation>
+        </message>
+        <message>
+            <source>when the run says its condition is met</source>
+            <translation>wenn der Lauf meldet, dass seine Bedingung erfüllt ist</translation>
+        </message>
+        <message>
+            <source>write %1</source>
+            <translation>%1 schreiben</translation>
+        </message>
+        <message>
+            <source>write files</source>
+            <translation>Dateien schreiben</translation>
+        </message>
+        <message>
+            <source>yesterday %1</source>
+            <translation>gestern %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… und %n weiterer</numerusform>
+                <numerusform>… und %n weitere</numerusform>
+            </translation>
+        </message>
+    </context>
+</TS>

@@ -1,0 +1,3257 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+    <context>
+        <name>Adapter</name>
+        <message>
+            <source>Pause all</source>
+            <translation>全部暂停</translation>
+        </message>
+        <message>
+            <source>Resume all</source>
+            <translation>全部恢复</translation>
+        </message>
+    </context>
+    <context>
+        <name>AppShell</name>
+        <message>
+            <source>Errands is still running</source>
+            <translation>Errands 仍在运行</translation>
+        </message>
+        <message>
+            <source>It keeps running your automations from the tray. Choose Quit in the tray menu to stop it.</source>
+            <translation>它会在系统托盘中继续运行您的自动化任务。要停止它，请在托盘菜单中选择“退出 Errands”。</translation>
+        </message>
+        <message>
+            <source>Keep running</source>
+            <translation>保持运行</translation>
+        </message>
+        <message numerus="yes">
+            <source>Paused %n automation</source>
+            <translation>
+                <numerusform>已暂停 %n 个自动化任务</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Paused %n automations</source>
+            <translation>
+                <numerusform>已暂停 %n 个自动化任务</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Pausing everything…</source>
+            <translation>正在全部暂停…</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>退出</translation>
+        </message>
+        <message>
+            <source>Quit Errands?</source>
+            <translation>退出 Errands？</translation>
+        </message>
+        <message numerus="yes">
+            <source>Resumed %n automation</source>
+            <translation>
+                <numerusform>已恢复 %n 个自动化任务</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Resumed %n automations</source>
+            <translation>
+                <numerusform>已恢复 %n 个自动化任务</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Resuming everything…</source>
+            <translation>正在全部恢复…</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>立即运行</translation>
+        </message>
+        <message>
+            <source>This desktop has no system tray. Quit Errands (automations stop firing), or keep it running minimised?</source>
+            <translation>此桌面没有系统托盘。要退出 Errands（自动化任务将不再触发），还是最小化并保持运行？</translation>
+        </message>
+    </context>
+    <context>
+        <name>ApprovalDialog</name>
+        <message>
+            <source>%1 of %2</source>
+            <translation>第 %1 个，共 %2 个</translation>
+        </message>
+        <message>
+            <source>&amp;Approve once</source>
+            <translation>批准一次(&amp;A)</translation>
+        </message>
+        <message>
+            <source>&amp;Decline</source>
+            <translation>拒绝回答(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Deny</source>
+            <translation>拒绝(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Later</source>
+            <translation>稍后(&amp;L)</translation>
+        </message>
+        <message>
+            <source>&amp;Note:</source>
+            <translation>备注(&amp;N)：</translation>
+        </message>
+        <message>
+            <source>* matches anything (also across /). A command matches only when every part of it (split at ; &amp;&amp; || | &amp;) matches.</source>
+            <translation>* 匹配任意内容（也可跨越 /）。只有当命令的每一部分（以 ; &amp;&amp; || | &amp; 分隔）都匹配时，命令才算匹配。</translation>
+        </message>
+        <message>
+            <source>A&amp;nswer</source>
+            <translation>回答(&amp;N)</translation>
+        </message>
+        <message>
+            <source>Action</source>
+            <translation>操作</translation>
+        </message>
+        <message>
+            <source>Address</source>
+            <translation>地址</translation>
+        </message>
+        <message>
+            <source>Al&amp;ways allow…</source>
+            <translation>始终允许(&amp;W)…</translation>
+        </message>
+        <message>
+            <source>Allow and &amp;save rule</source>
+            <translation>允许并保存规则(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Allow and save rule</source>
+            <translation>允许并保存规则</translation>
+        </message>
+        <message>
+            <source>Alt+%1</source>
+            <translation>Alt+%1</translation>
+        </message>
+        <message>
+            <source>Always allow for this automation</source>
+            <translation>对此自动化任务始终允许</translation>
+        </message>
+        <message>
+            <source>An automation that is gone</source>
+            <translation>已不存在的自动化任务</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Answer: %1</source>
+            <translation>回答：%1</translation>
+        </message>
+        <message>
+            <source>Approvals</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Approve once</source>
+            <translation>批准一次</translation>
+        </message>
+        <message>
+            <source>Approve, and save a rule so this automation does not ask again for calls like it</source>
+            <translation>批准，并保存一条规则，使此自动化任务对类似调用不再询问</translation>
+        </message>
+        <message>
+            <source>Arguments:</source>
+            <translation>参数：</translation>
+        </message>
+        <message>
+            <source>Automation</source>
+            <translation>自动化任务</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>返回</translation>
+        </message>
+        <message>
+            <source>Command</source>
+            <translation>命令</translation>
+        </message>
+        <message>
+            <source>Decline to answer</source>
+            <translation>拒绝回答</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <source>Does the pattern match this call</source>
+            <translation>该模式是否匹配此调用</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>错误</translation>
+        </message>
+        <message>
+            <source>File</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>Go on to the next one; this run keeps waiting</source>
+            <translation>转到下一个；此运行继续等待</translation>
+        </message>
+        <message>
+            <source>Later</source>
+            <translation>稍后</translation>
+        </message>
+        <message>
+            <source>Let this one call run; the next one asks again</source>
+            <translation>允许这一次调用；下一次仍会询问</translation>
+        </message>
+        <message>
+            <source>Matches this call.</source>
+            <translation>匹配此调用。</translation>
+        </message>
+        <message>
+            <source>Note with the denial</source>
+            <translation>拒绝时附带的备注</translation>
+        </message>
+        <message>
+            <source>Other arguments</source>
+            <translation>其他参数</translation>
+        </message>
+        <message>
+            <source>Other arguments:</source>
+            <translation>其他参数：</translation>
+        </message>
+        <message>
+            <source>Pattern of the rule</source>
+            <translation>规则的模式</translation>
+        </message>
+        <message>
+            <source>Position in the queue</source>
+            <translation>在队列中的位置</translation>
+        </message>
+        <message>
+            <source>Question</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>Refuse; the agent is told and may go on without it</source>
+            <translation>拒绝；智能体会收到通知，并可能在没有它的情况下继续</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>运行</translation>
+        </message>
+        <message>
+            <source>Run #%1 · asked %2 · waits until %3</source>
+            <translation>运行 #%1 · 询问于 %2 · 等待至 %3</translation>
+        </message>
+        <message>
+            <source>Subject</source>
+            <translation>对象</translation>
+        </message>
+        <message>
+            <source>The exact command, path or address</source>
+            <translation>确切的命令、路径或地址</translation>
+        </message>
+        <message>
+            <source>The rule in words</source>
+            <translation>规则说明</translation>
+        </message>
+        <message>
+            <source>The run needs your input to go on.</source>
+            <translation>此运行需要您的输入才能继续。</translation>
+        </message>
+        <message>
+            <source>This rule will be added to “%1” (a new revision); narrow or widen the pattern:</source>
+            <translation>此规则将添加到“%1”（生成新的修订版本）；可收窄或放宽模式：</translation>
+        </message>
+        <message>
+            <source>Tool</source>
+            <translation>工具</translation>
+        </message>
+        <message>
+            <source>Tool: %1</source>
+            <translation>工具：%1</translation>
+        </message>
+        <message>
+            <source>Type an answer first (or Decline).</source>
+            <translation>请先输入回答（或选择“拒绝回答”）。</translation>
+        </message>
+        <message>
+            <source>Waiting for you</source>
+            <translation>等待您处理</translation>
+        </message>
+        <message>
+            <source>Where it would act</source>
+            <translation>作用位置</translation>
+        </message>
+        <message>
+            <source>Where: %1</source>
+            <translation>位置：%1</translation>
+        </message>
+        <message>
+            <source>Where: in a git worktree of %1 made for this run</source>
+            <translation>位置：为此运行创建的 %1 的 git 工作树中</translation>
+        </message>
+        <message>
+            <source>Where: on the network, from this computer</source>
+            <translation>位置：网络上，从这台电脑发出</translation>
+        </message>
+        <message>
+            <source>Why (optional; the agent is told)</source>
+            <translation>原因（可选；会告知智能体）</translation>
+        </message>
+        <message>
+            <source>Why it stopped</source>
+            <translation>停止的原因</translation>
+        </message>
+        <message>
+            <source>Your answer</source>
+            <translation>您的回答</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationForm</name>
+        <message>
+            <source> failures in a row</source>
+            <translation> 次连续失败</translation>
+        </message>
+        <message>
+            <source> runs</source>
+            <translation> 次运行</translation>
+        </message>
+        <message>
+            <source> tokens</source>
+            <translation> 个词元</translation>
+        </message>
+        <message>
+            <source>&amp;Command</source>
+            <translation>命令(&amp;C)</translation>
+        </message>
+        <message>
+            <source>&amp;Folder</source>
+            <translation>文件夹(&amp;F)</translation>
+        </message>
+        <message>
+            <source>&amp;Model</source>
+            <translation>模型(&amp;M)</translation>
+        </message>
+        <message>
+            <source>&amp;Notify</source>
+            <translation>通知(&amp;N)</translation>
+        </message>
+        <message>
+            <source>&amp;Prompt</source>
+            <translation>提示词(&amp;P)</translation>
+        </message>
+        <message>
+            <source>&amp;Runs</source>
+            <translation>运行方式(&amp;R)</translation>
+        </message>
+        <message>
+            <source>&amp;Title</source>
+            <translation>标题(&amp;T)</translation>
+        </message>
+        <message>
+            <source>A command</source>
+            <translation>命令</translation>
+        </message>
+        <message>
+            <source>A command runs as it is, without asking: creating it is the consent. The choices below apply to agent runs.</source>
+            <translation>命令会按原样运行，无需询问：创建它即表示同意。下面的选项适用于智能体运行。</translation>
+        </message>
+        <message>
+            <source>A failed attempt is tried again, up to this many attempts in all</source>
+            <translation>失败的尝试会重试，总共最多尝试这么多次</translation>
+        </message>
+        <message>
+            <source>A one-time or hand-run schedule needs no stop rule.</source>
+            <translation>一次性或手动运行的计划不需要停止规则。</translation>
+        </message>
+        <message>
+            <source>After</source>
+            <translation>达到</translation>
+        </message>
+        <message>
+            <source>Agent steps</source>
+            <translation>智能体步数</translation>
+        </message>
+        <message>
+            <source>An agent, following a prompt</source>
+            <translation>智能体，按提示词执行</translation>
+        </message>
+        <message>
+            <source>Ask me before it runs commands or changes files</source>
+            <translation>运行命令或修改文件前先询问我</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>尝试次数</translation>
+        </message>
+        <message>
+            <source>Attempts per run</source>
+            <translation>每次运行的尝试次数</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Catch up at most</source>
+            <translation>最多补运行</translation>
+        </message>
+        <message>
+            <source>Catch up within</source>
+            <translation>补运行期限</translation>
+        </message>
+        <message>
+            <source>Changed elsewhere</source>
+            <translation>已在别处更改</translation>
+        </message>
+        <message>
+            <source>Choose the project folder</source>
+            <translation>选择项目文件夹</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
+            <source>Close without saving (Esc)</source>
+            <translation>关闭且不保存 (Esc)</translation>
+        </message>
+        <message>
+            <source>Command</source>
+            <translation>命令</translation>
+        </message>
+        <message>
+            <source>Continue one conversation across runs</source>
+            <translation>在多次运行之间延续同一个对话</translation>
+        </message>
+        <message>
+            <source>Conversation</source>
+            <translation>对话</translation>
+        </message>
+        <message>
+            <source>Default model</source>
+            <translation>默认模型</translation>
+        </message>
+        <message>
+            <source>Edit “%1”</source>
+            <translation>编辑“%1”</translation>
+        </message>
+        <message>
+            <source>Editing revision %1</source>
+            <translation>正在编辑修订版本 %1</translation>
+        </message>
+        <message>
+            <source>Failing</source>
+            <translation>失败时</translation>
+        </message>
+        <message>
+            <source>Failures in a row before pausing</source>
+            <translation>暂停前的连续失败次数</translation>
+        </message>
+        <message>
+            <source>History budget</source>
+            <translation>历史预算</translation>
+        </message>
+        <message>
+            <source>History kept</source>
+            <translation>保留的历史</translation>
+        </message>
+        <message>
+            <source>How much of the conversation a continuing run keeps</source>
+            <translation>延续对话的运行保留多少对话内容</translation>
+        </message>
+        <message>
+            <source>In plain words</source>
+            <translation>用文字描述</translation>
+        </message>
+        <message>
+            <source>Its own folder in Errands' data</source>
+            <translation>Errands 数据中它自己的文件夹</translation>
+        </message>
+        <message>
+            <source>Its stored definition no longer loads (%1). Saving replaces it with what this form shows.</source>
+            <translation>它保存的定义已无法加载（%1）。保存会用此表单显示的内容替换它。</translation>
+        </message>
+        <message>
+            <source>Let it do anything without asking, commands included</source>
+            <translation>允许它不经询问做任何事，包括运行命令</translation>
+        </message>
+        <message>
+            <source>Let it use the tools ticked below without asking</source>
+            <translation>允许它不经询问使用下面勾选的工具</translation>
+        </message>
+        <message>
+            <source>Missed runs</source>
+            <translation>错过的运行</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>Most steps an agent run takes</source>
+            <translation>智能体运行的最多步数</translation>
+        </message>
+        <message>
+            <source>New automation</source>
+            <translation>新建自动化任务</translation>
+        </message>
+        <message>
+            <source>Nothing is ticked: it asks before every tool.</source>
+            <translation>未勾选任何工具：每次使用工具前都会询问。</translation>
+        </message>
+        <message>
+            <source>Notifications</source>
+            <translation>通知</translation>
+        </message>
+        <message>
+            <source>Number of runs</source>
+            <translation>运行次数</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>于</translation>
+        </message>
+        <message>
+            <source>Pause itself after</source>
+            <translation>自动暂停的条件</translation>
+        </message>
+        <message>
+            <source>Pause itself after failures</source>
+            <translation>失败后自动暂停</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <source>Policies</source>
+            <translation>策略</translation>
+        </message>
+        <message>
+            <source>Problem</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>Project folder</source>
+            <translation>项目文件夹</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>提示词</translation>
+        </message>
+        <message>
+            <source>Quietly: results wait in the history</source>
+            <translation>静默：结果保存在历史中</translation>
+        </message>
+        <message>
+            <source>Reload</source>
+            <translation>重新加载</translation>
+        </message>
+        <message>
+            <source>Reload, discarding my changes</source>
+            <translation>重新加载，放弃我的更改</translation>
+        </message>
+        <message>
+            <source>Revision</source>
+            <translation>修订版本</translation>
+        </message>
+        <message>
+            <source>Run once when Errands is back</source>
+            <translation>Errands 恢复后运行一次</translation>
+        </message>
+        <message>
+            <source>Runs commands without asking.</source>
+            <translation>不经询问运行命令。</translation>
+        </message>
+        <message>
+            <source>Runs its command without asking (creating it was the consent)</source>
+            <translation>不经询问运行其命令（创建它即表示同意）</translation>
+        </message>
+        <message>
+            <source>Runs missed while Errands was closed or the computer slept</source>
+            <translation>Errands 关闭或电脑休眠期间错过的运行</translation>
+        </message>
+        <message>
+            <source>Runs until you pause or delete it, unless you tick a rule below.</source>
+            <translation>会一直运行，直到您暂停或删除它，除非您在下面勾选一条规则。</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>保存</translation>
+        </message>
+        <message>
+            <source>Save (Ctrl+Return)</source>
+            <translation>保存 (Ctrl+Return)</translation>
+        </message>
+        <message>
+            <source>Save anyway</source>
+            <translation>仍然保存</translation>
+        </message>
+        <message>
+            <source>Save anyway, overwriting the other change</source>
+            <translation>仍然保存，覆盖另一处更改</translation>
+        </message>
+        <message>
+            <source>Saving…</source>
+            <translation>正在保存…</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <source>Sections</source>
+            <translation>分区</translation>
+        </message>
+        <message>
+            <source>Sections of the form</source>
+            <translation>表单分区</translation>
+        </message>
+        <message>
+            <source>Skip the new run</source>
+            <translation>跳过新的运行</translation>
+        </message>
+        <message>
+            <source>Skip them (noted in the history)</source>
+            <translation>跳过（记录在历史中）</translation>
+        </message>
+        <message>
+            <source>Spread</source>
+            <translation>随机延迟</translation>
+        </message>
+        <message>
+            <source>Spread the start</source>
+            <translation>随机延迟开始</translation>
+        </message>
+        <message>
+            <source>Spread the start by up to</source>
+            <translation>开始时间随机延迟最多</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>开始</translation>
+        </message>
+        <message>
+            <source>Start each run fresh</source>
+            <translation>每次运行都重新开始</translation>
+        </message>
+        <message>
+            <source>Start it when the running one ends (one waits at most)</source>
+            <translation>在当前运行结束后开始（最多等待一个）</translation>
+        </message>
+        <message>
+            <source>Still running</source>
+            <translation>仍在运行</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Stop after a number of runs</source>
+            <translation>运行一定次数后停止</translation>
+        </message>
+        <message>
+            <source>Stop at a date and time</source>
+            <translation>在指定日期和时间停止</translation>
+        </message>
+        <message>
+            <source>Stop date and time</source>
+            <translation>停止的日期和时间</translation>
+        </message>
+        <message>
+            <source>Stop the running one and start anew</source>
+            <translation>停止当前运行并重新开始</translation>
+        </message>
+        <message>
+            <source>Stop when a run says its condition is met</source>
+            <translation>当运行报告其条件已满足时停止</translation>
+        </message>
+        <message>
+            <source>Stops at whichever comes first:</source>
+            <translation>以先到者为准停止：</translation>
+        </message>
+        <message>
+            <source>Task</source>
+            <translation>任务</translation>
+        </message>
+        <message>
+            <source>Tell me after</source>
+            <translation>通知我的条件</translation>
+        </message>
+        <message>
+            <source>Tell me after every run</source>
+            <translation>每次运行后通知我</translation>
+        </message>
+        <message>
+            <source>Tell me after this many failures in a row</source>
+            <translation>连续失败这么多次后通知我</translation>
+        </message>
+        <message>
+            <source>Tell me when the result changes</source>
+            <translation>结果变化时通知我</translation>
+        </message>
+        <message>
+            <source>This automation was changed elsewhere (now revision %1) after you opened it. Your changes are still here. Reload shows the other version and discards yours; Save anyway replaces it with yours.</source>
+            <translation>您打开此自动化任务后，它已在别处被更改（现在是修订版本 %1）。您的更改仍在这里。“重新加载”会显示另一个版本并放弃您的更改；“仍然保存”会用您的版本替换它。</translation>
+        </message>
+        <message>
+            <source>Time limit</source>
+            <translation>时间限制</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>标题</translation>
+        </message>
+        <message>
+            <source>Tools it may use without asking</source>
+            <translation>可不经询问使用的工具</translation>
+        </message>
+        <message>
+            <source>What runs without asking</source>
+            <translation>哪些操作无需询问</translation>
+        </message>
+        <message>
+            <source>What the agent should do, e.g. Summarize today's email</source>
+            <translation>智能体应做什么，例如：总结今天的电子邮件</translation>
+        </message>
+        <message>
+            <source>What to run</source>
+            <translation>运行什么</translation>
+        </message>
+        <message>
+            <source>When a run is still going</source>
+            <translation>当上一次运行仍在进行时</translation>
+        </message>
+        <message>
+            <source>When a run says its condition is met</source>
+            <translation>当运行报告其条件已满足时</translation>
+        </message>
+        <message>
+            <source>When it stops</source>
+            <translation>何时停止</translation>
+        </message>
+        <message>
+            <source>a time zone from the list</source>
+            <translation>列表中的时区</translation>
+        </message>
+        <message>
+            <source>e.g. ./backup.sh --quiet</source>
+            <translation>例如 ./backup.sh --quiet</translation>
+        </message>
+        <message>
+            <source>e.g. Morning briefing</source>
+            <translation>例如：晨间简报</translation>
+        </message>
+        <message>
+            <source>unknown time zone</source>
+            <translation>未知时区</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationSidebar</name>
+        <message numerus="yes">
+            <source>%n runs waiting for you; review them</source>
+            <translation>
+                <numerusform>%n 个运行在等待您；去查看</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Automations</source>
+            <translation>自动化任务</translation>
+        </message>
+        <message>
+            <source>Clear the filter</source>
+            <translation>清除筛选</translation>
+        </message>
+        <message>
+            <source>Create a new automation</source>
+            <translation>新建一个自动化任务</translation>
+        </message>
+        <message>
+            <source>Filter automations</source>
+            <translation>筛选自动化任务</translation>
+        </message>
+        <message>
+            <source>Filter…</source>
+            <translation>筛选…</translation>
+        </message>
+        <message>
+            <source>Inbox</source>
+            <translation>收件箱</translation>
+        </message>
+        <message numerus="yes">
+            <source>Inbox (%n)</source>
+            <translation>
+                <numerusform>收件箱 (%n)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Inbox, %n unread</source>
+            <translation>
+                <numerusform>收件箱，%n 条未读</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Inbox, nothing unread</source>
+            <translation>收件箱，没有未读</translation>
+        </message>
+        <message>
+            <source>Last run</source>
+            <translation>上次运行</translation>
+        </message>
+        <message>
+            <source>Loading automations…</source>
+            <translation>正在加载自动化任务…</translation>
+        </message>
+        <message>
+            <source>New automation</source>
+            <translation>新建自动化任务</translation>
+        </message>
+        <message>
+            <source>New automation (Ctrl+N)</source>
+            <translation>新建自动化任务 (Ctrl+N)</translation>
+        </message>
+        <message>
+            <source>New automation…</source>
+            <translation>新建自动化任务…</translation>
+        </message>
+        <message>
+            <source>Next fire</source>
+            <translation>下次触发</translation>
+        </message>
+        <message>
+            <source>No automation matches “%1”.</source>
+            <translation>没有与“%1”匹配的自动化任务。</translation>
+        </message>
+        <message>
+            <source>No automations yet — press Ctrl+N to create one.
+
+While Errands is closed nothing runs; missed fires are noted in the history, never all at once when it opens.</source>
+            <translation>还没有自动化任务——按 Ctrl+N 创建一个。
+
+Errands 关闭期间不会运行任何任务；错过的触发会记录在历史中，打开时绝不会一次性全部补运行。</translation>
+        </message>
+        <message>
+            <source>Runs waiting for your approval or answer</source>
+            <translation>等待您批准或回答的运行</translation>
+        </message>
+        <message>
+            <source>Sort automations by</source>
+            <translation>自动化任务排序方式</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>标题</translation>
+        </message>
+        <message>
+            <source>Upcoming</source>
+            <translation>即将触发</translation>
+        </message>
+        <message>
+            <source>Upcoming fires</source>
+            <translation>即将到来的触发</translation>
+        </message>
+        <message numerus="yes">
+            <source>⚑ %n waiting</source>
+            <translation>
+                <numerusform>⚑ %n 个等待中</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>BackBar</name>
+        <message>
+            <source>Back (Esc)</source>
+            <translation>返回 (Esc)</translation>
+        </message>
+        <message>
+            <source>Back to the automation</source>
+            <translation>返回自动化任务</translation>
+        </message>
+        <message>
+            <source>← Back</source>
+            <translation>← 返回</translation>
+        </message>
+    </context>
+    <context>
+        <name>DetailPane</name>
+        <message>
+            <source>Context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Delete automation</source>
+            <translation>删除自动化任务</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>删除…</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>试运行</translation>
+        </message>
+        <message>
+            <source>Duplicate</source>
+            <translation>创建副本</translation>
+        </message>
+        <message>
+            <source>Edit the automation (Ctrl+E)</source>
+            <translation>编辑自动化任务 (Ctrl+E)</translation>
+        </message>
+        <message>
+            <source>Edit…</source>
+            <translation>编辑…</translation>
+        </message>
+        <message>
+            <source>Folder</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
+            <source>Missed fires</source>
+            <translation>错过的触发</translation>
+        </message>
+        <message>
+            <source>More actions</source>
+            <translation>更多操作</translation>
+        </message>
+        <message>
+            <source>Next fires</source>
+            <translation>接下来的触发</translation>
+        </message>
+        <message>
+            <source>Overlap</source>
+            <translation>重叠</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Pause or resume its schedule (Space)</source>
+            <translation>暂停或恢复其计划（空格键）</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>恢复</translation>
+        </message>
+        <message>
+            <source>Run history</source>
+            <translation>运行历史</translation>
+        </message>
+        <message>
+            <source>Run it now (Ctrl+R)</source>
+            <translation>立即运行 (Ctrl+R)</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>立即运行</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>运行</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <source>Select an automation on the left to see what it runs, when, and how its runs went — or press Ctrl+N to create one.</source>
+            <translation>在左侧选择一个自动化任务，查看它运行什么、何时运行以及运行情况——或按 Ctrl+N 新建一个。</translation>
+        </message>
+        <message>
+            <source>Show what a run would do, without effects</source>
+            <translation>显示一次运行会做什么，但不产生实际效果</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Stop run</source>
+            <translation>停止运行</translation>
+        </message>
+        <message>
+            <source>Stop the run going on now</source>
+            <translation>停止正在进行的运行</translation>
+        </message>
+        <message>
+            <source>Stops</source>
+            <translation>停止条件</translation>
+        </message>
+        <message>
+            <source>What it runs</source>
+            <translation>运行内容</translation>
+        </message>
+    </context>
+    <context>
+        <name>InboxView</name>
+        <message>
+            <source>%1 unread</source>
+            <translation>%1 条未读</translation>
+        </message>
+        <message>
+            <source>Inbox</source>
+            <translation>收件箱</translation>
+        </message>
+        <message>
+            <source>Inbox is empty</source>
+            <translation>收件箱为空</translation>
+        </message>
+        <message>
+            <source>Inbox items</source>
+            <translation>收件箱条目</translation>
+        </message>
+        <message>
+            <source>Mark all read</source>
+            <translation>全部标为已读</translation>
+        </message>
+        <message>
+            <source>Mark every item read</source>
+            <translation>将所有条目标为已读</translation>
+        </message>
+        <message>
+            <source>Mark read</source>
+            <translation>标为已读</translation>
+        </message>
+        <message>
+            <source>Mark the selected item read</source>
+            <translation>将所选条目标为已读</translation>
+        </message>
+        <message>
+            <source>Nothing needs you. Failures, parked runs and results you asked to hear about appear here.</source>
+            <translation>没有需要您处理的事项。失败、等待中的运行以及您想了解的结果会显示在这里。</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <source>Open the item's run</source>
+            <translation>打开条目对应的运行</translation>
+        </message>
+        <message>
+            <source>Show the run (or automation) this item is about (Enter)</source>
+            <translation>显示此条目相关的运行（或自动化任务）(Enter)</translation>
+        </message>
+        <message>
+            <source>Unread items</source>
+            <translation>未读条目</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message numerus="yes">
+            <source>%n running</source>
+            <translation>
+                <numerusform>%n 个正在运行</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>&amp;Automation</source>
+            <translation>自动化任务(&amp;A)</translation>
+        </message>
+        <message>
+            <source>&amp;Close window</source>
+            <translation>关闭窗口(&amp;C)</translation>
+        </message>
+        <message>
+            <source>&amp;Dark</source>
+            <translation>深色(&amp;D)</translation>
+        </message>
+        <message>
+            <source>&amp;Delete…</source>
+            <translation>删除(&amp;D)…</translation>
+        </message>
+        <message>
+            <source>&amp;Edit…</source>
+            <translation>编辑(&amp;E)…</translation>
+        </message>
+        <message>
+            <source>&amp;File</source>
+            <translation>文件(&amp;F)</translation>
+        </message>
+        <message>
+            <source>&amp;Find…</source>
+            <translation>查找(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>&amp;Light</source>
+            <translation>浅色(&amp;L)</translation>
+        </message>
+        <message>
+            <source>&amp;New automation…</source>
+            <translation>新建自动化任务(&amp;N)…</translation>
+        </message>
+        <message>
+            <source>&amp;Pause / Resume</source>
+            <translation>暂停 / 恢复(&amp;P)</translation>
+        </message>
+        <message>
+            <source>&amp;Quit Errands</source>
+            <translation>退出 Errands(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>&amp;Run now</source>
+            <translation>立即运行(&amp;R)</translation>
+        </message>
+        <message>
+            <source>&amp;Settings…</source>
+            <translation>设置(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>&amp;Theme</source>
+            <translation>主题(&amp;T)</translation>
+        </message>
+        <message>
+            <source>&amp;View</source>
+            <translation>视图(&amp;V)</translation>
+        </message>
+        <message>
+            <source>Automations
+
+(the list of automations goes here)</source>
+            <translation>自动化任务
+
+（自动化任务列表显示在这里）</translation>
+        </message>
+        <message>
+            <source>Automations and detail</source>
+            <translation>自动化任务和详情</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>返回</translation>
+        </message>
+        <message>
+            <source>Close the window; Errands keeps running</source>
+            <translation>关闭窗口；Errands 继续运行</translation>
+        </message>
+        <message>
+            <source>Create a new automation</source>
+            <translation>新建一个自动化任务</translation>
+        </message>
+        <message>
+            <source>Delete the selected automation</source>
+            <translation>删除所选自动化任务</translation>
+        </message>
+        <message>
+            <source>Edit the selected automation</source>
+            <translation>编辑所选自动化任务</translation>
+        </message>
+        <message>
+            <source>Engine %1</source>
+            <translation>引擎：%1</translation>
+        </message>
+        <message>
+            <source>Engine running</source>
+            <translation>引擎运行中</translation>
+        </message>
+        <message>
+            <source>Engine state</source>
+            <translation>引擎状态</translation>
+        </message>
+        <message>
+            <source>Engine stopped</source>
+            <translation>引擎已停止</translation>
+        </message>
+        <message>
+            <source>Engine stopping…</source>
+            <translation>引擎正在停止…</translation>
+        </message>
+        <message>
+            <source>Errands</source>
+            <translation>Errands</translation>
+        </message>
+        <message>
+            <source>Filter the automations</source>
+            <translation>筛选自动化任务</translation>
+        </message>
+        <message>
+            <source>Follow the &amp;system</source>
+            <translation>跟随系统(&amp;S)</translation>
+        </message>
+        <message>
+            <source>No system tray on this desktop: Errands runs while this window is open</source>
+            <translation>此桌面没有系统托盘：仅在此窗口打开时 Errands 才会运行</translation>
+        </message>
+        <message>
+            <source>Open the settings</source>
+            <translation>打开设置</translation>
+        </message>
+        <message>
+            <source>Pause or resume the selected automation</source>
+            <translation>暂停或恢复所选自动化任务</translation>
+        </message>
+        <message>
+            <source>Run the selected automation now</source>
+            <translation>立即运行所选自动化任务</translation>
+        </message>
+        <message>
+            <source>Runs going now</source>
+            <translation>正在进行的运行</translation>
+        </message>
+        <message>
+            <source>Select an automation to see what it runs, when, and its history.</source>
+            <translation>选择一个自动化任务，查看它运行什么、何时运行以及它的历史。</translation>
+        </message>
+        <message>
+            <source>Starting the engine…</source>
+            <translation>正在启动引擎…</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Stop the engine and quit</source>
+            <translation>停止引擎并退出</translation>
+        </message>
+        <message>
+            <source>System tray</source>
+            <translation>系统托盘</translation>
+        </message>
+        <message>
+            <source>Theme</source>
+            <translation>主题</translation>
+        </message>
+    </context>
+    <context>
+        <name>RulesEditor</name>
+        <message>
+            <source>Action</source>
+            <translation>操作</translation>
+        </message>
+        <message>
+            <source>Action of rule {0}</source>
+            <translation>规则 {0} 的操作</translation>
+        </message>
+        <message>
+            <source>Add a permission rule</source>
+            <translation>添加一条权限规则</translation>
+        </message>
+        <message>
+            <source>Add rule</source>
+            <translation>添加规则</translation>
+        </message>
+        <message>
+            <source>Pattern</source>
+            <translation>模式</translation>
+        </message>
+        <message>
+            <source>Permission rules</source>
+            <translation>权限规则</translation>
+        </message>
+        <message>
+            <source>Remove rule</source>
+            <translation>删除规则</translation>
+        </message>
+        <message>
+            <source>Remove the selected permission rules</source>
+            <translation>删除所选权限规则</translation>
+        </message>
+        <message>
+            <source>Rule {0}: {1}</source>
+            <translation>规则 {0}：{1}</translation>
+        </message>
+        <message>
+            <source>Tool</source>
+            <translation>工具</translation>
+        </message>
+        <message>
+            <source>Tool of rule {0}</source>
+            <translation>规则 {0} 的工具</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunStrip</name>
+        <message>
+            <source>No runs yet</source>
+            <translation>尚无运行</translation>
+        </message>
+        <message>
+            <source>Recent runs</source>
+            <translation>最近的运行</translation>
+        </message>
+    </context>
+    <context>
+        <name>SavedApprovalsView</name>
+        <message>
+            <source>None yet. When you choose “Always allow” for a run, the rule it adds is listed here, and can be revoked.</source>
+            <translation>暂无。当您为某次运行选择“始终允许”时，它添加的规则会列在这里，并可撤销。</translation>
+        </message>
+        <message>
+            <source>Remove this rule (an edit, with a new revision); the next such call asks again</source>
+            <translation>删除此规则（一次编辑，生成新的修订版本）；下次类似调用会再次询问</translation>
+        </message>
+        <message>
+            <source>Revoke</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Revoke: %1</source>
+            <translation>撤销：%1</translation>
+        </message>
+        <message>
+            <source>Saved approvals</source>
+            <translation>已保存的批准</translation>
+        </message>
+    </context>
+    <context>
+        <name>SchedulePicker</name>
+        <message>
+            <source>%1 does not exist on that day in %2: the clocks change then</source>
+            <translation>%2 在那天没有 %1：那时时钟会调整</translation>
+        </message>
+        <message>
+            <source>(later runs shift by how long each run takes)</source>
+            <translation>（之后的运行会按每次运行所用时间顺延）</translation>
+        </message>
+        <message>
+            <source>Advanced: a cron expression</source>
+            <translation>高级：cron 表达式</translation>
+        </message>
+        <message>
+            <source>Again after each run finishes, after a wait</source>
+            <translation>每次运行结束后，等待一段时间再次运行</translation>
+        </message>
+        <message>
+            <source>As it is: %1</source>
+            <translation>保持原样：%1</translation>
+        </message>
+        <message>
+            <source>At</source>
+            <translation>时间</translation>
+        </message>
+        <message>
+            <source>Cannot work out the runs: %1</source>
+            <translation>无法推算运行时间：%1</translation>
+        </message>
+        <message>
+            <source>Cron expression</source>
+            <translation>Cron 表达式</translation>
+        </message>
+        <message>
+            <source>Date and time</source>
+            <translation>日期和时间</translation>
+        </message>
+        <message>
+            <source>Day</source>
+            <translation>日</translation>
+        </message>
+        <message>
+            <source>Day of the month</source>
+            <translation>每月的日期</translation>
+        </message>
+        <message>
+            <source>Days</source>
+            <translation>星期</translation>
+        </message>
+        <message>
+            <source>Every</source>
+            <translation>每隔</translation>
+        </message>
+        <message>
+            <source>Every day at…</source>
+            <translation>每天的…</translation>
+        </message>
+        <message>
+            <source>Every few minutes or hours</source>
+            <translation>每隔几分钟或几小时</translation>
+        </message>
+        <message>
+            <source>Every weekday (Monday to Friday) at…</source>
+            <translation>每个工作日（周一至周五）的…</translation>
+        </message>
+        <message>
+            <source>Expression</source>
+            <translation>表达式</translation>
+        </message>
+        <message>
+            <source>Five fields: minute hour day-of-month month day-of-week</source>
+            <translation>五个字段：分 时 日 月 星期</translation>
+        </message>
+        <message>
+            <source>Five fields: minute hour day-of-month month day-of-week, e.g. 30 9 * * MON-FRI</source>
+            <translation>五个字段：分 时 日 月 星期，例如 30 9 * * MON-FRI</translation>
+        </message>
+        <message>
+            <source>Fri</source>
+            <translation>周五</translation>
+        </message>
+        <message>
+            <source>Friday</source>
+            <translation>星期五</translation>
+        </message>
+        <message>
+            <source>How often</source>
+            <translation>频率</translation>
+        </message>
+        <message>
+            <source>Mon</source>
+            <translation>周一</translation>
+        </message>
+        <message>
+            <source>Monday</source>
+            <translation>星期一</translation>
+        </message>
+        <message>
+            <source>Months without this day are skipped.</source>
+            <translation>没有这一天的月份会被跳过。</translation>
+        </message>
+        <message>
+            <source>Next runs</source>
+            <translation>接下来的运行</translation>
+        </message>
+        <message>
+            <source>No runs ahead.</source>
+            <translation>之后没有运行。</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>于</translation>
+        </message>
+        <message>
+            <source>On chosen days of the week at…</source>
+            <translation>每周选定日期的…</translation>
+        </message>
+        <message>
+            <source>Once a month, on a day at…</source>
+            <translation>每月一次，在某天的…</translation>
+        </message>
+        <message>
+            <source>Once, at a date and time</source>
+            <translation>一次，在指定日期和时间</translation>
+        </message>
+        <message>
+            <source>Only when I run it</source>
+            <translation>仅在我运行时</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>运行</translation>
+        </message>
+        <message>
+            <source>Runs only when you start it.</source>
+            <translation>仅在您启动时运行。</translation>
+        </message>
+        <message>
+            <source>Sat</source>
+            <translation>周六</translation>
+        </message>
+        <message>
+            <source>Saturday</source>
+            <translation>星期六</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <source>Sun</source>
+            <translation>周日</translation>
+        </message>
+        <message>
+            <source>Sunday</source>
+            <translation>星期日</translation>
+        </message>
+        <message>
+            <source>The schedule as it is</source>
+            <translation>保持原计划</translation>
+        </message>
+        <message>
+            <source>Thu</source>
+            <translation>周四</translation>
+        </message>
+        <message>
+            <source>Thursday</source>
+            <translation>星期四</translation>
+        </message>
+        <message>
+            <source>Time of day</source>
+            <translation>时刻</translation>
+        </message>
+        <message>
+            <source>Time zone</source>
+            <translation>时区</translation>
+        </message>
+        <message>
+            <source>Tue</source>
+            <translation>周二</translation>
+        </message>
+        <message>
+            <source>Tuesday</source>
+            <translation>星期二</translation>
+        </message>
+        <message>
+            <source>Wait</source>
+            <translation>等待</translation>
+        </message>
+        <message>
+            <source>Wed</source>
+            <translation>周三</translation>
+        </message>
+        <message>
+            <source>Wednesday</source>
+            <translation>星期三</translation>
+        </message>
+        <message>
+            <source>What the expression means</source>
+            <translation>表达式的含义</translation>
+        </message>
+        <message>
+            <source>a time that exists that day</source>
+            <translation>当天存在的时间</translation>
+        </message>
+        <message>
+            <source>a time zone from the list</source>
+            <translation>列表中的时区</translation>
+        </message>
+        <message>
+            <source>after each run finishes</source>
+            <translation>每次运行结束后</translation>
+        </message>
+        <message>
+            <source>choose at least one day</source>
+            <translation>请至少选择一天</translation>
+        </message>
+        <message>
+            <source>one or more days of the week</source>
+            <translation>一周中的一天或几天</translation>
+        </message>
+        <message>
+            <source>unknown time zone “%1”</source>
+            <translation>未知时区“%1”</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionView</name>
+        <message>
+            <source>%1 prompt tokens, %2 completion tokens</source>
+            <translation>提示 %1 个词元，生成 %2 个词元</translation>
+        </message>
+        <message>
+            <source>%1 tokens</source>
+            <translation>%1 个词元</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tool calls</source>
+            <translation>
+                <numerusform>%n 次工具调用</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>(cut here)</source>
+            <translation>（在此截断）</translation>
+        </message>
+        <message>
+            <source>(no output was kept)</source>
+            <translation>（未保留输出）</translation>
+        </message>
+        <message>
+            <source>(no output yet)</source>
+            <translation>（尚无输出）</translation>
+        </message>
+        <message>
+            <source>(no question text)</source>
+            <translation>（没有问题文本）</translation>
+        </message>
+        <message>
+            <source>(none yet)</source>
+            <translation>（尚无）</translation>
+        </message>
+        <message>
+            <source>(the command printed nothing)</source>
+            <translation>（命令没有输出任何内容）</translation>
+        </message>
+        <message>
+            <source>1 tool call</source>
+            <translation>1 次工具调用</translation>
+        </message>
+        <message>
+            <source>Agent</source>
+            <translation>智能体</translation>
+        </message>
+        <message>
+            <source>Agent — answer</source>
+            <translation>智能体——回答</translation>
+        </message>
+        <message>
+            <source>Answer what the run waits for first; then you can follow up here.</source>
+            <translation>请先回答此运行正在等待的内容，然后才能在这里继续跟进。</translation>
+        </message>
+        <message>
+            <source>Arguments</source>
+            <translation>参数</translation>
+        </message>
+        <message>
+            <source>Arguments of the waiting call</source>
+            <translation>等待中调用的参数</translation>
+        </message>
+        <message>
+            <source>Choices: %1</source>
+            <translation>选项：%1</translation>
+        </message>
+        <message>
+            <source>Close all tool calls</source>
+            <translation>收起所有工具调用</translation>
+        </message>
+        <message>
+            <source>Command output</source>
+            <translation>命令输出</translation>
+        </message>
+        <message>
+            <source>Conversation</source>
+            <translation>对话</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>试运行</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>错误</translation>
+        </message>
+        <message>
+            <source>Error: %1</source>
+            <translation>错误：%1</translation>
+        </message>
+        <message>
+            <source>Exit status</source>
+            <translation>退出状态</translation>
+        </message>
+        <message>
+            <source>Follow up: tell the agent what to do next… (Ctrl+Return sends)</source>
+            <translation>跟进：告诉智能体下一步做什么…（Ctrl+Return 发送）</translation>
+        </message>
+        <message>
+            <source>Follow-up problem</source>
+            <translation>跟进出现问题</translation>
+        </message>
+        <message>
+            <source>Follow-up to the agent</source>
+            <translation>发给智能体的跟进</translation>
+        </message>
+        <message>
+            <source>It waits until %1, then expires.</source>
+            <translation>它会等待至 %1，然后过期。</translation>
+        </message>
+        <message>
+            <source>No tool calls</source>
+            <translation>没有工具调用</translation>
+        </message>
+        <message>
+            <source>Not sent: %1</source>
+            <translation>未发送：%1</translation>
+        </message>
+        <message>
+            <source>Open all tool calls</source>
+            <translation>展开所有工具调用</translation>
+        </message>
+        <message>
+            <source>Output (standard output and standard error, as printed; the last 64 KiB)</source>
+            <translation>输出（标准输出和标准错误，按打印顺序；最后 64 KiB）</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>提示词</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>运行</translation>
+        </message>
+        <message>
+            <source>Run #%1</source>
+            <translation>运行 #%1</translation>
+        </message>
+        <message>
+            <source>Run state</source>
+            <translation>运行状态</translation>
+        </message>
+        <message>
+            <source>Select a run to see its output or conversation.</source>
+            <translation>选择一次运行，查看它的输出或对话。</translation>
+        </message>
+        <message>
+            <source>Send</source>
+            <translation>发送</translation>
+        </message>
+        <message>
+            <source>Send follow-up</source>
+            <translation>发送跟进</translation>
+        </message>
+        <message>
+            <source>Send the follow-up (Ctrl+Return)</source>
+            <translation>发送跟进 (Ctrl+Return)</translation>
+        </message>
+        <message>
+            <source>Show every tool call's arguments and result</source>
+            <translation>显示每次工具调用的参数和结果</translation>
+        </message>
+        <message>
+            <source>Show or hide the arguments and the result</source>
+            <translation>显示或隐藏参数和结果</translation>
+        </message>
+        <message>
+            <source>System</source>
+            <translation>系统</translation>
+        </message>
+        <message>
+            <source>The agent wants to %1 (%2).</source>
+            <translation>智能体想要%1（%2）。</translation>
+        </message>
+        <message>
+            <source>The conversation is empty so far.</source>
+            <translation>对话目前为空。</translation>
+        </message>
+        <message>
+            <source>Token usage</source>
+            <translation>词元用量</translation>
+        </message>
+        <message>
+            <source>Waiting for your answer</source>
+            <translation>等待您的回答</translation>
+        </message>
+        <message>
+            <source>Waiting for your permission</source>
+            <translation>等待您的许可</translation>
+        </message>
+        <message>
+            <source>What it waits for</source>
+            <translation>它在等待什么</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>您</translation>
+        </message>
+        <message>
+            <source>You can follow up once this run has ended.</source>
+            <translation>此运行结束后，您可以继续跟进。</translation>
+        </message>
+        <message>
+            <source>an earlier turn</source>
+            <translation>较早的一轮</translation>
+        </message>
+        <message>
+            <source>attempt %1</source>
+            <translation>第 %1 次尝试</translation>
+        </message>
+        <message>
+            <source>no result</source>
+            <translation>没有结果</translation>
+        </message>
+        <message>
+            <source>running…</source>
+            <translation>运行中…</translation>
+        </message>
+        <message>
+            <source>started %1</source>
+            <translation>开始于 %1</translation>
+        </message>
+        <message>
+            <source>this run</source>
+            <translation>本次运行</translation>
+        </message>
+        <message>
+            <source>took %1</source>
+            <translation>耗时 %1</translation>
+        </message>
+        <message>
+            <source>waiting for your answer</source>
+            <translation>等待您的回答</translation>
+        </message>
+        <message>
+            <source>waiting for your permission</source>
+            <translation>等待您的许可</translation>
+        </message>
+    </context>
+    <context>
+        <name>Settings</name>
+        <message>
+            <source>Page</source>
+            <translation>页面</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsDialog</name>
+        <message>
+            <source>A key is stored in the system keyring.</source>
+            <translation>密钥已保存在系统密钥环中。</translation>
+        </message>
+        <message>
+            <source>A new language applies the next time Errands starts.</source>
+            <translation>新语言将在下次启动 Errands 时生效。</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>API key:</source>
+            <translation>API 密钥：</translation>
+        </message>
+        <message>
+            <source>Agent runs talk to an OpenAI-compatible API: a local server such as Ollama, or a hosted one.</source>
+            <translation>智能体运行通过兼容 OpenAI 的 API 通信：可以是 Ollama 这样的本地服务器，也可以是托管服务。</translation>
+        </message>
+        <message>
+            <source>Base URL:</source>
+            <translation>基础 URL：</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Close without saving</source>
+            <translation>关闭且不保存</translation>
+        </message>
+        <message>
+            <source>Dark</source>
+            <translation>深色</translation>
+        </message>
+        <message>
+            <source>English</source>
+            <translation>英语</translation>
+        </message>
+        <message>
+            <source>General</source>
+            <translation>常规</translation>
+        </message>
+        <message>
+            <source>Grace window:</source>
+            <translation>宽限时间：</translation>
+        </message>
+        <message>
+            <source>How late a due fire may still run normally, e.g. 2m.</source>
+            <translation>到期的触发最多可以延迟多久仍正常运行，例如 2m。</translation>
+        </message>
+        <message>
+            <source>How long a run waiting for your decision waits before it expires, e.g. 24h.</source>
+            <translation>等待您决定的运行在过期前等待多久，例如 24h。</translation>
+        </message>
+        <message>
+            <source>How long one model request may take, e.g. 2m.</source>
+            <translation>单次模型请求最长可用时间，例如 2m。</translation>
+        </message>
+        <message>
+            <source>How many runs may be active at the same time (1 to 1000).</source>
+            <translation>最多可同时进行多少个运行（1 到 1000）。</translation>
+        </message>
+        <message>
+            <source>Language</source>
+            <translation>语言</translation>
+        </message>
+        <message>
+            <source>Language:</source>
+            <translation>语言：</translation>
+        </message>
+        <message>
+            <source>Light</source>
+            <translation>浅色</translation>
+        </message>
+        <message>
+            <source>Limits</source>
+            <translation>限制</translation>
+        </message>
+        <message>
+            <source>Minimum interval:</source>
+            <translation>最短间隔：</translation>
+        </message>
+        <message>
+            <source>Model provider</source>
+            <translation>模型提供方</translation>
+        </message>
+        <message>
+            <source>Model:</source>
+            <translation>模型：</translation>
+        </message>
+        <message>
+            <source>No key is stored. Local providers need none.</source>
+            <translation>未保存密钥。本地提供方不需要密钥。</translation>
+        </message>
+        <message>
+            <source>Parked runs expire after:</source>
+            <translation>等待中的运行过期时间：</translation>
+        </message>
+        <message>
+            <source>Paste the provider's API key</source>
+            <translation>粘贴提供方的 API 密钥</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <source>Remove key</source>
+            <translation>删除密钥</translation>
+        </message>
+        <message>
+            <source>Remove the API key from the keyring</source>
+            <translation>从密钥环中删除 API 密钥</translation>
+        </message>
+        <message>
+            <source>Request timeout:</source>
+            <translation>请求超时：</translation>
+        </message>
+        <message>
+            <source>Runs at once:</source>
+            <translation>同时运行数：</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>保存</translation>
+        </message>
+        <message>
+            <source>Save key</source>
+            <translation>保存密钥</translation>
+        </message>
+        <message>
+            <source>Save the API key in the keyring</source>
+            <translation>将 API 密钥保存到密钥环</translation>
+        </message>
+        <message>
+            <source>Save the settings</source>
+            <translation>保存设置</translation>
+        </message>
+        <message>
+            <source>Saving…</source>
+            <translation>正在保存…</translation>
+        </message>
+        <message>
+            <source>Sections of the settings</source>
+            <translation>设置的分区</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>设置</translation>
+        </message>
+        <message>
+            <source>Settings sections</source>
+            <translation>设置分区</translation>
+        </message>
+        <message>
+            <source>Start Errands when I log in</source>
+            <translation>登录时启动 Errands</translation>
+        </message>
+        <message>
+            <source>Start at login</source>
+            <translation>登录时启动</translation>
+        </message>
+        <message>
+            <source>Start at login:</source>
+            <translation>登录时启动：</translation>
+        </message>
+        <message>
+            <source>System</source>
+            <translation>系统</translation>
+        </message>
+        <message>
+            <source>System default</source>
+            <translation>系统默认</translation>
+        </message>
+        <message>
+            <source>Test</source>
+            <translation>测试</translation>
+        </message>
+        <message>
+            <source>Test result</source>
+            <translation>测试结果</translation>
+        </message>
+        <message>
+            <source>Test the model provider</source>
+            <translation>测试模型提供方</translation>
+        </message>
+        <message>
+            <source>Testing the provider…</source>
+            <translation>正在测试提供方…</translation>
+        </message>
+        <message>
+            <source>The API root; the chat path is added to it.</source>
+            <translation>API 根地址；会在其后加上聊天路径。</translation>
+        </message>
+        <message>
+            <source>The shortest gap allowed between two fires, e.g. 60s or 5m.</source>
+            <translation>两次触发之间允许的最短间隔，例如 60s 或 5m。</translation>
+        </message>
+        <message>
+            <source>Theme</source>
+            <translation>主题</translation>
+        </message>
+        <message>
+            <source>Theme:</source>
+            <translation>主题：</translation>
+        </message>
+        <message>
+            <source>Type a new key to replace it</source>
+            <translation>输入新密钥以替换它</translation>
+        </message>
+        <message>
+            <source>Used by agent runs unless an automation names its own.</source>
+            <translation>供智能体运行使用，除非自动化任务指定了自己的模型。</translation>
+        </message>
+        <message>
+            <source>What agent runs may do without asking. A rule names a tool (or an effect such as write, or * for all), a pattern for the path, command or URL (* for every call) and an action. The last rule that matches a call decides; a deny here cannot be lifted by an automation.</source>
+            <translation>智能体运行可以不经询问做什么。一条规则指定一个工具（或一种效果，如 write，或 * 表示全部）、路径/命令/URL 的模式（* 表示所有调用）以及一个操作。最后一条匹配调用的规则起决定作用；此处的 deny 不能被自动化任务解除。</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsFlow</name>
+        <message>
+            <source>Cannot test: {0}</source>
+            <translation>无法测试：{0}</translation>
+        </message>
+        <message>
+            <source>Give a base URL and a model first.</source>
+            <translation>请先填写基础 URL 和模型。</translation>
+        </message>
+        <message>
+            <source>It works: the provider answered, accepted the key, has the model, and the model calls tools.</source>
+            <translation>正常：提供方已响应、接受了密钥、拥有该模型，且该模型会调用工具。</translation>
+        </message>
+        <message>
+            <source>The key was refused</source>
+            <translation>密钥被拒绝</translation>
+        </message>
+        <message>
+            <source>The model does not call tools</source>
+            <translation>该模型不会调用工具</translation>
+        </message>
+        <message>
+            <source>The model is not there</source>
+            <translation>该模型不存在</translation>
+        </message>
+        <message>
+            <source>Unreachable</source>
+            <translation>无法连接</translation>
+        </message>
+    </context>
+    <context>
+        <name>Timeline</name>
+        <message>
+            <source>Nothing is due in this window.</source>
+            <translation>此时间段内没有到期的任务。</translation>
+        </message>
+        <message>
+            <source>Upcoming fires on a timeline</source>
+            <translation>时间线上的即将到来的触发</translation>
+        </message>
+    </context>
+    <context>
+        <name>Tray</name>
+        <message numerus="yes">
+            <source>%n need you</source>
+            <translation>
+                <numerusform>%n 个需要您处理</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n needs you</source>
+            <translation>
+                <numerusform>%n 个需要您处理</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n running</source>
+            <translation>
+                <numerusform>%n 个正在运行</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Errands tray menu</source>
+            <translation>Errands 托盘菜单</translation>
+        </message>
+        <message>
+            <source>New automation…</source>
+            <translation>新建自动化任务…</translation>
+        </message>
+        <message>
+            <source>No automations yet</source>
+            <translation>还没有自动化任务</translation>
+        </message>
+        <message>
+            <source>Open Errands</source>
+            <translation>打开 Errands</translation>
+        </message>
+        <message>
+            <source>Pause all</source>
+            <translation>全部暂停</translation>
+        </message>
+        <message>
+            <source>Quit Errands</source>
+            <translation>退出 Errands</translation>
+        </message>
+        <message>
+            <source>Resume all</source>
+            <translation>全部恢复</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>立即运行</translation>
+        </message>
+        <message>
+            <source>Run now: recent automations</source>
+            <translation>立即运行：最近的自动化任务</translation>
+        </message>
+        <message>
+            <source>everything paused</source>
+            <translation>全部已暂停</translation>
+        </message>
+        <message>
+            <source>idle</source>
+            <translation>空闲</translation>
+        </message>
+    </context>
+    <context>
+        <name>UpcomingView</name>
+        <message>
+            <source>Next 24 hours</source>
+            <translation>接下来 24 小时</translation>
+        </message>
+        <message>
+            <source>Next 7 days</source>
+            <translation>接下来 7 天</translation>
+        </message>
+        <message>
+            <source>Nothing is due in this window. Manual and paused automations do not fire on their own.</source>
+            <translation>此时间段内没有到期的任务。手动和已暂停的自动化任务不会自行触发。</translation>
+        </message>
+        <message>
+            <source>Upcoming</source>
+            <translation>即将触发</translation>
+        </message>
+        <message>
+            <source>Upcoming fires</source>
+            <translation>即将到来的触发</translation>
+        </message>
+    </context>
+    <context>
+        <name>WindowController</name>
+        <message>
+            <source>Approval revoked</source>
+            <translation>批准已撤销</translation>
+        </message>
+        <message>
+            <source>Automation deleted</source>
+            <translation>自动化任务已删除</translation>
+        </message>
+        <message>
+            <source>Copy of %1</source>
+            <translation>%1 的副本</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>试运行</translation>
+        </message>
+        <message>
+            <source>Dry run started</source>
+            <translation>试运行已开始</translation>
+        </message>
+        <message>
+            <source>Duplicate</source>
+            <translation>创建副本</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>编辑</translation>
+        </message>
+        <message>
+            <source>Mark all read</source>
+            <translation>全部标为已读</translation>
+        </message>
+        <message>
+            <source>Mark read</source>
+            <translation>标为已读</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>恢复</translation>
+        </message>
+        <message>
+            <source>Review what this run waits for</source>
+            <translation>查看此运行在等待什么</translation>
+        </message>
+        <message>
+            <source>Review…</source>
+            <translation>查看…</translation>
+        </message>
+        <message>
+            <source>Revoke</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>运行</translation>
+        </message>
+        <message>
+            <source>Run %1</source>
+            <translation>运行 %1</translation>
+        </message>
+        <message>
+            <source>Run now</source>
+            <translation>立即运行</translation>
+        </message>
+        <message>
+            <source>Run started</source>
+            <translation>运行已开始</translation>
+        </message>
+        <message>
+            <source>Saved “%1”</source>
+            <translation>已保存“%1”</translation>
+        </message>
+        <message>
+            <source>Stop run</source>
+            <translation>停止运行</translation>
+        </message>
+        <message>
+            <source>a broken automation cannot be duplicated; repair it first</source>
+            <translation>损坏的自动化任务无法创建副本；请先修复它</translation>
+        </message>
+    </context>
+    <context>
+        <name>words</name>
+        <message>
+            <source> and </source>
+            <translation>和</translation>
+        </message>
+        <message>
+            <source>%1 %2</source>
+            <comment>day month</comment>
+            <translation>%2%1日</translation>
+        </message>
+        <message>
+            <source>%1 %2 %3</source>
+            <comment>day month year</comment>
+            <translation>%3年%2%1日</translation>
+        </message>
+        <message>
+            <source>%1 %2 · %3 here</source>
+            <translation>%1 %2 · 本地 %3</translation>
+        </message>
+        <message>
+            <source>%1 (anything)</source>
+            <translation>%1（任意）</translation>
+        </message>
+        <message>
+            <source>%1 and %2</source>
+            <translation>%1 和 %2 之间</translation>
+        </message>
+        <message>
+            <source>%1 asks: %2</source>
+            <translation>%1 询问：%2</translation>
+        </message>
+        <message>
+            <source>%1 automations</source>
+            <translation>%1 自动化任务</translation>
+        </message>
+        <message>
+            <source>%1 h %2 min</source>
+            <translation>%1 小时 %2 分钟</translation>
+        </message>
+        <message>
+            <source>%1 min %2 s</source>
+            <translation>%1 分钟 %2 秒</translation>
+        </message>
+        <message>
+            <source>%1 needs your approval to %2</source>
+            <translation>%1 需要您批准：%2</translation>
+        </message>
+        <message>
+            <source>%1 · %2 fires at once</source>
+            <translation>%1 · %2 次触发同时发生</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %n new items</source>
+            <translation>
+                <numerusform>%1：%n 条新条目</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1nd</source>
+            <comment>day of the month</comment>
+            <translation>%1日</translation>
+        </message>
+        <message>
+            <source>%1rd</source>
+            <comment>day of the month</comment>
+            <translation>%1日</translation>
+        </message>
+        <message>
+            <source>%1st</source>
+            <comment>day of the month</comment>
+            <translation>%1日</translation>
+        </message>
+        <message>
+            <source>%1th</source>
+            <comment>day of the month</comment>
+            <translation>%1日</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n at once</source>
+            <translation>
+                <numerusform>%n 个同时</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n automations need you</source>
+            <translation>
+                <numerusform>%n 个自动化任务需要您处理</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n crowded minutes</source>
+            <translation>
+                <numerusform>%n 个拥挤的分钟</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n d ago</source>
+            <translation>
+                <numerusform>%n 天前</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n failures in a row</source>
+            <translation>
+                <numerusform>连续失败 %n 次</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n fires</source>
+            <translation>
+                <numerusform>%n 次触发</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n fires between</source>
+            <translation>
+                <numerusform>%n 次触发，介于</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n fires in this minute</source>
+            <translation>
+                <numerusform>这一分钟内有 %n 次触发</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n h</source>
+            <translation>
+                <numerusform>%n 小时</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n h ago</source>
+            <translation>
+                <numerusform>%n 小时前</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n lines</source>
+            <translation>
+                <numerusform>%n 行</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n min</source>
+            <translation>
+                <numerusform>%n 分钟</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n min ago</source>
+            <translation>
+                <numerusform>%n 分钟前</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n s</source>
+            <translation>
+                <numerusform>%n 秒</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n waiting for you</source>
+            <translation>
+                <numerusform>%n 个等待您处理</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>(attempt %1 of %2)</source>
+            <translation>（第 %1 次尝试，共 %2 次）</translation>
+        </message>
+        <message>
+            <source>(busiest: %1 fires, %2)</source>
+            <translation>（最繁忙：%1 次触发，%2）</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <comment>list</comment>
+            <translation>、</translation>
+        </message>
+        <message>
+            <source>, or </source>
+            <translation>，或</translation>
+        </message>
+        <message>
+            <source>A command with $(…), backquotes or redirections is never allowed by a pattern; approve it once instead.</source>
+            <translation>包含 $(…)、反引号或重定向的命令永远不能通过模式允许；请改为批准一次。</translation>
+        </message>
+        <message>
+            <source>A fire while the previous run is still going cancels it and starts anew</source>
+            <translation>上一次运行仍在进行时触发，会取消它并重新开始</translation>
+        </message>
+        <message>
+            <source>A fire while the previous run is still going is skipped</source>
+            <translation>上一次运行仍在进行时触发，会被跳过</translation>
+        </message>
+        <message>
+            <source>A fire while the previous run is still going waits for it (one at most)</source>
+            <translation>上一次运行仍在进行时触发，会等待它结束（最多一个）</translation>
+        </message>
+        <message>
+            <source>Active</source>
+            <translation>活动</translation>
+        </message>
+        <message>
+            <source>Added %1 in an edit (revision %2)</source>
+            <translation>于 %1 在一次编辑中添加（修订版本 %2）</translation>
+        </message>
+        <message>
+            <source>Added %1 when you chose “Always allow” for run %2</source>
+            <translation>于 %1 在您为运行 %2 选择“始终允许”时添加</translation>
+        </message>
+        <message>
+            <source>Again %n days after each run finishes, first at %1</source>
+            <translation>每次运行结束后 %n 天再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again %n hours after each run finishes, first at %1</source>
+            <translation>每次运行结束后 %n 小时再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again %n minutes after each run finishes, first at %1</source>
+            <translation>每次运行结束后 %n 分钟再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again %n seconds after each run finishes, first at %1</source>
+            <translation>每次运行结束后 %n 秒再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again day after each run finishes, first at %1</source>
+            <translation>每次运行结束后一天再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again hour after each run finishes, first at %1</source>
+            <translation>每次运行结束后一小时再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again minute after each run finishes, first at %1</source>
+            <translation>每次运行结束后一分钟再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Again second after each run finishes, first at %1</source>
+            <translation>每次运行结束后一秒再次运行，首次于 %1</translation>
+        </message>
+        <message>
+            <source>Agent</source>
+            <translation>智能体</translation>
+        </message>
+        <message>
+            <source>Allowed without asking</source>
+            <translation>无需询问即可允许</translation>
+        </message>
+        <message>
+            <source>Amount</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>An automation</source>
+            <translation>一个自动化任务</translation>
+        </message>
+        <message>
+            <source>Asks before it may %1%2</source>
+            <translation>%2%1前先询问</translation>
+        </message>
+        <message>
+            <source>Asks first</source>
+            <translation>先询问</translation>
+        </message>
+        <message>
+            <source>Asks you before anything else</source>
+            <translation>其他任何操作前都先询问您</translation>
+        </message>
+        <message>
+            <source>Asks you before running commands or changing files</source>
+            <translation>运行命令或修改文件前先询问您</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>尝试次数</translation>
+        </message>
+        <message>
+            <source>Automation</source>
+            <translation>自动化任务</translation>
+        </message>
+        <message>
+            <source>Cancelled</source>
+            <translation>已取消</translation>
+        </message>
+        <message>
+            <source>Cancelled: replaced by the next run</source>
+            <translation>已取消：被下一次运行取代</translation>
+        </message>
+        <message>
+            <source>Cannot run</source>
+            <translation>无法运行</translation>
+        </message>
+        <message>
+            <source>Catch-up</source>
+            <translation>补运行</translation>
+        </message>
+        <message numerus="yes">
+            <source>Caught up once for %n missed fires</source>
+            <translation>
+                <numerusform>为 %n 次错过的触发补运行了一次</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Caught up once when Errands is back (if newer than %1)</source>
+            <translation>Errands 恢复后补运行一次（如果距今不超过 %1）</translation>
+        </message>
+        <message>
+            <source>Command</source>
+            <translation>命令</translation>
+        </message>
+        <message>
+            <source>Continues one conversation (keeps up to %1 tokens of history)</source>
+            <translation>延续同一个对话（最多保留 %1 个词元的历史）</translation>
+        </message>
+        <message>
+            <source>Cron "%1"</source>
+            <translation>Cron “%1”</translation>
+        </message>
+        <message>
+            <source>Delete “%1”?
+
+Removed: its definition and revisions, %2, its conversations and its inbox items. A run going on now is stopped first.
+
+Kept: the run logs in the data folder and the audit trail of its changes.</source>
+            <translation>删除“%1”？
+
+将删除：它的定义和修订版本、%2、它的对话和收件箱条目。正在进行的运行会先被停止。
+
+将保留：数据文件夹中的运行日志，以及它的变更审计记录。</translation>
+        </message>
+        <message>
+            <source>Done</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <source>Done — it will not fire again.</source>
+            <translation>已完成——不会再触发。</translation>
+        </message>
+        <message>
+            <source>Dry run</source>
+            <translation>试运行</translation>
+        </message>
+        <message>
+            <source>Duration</source>
+            <translation>时长</translation>
+        </message>
+        <message>
+            <source>Each run starts a fresh conversation</source>
+            <translation>每次运行都开始新的对话</translation>
+        </message>
+        <message>
+            <source>Each run starts fresh</source>
+            <translation>每次运行都重新开始</translation>
+        </message>
+        <message>
+            <source>Ended by a signal</source>
+            <translation>被信号终止</translation>
+        </message>
+        <message>
+            <source>Errands stopped while it ran</source>
+            <translation>运行期间 Errands 停止了</translation>
+        </message>
+        <message>
+            <source>Errands was not running</source>
+            <translation>Errands 未在运行</translation>
+        </message>
+        <message>
+            <source>Errands' own workspace for this automation</source>
+            <translation>Errands 为此自动化任务准备的工作区</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>错误</translation>
+        </message>
+        <message>
+            <source>Every %1 at %2</source>
+            <translation>每%1 %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n days at %1 (%2), from %3 %4</source>
+            <translation>
+                <numerusform>每 %n 天 %1（%2），自 %4 %3 起</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Every %n days from %1</source>
+            <translation>每 %n 天一次，自 %1 起</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n hours at %1</source>
+            <translation>
+                <numerusform>每 %n 小时，于 %1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Every %n hours from %1</source>
+            <translation>每 %n 小时一次，自 %1 起</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n minutes</source>
+            <translation>
+                <numerusform>每 %n 分钟</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Every %n minutes from %1</source>
+            <translation>每 %n 分钟一次，自 %1 起</translation>
+        </message>
+        <message>
+            <source>Every %n seconds from %1</source>
+            <translation>每 %n 秒一次，自 %1 起</translation>
+        </message>
+        <message>
+            <source>Every Saturday and Sunday at %1</source>
+            <translation>每周六和周日 %1</translation>
+        </message>
+        <message>
+            <source>Every day at %1</source>
+            <translation>每天 %1</translation>
+        </message>
+        <message>
+            <source>Every day at %1 (%2), from %3 %4</source>
+            <translation>每天 %1（%2），自 %4 %3 起</translation>
+        </message>
+        <message>
+            <source>Every day from %1</source>
+            <translation>每天一次，自 %1 起</translation>
+        </message>
+        <message>
+            <source>Every hour at %1</source>
+            <translation>每小时 %1</translation>
+        </message>
+        <message>
+            <source>Every hour from %1</source>
+            <translation>每小时一次，自 %1 起</translation>
+        </message>
+        <message>
+            <source>Every minute</source>
+            <translation>每分钟</translation>
+        </message>
+        <message>
+            <source>Every minute from %1</source>
+            <translation>每分钟一次，自 %1 起</translation>
+        </message>
+        <message>
+            <source>Every second from %1</source>
+            <translation>每秒一次，自 %1 起</translation>
+        </message>
+        <message>
+            <source>Every weekday at %1</source>
+            <translation>每个工作日 %1</translation>
+        </message>
+        <message>
+            <source>Exit status %1</source>
+            <translation>退出状态 %1</translation>
+        </message>
+        <message>
+            <source>Exit status 0</source>
+            <translation>退出状态 0</translation>
+        </message>
+        <message>
+            <source>Expired</source>
+            <translation>已过期</translation>
+        </message>
+        <message>
+            <source>Expired unanswered</source>
+            <translation>未回答已过期</translation>
+        </message>
+        <message>
+            <source>Expired: nobody answered in time</source>
+            <translation>已过期：无人及时回答</translation>
+        </message>
+        <message>
+            <source>Failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>Failed: %1</source>
+            <translation>失败：%1</translation>
+        </message>
+        <message>
+            <source>Failing again and again</source>
+            <translation>反复失败</translation>
+        </message>
+        <message>
+            <source>Give a pattern (* allows every call of this tool).</source>
+            <translation>请填写一个模式（* 允许此工具的所有调用）。</translation>
+        </message>
+        <message>
+            <source>In</source>
+            <translation>距今</translation>
+        </message>
+        <message>
+            <source>Interrupted</source>
+            <translation>已中断</translation>
+        </message>
+        <message>
+            <source>Interrupted: Errands stopped while it ran</source>
+            <translation>已中断：运行期间 Errands 停止了</translation>
+        </message>
+        <message>
+            <source>It failed.</source>
+            <translation>运行失败。</translation>
+        </message>
+        <message>
+            <source>It finished.</source>
+            <translation>运行完成。</translation>
+        </message>
+        <message>
+            <source>It waits for your decision.</source>
+            <translation>正在等待您的决定。</translation>
+        </message>
+        <message>
+            <source>May %1%2 without asking</source>
+            <translation>可以无需询问地%2%1</translation>
+        </message>
+        <message>
+            <source>May never %1%2</source>
+            <translation>永远不可%2%1</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>消息</translation>
+        </message>
+        <message>
+            <source>Never allowed</source>
+            <translation>永不允许</translation>
+        </message>
+        <message>
+            <source>Next: %1</source>
+            <translation>下次：%1</translation>
+        </message>
+        <message>
+            <source>No fires while paused.</source>
+            <translation>暂停期间不会触发。</translation>
+        </message>
+        <message>
+            <source>No model provider is set up</source>
+            <translation>未设置模型提供方</translation>
+        </message>
+        <message>
+            <source>No more fires.</source>
+            <translation>不再有触发。</translation>
+        </message>
+        <message>
+            <source>No reason recorded</source>
+            <translation>未记录原因</translation>
+        </message>
+        <message>
+            <source>No runs yet</source>
+            <translation>尚无运行</translation>
+        </message>
+        <message>
+            <source>On schedule</source>
+            <translation>按计划</translation>
+        </message>
+        <message>
+            <source>On the %1 at %2</source>
+            <translation>每月%1 %2</translation>
+        </message>
+        <message>
+            <source>Once at %1</source>
+            <translation>一次，于 %1</translation>
+        </message>
+        <message>
+            <source>Only when run by hand</source>
+            <translation>仅手动运行</translation>
+        </message>
+        <message>
+            <source>Part of the automation as written</source>
+            <translation>自动化任务定义中的一部分</translation>
+        </message>
+        <message>
+            <source>Paused</source>
+            <translation>已暂停</translation>
+        </message>
+        <message>
+            <source>Paused (%1)</source>
+            <translation>已暂停（%1）</translation>
+        </message>
+        <message>
+            <source>Paused after failures</source>
+            <translation>因失败而暂停</translation>
+        </message>
+        <message>
+            <source>Queued</source>
+            <translation>排队中</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <source>Run %1: %2</source>
+            <translation>运行 %1：%2</translation>
+        </message>
+        <message>
+            <source>Run by hand</source>
+            <translation>手动运行</translation>
+        </message>
+        <message>
+            <source>Running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <source>Running for %1</source>
+            <translation>已运行 %1</translation>
+        </message>
+        <message>
+            <source>Running now</source>
+            <translation>正在运行</translation>
+        </message>
+        <message>
+            <source>Runs commands and uses every tool without asking</source>
+            <translation>不经询问运行命令并使用所有工具</translation>
+        </message>
+        <message>
+            <source>Runs its command without asking (creating it was the consent)</source>
+            <translation>不经询问运行其命令（创建它即表示同意）</translation>
+        </message>
+        <message>
+            <source>Runs once</source>
+            <translation>只运行一次</translation>
+        </message>
+        <message>
+            <source>Runs only when you press Run now.</source>
+            <translation>仅在您按下“立即运行”时运行。</translation>
+        </message>
+        <message>
+            <source>Runs until you pause or delete it</source>
+            <translation>会一直运行，直到您暂停或删除它</translation>
+        </message>
+        <message>
+            <source>Same minute</source>
+            <translation>同一分钟</translation>
+        </message>
+        <message>
+            <source>Scheduled</source>
+            <translation>计划时间</translation>
+        </message>
+        <message>
+            <source>Skipped</source>
+            <translation>已跳过</translation>
+        </message>
+        <message>
+            <source>Skipped and noted in the history</source>
+            <translation>跳过并记录在历史中</translation>
+        </message>
+        <message>
+            <source>Skipped: %1</source>
+            <translation>已跳过：%1</translation>
+        </message>
+        <message>
+            <source>Started</source>
+            <translation>开始时间</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Still running</source>
+            <translation>仍在运行</translation>
+        </message>
+        <message>
+            <source>Stops %1</source>
+            <translation>停止条件：%1</translation>
+        </message>
+        <message>
+            <source>Succeeded</source>
+            <translation>成功</translation>
+        </message>
+        <message>
+            <source>The agent asks you a question and waits for your answer.</source>
+            <translation>智能体向您提出了一个问题，正在等待您的回答。</translation>
+        </message>
+        <message>
+            <source>The agent wants to %1, which this automation does not allow without asking.</source>
+            <translation>智能体想要%1，而此自动化任务不允许不经询问这样做。</translation>
+        </message>
+        <message>
+            <source>The agent wants to %1; that needs your approval unless a rule allows it.</source>
+            <translation>智能体想要%1；除非有规则允许，否则需要您的批准。</translation>
+        </message>
+        <message>
+            <source>The agent wants to use a tool that needs your approval.</source>
+            <translation>智能体想要使用一个需要您批准的工具。</translation>
+        </message>
+        <message>
+            <source>The computer was asleep</source>
+            <translation>电脑处于休眠状态</translation>
+        </message>
+        <message>
+            <source>The pattern starts or ends with a space.</source>
+            <translation>模式以空格开头或结尾。</translation>
+        </message>
+        <message>
+            <source>The previous run is waiting for you</source>
+            <translation>上一次运行正在等待您处理</translation>
+        </message>
+        <message>
+            <source>The previous run was still going</source>
+            <translation>上一次运行仍在进行</translation>
+        </message>
+        <message>
+            <source>This automation cannot run: %1</source>
+            <translation>此自动化任务无法运行：%1</translation>
+        </message>
+        <message>
+            <source>This pattern does not match this call, so it would not allow it.</source>
+            <translation>此模式与此调用不匹配，因此不会允许它。</translation>
+        </message>
+        <message>
+            <source>This pattern does not match this call: every part of the command (split at ;, &amp;&amp;, ||, | and &amp;) must match it.</source>
+            <translation>此模式与此调用不匹配：命令的每一部分（以 ;、&amp;&amp;、||、| 和 &amp; 分隔）都必须匹配。</translation>
+        </message>
+        <message>
+            <source>This run has read content from the web, so it asks before it may %1.</source>
+            <translation>此运行读取过来自网络的内容，因此在%1之前会先询问。</translation>
+        </message>
+        <message>
+            <source>This tool cannot be allowed by a rule.</source>
+            <translation>此工具不能通过规则允许。</translation>
+        </message>
+        <message>
+            <source>Timed out</source>
+            <translation>超时</translation>
+        </message>
+        <message>
+            <source>To review</source>
+            <translation>待查看</translation>
+        </message>
+        <message>
+            <source>Too old to catch up</source>
+            <translation>太旧，不再补运行</translation>
+        </message>
+        <message>
+            <source>Trigger</source>
+            <translation>触发方式</translation>
+        </message>
+        <message>
+            <source>Trusts content from the web for: %1</source>
+            <translation>信任来自网络的内容，用于：%1</translation>
+        </message>
+        <message>
+            <source>Unread</source>
+            <translation>未读</translation>
+        </message>
+        <message>
+            <source>Waiting for you</source>
+            <translation>等待您处理</translation>
+        </message>
+        <message>
+            <source>When</source>
+            <translation>时间</translation>
+        </message>
+        <message>
+            <source>Without asking: %1</source>
+            <translation>无需询问：%1</translation>
+        </message>
+        <message numerus="yes">
+            <source>after %n runs</source>
+            <translation>
+                <numerusform>%n 次运行后</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>and %n more</source>
+            <translation>
+                <numerusform>还有 %n 个</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>answered: %1</source>
+            <translation>已回答：%1</translation>
+        </message>
+        <message>
+            <source>ask you</source>
+            <translation>询问您</translation>
+        </message>
+        <message>
+            <source>at %1</source>
+            <translation>于 %1</translation>
+        </message>
+        <message>
+            <source>by you</source>
+            <translation>由您</translation>
+        </message>
+        <message>
+            <source>cannot run: %1</source>
+            <translation>无法运行：%1</translation>
+        </message>
+        <message>
+            <source>change any automation</source>
+            <translation>更改任何自动化任务</translation>
+        </message>
+        <message>
+            <source>create automations</source>
+            <translation>创建自动化任务</translation>
+        </message>
+        <message>
+            <source>day</source>
+            <translation>天</translation>
+        </message>
+        <message>
+            <source>days</source>
+            <translation>天</translation>
+        </message>
+        <message>
+            <source>denied</source>
+            <translation>已拒绝</translation>
+        </message>
+        <message>
+            <source>dry run</source>
+            <translation>试运行</translation>
+        </message>
+        <message>
+            <source>edit %1</source>
+            <translation>编辑 %1</translation>
+        </message>
+        <message>
+            <source>edit files</source>
+            <translation>编辑文件</translation>
+        </message>
+        <message>
+            <source>error: %1</source>
+            <translation>错误：%1</translation>
+        </message>
+        <message>
+            <source>exit %1</source>
+            <translation>退出 %1</translation>
+        </message>
+        <message>
+            <source>fetch %1</source>
+            <translation>获取 %1</translation>
+        </message>
+        <message>
+            <source>fetch any address</source>
+            <translation>获取任何地址</translation>
+        </message>
+        <message>
+            <source>fetch web pages</source>
+            <translation>获取网页</translation>
+        </message>
+        <message>
+            <source>finish</source>
+            <translation>完成</translation>
+        </message>
+        <message numerus="yes">
+            <source>from %n automations</source>
+            <translation>
+                <numerusform>来自 %n 个自动化任务</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>hour</source>
+            <translation>小时</translation>
+        </message>
+        <message>
+            <source>hours</source>
+            <translation>小时</translation>
+        </message>
+        <message>
+            <source>in %1</source>
+            <translation>在 %1 中</translation>
+        </message>
+        <message numerus="yes">
+            <source>in %n h</source>
+            <translation>
+                <numerusform>%n 小时后</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>in %n min</source>
+            <translation>
+                <numerusform>%n 分钟后</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>its %n runs in the history</source>
+            <translation>
+                <numerusform>它在历史中的 %n 次运行</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>its run history</source>
+            <translation>它的运行历史</translation>
+        </message>
+        <message>
+            <source>just now</source>
+            <translation>刚刚</translation>
+        </message>
+        <message>
+            <source>last run: %1</source>
+            <translation>上次运行：%1</translation>
+        </message>
+        <message>
+            <source>list %1</source>
+            <translation>列出 %1</translation>
+        </message>
+        <message>
+            <source>list files</source>
+            <translation>列出文件</translation>
+        </message>
+        <message>
+            <source>minute</source>
+            <translation>分钟</translation>
+        </message>
+        <message>
+            <source>minutes</source>
+            <translation>分钟</translation>
+        </message>
+        <message>
+            <source>next %1</source>
+            <translation>下次 %1</translation>
+        </message>
+        <message>
+            <source>no output</source>
+            <translation>没有输出</translation>
+        </message>
+        <message>
+            <source>notify you</source>
+            <translation>通知您</translation>
+        </message>
+        <message>
+            <source>now</source>
+            <translation>现在</translation>
+        </message>
+        <message>
+            <source>read %1</source>
+            <translation>读取 %1</translation>
+        </message>
+        <message>
+            <source>read files</source>
+            <translation>读取文件</translation>
+        </message>
+        <message>
+            <source>run %1</source>
+            <translation>运行 %1</translation>
+        </message>
+        <message>
+            <source>run any command</source>
+            <translation>运行任何命令</translation>
+        </message>
+        <message>
+            <source>run commands</source>
+            <translation>运行命令</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <source>search %1</source>
+            <translation>搜索 %1</translation>
+        </message>
+        <message>
+            <source>search files</source>
+            <translation>搜索文件</translation>
+        </message>
+        <message>
+            <source>second</source>
+            <translation>秒</translation>
+        </message>
+        <message>
+            <source>seconds</source>
+            <translation>秒</translation>
+        </message>
+        <message>
+            <source>the fire at %1</source>
+            <translation>于 %1 的触发</translation>
+        </message>
+        <message>
+            <source>then %1</source>
+            <translation>然后 %1</translation>
+        </message>
+        <message>
+            <source>today %1</source>
+            <translation>今天 %1</translation>
+        </message>
+        <message>
+            <source>tomorrow %1</source>
+            <translation>明天 %1</translation>
+        </message>
+        <message>
+            <source>unit</source>
+            <translation>单位</translation>
+        </message>
+        <message>
+            <source>when the run says its condition is met</source>
+            <translation>当运行报告其条件已满足时</translation>
+        </message>
+        <message>
+            <source>write %1</source>
+            <translation>写入 %1</translation>
+        </message>
+        <message>
+            <source>write files</source>
+            <translation>写入文件</translation>
+        </message>
+        <message>
+            <source>yesterday %1</source>
+            <translation>昨天 %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… 还有 %n 个</numerusform>
+            </translation>
+        </message>
+    </context>
+</TS>
