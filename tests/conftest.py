@@ -13,6 +13,10 @@ import pytest
 # Qt never opens a real window in tests (no display here, and none wanted elsewhere): set
 # before pytest-qt creates the QApplication, and inherited by the app processes tests start.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
+# The window speaks the system's language when it has words for it: tests expect English
+# (tests/test_i18n.py asks for German and Chinese by name), whatever the machine's locale.
+os.environ["LC_ALL"] = "C.UTF-8"
+os.environ.pop("LANGUAGE", None)
 
 
 @pytest.fixture(autouse=True)
@@ -22,6 +26,15 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> It
             monkeypatch.delenv(key)
     monkeypatch.setenv("ERRANDS_DATA_DIR", str(tmp_path / "default-data"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    """A test that installed another language's words leaves English behind."""
+    yield
+    if "errands.app.i18n" in __import__("sys").modules:
+        from errands.app import i18n
+        i18n.uninstall()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,156 @@
+"""Translations: every string the window says has a finished German and Chinese translation
+(a new untranslated string fails here), the shipped .qm files are the compiled .ts files,
+and the real window over a real engine speaks German and Chinese, schedules and dates
+included."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import qasync
+from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import QApplication
+
+from app_support import command_doc, run, until
+from errands.app import i18n, words
+from errands.app.notifications import RecordingBackend
+from errands.app.shell import AppShell
+from errands.resources_access import resource
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _update() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("i18n_update", ROOT / "i18n" / "update.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+update = _update()
+
+
+@pytest.mark.parametrize("language", update.LANGUAGES)
+def test_every_string_in_the_code_has_a_finished_translation(language: str) -> None:
+    missing = update.check(language)
+    assert not missing, (f"{len(missing)} string(s) without a {language} translation; run "
+                         "python3 dev.py i18n and translate them in i18n/errands_"
+                         f"{language}.ts:\n  " + "\n  ".join(missing))
+
+
+@pytest.mark.parametrize("language", update.LANGUAGES)
+def test_the_sources_are_complete_and_the_shipped_files_are_compiled_from_them(
+        language: str, tmp_path: Path) -> None:
+    ts = ROOT / "i18n" / f"errands_{language}.ts"
+    text = ts.read_text(encoding="utf-8")
+    assert 'type="unfinished"' not in text and 'type="vanished"' not in text
+    root = ET.parse(ts).getroot()
+    forms = 2 if language == "de" else 1
+    for message in root.iter("message"):
+        if message.get("numerus") == "yes":
+            assert len(message.findall("translation/numerusform")) == forms, \
+                message.findtext("source")
+    built = tmp_path / "built.qm"
+    subprocess.run([update.tool("pyside6-lrelease"), "-silent", str(ts), "-qm", str(built)],
+                   check=True)
+    shipped = resource("i18n", f"errands_{language}.qm")
+    assert shipped.read_bytes() == built.read_bytes(), "run python3 dev.py i18n and commit"
+
+
+def test_the_language_follows_the_choice_or_the_system() -> None:
+    assert i18n.resolve("de") == "de" and i18n.resolve("zh_CN") == "zh_CN"
+    assert i18n.resolve("en", QLocale("de_DE")) == "en"
+    assert i18n.resolve("", QLocale("de_AT")) == "de"
+    assert i18n.resolve("", QLocale("zh_CN")) == "zh_CN"
+    assert i18n.resolve("", QLocale("zh_TW")) == "en"   # no Traditional Chinese words yet
+    assert i18n.resolve("", QLocale("fr_FR")) == "en"
+    assert i18n.locale_for("de", QLocale("de_AT")).name() == "de_AT"
+    assert i18n.locale_for("de", QLocale("en_GB")).name() == "de_DE"
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", ("today 09:30", "Fri 09:30", "12 Mar 09:30", "12 Mar 2027 09:30", "1,000",
+            "2 h 5 min", "3 min ago")),
+    ("de", ("heute 09:30", "Fr. 09:30", "12. März 09:30", "12. März 2027 09:30", "1.000",
+            "2 h 5 min", "vor 3 min")),
+    ("zh_CN", ("今天 09:30", "周五 09:30", "3月12日 09:30", "2027年3月12日 09:30", "1,000",
+               "2 小时 5 分钟", "3 分钟前")),
+])
+def test_dates_times_and_durations_follow_the_chosen_locale(
+        qapp: QApplication, language: str, expected: tuple[str, ...]) -> None:
+    i18n.install(qapp, language)
+    utc = timezone.utc
+    now = datetime(2026, 2, 24, 8, 0, tzinfo=utc)             # a Tuesday
+    got = (words.day_and_time(datetime(2026, 2, 24, 9, 30, tzinfo=utc), now, utc),
+           words.day_and_time(datetime(2026, 2, 27, 9, 30, tzinfo=utc), now, utc),
+           words.day_and_time(datetime(2026, 3, 12, 9, 30, tzinfo=utc), now, utc),
+           words.day_and_time(datetime(2027, 3, 12, 9, 30, tzinfo=utc), now, utc),
+           words.number(1000), words.duration(timedelta(hours=2, minutes=5)),
+           words.ago(now - timedelta(minutes=3), now))
+    assert got == expected
+
+
+@pytest.fixture
+def speaking(request: pytest.FixtureRequest, qloop: qasync.QEventLoop,
+             tmp_path: Path) -> Iterator[AppShell]:
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend(),
+                   language=request.param)
+    run(qloop, app.start())
+    try:
+        yield app
+    finally:
+        run(qloop, app.idle())
+        run(qloop, app.close())
+        app.window.deleteLater()
+
+
+WINDOW_WORDS = {
+    "de": {"menus": ["&Datei", "&Automatisierung", "&Ansicht"],
+           "empty": "Noch keine Automatisierungen",
+           "schedule": "Werktags um 09:00 (America/New_York)",
+           "run_now": "Jetzt ausführen", "pause": "Pausieren", "status": "Aktiv",
+           "stop": "Läuft, bis Sie es pausieren oder löschen", "engine": "Engine läuft"},
+    "zh_CN": {"menus": ["文件(&F)", "自动化任务(&A)", "视图(&V)"],
+              "empty": "还没有自动化任务",
+              "schedule": "每个工作日 09:00 (America/New_York)",
+              "run_now": "立即运行", "pause": "暂停", "status": "活动",
+              "stop": "会一直运行，直到您暂停或删除它", "engine": "引擎运行中"},
+}
+
+
+@pytest.mark.parametrize("speaking", ["de", "zh_CN"], indirect=True)
+def test_the_real_window_speaks_the_chosen_language(
+        speaking: AppShell, qloop: qasync.QEventLoop) -> None:
+    expect = WINDOW_WORDS[speaking.language]
+    c, api, w = speaking.controller, speaking.api, speaking.window
+    assert c is not None and api is not None
+    assert [a.text() for a in w.menuBar().actions()] == expect["menus"]
+    assert expect["empty"] in c.sidebar.empty_text()
+    run(qloop, until(lambda: w.engine_label.text() == expect["engine"], what="engine state"))
+
+    made = run(qloop, api.create(command_doc(
+        "Standup", "echo standup", {"kind": "cron", "expression": "0 9 * * MON-FRI",
+                                    "timezone": "America/New_York"}))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids(), what="row appears"))
+    row = c.sidebar.model.summary(made.id)
+    assert row is not None
+    assert c.sidebar.model.schedule_text(row) == expect["schedule"]       # the sidebar row
+    assert expect["status"] in c.sidebar.model.describe(row)
+    assert c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None, what="detail shows"))
+    assert c.detail.fact("schedule") == expect["schedule"]               # the detail pane
+    assert c.detail.fact("stop") == expect["stop"]
+    assert c.detail.buttons["run_now"].text() == expect["run_now"]
+    assert c.detail.buttons["pause"].text() == expect["pause"]
+    # Qt's own words too (qtbase's translations): a standard button
+    from PySide6.QtWidgets import QDialogButtonBox
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    assert box.button(QDialogButtonBox.StandardButton.Cancel).text() in ("Abbrechen", "取消")
