@@ -31,9 +31,11 @@ PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".errands-installed"
 
 EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "i18n": ""}
-# What PySide6's QtGui/QtWidgets link against even offscreen, and one font.
+# What PySide6's QtGui/QtWidgets link against even offscreen, and fonts: DejaVu, and one
+# with Chinese characters for the window in Chinese (and its screenshot).
 QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfontconfig1",
-                      "libfreetype6", "libglib2.0-0", "libdbus-1-3", "fonts-dejavu-core")
+                      "libfreetype6", "libglib2.0-0", "libdbus-1-3", "fonts-dejavu-core",
+                      "fonts-wqy-microhei")
 
 
 def _run(cmd: list[str], **kw: object) -> None:

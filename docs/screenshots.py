@@ -1,11 +1,13 @@
 """Render the main window to PNG screenshots for the README, light and dark.
 
-    .venv/bin/python docs/screenshots.py [--out docs/images]
+    .venv/bin/python docs/screenshots.py [--out docs/images] [--language de|zh_CN]
 
 Runs offscreen (no display needed): a throw-away data folder with a few automations, the
 real app shell over a real engine, each view grabbed with ``QWidget.grab()``. Writes
-``window-light.png``, ``window-dark.png`` and ``tray-states.png``. Look at them before
-you publish them.
+``window-light.png``, ``window-dark.png`` and ``tray-states.png``; with ``--language``,
+the window and the form in that language, light: ``window-de.png``, ``form-de.png``. Look
+at them before you publish them (Chinese needs a font with its characters, e.g.
+``fonts-wqy-microhei``).
 """
 
 from __future__ import annotations
@@ -28,22 +30,27 @@ SAMPLES = [
     ("Site monitor", "exit 1", {"kind": "every", "every": "15m"}),
     ("Weekly review", "true", {"kind": "cron", "expression": "0 17 * * FRI"}),
 ]
+# the samples' titles as someone writing in that language would name them
+TITLES = {"de": ("Festplattenbericht", "Notizen sichern", "Website-Monitor", "Wochenrückblick"),
+          "zh_CN": ("磁盘报告", "备份笔记", "网站监控", "每周回顾")}
 
 
-async def shoot(out: Path, data: Path) -> list[Path]:
+async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path]:
     from PySide6.QtWidgets import QApplication
 
     from errands.app.notifications import RecordingBackend
     from errands.app.shell import AppShell
 
-    shell = AppShell(data, tray_available=True, notifications=RecordingBackend())
+    shell = AppShell(data, tray_available=True, notifications=RecordingBackend(),
+                     language=language or "en")
+    titles = TITLES.get(language or "", [title for title, _c, _t in SAMPLES])
     written = []
     try:
         await shell.start()
         api = shell.api
         assert api is not None
         ids = []
-        for title, command, trigger in SAMPLES:
+        for title, (_title, command, trigger) in zip(titles, SAMPLES):
             made, _ = (await api.create({
                 "title": title, "runner": {"kind": "command", "command": command},
                 "trigger": trigger, "policy": {"retry": {"max_attempts": 1}}})).value
@@ -55,7 +62,9 @@ async def shoot(out: Path, data: Path) -> list[Path]:
         controller.sidebar.select(ids[0])
         await asyncio.sleep(0.5)  # let views refresh from the notices
         failed = (await api.runs(ids[2])).value[0][0]
-        for view in ("window", "upcoming", "run", "inbox", "form"):
+        views = ("window", "form") if language else ("window", "upcoming", "run", "inbox",
+                                                     "form")
+        for view in views:
             if view == "upcoming":
                 controller.show_upcoming()
             elif view == "run":
@@ -72,20 +81,25 @@ async def shoot(out: Path, data: Path) -> list[Path]:
             await asyncio.sleep(0.4)
             await shell.idle()
             for size, (width, height) in SIZES.items():
+                if language and size != "large":
+                    continue
                 shell.window.resize(width, height)
-                for scheme in ("light", "dark"):
+                for scheme in ("light",) if language else ("light", "dark"):
                     shell.set_theme(scheme)
                     await asyncio.sleep(0.2)
                     QApplication.processEvents()
                     name = f"{view}-{scheme}.png" if size == "large" else \
                         f"{view}-{scheme}-{size}.png"
+                    if language:
+                        name = f"{view}-{language}.png"
                     path = out / name
                     target = controller.form if view == "form" else shell.window
                     if not target.grab().save(str(path)):
                         raise OSError(f"could not write {path}")
                     written.append(path)
         await controller.idle()
-        written.append(tray_states(out))
+        if not language:
+            written.append(tray_states(out))
     finally:
         shell.set_theme("system")
         await shell.close()
@@ -118,6 +132,8 @@ def tray_states(out: Path) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--language", choices=("de", "zh_CN"),
+                        help="the window and the form in this language instead")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -129,7 +145,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="errands-shots-") as tmp:
         try:
             # the shell's settings (theme, geometry) stay in the throw-away folder
-            written = loop.run_until_complete(shoot(args.out, Path(tmp) / "data"))
+            written = loop.run_until_complete(shoot(args.out, Path(tmp) / "data",
+                                                     args.language))
         finally:
             loop.close()
     for path in written:

@@ -51,11 +51,14 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
                     str(wheel)], check=True, capture_output=True, timeout=300, env=env)
     where = subprocess.check_output(
         [str(py), "-c", "import errands, errands.resources_access as r; print(errands.__file__);"
-         "print(r.resource('icons', 'errands.svg').read_text()[:4])"],
+         "print(r.resource('icons', 'errands.svg').read_text()[:4]);"
+         "print(*(r.resource('i18n', f'errands_{l}.qm').read_bytes()[:4].hex()"
+         " for l in ('de', 'zh_CN')))"],
         text=True, cwd=tmp_path, env=env)
-    location, svg = where.split()
+    location, svg, *translations = where.split()
     assert str(env_dir) in location and str(ROOT) not in location
     assert svg == "<svg"
+    assert translations == ["3cb86418"] * 2  # the .qm files' magic: the window's translations
     data = tmp_path / "data"
     out = subprocess.run([str(env_dir / "bin" / "errands"), "add", "--data-dir", str(data), "--title",
                           "From the wheel", "--command", "true", "--schedule", "every:1h", "--json"],
