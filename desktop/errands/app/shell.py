@@ -24,6 +24,7 @@ from ..engine.service import EngineThread
 from ..paths import data_dir as open_data_dir
 from .adapter import Adapter
 from .controller import WindowController
+from .crash import CrashReporter
 from .icons import app_icon, icon_path
 from .notifications import (Backend, FallbackBackend, Message, Notifier, PlyerBackend,
                             SignalBackend)
@@ -96,6 +97,7 @@ class AppShell(QObject):
                 else []
             notifications = FallbackBackend(*ways, self.balloon)
         self.notifier = Notifier(notifications, parent=self)
+        self.crash = CrashReporter(lambda: self.window)
         self._wire_ui()
 
     # ------------------------------------------------------------------- wiring
@@ -132,6 +134,7 @@ class AppShell(QObject):
     async def start(self) -> None:
         """Show the window at once, then start the engine and listen to it."""
         self.loop = asyncio.get_running_loop()
+        self.crash.install(self.loop)
         self.window.show_engine_state("starting")
         self.window.show()
         self.api = await self.host.start()
@@ -188,6 +191,7 @@ class AppShell(QObject):
         await self.host.close()
         if self.adapter is not None:
             self.adapter.detach()
+        self.crash.uninstall()
         self.settings.sync()
 
     def _refresh(self, name: str, make: Any) -> None:
