@@ -624,6 +624,7 @@ class WindowController(QObject):
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.approvals.idle()
 
 
 def _report(task: asyncio.Task[Any]) -> None:

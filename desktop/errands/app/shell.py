@@ -191,6 +191,15 @@ class AppShell(QObject):
         await self.host.close()
         if self.adapter is not None:
             self.adapter.detach()
+        # what the engine's last notices started while it stopped: ended here, not left
+        # for a loop that will not turn again
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self.controller is not None:
+            await self.controller.close()
+        if self.adapter is not None:
+            await self.adapter.drain()
         self.crash.uninstall()
         self.settings.sync()
 
