@@ -343,7 +343,7 @@ class QuickCreateFlow(QObject):
         self.zone = zone
         self.clock = clock
         self.dialog = QuickCreateDialog(parent, clock=clock, local_tz=local_tz)
-        self._loop = asyncio.get_running_loop()
+        self._loop = _loop()
         self._done = self._loop.create_future()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._draft_task: asyncio.Task[Any] | None = None
@@ -464,6 +464,14 @@ class QuickCreateFlow(QObject):
     async def wait(self) -> None:
         """Until the dialog closed and what it started has ended."""
         await asyncio.shield(self._done)
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    """The running loop, or (built from a Qt slot) the thread's qasync loop."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.get_event_loop()
 
 
 def _report(task: asyncio.Task[Any]) -> None:

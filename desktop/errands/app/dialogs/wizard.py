@@ -719,7 +719,7 @@ class TemplateWizardFlow(QObject):
         self.api = api
         self.wizard = TemplateWizard(parent, zone_default=zone, folder=folder, clock=clock,
                                      local_tz=local_tz)
-        self._loop = asyncio.get_running_loop()
+        self._loop = _loop()
         self._done = self._loop.create_future()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.wizard.create_requested.connect(lambda doc: self._spawn(self.create(doc)))
@@ -756,6 +756,14 @@ class TemplateWizardFlow(QObject):
 
     async def wait(self) -> None:
         await asyncio.shield(self._done)
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    """The running loop, or (built from a Qt slot) the thread's qasync loop."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.get_event_loop()
 
 
 def _report(task: asyncio.Task[Any]) -> None:
