@@ -364,3 +364,49 @@ def test_a_parked_agent_run_is_reviewed_from_the_window(
     finally:
         close_shell(qloop, app)
         model.close()
+
+
+def test_the_three_ways_to_create_from_the_window_and_the_tray(
+        shell: AppShell, qloop: qasync.QEventLoop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QWizard
+
+    c, w = shell.controller, shell.window
+    assert c is not None
+    # the tray's New automation… opens the sentence box
+    shell.tray.new_requested.emit()
+    flow = c.quick
+    assert flow is not None and flow.dialog.isVisible()
+    qtbot.keyClicks(flow.dialog.line_edit, "every weekday at 9am run `echo standup`")
+    qtbot.keyClick(flow.dialog.line_edit, Qt.Key.Key_Return)
+    run(qloop, until(lambda: flow.dialog.card_scroll.isVisible(), what="the card"))
+    assert flow.dialog.card.fact("schedule")
+    flow.dialog.card.create_button.click()
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.definition.runner.command == "echo standup",
+                     what="created and shown"))
+    assert c.detail.automation.definition.trigger.expression == "0 9 * * MON-FRI"
+
+    # Ctrl+T: the wizard; a template through to a shown automation
+    w.template_action.trigger()
+    wizard = c.wizard.wizard
+    assert wizard.isVisible()
+    wizard.select_template("remind-me")
+    wizard.next()
+    wizard.set_value("message", "stretch")
+    wizard.next()
+    wizard.next()
+    wizard.button(QWizard.WizardButton.FinishButton).click()
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.title == "Remind me: stretch", what="from template"))
+    assert c.detail.automation.definition.origin.template == "remind-me"
+
+    # from the sentence box, "From a template…" and "Blank form…" hand over
+    w.describe_action.trigger()
+    c.quick.dialog.template_button.click()
+    assert not c.quick.dialog.isVisible() and c.wizard.wizard.isVisible()
+    c.wizard.wizard.reject()
+    w.describe_action.trigger()
+    c.quick.dialog.form_button.click()
+    assert c.form is not None and c.form.isVisible() and c.form.expected_revision() is None
+    c.form.reject()
+    run(qloop, shell.idle())

@@ -19,8 +19,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -140,6 +142,8 @@ class WindowController(QObject):
         self.review_button.hide()
         self.session_back.layout().addWidget(self.review_button)
         self.form: AutomationForm | None = None
+        self.quick: Any = None     # the quick-create flow while its dialog is open
+        self.wizard: Any = None    # the template wizard's flow
         window.set_sidebar(self.sidebar)
         window.set_detail(self.pages)
         self._wire()
@@ -150,7 +154,8 @@ class WindowController(QObject):
         s, d, w, a = self.sidebar, self.detail, self.window, self.adapter
         s.automation_selected.connect(self.select)
         s.automation_activated.connect(lambda i: self.edit(i))
-        s.new_requested.connect(self.new)
+        s.new_requested.connect(self.describe)
+        self._new_menu()
         s.upcoming_requested.connect(self.show_upcoming)
         s.inbox_requested.connect(self.show_inbox)
         self.inbox.mark_read_requested.connect(
@@ -182,6 +187,8 @@ class WindowController(QObject):
         d.more_runs_wanted.connect(self._more_runs)
 
         w.new_requested.connect(self.new)
+        w.describe_requested.connect(self.describe)
+        w.template_requested.connect(self.from_template)
         w.find_requested.connect(self._find)
         w.run_now_requested.connect(lambda: self.selected and self.run_now(self.selected))
         w.edit_requested.connect(lambda: self.selected and self.edit(self.selected))
@@ -459,6 +466,54 @@ class WindowController(QObject):
         if doc is not None:
             form.load_document(doc)
         return form
+
+    def _new_menu(self) -> None:
+        """The sidebar's + offers the three ways to create."""
+        menu = QMenu(self.sidebar.new_button)
+        menu.setAccessibleName(self.tr("New automation"))
+        for text, slot in ((self.tr("Describe it in a sentence…"), self.describe),
+                           (self.tr("From a template…"), self.from_template),
+                           (self.tr("Blank form…"), lambda: self.new())):
+            menu.addAction(text).triggered.connect(lambda _c=False, f=slot: f())
+        self.sidebar.new_button.setMenu(menu)
+        self.sidebar.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.sidebar.new_button.setToolTip(self.tr("New automation: in a sentence, from a "
+                                                   "template or with the form"))
+
+    def describe(self) -> Any:
+        """Quick create: a sentence → a confirmation card → Create (or the form)."""
+        from .dialogs.quick_create import QuickCreateFlow
+
+        if self.quick is not None and self.quick.dialog.isVisible():
+            self.quick.dialog.raise_()
+            self.quick.dialog.activateWindow()
+            return self.quick
+        flow = QuickCreateFlow(self.window, self.api, self.api.data_dir, system_zone_name())
+        flow.created.connect(self._created)
+        flow.edit_in_form.connect(lambda doc: self.new(doc))
+        flow.template_wanted.connect(self.from_template)
+        flow.form_wanted.connect(lambda: self.new())
+        self.quick = flow
+        flow.open()
+        return flow
+
+    def from_template(self) -> Any:
+        """The template wizard: pick, fill in, adjust the schedule, review, create."""
+        from .dialogs.wizard import TemplateWizardFlow
+
+        if self.wizard is not None and self.wizard.wizard.isVisible():
+            self.wizard.wizard.raise_()
+            self.wizard.wizard.activateWindow()
+            return self.wizard
+        flow = TemplateWizardFlow(self.window, self.api, system_zone_name())
+        flow.created.connect(self._created)
+        self.wizard = flow
+        flow.open()
+        return flow
+
+    def _created(self, automation_id: str) -> None:
+        self.window.statusBar().showMessage(self.tr("Automation created"), 5000)
+        self.open_automation(automation_id)
 
     def open_form(self, automation: Automation | None) -> AutomationForm:
         """One form at a time: asking again brings it forward (what is typed stays)."""

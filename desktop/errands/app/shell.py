@@ -242,8 +242,10 @@ class AppShell(QObject):
         self.activated.emit()
 
     def _new_from_tray(self) -> None:
+        """The tray's New automation…: the quick-create box (a sentence is the fastest
+        way; it offers the template wizard and the form too)."""
         self.activate()
-        self.window.new_requested.emit()
+        self.window.describe_requested.emit()
 
     async def open_settings(self) -> Any:
         """The Settings dialog (one at a time: asking again brings it forward)."""

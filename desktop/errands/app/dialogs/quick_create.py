@@ -141,6 +141,8 @@ class QuickCreateDialog(QDialog):
     draft_requested = Signal(str)
     create_requested = Signal(dict)
     edit_requested = Signal(dict)
+    template_wanted = Signal()       # "From a template…": the owner opens the wizard
+    form_wanted = Signal()           # "Blank form…": the owner opens an empty form
 
     def __init__(self, parent: QWidget | None = None, *,
                  clock: Callable[[], datetime] = utcnow, local_tz: tzinfo | None = None,
@@ -221,7 +223,18 @@ class QuickCreateDialog(QDialog):
         self.cancel_button.setAccessibleName(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Close without creating anything (Esc)"))
         self.cancel_button.clicked.connect(self.reject)
+        self.template_button = QPushButton(self.tr("From a &template…"))
+        self.template_button.setAccessibleName(self.tr("Start from a template"))
+        self.template_button.setToolTip(self.tr("Pick a ready-made automation and fill in "
+                                                "its blanks"))
+        self.template_button.clicked.connect(lambda: self._hand_over(self.template_wanted))
+        self.form_button = QPushButton(self.tr("Blank &form…"))
+        self.form_button.setAccessibleName(self.tr("Open the full form"))
+        self.form_button.setToolTip(self.tr("Set every field yourself"))
+        self.form_button.clicked.connect(lambda: self._hand_over(self.form_wanted))
         bottom = QHBoxLayout()
+        bottom.addWidget(self.template_button)
+        bottom.addWidget(self.form_button)
         bottom.addWidget(self.cancel_button)
         # the card's Edit in form and Create sit beside Cancel, outside its scroll area
         self.card.layout().removeWidget(self.card.button_row)
@@ -240,7 +253,8 @@ class QuickCreateDialog(QDialog):
         layout.addLayout(bottom)
 
         # Enter belongs to the box (draft), never to a default button
-        for button in [self.draft_button, self.cancel_button, *self.chips,
+        for button in [self.draft_button, self.cancel_button, self.template_button,
+                       self.form_button, *self.chips,
                        self.card.create_button, self.card.edit_button,
                        self.card.cancel_button, self.card.show_all]:
             button.setAutoDefault(False)
@@ -251,6 +265,11 @@ class QuickCreateDialog(QDialog):
         self.line_edit.setFocus()
 
     # ---------------------------------------------------------------- the box
+
+    def _hand_over(self, signal: Any) -> None:
+        """Leave the sentence for another way of creating: close, then say which."""
+        self.reject()
+        signal.emit()
 
     def text(self) -> str:
         return self.line_edit.text()
@@ -332,6 +351,8 @@ class QuickCreateFlow(QObject):
 
     created = Signal(str)           # the new automation's id
     edit_in_form = Signal(dict)     # open the form with this document
+    template_wanted = Signal()      # the user chose a template instead
+    form_wanted = Signal()          # the user chose the blank form instead
     finished = Signal()
 
     def __init__(self, parent: QWidget | None, api: Any, data_dir: Path, zone: str, *,
@@ -352,6 +373,8 @@ class QuickCreateFlow(QObject):
         self.dialog.create_requested.connect(
             lambda doc: self._spawn(self.create(doc)))
         self.dialog.edit_requested.connect(self._edit)
+        self.dialog.template_wanted.connect(self.template_wanted)
+        self.dialog.form_wanted.connect(self.form_wanted)
         self.dialog.finished.connect(lambda _result: self._spawn(self._closing()))
 
     def open(self) -> QuickCreateDialog:
