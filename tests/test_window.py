@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import qasync
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from app_support import command_doc, run, until
 from errands.app import words
@@ -410,3 +410,46 @@ def test_the_three_ways_to_create_from_the_window_and_the_tray(
     assert c.form is not None and c.form.isVisible() and c.form.expected_revision() is None
     c.form.reject()
     run(qloop, shell.idle())
+
+
+def test_an_automation_an_agent_created_shows_as_a_card_in_its_run(
+        qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openai_server import ScriptedServer, call, say
+
+    model = ScriptedServer().start()
+    monkeypatch.setenv("ERRANDS_PROVIDER_BASE_URL", model.base_url)
+    monkeypatch.setenv("ERRANDS_PROVIDER_MODEL", "scripted-model")
+    app = open_shell(qloop, tmp_path / "data")
+    try:
+        c, api = app.controller, app.api
+        made = run(qloop, api.create({
+            "title": "Planner", "runner": {"kind": "agent", "prompt": "Plan my checks."},
+            "trigger": {"kind": "manual"}, "permissions": {"mode": "allow_listed",
+                                                           "tools": ["automate"]},
+            "policy": {"retry": {"max_attempts": 1}}})).value[0]
+        model.play(call("automate", {"action": "create", "title": "Check the deploy",
+                                     "runner": {"kind": "command", "command": "echo green"},
+                                     "schedule": "every:2h"}),
+                   say("I set up a check every two hours."))
+        run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+        c.sidebar.select(made.id)
+        run(qloop, until(lambda: c.detail.automation is not None))
+        c.detail.buttons["run_now"].click()
+        run(qloop, until(lambda: states(app) == ["succeeded"], what="the run ends"))
+        run(qloop, until(lambda: len(c.sidebar.visible_ids()) == 2, what="the new one"))
+        c.detail.table.activated.emit(c.detail.history.index(0, 0))
+        run(qloop, until(lambda: c.created_box.isVisible(), what="the card"))
+        (ident, holder), = c.created_cards.items()
+        from errands.app.dialogs.card import ConfirmationCard
+        card = holder.findChild(ConfirmationCard)
+        assert card.title.text() == "Check the deploy"
+        assert "echo green" in card.what_text()
+        assert "2 hours" in card.fact("schedule")
+        assert card.origin.text() == "Created by this run’s agent"
+        button = next(b for b in holder.findChildren(QPushButton) if b.text() == "Open it")
+        button.click()
+        run(qloop, until(lambda: c.detail.automation is not None
+                         and c.detail.automation.id == ident, what="opened"))
+    finally:
+        close_shell(qloop, app)
+        model.close()

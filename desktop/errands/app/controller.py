@@ -127,7 +127,14 @@ class WindowController(QObject):
         column = QVBoxLayout(session_page)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.session_back)
+        self.created_box = QWidget()      # what the run's agent created, as cards
+        self.created_box.setAccessibleName(self.tr("Automations this run created"))
+        self.created_layout = QVBoxLayout(self.created_box)
+        self.created_layout.setContentsMargins(12, 0, 12, 0)
+        self.created_box.hide()
+        column.addWidget(self.created_box)
         column.addWidget(self.session, 1)
+        self.created_cards: dict[str, QWidget] = {}
         self.inbox = InboxView()
         self.pages = Pages()
         self.pages.add("detail", self.detail)
@@ -600,10 +607,43 @@ class WindowController(QObject):
         doc = answer.value
         self.session.set_run(doc)
         self.review_button.setVisible(doc.get("state") == "awaiting_input")
+        self._show_created(doc)
         title = self.tr("Run %1").replace("%1", str(doc.get("index", "")))
         if self.automation is not None and self.automation.id == doc.get("automation_id"):
             title = f"{self.automation.title} · {title}"
         self.session_back.label.setText(title)
+
+    def _show_created(self, doc: dict[str, Any]) -> None:
+        """An automation the agent created in this run, shown with the same card the
+        quick-create box uses (what will run, when, with which permissions)."""
+        from .dialogs.card import ConfirmationCard
+
+        made = created_by_run(doc)
+        for ident in list(self.created_cards):
+            if ident not in made:
+                self.created_cards.pop(ident).deleteLater()
+        for ident, definition_doc in made.items():
+            if ident in self.created_cards:
+                continue
+            holder = QWidget()
+            row = QVBoxLayout(holder)
+            row.setContentsMargins(0, 6, 0, 6)
+            card = ConfirmationCard(buttons=False)
+            try:
+                card.set_document(definition_doc, source="agent",
+                                  origin_text=self.tr("Created by this run’s agent"))
+            except ErrandsError:
+                card.deleteLater()
+                holder.deleteLater()
+                continue
+            open_button = QPushButton(self.tr("Open it"))
+            open_button.setAccessibleName(self.tr("Open the automation this run created"))
+            open_button.clicked.connect(lambda _c=False, i=ident: self.open_automation(i))
+            row.addWidget(card)
+            row.addWidget(open_button, 0, Qt.AlignmentFlag.AlignLeft)
+            self.created_layout.addWidget(holder)
+            self.created_cards[ident] = holder
+        self.created_box.setVisible(bool(self.created_cards))
 
     def _review_session_run(self) -> None:
         doc = self.session.doc if hasattr(self.session, "doc") else None
@@ -680,6 +720,27 @@ class WindowController(QObject):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
         await self.approvals.idle()
+
+
+def created_by_run(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The automations a run's agent created (``automate`` results that say
+    ``created``), by id, with their definition documents; this run's turns only."""
+    import json
+
+    out: dict[str, dict[str, Any]] = {}
+    for message in doc.get("transcript") or ():
+        content = message.get("content") if isinstance(message, dict) else None
+        if message.get("role") != "tool" or not isinstance(content, dict) or \
+                content.get("name") != "automate" or message.get("run_id") != doc.get("id"):
+            continue
+        try:
+            echo = json.loads(str(content.get("content") or ""))
+        except ValueError:
+            continue
+        if isinstance(echo, dict) and echo.get("created") and isinstance(echo.get("id"), str) \
+                and isinstance(echo.get("definition"), dict):
+            out[echo["id"]] = echo["definition"]
+    return out
 
 
 def _report(task: asyncio.Task[Any]) -> None:
