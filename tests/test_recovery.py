@@ -60,7 +60,9 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
         pong = request_sync(address, "ping", data_dir=serve.data, timeout=5)
         answered = time.monotonic() - locked
         assert pong["pid"] == owner.pid
-        assert answered < 1.0, f"the control channel answered {answered:.1f} s after start"
+        # a wait for the leftovers would take their 5 s grace; 2.5 s leaves a loaded
+        # machine room for its start-up (1.3 s seen with other test runs beside it)
+        assert answered < 2.5, f"the control channel answered {answered:.1f} s after start"
         assert serve.cli("pause", stubborn[0])["status"] == "paused"  # a CLI call just works
 
         def first_start_after(instant: float) -> float | None:
@@ -72,7 +74,7 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
             return next((s for s in stamps if s >= instant), None)
 
         fired = wait_for(lambda: first_start_after(killed_wall), timeout=10)
-        assert fired - locked_wall < 1.0, "the first due fire waited for the leftovers"
+        assert fired - locked_wall < 2.5, "the first due fire waited for the leftovers"
 
         wait_for(lambda: not any(_alive(child) for child in children), timeout=15)
         for ident in stubborn:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import qasync
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from app_support import command_doc, run, until
 from errands.app import words
@@ -361,6 +361,95 @@ def test_a_parked_agent_run_is_reviewed_from_the_window(
         run(qloop, until(lambda: c.sidebar.parked_count == 0
                          and not c.sidebar.approvals_button.isVisible()))
         run(qloop, until(lambda: app.tray.state == "idle", what="tray calm again"))
+    finally:
+        close_shell(qloop, app)
+        model.close()
+
+
+def test_the_three_ways_to_create_from_the_window_and_the_tray(
+        shell: AppShell, qloop: qasync.QEventLoop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QWizard
+
+    c, w = shell.controller, shell.window
+    assert c is not None
+    # the tray's New automation… opens the sentence box
+    shell.tray.new_requested.emit()
+    flow = c.quick
+    assert flow is not None and flow.dialog.isVisible()
+    qtbot.keyClicks(flow.dialog.line_edit, "every weekday at 9am run `echo standup`")
+    qtbot.keyClick(flow.dialog.line_edit, Qt.Key.Key_Return)
+    run(qloop, until(lambda: flow.dialog.card_scroll.isVisible(), what="the card"))
+    assert flow.dialog.card.fact("schedule")
+    flow.dialog.card.create_button.click()
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.definition.runner.command == "echo standup",
+                     what="created and shown"))
+    assert c.detail.automation.definition.trigger.expression == "0 9 * * MON-FRI"
+
+    # Ctrl+T: the wizard; a template through to a shown automation
+    w.template_action.trigger()
+    wizard = c.wizard.wizard
+    assert wizard.isVisible()
+    wizard.select_template("remind-me")
+    wizard.next()
+    wizard.set_value("message", "stretch")
+    wizard.next()
+    wizard.next()
+    wizard.button(QWizard.WizardButton.FinishButton).click()
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.title == "Remind me: stretch", what="from template"))
+    assert c.detail.automation.definition.origin.template == "remind-me"
+
+    # from the sentence box, "From a template…" and "Blank form…" hand over
+    w.describe_action.trigger()
+    c.quick.dialog.template_button.click()
+    assert not c.quick.dialog.isVisible() and c.wizard.wizard.isVisible()
+    c.wizard.wizard.reject()
+    w.describe_action.trigger()
+    c.quick.dialog.form_button.click()
+    assert c.form is not None and c.form.isVisible() and c.form.expected_revision() is None
+    c.form.reject()
+    run(qloop, shell.idle())
+
+
+def test_an_automation_an_agent_created_shows_as_a_card_in_its_run(
+        qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openai_server import ScriptedServer, call, say
+
+    model = ScriptedServer().start()
+    monkeypatch.setenv("ERRANDS_PROVIDER_BASE_URL", model.base_url)
+    monkeypatch.setenv("ERRANDS_PROVIDER_MODEL", "scripted-model")
+    app = open_shell(qloop, tmp_path / "data")
+    try:
+        c, api = app.controller, app.api
+        made = run(qloop, api.create({
+            "title": "Planner", "runner": {"kind": "agent", "prompt": "Plan my checks."},
+            "trigger": {"kind": "manual"}, "permissions": {"mode": "allow_listed",
+                                                           "tools": ["automate"]},
+            "policy": {"retry": {"max_attempts": 1}}})).value[0]
+        model.play(call("automate", {"action": "create", "title": "Check the deploy",
+                                     "runner": {"kind": "command", "command": "echo green"},
+                                     "schedule": "every:2h"}),
+                   say("I set up a check every two hours."))
+        run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+        c.sidebar.select(made.id)
+        run(qloop, until(lambda: c.detail.automation is not None))
+        c.detail.buttons["run_now"].click()
+        run(qloop, until(lambda: states(app) == ["succeeded"], what="the run ends"))
+        run(qloop, until(lambda: len(c.sidebar.visible_ids()) == 2, what="the new one"))
+        c.detail.table.activated.emit(c.detail.history.index(0, 0))
+        run(qloop, until(lambda: c.created_box.isVisible(), what="the card"))
+        (ident, holder), = c.created_cards.items()
+        from errands.app.dialogs.card import ConfirmationCard
+        card = holder.findChild(ConfirmationCard)
+        assert card.title.text() == "Check the deploy"
+        assert "echo green" in card.what_text()
+        assert "2 hours" in card.fact("schedule")
+        assert card.origin.text() == "Created by this run’s agent"
+        button = next(b for b in holder.findChildren(QPushButton) if b.text() == "Open it")
+        button.click()
+        run(qloop, until(lambda: c.detail.automation is not None
+                         and c.detail.automation.id == ident, what="opened"))
     finally:
         close_shell(qloop, app)
         model.close()

@@ -19,8 +19,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -125,7 +127,14 @@ class WindowController(QObject):
         column = QVBoxLayout(session_page)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.session_back)
+        self.created_box = QWidget()      # what the run's agent created, as cards
+        self.created_box.setAccessibleName(self.tr("Automations this run created"))
+        self.created_layout = QVBoxLayout(self.created_box)
+        self.created_layout.setContentsMargins(12, 0, 12, 0)
+        self.created_box.hide()
+        column.addWidget(self.created_box)
         column.addWidget(self.session, 1)
+        self.created_cards: dict[str, QWidget] = {}
         self.inbox = InboxView()
         self.pages = Pages()
         self.pages.add("detail", self.detail)
@@ -140,6 +149,8 @@ class WindowController(QObject):
         self.review_button.hide()
         self.session_back.layout().addWidget(self.review_button)
         self.form: AutomationForm | None = None
+        self.quick: Any = None     # the quick-create flow while its dialog is open
+        self.wizard: Any = None    # the template wizard's flow
         window.set_sidebar(self.sidebar)
         window.set_detail(self.pages)
         self._wire()
@@ -150,7 +161,8 @@ class WindowController(QObject):
         s, d, w, a = self.sidebar, self.detail, self.window, self.adapter
         s.automation_selected.connect(self.select)
         s.automation_activated.connect(lambda i: self.edit(i))
-        s.new_requested.connect(self.new)
+        s.new_requested.connect(self.describe)
+        self._new_menu()
         s.upcoming_requested.connect(self.show_upcoming)
         s.inbox_requested.connect(self.show_inbox)
         self.inbox.mark_read_requested.connect(
@@ -182,6 +194,8 @@ class WindowController(QObject):
         d.more_runs_wanted.connect(self._more_runs)
 
         w.new_requested.connect(self.new)
+        w.describe_requested.connect(self.describe)
+        w.template_requested.connect(self.from_template)
         w.find_requested.connect(self._find)
         w.run_now_requested.connect(lambda: self.selected and self.run_now(self.selected))
         w.edit_requested.connect(lambda: self.selected and self.edit(self.selected))
@@ -460,6 +474,54 @@ class WindowController(QObject):
             form.load_document(doc)
         return form
 
+    def _new_menu(self) -> None:
+        """The sidebar's + offers the three ways to create."""
+        menu = QMenu(self.sidebar.new_button)
+        menu.setAccessibleName(self.tr("New automation"))
+        for text, slot in ((self.tr("Describe it in a sentence…"), self.describe),
+                           (self.tr("From a template…"), self.from_template),
+                           (self.tr("Blank form…"), lambda: self.new())):
+            menu.addAction(text).triggered.connect(lambda _c=False, f=slot: f())
+        self.sidebar.new_button.setMenu(menu)
+        self.sidebar.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.sidebar.new_button.setToolTip(self.tr("New automation: in a sentence, from a "
+                                                   "template or with the form"))
+
+    def describe(self) -> Any:
+        """Quick create: a sentence → a confirmation card → Create (or the form)."""
+        from .dialogs.quick_create import QuickCreateFlow
+
+        if self.quick is not None and self.quick.dialog.isVisible():
+            self.quick.dialog.raise_()
+            self.quick.dialog.activateWindow()
+            return self.quick
+        flow = QuickCreateFlow(self.window, self.api, self.api.data_dir, system_zone_name())
+        flow.created.connect(self._created)
+        flow.edit_in_form.connect(lambda doc: self.new(doc))
+        flow.template_wanted.connect(self.from_template)
+        flow.form_wanted.connect(lambda: self.new())
+        self.quick = flow
+        flow.open()
+        return flow
+
+    def from_template(self) -> Any:
+        """The template wizard: pick, fill in, adjust the schedule, review, create."""
+        from .dialogs.wizard import TemplateWizardFlow
+
+        if self.wizard is not None and self.wizard.wizard.isVisible():
+            self.wizard.wizard.raise_()
+            self.wizard.wizard.activateWindow()
+            return self.wizard
+        flow = TemplateWizardFlow(self.window, self.api, system_zone_name())
+        flow.created.connect(self._created)
+        self.wizard = flow
+        flow.open()
+        return flow
+
+    def _created(self, automation_id: str) -> None:
+        self.window.statusBar().showMessage(self.tr("Automation created"), 5000)
+        self.open_automation(automation_id)
+
     def open_form(self, automation: Automation | None) -> AutomationForm:
         """One form at a time: asking again brings it forward (what is typed stays)."""
         if self.form is not None and self.form.isVisible():
@@ -545,10 +607,43 @@ class WindowController(QObject):
         doc = answer.value
         self.session.set_run(doc)
         self.review_button.setVisible(doc.get("state") == "awaiting_input")
+        self._show_created(doc)
         title = self.tr("Run %1").replace("%1", str(doc.get("index", "")))
         if self.automation is not None and self.automation.id == doc.get("automation_id"):
             title = f"{self.automation.title} · {title}"
         self.session_back.label.setText(title)
+
+    def _show_created(self, doc: dict[str, Any]) -> None:
+        """An automation the agent created in this run, shown with the same card the
+        quick-create box uses (what will run, when, with which permissions)."""
+        from .dialogs.card import ConfirmationCard
+
+        made = created_by_run(doc)
+        for ident in list(self.created_cards):
+            if ident not in made:
+                self.created_cards.pop(ident).deleteLater()
+        for ident, definition_doc in made.items():
+            if ident in self.created_cards:
+                continue
+            holder = QWidget()
+            row = QVBoxLayout(holder)
+            row.setContentsMargins(0, 6, 0, 6)
+            card = ConfirmationCard(buttons=False)
+            try:
+                card.set_document(definition_doc, source="agent",
+                                  origin_text=self.tr("Created by this run’s agent"))
+            except ErrandsError:
+                card.deleteLater()
+                holder.deleteLater()
+                continue
+            open_button = QPushButton(self.tr("Open it"))
+            open_button.setAccessibleName(self.tr("Open the automation this run created"))
+            open_button.clicked.connect(lambda _c=False, i=ident: self.open_automation(i))
+            row.addWidget(card)
+            row.addWidget(open_button, 0, Qt.AlignmentFlag.AlignLeft)
+            self.created_layout.addWidget(holder)
+            self.created_cards[ident] = holder
+        self.created_box.setVisible(bool(self.created_cards))
 
     def _review_session_run(self) -> None:
         doc = self.session.doc if hasattr(self.session, "doc") else None
@@ -624,6 +719,28 @@ class WindowController(QObject):
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.approvals.idle()
+
+
+def created_by_run(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The automations a run's agent created (``automate`` results that say
+    ``created``), by id, with their definition documents; this run's turns only."""
+    import json
+
+    out: dict[str, dict[str, Any]] = {}
+    for message in doc.get("transcript") or ():
+        content = message.get("content") if isinstance(message, dict) else None
+        if message.get("role") != "tool" or not isinstance(content, dict) or \
+                content.get("name") != "automate" or message.get("run_id") != doc.get("id"):
+            continue
+        try:
+            echo = json.loads(str(content.get("content") or ""))
+        except ValueError:
+            continue
+        if isinstance(echo, dict) and echo.get("created") and isinstance(echo.get("id"), str) \
+                and isinstance(echo.get("definition"), dict):
+            out[echo["id"]] = echo["definition"]
+    return out
 
 
 def _report(task: asyncio.Task[Any]) -> None:

@@ -25,6 +25,7 @@ from ..paths import data_dir as open_data_dir
 from . import i18n
 from .adapter import Adapter
 from .controller import WindowController
+from .crash import CrashReporter
 from .icons import app_icon, icon_path
 from .notifications import (Backend, FallbackBackend, Message, Notifier, PlyerBackend,
                             SignalBackend)
@@ -100,6 +101,7 @@ class AppShell(QObject):
                 else []
             notifications = FallbackBackend(*ways, self.balloon)
         self.notifier = Notifier(notifications, parent=self)
+        self.crash = CrashReporter(lambda: self.window)
         self._wire_ui()
 
     # ------------------------------------------------------------------- wiring
@@ -136,6 +138,7 @@ class AppShell(QObject):
     async def start(self) -> None:
         """Show the window at once, then start the engine and listen to it."""
         self.loop = asyncio.get_running_loop()
+        self.crash.install(self.loop)
         self.window.show_engine_state("starting")
         self.window.show()
         self.api = await self.host.start()
@@ -192,6 +195,16 @@ class AppShell(QObject):
         await self.host.close()
         if self.adapter is not None:
             self.adapter.detach()
+        # what the engine's last notices started while it stopped: ended here, not left
+        # for a loop that will not turn again
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self.controller is not None:
+            await self.controller.close()
+        if self.adapter is not None:
+            await self.adapter.drain()
+        self.crash.uninstall()
         self.settings.sync()
 
     def _refresh(self, name: str, make: Any) -> None:
@@ -233,8 +246,10 @@ class AppShell(QObject):
         self.activated.emit()
 
     def _new_from_tray(self) -> None:
+        """The tray's New automation…: the quick-create box (a sentence is the fastest
+        way; it offers the template wizard and the form too)."""
         self.activate()
-        self.window.new_requested.emit()
+        self.window.describe_requested.emit()
 
     async def open_settings(self) -> Any:
         """The Settings dialog (one at a time: asking again brings it forward)."""

@@ -35,6 +35,8 @@ class Placeholder(QWidget):
 
 class MainWindow(QMainWindow):
     new_requested = Signal()
+    describe_requested = Signal()     # quick-create: a sentence, shown back as a card
+    template_requested = Signal()     # the template wizard
     find_requested = Signal()
     run_now_requested = Signal()
     edit_requested = Signal()
@@ -99,7 +101,15 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file = bar.addMenu(self.tr("&File"))
         self.new_action = self._add(file, self.tr("&New automation…"), "Ctrl+N",
-                                    self.new_requested, self.tr("Create a new automation"))
+                                    self.new_requested,
+                                    self.tr("Create a new automation with the full form"))
+        self.describe_action = self._add(file, self.tr("&Describe it…"), "Ctrl+Shift+N",
+                                         self.describe_requested,
+                                         self.tr("Say what and when in a sentence; see it "
+                                                 "before it is created"))
+        self.template_action = self._add(file, self.tr("New from &template…"), "Ctrl+T",
+                                         self.template_requested,
+                                         self.tr("Start from a ready-made automation"))
         file.addSeparator()
         self.settings_action = self._add(file, self.tr("&Settings…"), "Ctrl+,",
                                          self.settings_requested, self.tr("Open the settings"))
