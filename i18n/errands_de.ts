@@ -892,6 +892,163 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         </message>
     </context>
     <context>
+        <name>ConfirmationCard</name>
+        <message>
+            <source>(later runs shift by how long each run takes)</source>
+            <translation>(spätere Läufe verschieben sich um die Dauer jedes Laufs)</translation>
+        </message>
+        <message>
+            <source>An agent follows this prompt:</source>
+            <translation>Ein Agent folgt diesem Prompt:</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Check these</source>
+            <translation>Bitte prüfen</translation>
+        </message>
+        <message>
+            <source>Context</source>
+            <translation>Kontext</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>Anlegen</translation>
+        </message>
+        <message>
+            <source>Create this automation</source>
+            <translation>Diese Automatisierung anlegen</translation>
+        </message>
+        <message>
+            <source>Creating…</source>
+            <translation>Wird angelegt…</translation>
+        </message>
+        <message>
+            <source>Edit in form</source>
+            <translation>Im Formular bearbeiten</translation>
+        </message>
+        <message>
+            <source>Edit in form…</source>
+            <translation>Im Formular bearbeiten…</translation>
+        </message>
+        <message>
+            <source>Folder</source>
+            <translation>Ordner</translation>
+        </message>
+        <message>
+            <source>Its own folder in Errands' data</source>
+            <translation>Ein eigener Ordner in den Daten von Errands</translation>
+        </message>
+        <message>
+            <source>Next runs</source>
+            <translation>Nächste Läufe</translation>
+        </message>
+        <message>
+            <source>No runs ahead.</source>
+            <translation>Keine Läufe geplant.</translation>
+        </message>
+        <message>
+            <source>Not created</source>
+            <translation>Nicht angelegt</translation>
+        </message>
+        <message>
+            <source>Only when you run it.</source>
+            <translation>Nur wenn Sie es starten.</translation>
+        </message>
+        <message>
+            <source>Open the full form with this filled in</source>
+            <translation>Das vollständige Formular mit diesen Angaben öffnen</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Runs a command:</source>
+            <translation>Führt einen Befehl aus:</translation>
+        </message>
+        <message>
+            <source>Runs commands without asking.</source>
+            <translation>Führt Befehle ohne Nachfrage aus.</translation>
+        </message>
+        <message>
+            <source>Show all</source>
+            <translation>Alles zeigen</translation>
+        </message>
+        <message>
+            <source>Show all of what it runs</source>
+            <translation>Alles zeigen, was es ausführt</translation>
+        </message>
+        <message>
+            <source>Show less</source>
+            <translation>Weniger zeigen</translation>
+        </message>
+        <message>
+            <source>Show less of what it runs</source>
+            <translation>Weniger davon zeigen, was es ausführt</translation>
+        </message>
+        <message>
+            <source>Stops</source>
+            <translation>Stoppt</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>Titel</translation>
+        </message>
+        <message>
+            <source>Warnings</source>
+            <translation>Warnungen</translation>
+        </message>
+        <message>
+            <source>What it runs</source>
+            <translation>Was es ausführt</translation>
+        </message>
+        <message>
+            <source>What runs</source>
+            <translation>Was läuft</translation>
+        </message>
+        <message>
+            <source>What will be created</source>
+            <translation>Was angelegt wird</translation>
+        </message>
+        <message>
+            <source>When</source>
+            <translation>Wann</translation>
+        </message>
+        <message>
+            <source>Where it came from</source>
+            <translation>Woher es stammt</translation>
+        </message>
+    </context>
+    <context>
+        <name>CrashReporter</name>
+        <message numerus="yes">
+            <source>%n unexpected errors this session; details are in the log</source>
+            <translation>
+                <numerusform>%n unerwarteter Fehler in dieser Sitzung; Details stehen im Protokoll</numerusform>
+                <numerusform>%n unerwartete Fehler in dieser Sitzung; Details stehen im Protokoll</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Copy details</source>
+            <translation>Details kopieren</translation>
+        </message>
+        <message>
+            <source>Copy the error details</source>
+            <translation>Die Fehlerdetails kopieren</translation>
+        </message>
+        <message>
+            <source>Errands hit an error it did not expect. Your automations keep running; what you were doing may not have finished.</source>
+            <translation>Errands ist auf einen unerwarteten Fehler gestoßen. Ihre Automatisierungen laufen weiter; was Sie gerade getan haben, ist womöglich nicht abgeschlossen.</translation>
+        </message>
+        <message>
+            <source>Something went wrong</source>
+            <translation>Etwas ist schiefgegangen</translation>
+        </message>
+    </context>
+    <context>
         <name>DetailPane</name>
         <message>
             <source>Context</source>
@@ -1011,6 +1168,21 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         </message>
     </context>
     <context>
+        <name>FillPage</name>
+        <message>
+            <source>(optional)</source>
+            <translation>(optional)</translation>
+        </message>
+        <message>
+            <source>Blanks</source>
+            <translation>Lücken</translation>
+        </message>
+        <message>
+            <source>Fill in the blanks</source>
+            <translation>Die Lücken ausfüllen</translation>
+        </message>
+    </context>
+    <context>
         <name>InboxView</name>
         <message>
             <source>%1 unread</source>
@@ -1091,6 +1263,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>&amp;Löschen…</translation>
         </message>
         <message>
+            <source>&amp;Describe it…</source>
+            <translation>In &amp;Worten beschreiben…</translation>
+        </message>
+        <message>
             <source>&amp;Edit…</source>
             <translation>&amp;Bearbeiten…</translation>
         </message>
@@ -1155,8 +1331,8 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Fenster schließen; Errands läuft weiter</translation>
         </message>
         <message>
-            <source>Create a new automation</source>
-            <translation>Eine neue Automatisierung anlegen</translation>
+            <source>Create a new automation with the full form</source>
+            <translation>Eine neue Automatisierung mit dem vollständigen Formular anlegen</translation>
         </message>
         <message>
             <source>Delete the selected automation</source>
@@ -1199,6 +1375,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Dem &amp;System folgen</translation>
         </message>
         <message>
+            <source>New from &amp;template…</source>
+            <translation>Neu aus &amp;Vorlage…</translation>
+        </message>
+        <message>
             <source>No system tray on this desktop: Errands runs while this window is open</source>
             <translation>Kein Infobereich auf diesem Desktop: Errands läuft, solange dieses Fenster offen ist</translation>
         </message>
@@ -1219,8 +1399,16 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Laufende Läufe</translation>
         </message>
         <message>
+            <source>Say what and when in a sentence; see it before it is created</source>
+            <translation>In einem Satz sagen, was und wann; vor dem Anlegen sehen Sie es</translation>
+        </message>
+        <message>
             <source>Select an automation to see what it runs, when, and its history.</source>
             <translation>Wählen Sie eine Automatisierung, um zu sehen, was sie ausführt, wann, und ihren Verlauf.</translation>
+        </message>
+        <message>
+            <source>Start from a ready-made automation</source>
+            <translation>Mit einer fertigen Automatisierung beginnen</translation>
         </message>
         <message>
             <source>Starting the engine…</source>
@@ -1241,6 +1429,174 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Theme</source>
             <translation>Design</translation>
+        </message>
+    </context>
+    <context>
+        <name>PickPage</name>
+        <message>
+            <source>A ready-made automation with a few blanks to fill in.</source>
+            <translation>Eine fertige Automatisierung mit ein paar Lücken zum Ausfüllen.</translation>
+        </message>
+        <message>
+            <source>No template matches.</source>
+            <translation>Keine Vorlage passt.</translation>
+        </message>
+        <message>
+            <source>Pick a template</source>
+            <translation>Eine Vorlage wählen</translation>
+        </message>
+        <message>
+            <source>Search templates</source>
+            <translation>Vorlagen durchsuchen</translation>
+        </message>
+        <message>
+            <source>Templates</source>
+            <translation>Vorlagen</translation>
+        </message>
+        <message>
+            <source>Templates left out</source>
+            <translation>Ausgelassene Vorlagen</translation>
+        </message>
+        <message>
+            <source>needs a model</source>
+            <translation>braucht ein Modell</translation>
+        </message>
+        <message>
+            <source>no model needed</source>
+            <translation>kein Modell nötig</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuickCreateDialog</name>
+        <message>
+            <source>&amp;Describe it: when, and what to do</source>
+            <translation>&amp;Beschreiben Sie es: wann, und was zu tun ist</translation>
+        </message>
+        <message>
+            <source>Asking the model</source>
+            <translation>Das Modell wird gefragt</translation>
+        </message>
+        <message>
+            <source>Blank &amp;form…</source>
+            <translation>Leeres &amp;Formular…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Close without creating anything (Esc)</source>
+            <translation>Schließen, ohne etwas anzulegen (Esc)</translation>
+        </message>
+        <message>
+            <source>Could not read it</source>
+            <translation>Nicht verstanden</translation>
+        </message>
+        <message>
+            <source>Describe the automation</source>
+            <translation>Die Automatisierung beschreiben</translation>
+        </message>
+        <message>
+            <source>Draft</source>
+            <translation>Entwurf</translation>
+        </message>
+        <message>
+            <source>Draft it</source>
+            <translation>Entwerfen</translation>
+        </message>
+        <message>
+            <source>Example: %1</source>
+            <translation>Beispiel: %1</translation>
+        </message>
+        <message>
+            <source>Examples:</source>
+            <translation>Beispiele:</translation>
+        </message>
+        <message>
+            <source>From a &amp;template…</source>
+            <translation>Aus einer &amp;Vorlage…</translation>
+        </message>
+        <message>
+            <source>Open the full form</source>
+            <translation>Das vollständige Formular öffnen</translation>
+        </message>
+        <message>
+            <source>Pick a ready-made automation and fill in its blanks</source>
+            <translation>Eine fertige Automatisierung wählen und ihre Lücken ausfüllen</translation>
+        </message>
+        <message>
+            <source>Quick create</source>
+            <translation>Schnell anlegen</translation>
+        </message>
+        <message>
+            <source>Read the sentence (Enter)</source>
+            <translation>Den Satz lesen (Eingabe)</translation>
+        </message>
+        <message>
+            <source>Say when and what in one sentence, e.g. “%1”</source>
+            <translation>Sagen Sie in einem Satz, wann und was, z. B. „%1“</translation>
+        </message>
+        <message>
+            <source>Say when and what in one sentence, then press Enter</source>
+            <translation>Sagen Sie in einem Satz, wann und was, dann drücken Sie die Eingabetaste</translation>
+        </message>
+        <message>
+            <source>Set every field yourself</source>
+            <translation>Jedes Feld selbst festlegen</translation>
+        </message>
+        <message>
+            <source>Start from a template</source>
+            <translation>Mit einer Vorlage beginnen</translation>
+        </message>
+        <message>
+            <source>The draft</source>
+            <translation>Der Entwurf</translation>
+        </message>
+        <message>
+            <source>The sentence did not read as a schedule: asking the model to draft it…</source>
+            <translation>Der Satz ließ sich nicht als Zeitplan lesen: Das Modell wird um einen Entwurf gebeten…</translation>
+        </message>
+        <message>
+            <source>Use this example</source>
+            <translation>Dieses Beispiel verwenden</translation>
+        </message>
+        <message>
+            <source>e.g. %1</source>
+            <translation>z. B. %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuickCreateFlow</name>
+        <message>
+            <source>The model could not be asked: %1</source>
+            <translation>Das Modell konnte nicht gefragt werden: %1</translation>
+        </message>
+        <message>
+            <source>The model could not draft it: %1</source>
+            <translation>Das Modell konnte keinen Entwurf erstellen: %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>ReviewPage</name>
+        <message>
+            <source>From the template “%1”</source>
+            <translation>Aus der Vorlage „%1“</translation>
+        </message>
+        <message>
+            <source>Nothing is created until you press Create.</source>
+            <translation>Nichts wird angelegt, bevor Sie „Anlegen“ drücken.</translation>
+        </message>
+        <message>
+            <source>Problem</source>
+            <translation>Problem</translation>
+        </message>
+        <message>
+            <source>Review</source>
+            <translation>Überprüfen</translation>
+        </message>
+        <message>
+            <source>What will be created</source>
+            <translation>Was angelegt wird</translation>
         </message>
     </context>
     <context>
@@ -1322,6 +1678,37 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Saved approvals</source>
             <translation>Gespeicherte Freigaben</translation>
+        </message>
+    </context>
+    <context>
+        <name>SchedulePage</name>
+        <message>
+            <source>Permissions</source>
+            <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Runs commands without asking.</source>
+            <translation>Führt Befehle ohne Nachfrage aus.</translation>
+        </message>
+        <message>
+            <source>Schedule and permissions</source>
+            <translation>Zeitplan und Berechtigungen</translation>
+        </message>
+        <message>
+            <source>The template's schedule; change it if you like.</source>
+            <translation>Der Zeitplan der Vorlage; ändern Sie ihn nach Belieben.</translation>
+        </message>
+        <message>
+            <source>These come with the template; change them in the automation's form after creating it.</source>
+            <translation>Diese gehören zur Vorlage; ändern Sie sie nach dem Anlegen im Formular der Automatisierung.</translation>
+        </message>
+        <message>
+            <source>What it may do without asking</source>
+            <translation>Was es ohne Nachfrage tun darf</translation>
+        </message>
+        <message>
+            <source>When it runs, and what it may do</source>
+            <translation>Wann es läuft und was es tun darf</translation>
         </message>
     </context>
     <context>
@@ -2059,6 +2446,40 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         </message>
     </context>
     <context>
+        <name>TemplateCard</name>
+        <message>
+            <source>Needs a model</source>
+            <translation>Braucht ein Modell</translation>
+        </message>
+        <message>
+            <source>No model needed</source>
+            <translation>Kein Modell nötig</translation>
+        </message>
+    </context>
+    <context>
+        <name>TemplateWizard</name>
+        <message>
+            <source>Back</source>
+            <translation>Zurück</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>Anlegen</translation>
+        </message>
+        <message>
+            <source>New from template</source>
+            <translation>Neu aus Vorlage</translation>
+        </message>
+        <message>
+            <source>Next</source>
+            <translation>Weiter</translation>
+        </message>
+    </context>
+    <context>
         <name>Timeline</name>
         <message>
             <source>Nothing is due in this window.</source>
@@ -2167,16 +2588,36 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Freigabe widerrufen</translation>
         </message>
         <message>
+            <source>Automation created</source>
+            <translation>Automatisierung angelegt</translation>
+        </message>
+        <message>
             <source>Automation deleted</source>
             <translation>Automatisierung gelöscht</translation>
+        </message>
+        <message>
+            <source>Automations this run created</source>
+            <translation>Von diesem Lauf angelegte Automatisierungen</translation>
+        </message>
+        <message>
+            <source>Blank form…</source>
+            <translation>Leeres Formular…</translation>
         </message>
         <message>
             <source>Copy of %1</source>
             <translation>Kopie von %1</translation>
         </message>
         <message>
+            <source>Created by this run’s agent</source>
+            <translation>Vom Agenten dieses Laufs angelegt</translation>
+        </message>
+        <message>
             <source>Delete</source>
             <translation>Löschen</translation>
+        </message>
+        <message>
+            <source>Describe it in a sentence…</source>
+            <translation>In einem Satz beschreiben…</translation>
         </message>
         <message>
             <source>Dry run</source>
@@ -2195,12 +2636,32 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Bearbeiten</translation>
         </message>
         <message>
+            <source>From a template…</source>
+            <translation>Aus einer Vorlage…</translation>
+        </message>
+        <message>
             <source>Mark all read</source>
             <translation>Alle als gelesen markieren</translation>
         </message>
         <message>
             <source>Mark read</source>
             <translation>Als gelesen markieren</translation>
+        </message>
+        <message>
+            <source>New automation</source>
+            <translation>Neue Automatisierung</translation>
+        </message>
+        <message>
+            <source>New automation: in a sentence, from a template or with the form</source>
+            <translation>Neue Automatisierung: in einem Satz, aus einer Vorlage oder mit dem Formular</translation>
+        </message>
+        <message>
+            <source>Open it</source>
+            <translation>Öffnen</translation>
+        </message>
+        <message>
+            <source>Open the automation this run created</source>
+            <translation>Die von diesem Lauf angelegte Automatisierung öffnen</translation>
         </message>
         <message>
             <source>Pause</source>
@@ -2298,6 +2759,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>%1 needs your approval to %2</source>
             <translation>%1 braucht Ihre Freigabe: %2</translation>
+        </message>
+        <message>
+            <source>%1 templates could not be loaded:</source>
+            <translation>%1 Vorlagen konnten nicht geladen werden:</translation>
         </message>
         <message>
             <source>%1 · %2 fires at once</source>
@@ -2453,6 +2918,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation> oder </translation>
         </message>
         <message>
+            <source>1 template could not be loaded: %1</source>
+            <translation>1 Vorlage konnte nicht geladen werden: %1</translation>
+        </message>
+        <message>
             <source>A command with $(…), backquotes or redirections is never allowed by a pattern; approve it once instead.</source>
             <translation>Ein Befehl mit $(…), Backquotes oder Umleitungen wird nie durch ein Muster erlaubt; erlauben Sie ihn stattdessen einmal.</translation>
         </message>
@@ -2529,6 +2998,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Eine Automatisierung</translation>
         </message>
         <message>
+            <source>An existing folder, e.g. %1</source>
+            <translation>Ein vorhandener Ordner, z. B. %1</translation>
+        </message>
+        <message>
             <source>Asks before it may %1%2</source>
             <translation>Fragt, bevor es%2 %1 darf</translation>
         </message>
@@ -2580,6 +3053,18 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Einmal nachgeholt, wenn Errands wieder läuft (wenn jünger als %1)</translation>
         </message>
         <message>
+            <source>Choose %1</source>
+            <translation>%1 wählen</translation>
+        </message>
+        <message>
+            <source>Choose the folder for %1</source>
+            <translation>Den Ordner für %1 wählen</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>Wählen…</translation>
+        </message>
+        <message>
             <source>Command</source>
             <translation>Befehl</translation>
         </message>
@@ -2610,6 +3095,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Done — it will not fire again.</source>
             <translation>Fertig – wird nicht mehr ausgelöst.</translation>
+        </message>
+        <message>
+            <source>Drafted by the model</source>
+            <translation>Vom Modell entworfen</translation>
         </message>
         <message>
             <source>Dry run</source>
@@ -2761,6 +3250,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Schlägt immer wieder fehl</translation>
         </message>
         <message>
+            <source>From a template</source>
+            <translation>Aus einer Vorlage</translation>
+        </message>
+        <message>
+            <source>From the template “%1”</source>
+            <translation>Aus der Vorlage „%1“</translation>
+        </message>
+        <message>
             <source>Give a pattern (* allows every call of this tool).</source>
             <translation>Geben Sie ein Muster an (* erlaubt jeden Aufruf dieses Werkzeugs).</translation>
         </message>
@@ -2861,8 +3358,16 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Nach Fehlschlägen pausiert</translation>
         </message>
         <message>
+            <source>Proposed by an agent</source>
+            <translation>Von einem Agenten vorgeschlagen</translation>
+        </message>
+        <message>
             <source>Queued</source>
             <translation>In der Warteschlange</translation>
+        </message>
+        <message>
+            <source>Read from your sentence</source>
+            <translation>Aus Ihrem Satz gelesen</translation>
         </message>
         <message>
             <source>Result</source>

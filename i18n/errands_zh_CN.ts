@@ -884,6 +884,162 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         </message>
     </context>
     <context>
+        <name>ConfirmationCard</name>
+        <message>
+            <source>(later runs shift by how long each run takes)</source>
+            <translation>（之后的运行会按每次运行所用时间顺延）</translation>
+        </message>
+        <message>
+            <source>An agent follows this prompt:</source>
+            <translation>智能体按此提示词执行：</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Check these</source>
+            <translation>请检查这些</translation>
+        </message>
+        <message>
+            <source>Context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>创建</translation>
+        </message>
+        <message>
+            <source>Create this automation</source>
+            <translation>创建此自动化任务</translation>
+        </message>
+        <message>
+            <source>Creating…</source>
+            <translation>正在创建…</translation>
+        </message>
+        <message>
+            <source>Edit in form</source>
+            <translation>在表单中编辑</translation>
+        </message>
+        <message>
+            <source>Edit in form…</source>
+            <translation>在表单中编辑…</translation>
+        </message>
+        <message>
+            <source>Folder</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
+            <source>Its own folder in Errands' data</source>
+            <translation>Errands 数据中它自己的文件夹</translation>
+        </message>
+        <message>
+            <source>Next runs</source>
+            <translation>接下来的运行</translation>
+        </message>
+        <message>
+            <source>No runs ahead.</source>
+            <translation>之后没有运行。</translation>
+        </message>
+        <message>
+            <source>Not created</source>
+            <translation>未创建</translation>
+        </message>
+        <message>
+            <source>Only when you run it.</source>
+            <translation>仅在您运行时。</translation>
+        </message>
+        <message>
+            <source>Open the full form with this filled in</source>
+            <translation>打开已填好这些内容的完整表单</translation>
+        </message>
+        <message>
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <source>Runs a command:</source>
+            <translation>运行命令：</translation>
+        </message>
+        <message>
+            <source>Runs commands without asking.</source>
+            <translation>不经询问运行命令。</translation>
+        </message>
+        <message>
+            <source>Show all</source>
+            <translation>全部显示</translation>
+        </message>
+        <message>
+            <source>Show all of what it runs</source>
+            <translation>显示它运行的全部内容</translation>
+        </message>
+        <message>
+            <source>Show less</source>
+            <translation>收起</translation>
+        </message>
+        <message>
+            <source>Show less of what it runs</source>
+            <translation>少显示一些它运行的内容</translation>
+        </message>
+        <message>
+            <source>Stops</source>
+            <translation>停止条件</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>标题</translation>
+        </message>
+        <message>
+            <source>Warnings</source>
+            <translation>警告</translation>
+        </message>
+        <message>
+            <source>What it runs</source>
+            <translation>运行内容</translation>
+        </message>
+        <message>
+            <source>What runs</source>
+            <translation>运行什么</translation>
+        </message>
+        <message>
+            <source>What will be created</source>
+            <translation>将创建的内容</translation>
+        </message>
+        <message>
+            <source>When</source>
+            <translation>时间</translation>
+        </message>
+        <message>
+            <source>Where it came from</source>
+            <translation>来源</translation>
+        </message>
+    </context>
+    <context>
+        <name>CrashReporter</name>
+        <message numerus="yes">
+            <source>%n unexpected errors this session; details are in the log</source>
+            <translation>
+                <numerusform>本次会话发生了 %n 个意外错误；详情见日志</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Copy details</source>
+            <translation>复制详情</translation>
+        </message>
+        <message>
+            <source>Copy the error details</source>
+            <translation>复制错误详情</translation>
+        </message>
+        <message>
+            <source>Errands hit an error it did not expect. Your automations keep running; what you were doing may not have finished.</source>
+            <translation>Errands 遇到了一个意外错误。您的自动化任务会继续运行；您刚才进行的操作可能没有完成。</translation>
+        </message>
+        <message>
+            <source>Something went wrong</source>
+            <translation>出错了</translation>
+        </message>
+    </context>
+    <context>
         <name>DetailPane</name>
         <message>
             <source>Context</source>
@@ -1003,6 +1159,21 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         </message>
     </context>
     <context>
+        <name>FillPage</name>
+        <message>
+            <source>(optional)</source>
+            <translation>（可选）</translation>
+        </message>
+        <message>
+            <source>Blanks</source>
+            <translation>空白项</translation>
+        </message>
+        <message>
+            <source>Fill in the blanks</source>
+            <translation>填写空白项</translation>
+        </message>
+    </context>
+    <context>
         <name>InboxView</name>
         <message>
             <source>%1 unread</source>
@@ -1082,6 +1253,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>删除(&amp;D)…</translation>
         </message>
         <message>
+            <source>&amp;Describe it…</source>
+            <translation>用一句话描述(&amp;D)…</translation>
+        </message>
+        <message>
             <source>&amp;Edit…</source>
             <translation>编辑(&amp;E)…</translation>
         </message>
@@ -1146,8 +1321,8 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>关闭窗口；Errands 继续运行</translation>
         </message>
         <message>
-            <source>Create a new automation</source>
-            <translation>新建一个自动化任务</translation>
+            <source>Create a new automation with the full form</source>
+            <translation>用完整表单新建自动化任务</translation>
         </message>
         <message>
             <source>Delete the selected automation</source>
@@ -1190,6 +1365,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>跟随系统(&amp;S)</translation>
         </message>
         <message>
+            <source>New from &amp;template…</source>
+            <translation>从模板新建(&amp;T)…</translation>
+        </message>
+        <message>
             <source>No system tray on this desktop: Errands runs while this window is open</source>
             <translation>此桌面没有系统托盘：仅在此窗口打开时 Errands 才会运行</translation>
         </message>
@@ -1210,8 +1389,16 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>正在进行的运行</translation>
         </message>
         <message>
+            <source>Say what and when in a sentence; see it before it is created</source>
+            <translation>用一句话说明做什么、何时做；创建前会先给您确认</translation>
+        </message>
+        <message>
             <source>Select an automation to see what it runs, when, and its history.</source>
             <translation>选择一个自动化任务，查看它运行什么、何时运行以及它的历史。</translation>
+        </message>
+        <message>
+            <source>Start from a ready-made automation</source>
+            <translation>从现成的自动化任务开始</translation>
         </message>
         <message>
             <source>Starting the engine…</source>
@@ -1232,6 +1419,174 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Theme</source>
             <translation>主题</translation>
+        </message>
+    </context>
+    <context>
+        <name>PickPage</name>
+        <message>
+            <source>A ready-made automation with a few blanks to fill in.</source>
+            <translation>一个现成的自动化任务，只需填写几个空白项。</translation>
+        </message>
+        <message>
+            <source>No template matches.</source>
+            <translation>没有匹配的模板。</translation>
+        </message>
+        <message>
+            <source>Pick a template</source>
+            <translation>选择模板</translation>
+        </message>
+        <message>
+            <source>Search templates</source>
+            <translation>搜索模板</translation>
+        </message>
+        <message>
+            <source>Templates</source>
+            <translation>模板</translation>
+        </message>
+        <message>
+            <source>Templates left out</source>
+            <translation>未载入的模板</translation>
+        </message>
+        <message>
+            <source>needs a model</source>
+            <translation>需要模型</translation>
+        </message>
+        <message>
+            <source>no model needed</source>
+            <translation>无需模型</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuickCreateDialog</name>
+        <message>
+            <source>&amp;Describe it: when, and what to do</source>
+            <translation>描述一下(&amp;D)：何时，做什么</translation>
+        </message>
+        <message>
+            <source>Asking the model</source>
+            <translation>正在询问模型</translation>
+        </message>
+        <message>
+            <source>Blank &amp;form…</source>
+            <translation>空白表单(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Close without creating anything (Esc)</source>
+            <translation>关闭且不创建任何内容 (Esc)</translation>
+        </message>
+        <message>
+            <source>Could not read it</source>
+            <translation>无法理解</translation>
+        </message>
+        <message>
+            <source>Describe the automation</source>
+            <translation>描述自动化任务</translation>
+        </message>
+        <message>
+            <source>Draft</source>
+            <translation>草稿</translation>
+        </message>
+        <message>
+            <source>Draft it</source>
+            <translation>生成草稿</translation>
+        </message>
+        <message>
+            <source>Example: %1</source>
+            <translation>示例：%1</translation>
+        </message>
+        <message>
+            <source>Examples:</source>
+            <translation>示例：</translation>
+        </message>
+        <message>
+            <source>From a &amp;template…</source>
+            <translation>从模板(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>Open the full form</source>
+            <translation>打开完整表单</translation>
+        </message>
+        <message>
+            <source>Pick a ready-made automation and fill in its blanks</source>
+            <translation>选择一个现成的自动化任务并填写空白项</translation>
+        </message>
+        <message>
+            <source>Quick create</source>
+            <translation>快速创建</translation>
+        </message>
+        <message>
+            <source>Read the sentence (Enter)</source>
+            <translation>解析这句话 (Enter)</translation>
+        </message>
+        <message>
+            <source>Say when and what in one sentence, e.g. “%1”</source>
+            <translation>用一句话说明何时做什么，例如“%1”</translation>
+        </message>
+        <message>
+            <source>Say when and what in one sentence, then press Enter</source>
+            <translation>用一句话说明何时做什么，然后按 Enter</translation>
+        </message>
+        <message>
+            <source>Set every field yourself</source>
+            <translation>自己设置每个字段</translation>
+        </message>
+        <message>
+            <source>Start from a template</source>
+            <translation>从模板开始</translation>
+        </message>
+        <message>
+            <source>The draft</source>
+            <translation>草稿</translation>
+        </message>
+        <message>
+            <source>The sentence did not read as a schedule: asking the model to draft it…</source>
+            <translation>这句话无法解析为计划：正在请模型起草…</translation>
+        </message>
+        <message>
+            <source>Use this example</source>
+            <translation>使用此示例</translation>
+        </message>
+        <message>
+            <source>e.g. %1</source>
+            <translation>例如 %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuickCreateFlow</name>
+        <message>
+            <source>The model could not be asked: %1</source>
+            <translation>无法询问模型：%1</translation>
+        </message>
+        <message>
+            <source>The model could not draft it: %1</source>
+            <translation>模型无法起草：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>ReviewPage</name>
+        <message>
+            <source>From the template “%1”</source>
+            <translation>来自模板“%1”</translation>
+        </message>
+        <message>
+            <source>Nothing is created until you press Create.</source>
+            <translation>在您按下“创建”之前不会创建任何内容。</translation>
+        </message>
+        <message>
+            <source>Problem</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>Review</source>
+            <translation>确认</translation>
+        </message>
+        <message>
+            <source>What will be created</source>
+            <translation>将创建的内容</translation>
         </message>
     </context>
     <context>
@@ -1313,6 +1668,37 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Saved approvals</source>
             <translation>已保存的批准</translation>
+        </message>
+    </context>
+    <context>
+        <name>SchedulePage</name>
+        <message>
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <source>Runs commands without asking.</source>
+            <translation>不经询问运行命令。</translation>
+        </message>
+        <message>
+            <source>Schedule and permissions</source>
+            <translation>计划和权限</translation>
+        </message>
+        <message>
+            <source>The template's schedule; change it if you like.</source>
+            <translation>模板的计划；可按需修改。</translation>
+        </message>
+        <message>
+            <source>These come with the template; change them in the automation's form after creating it.</source>
+            <translation>这些随模板提供；创建后可在自动化任务的表单中修改。</translation>
+        </message>
+        <message>
+            <source>What it may do without asking</source>
+            <translation>可以不经询问做什么</translation>
+        </message>
+        <message>
+            <source>When it runs, and what it may do</source>
+            <translation>何时运行，可以做什么</translation>
         </message>
     </context>
     <context>
@@ -2049,6 +2435,40 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         </message>
     </context>
     <context>
+        <name>TemplateCard</name>
+        <message>
+            <source>Needs a model</source>
+            <translation>需要模型</translation>
+        </message>
+        <message>
+            <source>No model needed</source>
+            <translation>无需模型</translation>
+        </message>
+    </context>
+    <context>
+        <name>TemplateWizard</name>
+        <message>
+            <source>Back</source>
+            <translation>上一步</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>创建</translation>
+        </message>
+        <message>
+            <source>New from template</source>
+            <translation>从模板新建</translation>
+        </message>
+        <message>
+            <source>Next</source>
+            <translation>下一步</translation>
+        </message>
+    </context>
+    <context>
         <name>Timeline</name>
         <message>
             <source>Nothing is due in this window.</source>
@@ -2154,16 +2574,36 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>批准已撤销</translation>
         </message>
         <message>
+            <source>Automation created</source>
+            <translation>自动化任务已创建</translation>
+        </message>
+        <message>
             <source>Automation deleted</source>
             <translation>自动化任务已删除</translation>
+        </message>
+        <message>
+            <source>Automations this run created</source>
+            <translation>此运行创建的自动化任务</translation>
+        </message>
+        <message>
+            <source>Blank form…</source>
+            <translation>空白表单…</translation>
         </message>
         <message>
             <source>Copy of %1</source>
             <translation>%1 的副本</translation>
         </message>
         <message>
+            <source>Created by this run’s agent</source>
+            <translation>由此运行的智能体创建</translation>
+        </message>
+        <message>
             <source>Delete</source>
             <translation>删除</translation>
+        </message>
+        <message>
+            <source>Describe it in a sentence…</source>
+            <translation>用一句话描述…</translation>
         </message>
         <message>
             <source>Dry run</source>
@@ -2182,12 +2622,32 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>编辑</translation>
         </message>
         <message>
+            <source>From a template…</source>
+            <translation>从模板…</translation>
+        </message>
+        <message>
             <source>Mark all read</source>
             <translation>全部标为已读</translation>
         </message>
         <message>
             <source>Mark read</source>
             <translation>标为已读</translation>
+        </message>
+        <message>
+            <source>New automation</source>
+            <translation>新建自动化任务</translation>
+        </message>
+        <message>
+            <source>New automation: in a sentence, from a template or with the form</source>
+            <translation>新建自动化任务：用一句话、从模板或用表单</translation>
+        </message>
+        <message>
+            <source>Open it</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <source>Open the automation this run created</source>
+            <translation>打开此运行创建的自动化任务</translation>
         </message>
         <message>
             <source>Pause</source>
@@ -2285,6 +2745,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>%1 needs your approval to %2</source>
             <translation>%1 需要您批准：%2</translation>
+        </message>
+        <message>
+            <source>%1 templates could not be loaded:</source>
+            <translation>%1 个模板无法加载：</translation>
         </message>
         <message>
             <source>%1 · %2 fires at once</source>
@@ -2424,6 +2888,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>，或</translation>
         </message>
         <message>
+            <source>1 template could not be loaded: %1</source>
+            <translation>1 个模板无法加载：%1</translation>
+        </message>
+        <message>
             <source>A command with $(…), backquotes or redirections is never allowed by a pattern; approve it once instead.</source>
             <translation>包含 $(…)、反引号或重定向的命令永远不能通过模式允许；请改为批准一次。</translation>
         </message>
@@ -2500,6 +2968,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>一个自动化任务</translation>
         </message>
         <message>
+            <source>An existing folder, e.g. %1</source>
+            <translation>一个已存在的文件夹，例如 %1</translation>
+        </message>
+        <message>
             <source>Asks before it may %1%2</source>
             <translation>%2%1前先询问</translation>
         </message>
@@ -2550,6 +3022,18 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>Errands 恢复后补运行一次（如果距今不超过 %1）</translation>
         </message>
         <message>
+            <source>Choose %1</source>
+            <translation>选择%1</translation>
+        </message>
+        <message>
+            <source>Choose the folder for %1</source>
+            <translation>选择 %1 的文件夹</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
             <source>Command</source>
             <translation>命令</translation>
         </message>
@@ -2580,6 +3064,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Done — it will not fire again.</source>
             <translation>已完成——不会再触发。</translation>
+        </message>
+        <message>
+            <source>Drafted by the model</source>
+            <translation>由模型起草</translation>
         </message>
         <message>
             <source>Dry run</source>
@@ -2728,6 +3216,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>反复失败</translation>
         </message>
         <message>
+            <source>From a template</source>
+            <translation>来自模板</translation>
+        </message>
+        <message>
+            <source>From the template “%1”</source>
+            <translation>来自模板“%1”</translation>
+        </message>
+        <message>
             <source>Give a pattern (* allows every call of this tool).</source>
             <translation>请填写一个模式（* 允许此工具的所有调用）。</translation>
         </message>
@@ -2828,8 +3324,16 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>因失败而暂停</translation>
         </message>
         <message>
+            <source>Proposed by an agent</source>
+            <translation>由智能体提议</translation>
+        </message>
+        <message>
             <source>Queued</source>
             <translation>排队中</translation>
+        </message>
+        <message>
+            <source>Read from your sentence</source>
+            <translation>从您的句子解析</translation>
         </message>
         <message>
             <source>Result</source>

@@ -361,7 +361,7 @@ class BlankField:
     def choose_folder(self) -> None:
         assert self.line is not None
         start = self.line.text().strip() or str(Path.home())
-        chosen = QFileDialog.getExistingDirectory(self.page, self.page.tr("Choose %1").replace(
+        chosen = QFileDialog.getExistingDirectory(self.page, words.tr("Choose %1").replace(
             "%1", self.parameter.label), start)
         if chosen:
             self.line.setText(chosen)
