@@ -6,6 +6,10 @@ Errands into it (with uv when it can get it, because pip re-downloads every time
 behind this machine's proxy), then launches the app or runs the whole test suite.
 Extra arguments are passed through (``python3 dev.py test -k cron``).
 
+``python3 dev.py bundle`` builds the one-folder app with PyInstaller into ``build/bundle/``
+(``packaging/build.py``; PyInstaller is installed into ``.venv`` when missing) and
+``python3 dev.py bundle-smoke`` smoke-tests what was built (``packaging/smoke.py``).
+
 ``python3 dev.py system-libraries`` installs, on Debian or Ubuntu, the system libraries Qt
 needs (offscreen too) when some are missing; ``.ci/run`` calls it. It asks ``dpkg`` first and
 runs ``apt-get`` only for what is missing (as root, or through sudo without a password).
@@ -26,7 +30,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".errands-installed"
 
-EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]"}
+EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "bundle": "",
+          "bundle-smoke": ""}
 # What PySide6's QtGui/QtWidgets link against even offscreen, and one font.
 QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfontconfig1",
                       "libfreetype6", "libglib2.0-0", "libdbus-1-3", "fonts-dejavu-core")
@@ -125,6 +130,9 @@ def main(argv: list[str]) -> int:
                   f"sudo apt-get install {' '.join(missing_system_packages())}", file=sys.stderr)
     if what == "app":
         return subprocess.call([str(BIN / "errands"), *rest])
+    if what in ("bundle", "bundle-smoke"):
+        script = "build.py" if what == "bundle" else "smoke.py"
+        return subprocess.call([str(PY), str(ROOT / "packaging" / script), *rest])
     if what == "bench":
         scripts = rest or sorted(str(p) for p in (ROOT / "bench").glob("bench_*.py"))
         return max((subprocess.call([str(PY), s]) for s in scripts), default=0)
