@@ -2,7 +2,7 @@
 
     ERRANDS_BUNDLE_SMOKE=1 python3 dev.py test tests/test_bundle_smoke.py
 
-runs ``packaging/build.py`` (about 1 to 1.5 minutes on a 2-core machine, PyInstaller
+runs ``packaging/build.py`` (1 to 2 minutes on a 2-core machine, PyInstaller
 installed into .venv first if missing) and then ``packaging/smoke.py`` (about 10 to 20 s):
 ``--version``, ``add`` + ``list``, ``serve`` answering ``run-now --wait`` and stopping on
 SIGTERM, and the app offscreen stopping on SIGTERM. ``.ci/run`` does not set the variable:
