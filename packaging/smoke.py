@@ -4,9 +4,10 @@
 Everything goes through the bundled program itself, on a temporary data directory, with
 no Python environment in sight (PYTHON* and ERRANDS_* variables are dropped):
 
-1. ``errands --version`` prints the version in pyproject.toml;
-2. ``errands add`` and ``errands list`` (the database is created by the bundled Alembic
-   migrations);
+1. ``errands --version`` prints the version in pyproject.toml, and every resource and
+   migration file of the checkout is in the bundle, unchanged;
+2. ``errands add`` and ``errands list``: the database is created by the bundled Alembic
+   migrations, up to the newest revision;
 3. ``errands serve`` runs; while it does, ``errands run-now ID --wait`` asks it over its
    control channel to run the command automation and waits for the result; SIGTERM then
    stops it with exit code 0;
@@ -24,16 +25,19 @@ import argparse
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAM = ROOT / "build" / "bundle" / "errands" / ("errands.exe" if os.name == "nt" else "errands")
 TIMEOUT = 60
+RESOURCE_SUFFIXES = (".svg", ".png", ".json", ".qss", ".qm", ".py")
 
 
 class SmokeFailure(Exception):
@@ -44,6 +48,13 @@ def project_version() -> str:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     match = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
     assert match, "pyproject.toml has no version"
+    return match.group(1)
+
+
+def migration_head() -> str:
+    text = (ROOT / "desktop" / "errands" / "migrations" / "__init__.py").read_text("utf-8")
+    match = re.search(r'^HEAD\s*=\s*"([^"]+)"', text, re.M)
+    assert match, "errands.migrations names no HEAD"
     return match.group(1)
 
 
@@ -100,8 +111,30 @@ class Smoke:
         items = listed if isinstance(listed, list) else listed.get("automations", listed)
         if self.ident not in json.dumps(items):
             raise SmokeFailure(f"errands list does not show {self.ident}: {listed}")
-        if not (self.data / "errands.sqlite3").exists():
+        database = self.data / "errands.sqlite3"
+        if not database.exists():
             raise SmokeFailure("no database file after errands add")
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            version = db.execute("SELECT version_num FROM alembic_version").fetchone()
+        if version is None or version[0] != migration_head():
+            raise SmokeFailure(f"the bundled migrations took the database to {version}, "
+                               f"not to {migration_head()}")
+
+    def files(self) -> None:
+        """Every resource and migration file of the checkout is in the bundle, unchanged."""
+        internal = self.program.parent / "_internal" / "errands"
+        resources = ROOT / "resources"
+        migrations = ROOT / "desktop" / "errands" / "migrations"
+        wanted = [(p, internal / "resources" / p.relative_to(resources))
+                  for p in resources.rglob("*")
+                  if p.suffix in RESOURCE_SUFFIXES and "__pycache__" not in p.parts]
+        wanted += [(p, internal / "migrations" / p.relative_to(migrations))
+                   for p in (migrations / "env.py", migrations / "script.py.mako",
+                             *(migrations / "versions").glob("*.py"))]
+        missing = [str(source.relative_to(ROOT)) for source, twin in wanted
+                   if not twin.is_file() or twin.read_bytes() != source.read_bytes()]
+        if missing:
+            raise SmokeFailure("missing or different in the bundle: " + ", ".join(missing))
 
     def serve(self) -> None:
         proc = self._start("serve", "--data-dir", str(self.data))
@@ -205,6 +238,7 @@ def main(argv: list[str]) -> int:
         smoke = Smoke(args.program, Path(tmp), args.app_seconds)
         try:
             smoke.step("--version", smoke.version)
+            smoke.step("resources and migrations in the bundle", smoke.files)
             smoke.step("add + list (migrations)", smoke.add_and_list)
             smoke.step("serve, run-now --wait through it, SIGTERM", smoke.serve)
             if not args.no_app:
