@@ -10,6 +10,10 @@ Extra arguments are passed through (``python3 dev.py test -k cron``).
 from the window's code (keeping every translation they have) and the compiled
 ``resources/i18n/*.qm`` the wheel ships (``i18n/update.py`` says how).
 
+``python3 dev.py bundle`` builds the one-folder app with PyInstaller into ``build/bundle/``
+(``packaging/build.py``; PyInstaller is installed into ``.venv`` when missing) and
+``python3 dev.py bundle-smoke`` smoke-tests what was built (``packaging/smoke.py``).
+
 ``python3 dev.py system-libraries`` installs, on Debian or Ubuntu, the system libraries Qt
 needs (offscreen too) when some are missing; ``.ci/run`` calls it. It asks ``dpkg`` first and
 runs ``apt-get`` only for what is missing (as root, or through sudo without a password).
@@ -30,7 +34,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".errands-installed"
 
-EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "i18n": ""}
+EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "i18n": "", "bundle": "",
+          "bundle-smoke": ""}
 # What PySide6's QtGui/QtWidgets link against even offscreen, and fonts: DejaVu, and one
 # with Chinese characters for the window in Chinese (and its screenshot).
 QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfontconfig1",
@@ -133,6 +138,9 @@ def main(argv: list[str]) -> int:
         return subprocess.call([str(BIN / "errands"), *rest])
     if what == "i18n":
         return subprocess.call([str(PY), str(ROOT / "i18n" / "update.py"), *rest])
+    if what in ("bundle", "bundle-smoke"):
+        script = "build.py" if what == "bundle" else "smoke.py"
+        return subprocess.call([str(PY), str(ROOT / "packaging" / script), *rest])
     if what == "bench":
         scripts = rest or sorted(str(p) for p in (ROOT / "bench").glob("bench_*.py"))
         return max((subprocess.call([str(PY), s]) for s in scripts), default=0)
