@@ -88,6 +88,8 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
                     shell.set_theme(scheme)
                     await asyncio.sleep(0.2)
                     QApplication.processEvents()
+                    if view == "form" and size != "large":
+                        continue  # a dialog keeps its own size
                     name = f"{view}-{scheme}.png" if size == "large" else \
                         f"{view}-{scheme}-{size}.png"
                     if language:
