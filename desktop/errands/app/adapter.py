@@ -67,6 +67,8 @@ class Adapter(QObject):
             self._unsubscribe = None
 
     def _on_notice(self, notice: Notice) -> None:
+        if self._unsubscribe is None:  # delivered after detach(): nobody listens any more
+            return
         if notice.stamp.newer_than(self.stamp):
             self.stamp = notice.stamp
         self.notice.emit(notice)

@@ -111,6 +111,7 @@ class WindowController(QObject):
         self._gone: set[str] | None = None   # ids deleted while the first load goes on
         self._refreshing: dict[str, bool] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
         # Qt calls us between loop turns too (a test, a nested dialog): tasks go to this loop
         self.loop = asyncio.get_event_loop()
 
@@ -265,7 +266,10 @@ class WindowController(QObject):
                 self.refreshed.emit(name)
         self.spawn(go())
 
-    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any] | None:
+        if self._closed:  # a late signal after close(): no loop will run it
+            coro.close()  # type: ignore[attr-defined]
+            return None
         task = self.loop.create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -715,6 +719,7 @@ class WindowController(QObject):
         await self.approvals.idle()
 
     async def close(self) -> None:
+        self._closed = True
         self.approvals.close()
         for task in list(self._tasks):
             task.cancel()

@@ -79,6 +79,7 @@ class AppShell(QObject):
         self.controller: WindowController | None = None
         self._quit = asyncio.Event()
         self._closed = False
+        self._ended = False   # close() finished: nothing more is started
         self._tasks: set[asyncio.Task[Any]] = set()
         # Qt may call us between the loop's turns (a test, a modal): tasks go to the loop
         # start() ran on
@@ -204,6 +205,7 @@ class AppShell(QObject):
             await self.controller.close()
         if self.adapter is not None:
             await self.adapter.drain()
+        self._ended = True
         self.crash.uninstall()
         self.settings.sync()
 
@@ -227,6 +229,9 @@ class AppShell(QObject):
         self._spawn(go())
 
     def _spawn(self, coro: Any) -> None:
+        if self._ended:  # a late notice after close(): no loop will run it
+            coro.close()
+            return
         loop = self.loop or asyncio.get_event_loop()
         task = loop.create_task(coro)
         self._tasks.add(task)
