@@ -65,8 +65,6 @@ def build_parser() -> argparse.ArgumentParser:
     cmd("list", commands.list_, "list automations")
     p = cmd("show", commands.show, "show one automation")
     p.add_argument("id")
-    p = cmd("export", commands.export, "print the stored definition document as it is")
-    p.add_argument("id")
     for name, handler, text in (("pause", commands.pause, "stop automatic fires"),
                                 ("resume", commands.resume, "re-arm from the next future fire"),
                                 ("delete", commands.delete, "delete an automation and its runs")):
@@ -112,13 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
     cp = csub.add_parser("unset", parents=[common], help="back to the default")
     cp.set_defaults(handler=commands.config_unset)
     cp.add_argument("key")
-    from . import agent_commands, engine_commands, observe, provider_commands, worktrees
+    from . import (agent_commands, diagnose_commands, engine_commands, observe,
+                   provider_commands, transfer_commands, worktrees)
+
+    transfer_commands.register(cmd)
 
     engine_commands.register(cmd)
     observe.register(cmd)
     agent_commands.register(cmd, common, _Parser)
     provider_commands.register(cmd, common, _Parser)
     worktrees.register(cmd)
+    diagnose_commands.register(cmd)
     return parser
 
 

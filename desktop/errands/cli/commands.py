@@ -140,7 +140,7 @@ def edit(args: argparse.Namespace) -> int:
                            "options cannot be merged into its stored definition; give a whole "
                            "valid definition instead", "--from-json FILE with a complete "
                            "definition document",
-                           f"errands export {ident[:8]} > fixed.json; correct it; "
+                           f"errands export {ident[:8]} --definition > fixed.json; correct it; "
                            f"errands edit {ident[:8]} --from-json fixed.json")
     else:
         doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
@@ -171,21 +171,6 @@ def show(args: argparse.Namespace) -> int:
     store = open_store(args)
     automation = store.get(store.resolve_id(args.id))
     emit(args, automation.to_dict(), render.automation_detail(automation))
-    return 0
-
-
-def export(args: argparse.Namespace) -> int:
-    """The stored definition document as it is, readable or not: the starting point of a
-    repair (``edit --from-json``) or a copy (``add --from-json``)."""
-    store = open_store(args)
-    text = store.stored_text(store.resolve_id(args.id))
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError:
-        print("note: the stored definition is not JSON; printed as it is", file=sys.stderr)
-        emit(args, text, text)
-        return 0
-    emit(args, doc, json.dumps(doc, indent=2, ensure_ascii=False))
     return 0
 
 
