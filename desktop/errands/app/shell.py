@@ -60,7 +60,7 @@ class AppShell(QObject):
 
     def __init__(self, data_dir: Path, *, tray_available: bool | None = None,
                  notifications: Backend | None = None,
-                 settings: QSettings | None = None) -> None:
+                 settings: QSettings | None = None, show_window: bool = True) -> None:
         app = QApplication.instance()
         assert isinstance(app, QApplication), "create the QApplication first"
         super().__init__()
@@ -80,6 +80,7 @@ class AppShell(QObject):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._recent_dirty = True
         self._refreshing: dict[str, bool] = {}  # refresh name -> asked again meanwhile
+        self.show_window = show_window  # False: start in the tray (errands --tray)
         self.collections = Collections(
             lambda: bool(self.adapter is not None and self.adapter.running), self)
 
@@ -133,7 +134,8 @@ class AppShell(QObject):
         """Show the window at once, then start the engine and listen to it."""
         self.loop = asyncio.get_running_loop()
         self.window.show_engine_state("starting")
-        self.window.show()
+        if self.show_window or not self.tray.available:
+            self.window.show()
         self.api = await self.host.start()
         self.adapter = Adapter(self.api, self)
         self.controller = WindowController(self.window, self.adapter)

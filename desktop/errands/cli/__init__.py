@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "With no command, 'errands' opens the app (its window and tray icon).",
                      epilog="Run 'errands COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"errands {__version__}")
+    parser.add_argument("--tray", action="store_true",
+                        help="open the app minimised to the tray, without its window (how "
+                             "'errands autostart on' starts it at login)")
     sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", parser_class=_Parser)
 
     def cmd(name: str, handler: Callable[..., int], help: str) -> argparse.ArgumentParser:
@@ -173,7 +176,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "handler", None) is None:  # no command: open the app
             from ..app.main import run_app
             from .commands import _dir
+            if args.tray:
+                return run_app(_dir(args), show_window=False)
             return run_app(_dir(args))
+        if args.tray:
+            raise InvalidInput("--tray", "only opens the app; give no command with it",
+                               "errands --tray", "errands --tray")
         return int(args.handler(args) or 0)
     except ErrandsError as exc:
         return _fail(exc, as_json)
