@@ -11,7 +11,7 @@ from typing import Any
 from .. import jsondoc
 from ..catalog import Catalog
 from ..errors import InvalidInput
-from ..paths import data_dir, database_path
+from ..paths import data_dir, database_path, run_log_path
 from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
 from ..records import Automation
@@ -214,9 +214,23 @@ def runs(args: argparse.Namespace) -> int:
     store = open_store(args)
     ident = store.resolve_id(args.id)
     items, cursor = store.runs_page(ident, limit=args.limit, cursor=args.cursor)
-    emit(args, {"runs": [r.to_dict() for r in items], "next_cursor": cursor},
-         render.run_list(items, cursor))
+    logs = {r.id: run_log(_dir(args), r.automation_id, r.id) for r in items}
+    text = render.run_list(items, cursor)
+    kept = [r for r in items if logs[r.id]]
+    if kept:
+        folder = Path(str(logs[kept[0].id])).parent
+        text += (f"\nOutput logs: {folder}/<run id>.log "
+                 f"(runs {', '.join(f'#{r.index}' for r in kept[:10])}"
+                 f"{', …' if len(kept) > 10 else ''}); agent runs: errands session show")
+    emit(args, {"runs": [{**r.to_dict(), "log": logs[r.id]} for r in items],
+                "next_cursor": cursor}, text)
     return 0
+
+
+def run_log(root: Path, automation_id: str, run_id: str) -> str | None:
+    """The run's output log (a command run's whole output, every attempt), if it exists."""
+    path = run_log_path(root, automation_id, run_id)
+    return str(path) if path.is_file() else None
 
 
 def schedule_preview(args: argparse.Namespace) -> int:
