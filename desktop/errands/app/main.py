@@ -71,6 +71,8 @@ def run_app(data_dir: Path, argv: list[str] | None = None, *, show_window: bool 
     if problem:
         print(f"error: cannot open the Errands window: {problem}", file=sys.stderr)
         return 1
+    from ..logs import setup_logging
+    setup_logging("app")
 
     import qasync
     from PySide6.QtWidgets import QApplication

@@ -175,9 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_text(parser, args)
         if getattr(args, "handler", None) is None:  # no command: open the app
             from ..app.main import run_app
-            from ..logs import setup_logging
             from .commands import _dir
-            setup_logging("app")
             if args.tray:
                 return run_app(_dir(args), show_window=False)
             return run_app(_dir(args))
