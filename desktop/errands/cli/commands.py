@@ -84,7 +84,7 @@ def _read_json(source: str) -> Any:
 
 # what ``add``/``edit --from-json`` may be given besides the document itself
 _FROM_JSON_COMPATIBLE = {"from_json", "request_id", "data_dir", "json", "handler", "command_name",
-                         "id"}
+                         "id", "tray"}
 
 
 def _from_json_alone(args: argparse.Namespace, usage: str) -> Any:
