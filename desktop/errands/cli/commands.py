@@ -215,13 +215,7 @@ def runs(args: argparse.Namespace) -> int:
     ident = store.resolve_id(args.id)
     items, cursor = store.runs_page(ident, limit=args.limit, cursor=args.cursor)
     logs = {r.id: run_log(_dir(args), r.automation_id, r.id) for r in items}
-    text = render.run_list(items, cursor)
-    kept = [r for r in items if logs[r.id]]
-    if kept:
-        folder = Path(str(logs[kept[0].id])).parent
-        text += (f"\nOutput logs: {folder}/<run id>.log "
-                 f"(runs {', '.join(f'#{r.index}' for r in kept[:10])}"
-                 f"{', …' if len(kept) > 10 else ''}); agent runs: errands session show")
+    text = render.run_list(items, cursor)  # (the table alone: scripts read its lines)
     emit(args, {"runs": [{**r.to_dict(), "log": logs[r.id]} for r in items],
                 "next_cursor": cursor}, text)
     return 0
