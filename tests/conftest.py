@@ -25,6 +25,10 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> It
         if key.startswith("ERRANDS_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("ERRANDS_DATA_DIR", str(tmp_path / "default-data"))
+    # nor the user's log folder (errands serve logs there; platformdirs follows
+    # XDG_STATE_HOME) or autostart folder, also in the processes a test starts
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     yield
 
 

@@ -320,7 +320,7 @@ def _stream(errors: str) -> io.TextIOWrapper:
     return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors, write_through=True)
 
 
-def _app_stand_in(data_dir: Path, argv: list[str] | None = None) -> int:
+def _app_stand_in(data_dir: Path, argv: list[str] | None = None, **_: Any) -> int:
     print(f"(the app would open on {data_dir})")
     return 0
 

@@ -489,8 +489,8 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
         (("list", "--json"), {}),
         (("list",), {}),
         (("show", zone[:8]), {}),
-        (("export", text[:8]), {}),
-        (("export", text[:8], "--json"), {}),
+        (("export", text[:8], "--definition"), {}),
+        (("export", text[:8], "--definition", "--json"), {}),
         (("edit", typed[:8], "--title", "Typed again", "--json"), {"expect": 2}),
         (("pause", zone[:8], "--json"), {"expect": 4}),
         (("run-now", typed[:8], "--json"), {"expect": 4}),
@@ -515,7 +515,7 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
     assert paused.error()["code"] == "broken" and run_now.error()["code"] == "broken"
 
     # repair: export, correct, edit --from-json; it is then an ordinary automation again
-    exported = json.loads(cli.call("export", zone[:8]).out)
+    exported = json.loads(cli.call("export", zone[:8], "--definition").out)
     assert exported["trigger"]["timezone"] == "Gone/Removed"  # the stored document as it is
     exported["trigger"]["timezone"] = "Europe/Berlin"
     fixed = cli.tmp / "fixed.json"
@@ -524,7 +524,7 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
     assert repaired.out.startswith("Repaired to revision 2")
     again, deleted, good_export = cli.many([(("show", zone[:8], "--json"), {}),
                                             (("delete", text[:8]), {}),
-                                            (("export", good[:8]), {})])
+                                            (("export", good[:8], "--definition"), {})])
     doc = again.json()
     assert doc["status"] == "active" and doc["trigger"]["timezone"] == "Europe/Berlin"
     assert doc["next_fire_at"] is not None
@@ -583,7 +583,7 @@ def test_serve_closes_damaged_leftover_runs_and_a_repair_mends_timestamps(cli: C
     assert "the stored paused_at '7' is not an instant" in status["Odd clock"]["problem"]
     assert "the stored updated_at 'soon'" in status["Odd clock"]["problem"]
     exported = cli.tmp / "clock.json"
-    exported.write_text(cli.call("export", clock[:8]).out)
+    exported.write_text(cli.call("export", clock[:8], "--definition").out)
     assert cli.call("edit", clock[:8], "--from-json", str(exported)).out.startswith("Repaired")
     mended = cli.call("show", clock[:8], "--json").json()
     assert mended["status"] == "active" and mended["updated_at"] is not None

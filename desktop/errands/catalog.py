@@ -41,7 +41,7 @@ def refuse_broken(automation: Automation) -> None:
     if automation.problem is not None:
         raise Conflict("broken", f"{automation.title} cannot be loaded ({automation.problem}); "
                        f"repair it with 'errands edit {automation.id[:8]} --from-json FILE' "
-                       f"(see 'errands export {automation.id[:8]}') or delete it")
+                       f"(see 'errands export {automation.id[:8]} --definition') or delete it")
 
 
 def fingerprint(doc: Any) -> str:

@@ -22,6 +22,11 @@ PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 
 
+def default_data_dir() -> Path:
+    """The user data folder Errands uses when nothing names another one."""
+    return user_data_path("errands", appauthor=False).expanduser().resolve()
+
+
 def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     if explicit:
         path = Path(explicit)

@@ -263,7 +263,7 @@ class Store:
             return [_automation(r) for r in rows]  # type: ignore[arg-type]
 
     def stored_text(self, automation_id: str) -> str:
-        """The definition exactly as stored, readable or not (what ``errands export`` prints)."""
+        """The definition exactly as stored, readable or not (what ``errands export ID --definition`` prints)."""
         with self.db.read() as s:
             found = s.execute(select(AutomationRow.id, type_coerce(AutomationRow.definition, Text))
                               .where(AutomationRow.id == automation_id)).first()
@@ -300,23 +300,35 @@ class Store:
     def insert_automation(self, definition: Definition, *, now: datetime,
                           next_fire_at: datetime | None, request_id: str | None,
                           fingerprint: str | None, actor: str) -> Automation:
-        doc = definition.to_dict()
-        row = AutomationRow(
-            id=new_id(), request_id=request_id, request_fingerprint=fingerprint,
-            title=definition.title, definition=doc, revision=1,
-            status="paused" if definition.paused else "active", next_fire_at=next_fire_at,
-            failure_streak=0, run_count=0, last_index=0, created_at=now, updated_at=now)
+        return self.insert_automations([(definition, next_fire_at, request_id, fingerprint)],
+                                       now=now, actor=actor)[0]
+
+    def insert_automations(self, items: Sequence[tuple[Definition, datetime | None,
+                                                       str | None, str | None]], *,
+                           now: datetime, actor: str) -> list[Automation]:
+        """Create each (definition, next fire, request id, fingerprint), all in one
+        transaction: all of them or none."""
+        rows = []
         try:
             with self.db.write() as s:
-                s.add(row)
-                s.flush()
-                s.add(RevisionRow(automation_id=row.id, revision=1, definition=doc,
-                                  created_at=now))
-                self.audit_in(s, row.id, "created", 1, actor, now, {"title": definition.title})
+                for definition, next_fire_at, request_id, fingerprint in items:
+                    doc = definition.to_dict()
+                    row = AutomationRow(
+                        id=new_id(), request_id=request_id, request_fingerprint=fingerprint,
+                        title=definition.title, definition=doc, revision=1,
+                        status="paused" if definition.paused else "active",
+                        next_fire_at=next_fire_at, failure_streak=0, run_count=0, last_index=0,
+                        created_at=now, updated_at=now)
+                    s.add(row)
+                    s.flush()
+                    s.add(RevisionRow(automation_id=row.id, revision=1, definition=doc,
+                                      created_at=now))
+                    self.audit_in(s, row.id, "created", 1, actor, now, {"title": definition.title})
+                    rows.append(row)
         except IntegrityError as exc:  # a concurrent create with the same request id
-            raise Conflict("identity_conflict", f"request id {request_id!r} was used by another "
-                           "create at the same moment; retry to get its automation") from exc
-        return _automation(row)
+            raise Conflict("identity_conflict", "a request id was used by another create at "
+                           "the same moment; retry to get its automation") from exc
+        return [_automation(row) for row in rows]
 
     def revise_in(self, s: Session, row: AutomationRow, definition: Definition, *,
                   now: datetime, actor: str, action: str = "revised",

@@ -63,8 +63,11 @@ def _environment_key() -> str | None:
 def get_api_key(data_dir: Path) -> tuple[str | None, Source | None]:
     """The key in force and where it came from. No keyring on this machine reads as no key
     (local providers need none); a keyring that exists but fails is reported."""
+    from ..logs import remember_secret
+
     key = _environment_key()
     if key is not None:
+        remember_secret(key)
         return key, "environment"
     try:
         stored = keyring.get_password(SERVICE, _account(data_dir))
@@ -73,6 +76,7 @@ def get_api_key(data_dir: Path) -> tuple[str | None, Source | None]:
     except Exception as exc:  # backends raise their own (D-Bus, locked, denied)
         raise KeyringUnavailable("keyring_error", "cannot read the API key from the keyring "
                                  f"({type(exc).__name__}); {NO_KEYRING_HINT}") from None
+    remember_secret(stored)
     return (stored, "keyring") if stored else (None, None)
 
 

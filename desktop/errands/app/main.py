@@ -60,8 +60,10 @@ def _platform_missing() -> str | None:
             "desktop session, or QT_QPA_PLATFORM=offscreen for a headless check")
 
 
-def run_app(data_dir: Path, argv: list[str] | None = None) -> int:
-    """Open the app on ``data_dir`` and run until Quit; the process exit code."""
+def run_app(data_dir: Path, argv: list[str] | None = None, *, show_window: bool = True) -> int:
+    """Open the app on ``data_dir`` and run until Quit; the process exit code.
+    ``show_window=False`` (``errands --tray``, start at login) opens only the tray icon,
+    unless there is no tray to open."""
     code = hand_over(data_dir)
     if code is not None:
         return code
@@ -69,6 +71,8 @@ def run_app(data_dir: Path, argv: list[str] | None = None) -> int:
     if problem:
         print(f"error: cannot open the Errands window: {problem}", file=sys.stderr)
         return 1
+    from ..logs import setup_logging
+    setup_logging("app")
 
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -78,7 +82,7 @@ def run_app(data_dir: Path, argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
     configure_application(app)  # type: ignore[arg-type]
     loop = qasync.QEventLoop(app)
-    shell = AppShell(Path(data_dir))
+    shell = AppShell(Path(data_dir), show_window=show_window)
     try:
         with _quit_on_signals(shell, loop):
             return loop.run_until_complete(shell.run())

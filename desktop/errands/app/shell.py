@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .. import __version__
 from ..engine.api import Api
+from ..errors import ErrandsError
 from ..engine.service import EngineThread
 from ..paths import data_dir as open_data_dir
 from . import i18n
@@ -62,7 +63,8 @@ class AppShell(QObject):
 
     def __init__(self, data_dir: Path, *, tray_available: bool | None = None,
                  notifications: Backend | None = None,
-                 settings: QSettings | None = None, language: str | None = None) -> None:
+                 settings: QSettings | None = None, language: str | None = None,
+                 show_window: bool = True) -> None:
         app = QApplication.instance()
         assert isinstance(app, QApplication), "create the QApplication first"
         super().__init__()
@@ -86,6 +88,7 @@ class AppShell(QObject):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._recent_dirty = True
         self._refreshing: dict[str, bool] = {}  # refresh name -> asked again meanwhile
+        self.show_window = show_window  # False: start in the tray (errands --tray)
         self.collections = Collections(
             lambda: bool(self.adapter is not None and self.adapter.running), self)
 
@@ -141,7 +144,8 @@ class AppShell(QObject):
         self.loop = asyncio.get_running_loop()
         self.crash.install(self.loop)
         self.window.show_engine_state("starting")
-        self.window.show()
+        if self.show_window or not self.tray.available:
+            self.window.show()
         self.api = await self.host.start()
         self.adapter = Adapter(self.api, self)
         self.controller = WindowController(self.window, self.adapter)
@@ -265,10 +269,14 @@ class AppShell(QObject):
             current.dialog.raise_()
             current.dialog.activateWindow()
             return current
+        from .. import autostart
         from .dialogs.settings_flow import open_settings
+        try:  # the entry on disk is the record of the choice
+            starting = (await asyncio.to_thread(autostart.status)).enabled
+        except (OSError, ErrandsError):
+            starting = False
         flow = await open_settings(self.window, self.api, self.adapter, self.data_dir,
-                                   self.theme.choice,
-                                   autostart=self.settings.value("autostart", False, type=bool),
+                                   self.theme.choice, autostart=starting,
                                    language=str(self.settings.value("language", "")))
         flow.dialog.theme_chosen.connect(self.set_theme)
         flow.dialog.language_chosen.connect(self.set_language)
@@ -281,8 +289,27 @@ class AppShell(QObject):
         self.settings.sync()
 
     def set_autostart(self, on: bool) -> None:
-        self.settings.setValue("autostart", on)
-        self.settings.sync()
+        """Start at login (in the tray) or not: the platform's entry, written off the loop;
+        a refusal (an entry Errands did not write) is said in the status bar."""
+        from .. import autostart
+        from ..paths import default_data_dir
+
+        explicit = None if self.data_dir == default_data_dir() else self.data_dir
+
+        async def go() -> None:
+            try:
+                if on:
+                    await asyncio.to_thread(autostart.enable, autostart.launch_command(explicit))
+                else:
+                    await asyncio.to_thread(autostart.disable)
+            except (OSError, ErrandsError) as exc:
+                self.window.statusBar().showMessage(
+                    self.tr("Start at login: %1").replace("%1", str(exc)), 30_000)
+                return
+            self.window.statusBar().showMessage(
+                self.tr("Errands will start at login, in the tray") if on
+                else self.tr("Errands will not start at login"), 10_000)
+        self._spawn(go())
 
     def set_theme(self, choice: str) -> None:
         self.theme.set_choice(parse_choice(choice))

@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "With no command, 'errands' opens the app (its window and tray icon).",
                      epilog="Run 'errands COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"errands {__version__}")
+    parser.add_argument("--tray", action="store_true",
+                        help="open the app minimised to the tray, without its window (how "
+                             "'errands autostart on' starts it at login)")
     sub = parser.add_subparsers(dest="command_name", metavar="COMMAND", parser_class=_Parser)
 
     def cmd(name: str, handler: Callable[..., int], help: str) -> argparse.ArgumentParser:
@@ -64,8 +67,6 @@ def build_parser() -> argparse.ArgumentParser:
                    "document (a file, or - for stdin); the way to repair a broken automation")
     cmd("list", commands.list_, "list automations")
     p = cmd("show", commands.show, "show one automation")
-    p.add_argument("id")
-    p = cmd("export", commands.export, "print the stored definition document as it is")
     p.add_argument("id")
     for name, handler, text in (("pause", commands.pause, "stop automatic fires"),
                                 ("resume", commands.resume, "re-arm from the next future fire"),
@@ -112,13 +113,17 @@ def build_parser() -> argparse.ArgumentParser:
     cp = csub.add_parser("unset", parents=[common], help="back to the default")
     cp.set_defaults(handler=commands.config_unset)
     cp.add_argument("key")
-    from . import agent_commands, engine_commands, observe, provider_commands, worktrees
+    from . import (agent_commands, diagnose_commands, engine_commands, observe,
+                   provider_commands, transfer_commands, worktrees)
+
+    transfer_commands.register(cmd)
 
     engine_commands.register(cmd)
     observe.register(cmd)
     agent_commands.register(cmd, common, _Parser)
     provider_commands.register(cmd, common, _Parser)
     worktrees.register(cmd)
+    diagnose_commands.register(cmd)
     return parser
 
 
@@ -171,7 +176,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "handler", None) is None:  # no command: open the app
             from ..app.main import run_app
             from .commands import _dir
+            if args.tray:
+                return run_app(_dir(args), show_window=False)
             return run_app(_dir(args))
+        if args.tray:
+            raise InvalidInput("--tray", "only opens the app; give no command with it",
+                               "errands --tray", "errands --tray")
         return int(args.handler(args) or 0)
     except ErrandsError as exc:
         return _fail(exc, as_json)

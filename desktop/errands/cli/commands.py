@@ -11,7 +11,7 @@ from typing import Any
 from .. import jsondoc
 from ..catalog import Catalog
 from ..errors import InvalidInput
-from ..paths import data_dir, database_path
+from ..paths import data_dir, database_path, run_log_path
 from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
 from ..records import Automation
@@ -84,7 +84,7 @@ def _read_json(source: str) -> Any:
 
 # what ``add``/``edit --from-json`` may be given besides the document itself
 _FROM_JSON_COMPATIBLE = {"from_json", "request_id", "data_dir", "json", "handler", "command_name",
-                         "id"}
+                         "id", "tray"}
 
 
 def _from_json_alone(args: argparse.Namespace, usage: str) -> Any:
@@ -140,7 +140,7 @@ def edit(args: argparse.Namespace) -> int:
                            "options cannot be merged into its stored definition; give a whole "
                            "valid definition instead", "--from-json FILE with a complete "
                            "definition document",
-                           f"errands export {ident[:8]} > fixed.json; correct it; "
+                           f"errands export {ident[:8]} --definition > fixed.json; correct it; "
                            f"errands edit {ident[:8]} --from-json fixed.json")
     else:
         doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
@@ -171,21 +171,6 @@ def show(args: argparse.Namespace) -> int:
     store = open_store(args)
     automation = store.get(store.resolve_id(args.id))
     emit(args, automation.to_dict(), render.automation_detail(automation))
-    return 0
-
-
-def export(args: argparse.Namespace) -> int:
-    """The stored definition document as it is, readable or not: the starting point of a
-    repair (``edit --from-json``) or a copy (``add --from-json``)."""
-    store = open_store(args)
-    text = store.stored_text(store.resolve_id(args.id))
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError:
-        print("note: the stored definition is not JSON; printed as it is", file=sys.stderr)
-        emit(args, text, text)
-        return 0
-    emit(args, doc, json.dumps(doc, indent=2, ensure_ascii=False))
     return 0
 
 
@@ -229,9 +214,17 @@ def runs(args: argparse.Namespace) -> int:
     store = open_store(args)
     ident = store.resolve_id(args.id)
     items, cursor = store.runs_page(ident, limit=args.limit, cursor=args.cursor)
-    emit(args, {"runs": [r.to_dict() for r in items], "next_cursor": cursor},
-         render.run_list(items, cursor))
+    logs = {r.id: run_log(_dir(args), r.automation_id, r.id) for r in items}
+    text = render.run_list(items, cursor)  # (the table alone: scripts read its lines)
+    emit(args, {"runs": [{**r.to_dict(), "log": logs[r.id]} for r in items],
+                "next_cursor": cursor}, text)
     return 0
+
+
+def run_log(root: Path, automation_id: str, run_id: str) -> str | None:
+    """The run's output log (a command run's whole output, every attempt), if it exists."""
+    path = run_log_path(root, automation_id, run_id)
+    return str(path) if path.is_file() else None
 
 
 def schedule_preview(args: argparse.Namespace) -> int:

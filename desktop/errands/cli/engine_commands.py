@@ -9,13 +9,15 @@ from typing import Any
 
 from ..errors import Conflict
 from . import render
-from .commands import _dir, emit, open_store
+from .commands import _dir, emit, open_store, run_log
 from .routing import perform
 
 
 def serve(args: argparse.Namespace) -> int:
     from ..engine.service import serve as run_engine
+    from ..logs import setup_logging
 
+    setup_logging("serve")
     try:
         asyncio.run(run_engine(_dir(args), announce=lambda text: print(text, flush=True)))
     except KeyboardInterrupt:
@@ -55,7 +57,10 @@ def run_now(args: argparse.Namespace) -> int:
         text += f"\n{run.result}"
     if run.error_code:
         text += f"\nerror: {run.error_code}: {run.error_message}"
-    emit(args, reply, text)
+    log = run_log(_dir(args), run.automation_id, run.id)
+    if log:
+        text += f"\nlog: {log}"
+    emit(args, {**reply, "log": log}, text)
     if not args.wait:  # the run was accepted (or, repeated, is what was recorded): done
         return 0
     return 0 if run.state == "succeeded" else 1

@@ -43,7 +43,7 @@ def broken_detail(a: Automation) -> str:
         "  status       broken: its stored definition cannot be loaded, so it never runs",
         f"  problem      {a.problem}",
         f"  revision     {a.revision}   updated {local(a.updated_at)}",
-        f"  repair       errands export {short} > fixed.json   (the stored document, as it is)",
+        f"  repair       errands export {short} --definition > fixed.json   (as stored)",
         "               correct fixed.json, then",
         f"               errands edit {short} --from-json fixed.json",
         f"  or           errands delete {short}",

@@ -115,6 +115,12 @@ class Api:
                      actor: str = "user") -> Stamped[tuple[Automation, bool]]:
         return await self._command(self.engine.create(doc, request_id=request_id, actor=actor))
 
+    async def import_document(self, doc: Any, *, dry_run: bool = False,
+                              actor: str = "user") -> Stamped[Any]:
+        """Import an export document (:mod:`errands.transfer`); the value is the plan."""
+        return await self._command(self.engine.import_document(doc, dry_run=dry_run,
+                                                               actor=actor))
+
     async def edit(self, automation_id: str, doc: Any, *, expected_revision: int | None = None,
                    actor: str = "user") -> Stamped[tuple[Automation, bool]]:
         return await self._command(self.engine.revise(

@@ -117,6 +117,18 @@ def user_shell() -> str:
     return _FALLBACK_SHELL
 
 
+HIDDEN_VARIABLES = ("ERRANDS_API_KEY",)
+
+
+def child_environment(variables: dict[str, str]) -> dict[str, str]:
+    """Errands' environment for a command it starts, plus ``variables``, without Errands'
+    own secrets (the provider's API key): a command, or an agent's tool call, must not be
+    able to print or send it."""
+    env = {k: v for k, v in os.environ.items() if k not in HIDDEN_VARIABLES}
+    env.update(variables)
+    return env
+
+
 def run_variables(ctx: RunContext) -> dict[str, str]:
     """The ``ERRANDS_*`` variables a command sees."""
     return {
@@ -424,7 +436,7 @@ class CommandRunner:
                                          f"{exc.strerror or exc}")
         output = _Output()
         try:
-            return await self._run(ctx, argv, {**os.environ, **variables}, output)
+            return await self._run(ctx, argv, child_environment(variables), output)
         finally:
             output.detach()
 

@@ -25,6 +25,21 @@ class Commands(EngineBase):
         self._refresh(automation.id)
         return automation, created
 
+    async def import_document(self, doc: Any, *, dry_run: bool = False,
+                              actor: str = "user") -> Any:
+        """An export document (:mod:`errands.transfer`): every entry checked, then all new
+        ones created in one transaction (none when ``dry_run``). The plan is the answer."""
+        from ..transfer import apply_import, plan_import
+
+        self._group.flush()
+        plan = plan_import(self.catalog, doc)
+        if not dry_run:
+            apply_import(self.catalog, plan, actor=actor)
+            for item, _, _ in plan.creates:
+                assert item.automation_id is not None
+                self._refresh(item.automation_id)
+        return plan
+
     async def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
                      expected_revision: int | None = None) -> tuple[Automation, bool]:
         """Replace the definition. With ``expected_revision``, refuse when someone else

@@ -51,6 +51,9 @@ ACTOR = Shape("one of " + ", ".join(CLIENT_ACTORS), "user", lambda v: v in CLIEN
 DOCUMENT = Shape("a definition document (a JSON object)",
                  '{"title": "Backup", "runner": {...}, "trigger": {...}}',
                  lambda v: isinstance(v, dict))
+EXPORT = Shape("an export document (a JSON object, what 'errands export' prints)",
+               '{"format": "errands-export", "version": 1, "automations": [...]}',
+               lambda v: isinstance(v, dict))
 FLAG = Shape("true or false", "true", lambda v: isinstance(v, bool))
 ITEM = Shape(f"an attention item id (a whole number from 1 to {_INT64}), or null for all",
              "12", _whole)
@@ -106,6 +109,11 @@ async def _create(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.create(a["doc"], request_id=a["request_id"], actor=a["actor"])
     automation, created = answer.value
     return _stamped(answer, {"automation": automation.to_dict(), "created": created})
+
+
+async def _import(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.import_document(a["doc"], dry_run=a["dry_run"], actor=a["actor"])
+    return _stamped(answer, answer.value.to_dict(dry_run=a["dry_run"]))
 
 
 async def _revise(api: Api, a: dict[str, Any]) -> Any:
@@ -256,6 +264,8 @@ _ACTOR = Arg(ACTOR, default="user")
 OPERATIONS: dict[str, Operation] = {
     "create": Operation(_create, {"doc": Arg(DOCUMENT, required=True),
                                   "request_id": Arg(REQUEST_ID), "actor": _ACTOR}),
+    "import": Operation(_import, {"doc": Arg(EXPORT, required=True),
+                                  "dry_run": Arg(FLAG, default=False), "actor": _ACTOR}),
     "revise": Operation(_revise, {"id": _ID, "doc": Arg(DOCUMENT, required=True),
                                   "expected_revision": Arg(REVISION), "actor": _ACTOR}),
     "pause": Operation(_pause, {"id": _ID, "actor": _ACTOR}),

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import signal
 import subprocess
 from typing import Any
 
 from ...definition import ANY_TEXT
-from ...engine.command_runner import BoundedBytes, keep_tail, user_shell
+from ...engine.command_runner import BoundedBytes, child_environment, keep_tail, user_shell
 from ...engine.processes import (EXIT_WAIT, settle, stop_group, terminate_group_async,
                                  wait_event)
 from .base import Handler, ToolEnv, ToolError, ToolResult, ToolSpec, bounded
@@ -125,7 +124,7 @@ async def run_command(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
     variables = {k: v for k, v in (("ERRANDS_RUN_ID", env.run_id),
                                    ("ERRANDS_AUTOMATION_ID", env.automation_id)) if v}
     pipes, returncode, timed_out = await _run(env, [user_shell(), "-c", command],
-                                              {**os.environ, **variables}, timeout)
+                                              child_environment(variables), timeout)
     parts = [_status(returncode, timed_out, timeout), _stream("stdout", pipes.streams[1],
                                                               STDOUT_CHARS),
              _stream("stderr", pipes.streams[2], STDERR_CHARS)]
