@@ -19,6 +19,14 @@
             <translation>Errands läuft weiter</translation>
         </message>
         <message>
+            <source>Errands will not start at login</source>
+            <translation>Errands startet nicht mehr bei der Anmeldung</translation>
+        </message>
+        <message>
+            <source>Errands will start at login, in the tray</source>
+            <translation>Errands startet bei der Anmeldung im Infobereich</translation>
+        </message>
+        <message>
             <source>It keeps running your automations from the tray. Choose Quit in the tray menu to stop it.</source>
             <translation>Errands führt Ihre Automatisierungen weiter aus dem Infobereich aus. Wählen Sie dort „Errands beenden“, um es zu beenden.</translation>
         </message>
@@ -73,6 +81,10 @@
         <message>
             <source>Run now</source>
             <translation>Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>Start at login: %1</source>
+            <translation>Start bei der Anmeldung: %1</translation>
         </message>
         <message>
             <source>This desktop has no system tray. Quit Errands (automations stop firing), or keep it running minimised?</source>
@@ -1279,6 +1291,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>&amp;Suchen…</translation>
         </message>
         <message>
+            <source>&amp;Import…</source>
+            <translation>&amp;Importieren…</translation>
+        </message>
+        <message>
             <source>&amp;Light</source>
             <translation>&amp;Hell</translation>
         </message>
@@ -1311,6 +1327,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>&amp;Ansicht</translation>
         </message>
         <message>
+            <source>Add the automations of an export file</source>
+            <translation>Die Automatisierungen einer Exportdatei hinzufügen</translation>
+        </message>
+        <message>
             <source>Automations
 
 (the list of automations goes here)</source>
@@ -1337,6 +1357,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Delete the selected automation</source>
             <translation>Die gewählte Automatisierung löschen</translation>
+        </message>
+        <message>
+            <source>E&amp;xport…</source>
+            <translation>E&amp;xportieren…</translation>
         </message>
         <message>
             <source>Edit the selected automation</source>
@@ -1397,6 +1421,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Runs going now</source>
             <translation>Laufende Läufe</translation>
+        </message>
+        <message>
+            <source>Save every automation's definition to a file (no secrets, no history)</source>
+            <translation>Die Definition jeder Automatisierung in einer Datei speichern (ohne Geheimnisse, ohne Verlauf)</translation>
         </message>
         <message>
             <source>Say what and when in a sentence; see it before it is created</source>
@@ -2584,6 +2612,17 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
     <context>
         <name>WindowController</name>
         <message>
+            <source>%1 cannot be imported: %2</source>
+            <translation>%1 kann nicht importiert werden: %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n already here, left as they are.</source>
+            <translation>
+                <numerusform>%n ist schon vorhanden und bleibt, wie sie ist.</numerusform>
+                <numerusform>%n sind schon vorhanden und bleiben, wie sie sind.</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>Approval revoked</source>
             <translation>Freigabe widerrufen</translation>
         </message>
@@ -2636,8 +2675,57 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Bearbeiten</translation>
         </message>
         <message>
+            <source>Errands export (*.json)</source>
+            <translation>Errands-Export (*.json)</translation>
+        </message>
+        <message>
+            <source>Every automation in %1 is here already.</source>
+            <translation>Jede Automatisierung aus %1 ist schon vorhanden.</translation>
+        </message>
+        <message>
+            <source>Export automations</source>
+            <translation>Automatisierungen exportieren</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>Export fehlgeschlagen</translation>
+        </message>
+        <message>
+            <source>Exported</source>
+            <translation>Exportiert</translation>
+        </message>
+        <message numerus="yes">
+            <source>Exported %n automations to %1</source>
+            <translation>
+                <numerusform>%n Automatisierung nach %1 exportiert</numerusform>
+                <numerusform>%n Automatisierungen nach %1 exportiert</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>From a template…</source>
             <translation>Aus einer Vorlage…</translation>
+        </message>
+        <message>
+            <source>Import</source>
+            <translation>Importieren</translation>
+        </message>
+        <message numerus="yes">
+            <source>Import %n new automations from %1?</source>
+            <translation>
+                <numerusform>%n neue Automatisierung aus %1 importieren?</numerusform>
+                <numerusform>%n neue Automatisierungen aus %1 importieren?</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Import automations</source>
+            <translation>Automatisierungen importieren</translation>
+        </message>
+        <message numerus="yes">
+            <source>Imported %n automations from %1</source>
+            <translation>
+                <numerusform>%n Automatisierung aus %1 importiert</numerusform>
+                <numerusform>%n Automatisierungen aus %1 importiert</numerusform>
+            </translation>
         </message>
         <message>
             <source>Mark all read</source>
@@ -2654,6 +2742,14 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>New automation: in a sentence, from a template or with the form</source>
             <translation>Neue Automatisierung: in einem Satz, aus einer Vorlage oder mit dem Formular</translation>
+        </message>
+        <message>
+            <source>Nothing to import</source>
+            <translation>Nichts zu importieren</translation>
+        </message>
+        <message>
+            <source>Nothing was imported</source>
+            <translation>Nichts wurde importiert</translation>
         </message>
         <message>
             <source>Open it</source>
@@ -2710,6 +2806,13 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>a broken automation cannot be duplicated; repair it first</source>
             <translation>eine defekte Automatisierung kann nicht dupliziert werden; reparieren Sie sie zuerst</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… und %n weitere</numerusform>
+                <numerusform>… und %n weitere</numerusform>
+            </translation>
         </message>
     </context>
     <context>

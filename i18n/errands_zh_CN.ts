@@ -19,6 +19,14 @@
             <translation>Errands 仍在运行</translation>
         </message>
         <message>
+            <source>Errands will not start at login</source>
+            <translation>Errands 将不会在登录时启动</translation>
+        </message>
+        <message>
+            <source>Errands will start at login, in the tray</source>
+            <translation>Errands 将在登录时启动并驻留在托盘中</translation>
+        </message>
+        <message>
             <source>It keeps running your automations from the tray. Choose Quit in the tray menu to stop it.</source>
             <translation>它会在系统托盘中继续运行您的自动化任务。要停止它，请在托盘菜单中选择“退出 Errands”。</translation>
         </message>
@@ -69,6 +77,10 @@
         <message>
             <source>Run now</source>
             <translation>立即运行</translation>
+        </message>
+        <message>
+            <source>Start at login: %1</source>
+            <translation>登录时启动：%1</translation>
         </message>
         <message>
             <source>This desktop has no system tray. Quit Errands (automations stop firing), or keep it running minimised?</source>
@@ -1269,6 +1281,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>查找(&amp;F)…</translation>
         </message>
         <message>
+            <source>&amp;Import…</source>
+            <translation>导入(&amp;I)…</translation>
+        </message>
+        <message>
             <source>&amp;Light</source>
             <translation>浅色(&amp;L)</translation>
         </message>
@@ -1301,6 +1317,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>视图(&amp;V)</translation>
         </message>
         <message>
+            <source>Add the automations of an export file</source>
+            <translation>添加导出文件中的自动化任务</translation>
+        </message>
+        <message>
             <source>Automations
 
 (the list of automations goes here)</source>
@@ -1327,6 +1347,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Delete the selected automation</source>
             <translation>删除所选自动化任务</translation>
+        </message>
+        <message>
+            <source>E&amp;xport…</source>
+            <translation>导出(&amp;X)…</translation>
         </message>
         <message>
             <source>Edit the selected automation</source>
@@ -1387,6 +1411,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Runs going now</source>
             <translation>正在进行的运行</translation>
+        </message>
+        <message>
+            <source>Save every automation's definition to a file (no secrets, no history)</source>
+            <translation>将每个自动化任务的定义保存到文件（不含密钥，不含历史）</translation>
         </message>
         <message>
             <source>Say what and when in a sentence; see it before it is created</source>
@@ -2570,6 +2598,16 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
     <context>
         <name>WindowController</name>
         <message>
+            <source>%1 cannot be imported: %2</source>
+            <translation>无法导入 %1：%2</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n already here, left as they are.</source>
+            <translation>
+                <numerusform>%n 个已存在，保持不变。</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>Approval revoked</source>
             <translation>批准已撤销</translation>
         </message>
@@ -2622,8 +2660,54 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>编辑</translation>
         </message>
         <message>
+            <source>Errands export (*.json)</source>
+            <translation>Errands 导出文件 (*.json)</translation>
+        </message>
+        <message>
+            <source>Every automation in %1 is here already.</source>
+            <translation>%1 中的每个自动化任务都已存在。</translation>
+        </message>
+        <message>
+            <source>Export automations</source>
+            <translation>导出自动化任务</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>导出失败</translation>
+        </message>
+        <message>
+            <source>Exported</source>
+            <translation>已导出</translation>
+        </message>
+        <message numerus="yes">
+            <source>Exported %n automations to %1</source>
+            <translation>
+                <numerusform>已将 %n 个自动化任务导出到 %1</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>From a template…</source>
             <translation>从模板…</translation>
+        </message>
+        <message>
+            <source>Import</source>
+            <translation>导入</translation>
+        </message>
+        <message numerus="yes">
+            <source>Import %n new automations from %1?</source>
+            <translation>
+                <numerusform>从 %1 导入 %n 个新的自动化任务？</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Import automations</source>
+            <translation>导入自动化任务</translation>
+        </message>
+        <message numerus="yes">
+            <source>Imported %n automations from %1</source>
+            <translation>
+                <numerusform>已从 %1 导入 %n 个自动化任务</numerusform>
+            </translation>
         </message>
         <message>
             <source>Mark all read</source>
@@ -2640,6 +2724,14 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>New automation: in a sentence, from a template or with the form</source>
             <translation>新建自动化任务：用一句话、从模板或用表单</translation>
+        </message>
+        <message>
+            <source>Nothing to import</source>
+            <translation>没有可导入的内容</translation>
+        </message>
+        <message>
+            <source>Nothing was imported</source>
+            <translation>未导入任何内容</translation>
         </message>
         <message>
             <source>Open it</source>
@@ -2696,6 +2788,12 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>a broken automation cannot be duplicated; repair it first</source>
             <translation>损坏的自动化任务无法创建副本；请先修复它</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>……还有 %n 个</numerusform>
+            </translation>
         </message>
     </context>
     <context>

@@ -453,3 +453,51 @@ def test_an_automation_an_agent_created_shows_as_a_card_in_its_run(
     finally:
         close_shell(qloop, app)
         model.close()
+
+
+def test_export_then_import_through_the_window_menu(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    import json
+
+    first = open_shell(qloop, tmp_path / "one")
+    try:
+        for n in range(3):
+            run(qloop, first.api.create(command_doc(f"Job {n}", f"echo {n}",
+                                                    {"kind": "every", "every": "6h"})))
+        dialog = first.controller.choose_export()          # File ▸ Export… asks where
+        assert dialog.isVisible()
+        dialog.reject()
+        path = tmp_path / "out.json"
+        run(qloop, first.controller.export_to(path))
+        doc = json.loads(path.read_text())
+        assert doc["format"] == "errands-export" and len(doc["automations"]) == 3
+        assert "Exported 3 automations" in first.window.statusBar().currentMessage()
+    finally:
+        close_shell(qloop, first)
+
+    second = open_shell(qloop, tmp_path / "two")
+    try:
+        c = second.controller
+        run(qloop, c.import_from(path))                    # shows what it would do first
+        box = c.import_box
+        assert box is not None and box.isVisible() and "3 new automations" in box.text()
+        assert "• Job 0" in box.informativeText()
+        assert run(qloop, second.api.summaries()).value[1] == 0   # nothing written yet
+        next(b for b in box.buttons() if b.text() == "Import").click()
+        run(qloop, until(lambda: len(c.sidebar.visible_ids()) == 3, what="imported"))
+        c.import_box = None
+        run(qloop, c.import_from(path))                    # a second import changes nothing
+        assert c.import_box is None and "here already" in c.told.text()
+        c.told.close()
+
+        bad = tmp_path / "bad.json"
+        doc["automations"][1]["definition"]["trigger"] = {"kind": "cron", "expression": "61 * * * *"}
+        doc["automations"][1]["request_id"] = "other"
+        bad.write_text(json.dumps(doc))
+        run(qloop, c.import_from(bad))                     # refused whole, naming the field
+        assert "automations[1].definition.trigger.expression" in c.told.text()
+        assert len(c.sidebar.visible_ids()) == 3
+        c.told.close()
+        run(qloop, second.idle())
+    finally:
+        close_shell(qloop, second)

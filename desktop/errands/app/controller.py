@@ -13,13 +13,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QFileDialog,
     QLabel,
     QMenu,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QToolButton,
@@ -151,6 +154,8 @@ class WindowController(QObject):
         self.session_back.layout().addWidget(self.review_button)
         self.form: AutomationForm | None = None
         self.quick: Any = None     # the quick-create flow while its dialog is open
+        self.import_box: QMessageBox | None = None   # "Import N new automations?"
+        self.told: QMessageBox | None = None         # the last message box shown
         self.wizard: Any = None    # the template wizard's flow
         window.set_sidebar(self.sidebar)
         window.set_detail(self.pages)
@@ -195,6 +200,8 @@ class WindowController(QObject):
         d.more_runs_wanted.connect(self._more_runs)
 
         w.new_requested.connect(self.new)
+        w.import_requested.connect(self.choose_import)
+        w.export_requested.connect(self.choose_export)
         w.describe_requested.connect(self.describe)
         w.template_requested.connect(self.from_template)
         w.find_requested.connect(self._find)
@@ -695,6 +702,102 @@ class WindowController(QObject):
             self.open_automation(item.automation_id)
         else:
             self.show_inbox()
+
+    # --------------------------------------------------------- import and export
+
+    def choose_export(self) -> QFileDialog:
+        dialog = QFileDialog(self.window, self.tr("Export automations"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(self.tr("Errands export (*.json)"))
+        dialog.setDefaultSuffix("json")
+        dialog.selectFile("errands-export.json")
+        dialog.fileSelected.connect(lambda path: self.spawn(self.export_to(Path(path))))
+        dialog.open()  # not exec(): the loop goes on while it is open
+        return dialog
+
+    async def export_to(self, path: Path) -> None:
+        """Every automation's definition to ``path`` (written off the loop)."""
+        import json
+        try:
+            doc, notes = (await self.api.export()).value
+            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+        except (OSError, ErrandsError) as exc:
+            self._tell(QMessageBox.Icon.Warning, self.tr("Export failed"), str(exc))
+            return
+        message = self.tr("Exported %n automations to %1", "", len(doc["automations"])
+                          ).replace("%1", str(path))
+        if notes:
+            self._tell(QMessageBox.Icon.Information, self.tr("Exported"),
+                       message + "\n\n" + "\n".join(notes))
+        else:
+            self.window.statusBar().showMessage(message, 10_000)
+
+    def choose_import(self) -> QFileDialog:
+        dialog = QFileDialog(self.window, self.tr("Import automations"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilter(self.tr("Errands export (*.json)"))
+        dialog.fileSelected.connect(lambda path: self.spawn(self.import_from(Path(path))))
+        dialog.open()
+        return dialog
+
+    async def import_from(self, path: Path) -> None:
+        """Read the file, show what it would do (nothing written yet), import on Import."""
+        import json
+        try:
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            doc = json.loads(text)
+            plan = (await self.api.import_document(doc, dry_run=True)).value
+        except (OSError, UnicodeDecodeError, ValueError, ErrandsError) as exc:
+            self._tell(QMessageBox.Icon.Warning, self.tr("Nothing was imported"),
+                       self.tr("%1 cannot be imported: %2").replace("%1", path.name)
+                       .replace("%2", str(exc)))
+            return
+        counts = plan.counts()
+        new, same = counts.get("create", 0), counts.get("unchanged", 0)
+        if not new:
+            self._tell(QMessageBox.Icon.Information, self.tr("Nothing to import"),
+                       self.tr("Every automation in %1 is here already.").replace(
+                           "%1", path.name))
+            return
+        titles = [i.title for i in plan.items if i.action == "create"]
+        listing = "\n".join(f"• {t}" for t in titles[:12])
+        if len(titles) > 12:
+            listing += "\n" + self.tr("… and %n more", "", len(titles) - 12)
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Import automations"),
+                          self.tr("Import %n new automations from %1?", "", new).replace(
+                              "%1", path.name), QMessageBox.StandardButton.Cancel,
+                          self.window)
+        box.setInformativeText(listing + ("\n\n" + self.tr("%n already here, left as they "
+                                                            "are.", "", same) if same else ""))
+        go = box.addButton(self.tr("Import"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.import_box = box
+
+        def chosen() -> None:
+            if box.clickedButton() is go:
+                self.spawn(self._import(doc, path))
+        box.finished.connect(lambda _r: chosen())
+        box.open()
+
+    async def _import(self, doc: Any, path: Path) -> None:
+        try:
+            plan = (await self.api.import_document(doc)).value
+        except ErrandsError as exc:
+            self._tell(QMessageBox.Icon.Warning, self.tr("Nothing was imported"), str(exc))
+            return
+        created = plan.counts().get("create", 0)
+        self.window.statusBar().showMessage(
+            self.tr("Imported %n automations from %1", "", created).replace("%1", path.name),
+            10_000)
+
+    def _tell(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self.window)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.told = box
+        box.open()
+        return box
 
     # ------------------------------------------------------------------ keyboard
 

@@ -43,6 +43,8 @@ class MainWindow(QMainWindow):
     toggle_pause_requested = Signal()
     delete_requested = Signal()
     settings_requested = Signal()
+    import_requested = Signal()
+    export_requested = Signal()
     escape_pressed = Signal()
     quit_requested = Signal()
     theme_chosen = Signal(str)        # "system", "light" or "dark"
@@ -110,6 +112,14 @@ class MainWindow(QMainWindow):
         self.template_action = self._add(file, self.tr("New from &template…"), "Ctrl+T",
                                          self.template_requested,
                                          self.tr("Start from a ready-made automation"))
+        file.addSeparator()
+        self.import_action = self._add(file, self.tr("&Import…"), "Ctrl+I",
+                                       self.import_requested,
+                                       self.tr("Add the automations of an export file"))
+        self.export_action = self._add(file, self.tr("E&xport…"), "Ctrl+Shift+E",
+                                       self.export_requested,
+                                       self.tr("Save every automation's definition to a file "
+                                               "(no secrets, no history)"))
         file.addSeparator()
         self.settings_action = self._add(file, self.tr("&Settings…"), "Ctrl+,",
                                          self.settings_requested, self.tr("Open the settings"))

@@ -251,6 +251,13 @@ class Api:
             return {key: stored.stored(key) for key in SPECS}
         return await self._read(read)
 
+    async def export(self, ids: list[str] | None = None
+                     ) -> Stamped[tuple[dict[str, Any], list[str]]]:
+        """The export document of ``ids`` (all when None) and notes on what was left out."""
+        from .. import transfer
+        return await self._read(transfer.export_document, self._reader, ids,
+                                now=self.engine.clock.now())
+
     async def history(self, automation_id: str
                       ) -> Stamped[tuple[list[queries.Revision], list[AuditEntry]]]:
         """Its revisions, each with what changed, and its audit trail."""
