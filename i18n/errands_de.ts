@@ -457,6 +457,14 @@
             <translation>Standardmodell</translation>
         </message>
         <message>
+            <source>Discard</source>
+            <translation>Verwerfen</translation>
+        </message>
+        <message>
+            <source>Discard your changes?</source>
+            <translation>Änderungen verwerfen?</translation>
+        </message>
+        <message>
             <source>Edit “%1”</source>
             <translation>„%1“ bearbeiten</translation>
         </message>
@@ -495,6 +503,10 @@
         <message>
             <source>Its stored definition no longer loads (%1). Saving replaces it with what this form shows.</source>
             <translation>Die gespeicherte Definition lässt sich nicht mehr laden (%1). Speichern ersetzt sie durch das, was dieses Formular zeigt.</translation>
+        </message>
+        <message>
+            <source>Keep editing</source>
+            <translation>Weiter bearbeiten</translation>
         </message>
         <message>
             <source>Let it do anything without asking, commands included</source>
@@ -719,6 +731,10 @@
         <message>
             <source>This automation was changed elsewhere (now revision %1) after you opened it. Your changes are still here. Reload shows the other version and discards yours; Save anyway replaces it with yours.</source>
             <translation>Diese Automatisierung wurde anderswo geändert (jetzt Revision %1), nachdem Sie sie geöffnet haben. Ihre Änderungen sind noch da. „Neu laden“ zeigt die andere Fassung und verwirft Ihre; „Trotzdem speichern“ ersetzt sie durch Ihre.</translation>
+        </message>
+        <message>
+            <source>This form has changes that are not saved.</source>
+            <translation>Dieses Formular hat Änderungen, die nicht gespeichert sind.</translation>
         </message>
         <message>
             <source>Time limit</source>

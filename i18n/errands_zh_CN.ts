@@ -453,6 +453,14 @@
             <translation>默认模型</translation>
         </message>
         <message>
+            <source>Discard</source>
+            <translation>放弃</translation>
+        </message>
+        <message>
+            <source>Discard your changes?</source>
+            <translation>放弃您的更改？</translation>
+        </message>
+        <message>
             <source>Edit “%1”</source>
             <translation>编辑“%1”</translation>
         </message>
@@ -491,6 +499,10 @@
         <message>
             <source>Its stored definition no longer loads (%1). Saving replaces it with what this form shows.</source>
             <translation>它保存的定义已无法加载（%1）。保存会用此表单显示的内容替换它。</translation>
+        </message>
+        <message>
+            <source>Keep editing</source>
+            <translation>继续编辑</translation>
         </message>
         <message>
             <source>Let it do anything without asking, commands included</source>
@@ -715,6 +727,10 @@
         <message>
             <source>This automation was changed elsewhere (now revision %1) after you opened it. Your changes are still here. Reload shows the other version and discards yours; Save anyway replaces it with yours.</source>
             <translation>您打开此自动化任务后，它已在别处被更改（现在是修订版本 %1）。您的更改仍在这里。“重新加载”会显示另一个版本并放弃您的更改；“仍然保存”会用您的版本替换它。</translation>
+        </message>
+        <message>
+            <source>This form has changes that are not saved.</source>
+            <translation>此表单有尚未保存的更改。</translation>
         </message>
         <message>
             <source>Time limit</source>

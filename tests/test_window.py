@@ -501,3 +501,57 @@ def test_export_then_import_through_the_window_menu(
         run(qloop, second.idle())
     finally:
         close_shell(qloop, second)
+
+
+def test_keyboard_and_markup_details_a_hostile_user_found(
+        shell: AppShell, qloop: qasync.QEventLoop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Space on a focused button clicks it (it pauses only in the list); a title that
+    looks like HTML shows as text; Esc on a changed form asks first; Save then Esc at once
+    logs nothing; the inbox counts every unread item, not a page of them."""
+    from PySide6.QtWidgets import QAbstractButton
+
+    c, api, w = shell.controller, shell.api, shell.window
+    made = run(qloop, api.create(command_doc("<b>bold</b> &amp; <i>x</i>", "echo hi"))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    assert c.detail.title.textFormat() == Qt.TextFormat.PlainText
+    assert c.detail.title.text() == "<b>bold</b> &amp; <i>x</i>"
+
+    w.activateWindow()
+    c.detail.buttons["run_now"].setFocus()
+    qtbot.keyClick(c.detail.buttons["run_now"], Qt.Key.Key_Space)
+    run(qloop, until(lambda: states(shell) == ["succeeded"], what="Space ran it"))
+    assert run(qloop, api.automation(made.id)).value.status == "active"   # not paused
+    c.sidebar.list.setFocus()
+    qtbot.keyClick(c.sidebar.list, Qt.Key.Key_Space)
+    run(qloop, until(lambda: c.sidebar.model.summary(made.id).status == "paused",
+                     what="Space in the list pauses"))
+
+    w.new_action.trigger()
+    form = c.form
+    form.title_edit.setText("Half done")
+    form.reject()                                                       # Esc
+    assert form.isVisible() and form.discard_box is not None
+    keep = next(b for b in form.discard_box.buttons() if b.text() == "Keep editing")
+    keep.click()
+    assert form.isVisible() and form.title_edit.text() == "Half done"
+    form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    form.command_edit.setPlainText("true")
+    form.picker.set_mode("manual")
+    assert form.submit()
+    form.done(0)  # closed before the engine answers (as Esc right after Save)
+    run(qloop, shell.idle())
+    run(qloop, until(lambda: any(r.title == "Half done" for r in c.sidebar.model.summaries())))
+    assert all(isinstance(b, QAbstractButton) for b in [keep])
+
+    # 600 unread failures: the inbox button and the tray count them all
+    with sqlite3.connect(shell.data_dir / "errands.sqlite3") as db:
+        db.executemany("INSERT INTO attention (automation_id, run_id, kind, title, body, read, "
+                       "created_at) VALUES (?, NULL, 'failure', ?, NULL, 0, ?)",
+                       [(made.id, f"failed {n}", "2026-12-01 10:00:00") for n in range(600)])
+    c.refresh("unread", c._refresh_unread)
+    shell._refresh("needs_you", shell.refresh_needs_you)
+    run(qloop, until(lambda: c.sidebar.unread_count == 600, what="every unread item"))
+    run(qloop, until(lambda: "600" in shell.tray.tooltip(), what="the tray counts them"))
+    run(qloop, shell.idle())

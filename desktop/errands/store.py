@@ -562,6 +562,15 @@ class Store:
             q = q.order_by(AttentionRow.created_at.desc(), AttentionRow.id.desc()).limit(limit)
             return [_attention(r) for r in s.scalars(q)]
 
+    def unread_counts(self) -> dict[str, int]:
+        """How many unread attention items there are of each kind (all of them, where
+        ``attention`` returns a page)."""
+        with self.db.read() as s:
+            rows = s.execute(select(AttentionRow.kind, func.count())
+                             .where(AttentionRow.read.is_(False))
+                             .group_by(AttentionRow.kind))
+            return {kind: count for kind, count in rows}
+
     def read_attention_in(self, s: Session, *, run_id: str, kind: str) -> None:
         """Mark a run's items of ``kind`` read: a parked run that got its decision no longer
         asks for attention."""

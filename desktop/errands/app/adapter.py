@@ -132,9 +132,8 @@ class Adapter(QObject):
     async def needs_you(self, *, key: Hashable = "needs_you") -> int | None:
         """How many things wait for the user: parked runs and unread failures."""
         async def ask() -> Stamped[int]:
-            parked, items = await asyncio.gather(self.api.parked(),
-                                                 self.api.attention(unread_only=True))
-            failures = sum(1 for i in items.value if i.kind in NEEDS_YOU_KINDS)
+            parked, counts = await asyncio.gather(self.api.parked(), self.api.unread_counts())
+            failures = sum(n for kind, n in counts.value.items() if kind in NEEDS_YOU_KINDS)
             return Stamped(parked.stamp, len(parked.value) + failures)
         answer = await self.latest(key, ask)
         return None if answer is None else answer.value

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
+from shiboken6 import isValid
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QFileDialog,
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import Conflict, ErrandsError, NotFound
+from ..errors import ErrandsError, NotFound
 from ..records import AttentionItem, Automation
 from ..timeutil import system_zone_name, utcnow
 from . import words
@@ -88,6 +89,7 @@ class BackBar(QWidget):
         self.button.setFlat(True)
         self.button.clicked.connect(self.back)
         self.label = QLabel(title)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.button)
@@ -199,6 +201,7 @@ class WindowController(QObject):
         d.edit_requested.connect(lambda i: self.edit(i))
         d.more_runs_wanted.connect(self._more_runs)
 
+        w.use_space_in(self.sidebar.list, self.detail.table, self.detail.strip)
         w.new_requested.connect(self.new)
         w.import_requested.connect(self.choose_import)
         w.export_requested.connect(self.choose_export)
@@ -311,9 +314,9 @@ class WindowController(QObject):
         self.sidebar.apply_changes(rows, deleted=ids - found)
 
     async def _refresh_unread(self) -> None:
-        answer = await self.adapter.attention(key="unread", unread_only=True)
+        answer = await self.adapter.latest("unread", self.api.unread_counts)
         if answer is not None:
-            self.sidebar.set_unread_count(len(answer.value))
+            self.sidebar.set_unread_count(sum(answer.value.values()))
 
     def _attention_changed(self) -> None:
         self.refresh("unread", self._refresh_unread)
@@ -563,19 +566,24 @@ class WindowController(QObject):
     def _save(self, form: AutomationForm, editing: str | None, doc: dict[str, Any],
               revision: int | None) -> None:
         async def go() -> None:
-            form.set_busy(True)
+            if isValid(form):  # Save, then Esc at once: the save still goes ahead
+                form.set_busy(True)
             try:
                 if editing is None:
                     automation, _created = (await self.api.create(doc)).value
                 else:
                     automation, _changed = (await self.api.edit(
                         editing, doc, expected_revision=revision)).value
-            except (ErrandsError, Conflict) as exc:
-                form.set_busy(False)
-                form.show_errors(exc)
+            except ErrandsError as exc:
+                if isValid(form):  # closed meanwhile: nobody to show it to but the log
+                    form.set_busy(False)
+                    form.show_errors(exc)
+                else:
+                    log.info("a save refused after its form closed: %s", exc)
                 return
-            form.set_busy(False)
-            form.accept_saved()
+            if isValid(form):
+                form.set_busy(False)
+                form.accept_saved()
             self.window.statusBar().showMessage(
                 self.tr("Saved “%1”").replace("%1", automation.title), 5000)
             self.open_automation(automation.id)
@@ -769,8 +777,12 @@ class WindowController(QObject):
                           self.tr("Import %n new automations from %1?", "", new).replace(
                               "%1", path.name), QMessageBox.StandardButton.Cancel,
                           self.window)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setInformativeText(listing + ("\n\n" + self.tr("%n already here, left as they "
                                                             "are.", "", same) if same else ""))
+        informative = box.findChild(QLabel, "qt_msgbox_informativelabel")
+        if informative is not None:  # titles are text, never markup
+            informative.setTextFormat(Qt.TextFormat.PlainText)
         go = box.addButton(self.tr("Import"), QMessageBox.ButtonRole.AcceptRole)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         self.import_box = box
@@ -794,6 +806,7 @@ class WindowController(QObject):
 
     def _tell(self, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
         box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self.window)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.told = box
         box.open()

@@ -138,6 +138,9 @@ class MainWindow(QMainWindow):
         self.pause_action = self._add(automation, self.tr("&Pause / Resume"), "Space",
                                       self.toggle_pause_requested,
                                       self.tr("Pause or resume the selected automation"))
+        # Space pauses only where no button, box or text field wants it: the views that
+        # hold a selection add this action (use_space_in); elsewhere Space clicks and types
+        self.pause_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         automation.addSeparator()
         self.delete_action = self._add(automation, self.tr("&Delete…"), "Del", self.delete_requested,
                                        self.tr("Delete the selected automation"))
@@ -180,6 +183,11 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _c=False, s=signal: s.emit())
         menu.addAction(action)
         return action
+
+    def use_space_in(self, *views: QWidget) -> None:
+        """Space pauses or resumes the selection while one of ``views`` has the focus."""
+        for view in views:
+            view.addAction(self.pause_action)
 
     def set_selection_actions_enabled(self, enabled: bool) -> None:
         """Run now, Edit, Pause/Resume and Delete act on a selected automation."""

@@ -213,6 +213,10 @@ class Api:
     async def attention(self, *, unread_only: bool = False) -> Stamped[list[AttentionItem]]:
         return await self._read(self._reader.attention, unread_only=unread_only)
 
+    async def unread_counts(self) -> Stamped[dict[str, int]]:
+        """Unread attention items by kind, every one counted."""
+        return await self._read(self._reader.unread_counts)
+
     async def parked(self, automation_id: str | None = None) -> Stamped[list[Parked]]:
         def read() -> list[Parked]:
             if automation_id is not None:

@@ -85,6 +85,7 @@ class DetailPane(QWidget):
         font.setWeight(QFont.Weight.DemiBold)
         self.title.setFont(font)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # a title is text, never markup
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status = QLabel()
         self.status.setAccessibleName(self.tr("Status"))
@@ -377,6 +378,7 @@ class DetailPane(QWidget):
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete automation"),
                           delete_confirmation(a, self.run_count), QMessageBox.StandardButton.NoButton,
                           self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)

@@ -207,6 +207,7 @@ class ApprovalDialog(QDialog):
         self.position = QLabel()
         self.position.setAccessibleName(self.tr("Position in the queue"))
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setWeight(QFont.Weight.DemiBold)

@@ -12,6 +12,7 @@ are carried over unchanged from the automation being edited.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
@@ -180,10 +182,13 @@ class AutomationForm(QDialog):
         self._permissions_changed()
         self._stop_changed()
         self._schedule_changed()
+        self._discarding = False
+        self.discard_box: QMessageBox | None = None
         if automation is not None:
             self.load(automation)
         else:
             self.heading.setVisible(False)
+        self.mark_clean()
         self.title_edit.setFocus()
 
     # ------------------------------------------------------------------ building
@@ -769,6 +774,46 @@ class AutomationForm(QDialog):
         self._runner_changed()
         self._stop_changed()
         self._permissions_changed()
+        self.mark_clean()
+
+    # ------------------------------------------------------------ unsaved changes
+
+    def _state(self) -> str:
+        """What the form says now, to compare with what it was given."""
+        try:
+            return json.dumps(self.document(), sort_keys=True, default=str)
+        except (InvalidInput, ValueError):  # half-typed: the raw fields
+            return repr((self.title_edit.text(), self.prompt_edit.toPlainText(),
+                         self.command_edit.toPlainText(), self.workdir_edit.text(),
+                         self.runner_kind(), self.picker.values()))
+
+    def mark_clean(self) -> None:
+        self._clean = self._state()
+
+    def has_changes(self) -> bool:
+        return self._state() != getattr(self, "_clean", None)
+
+    def reject(self) -> None:
+        """Esc, Cancel or the window's close button: ask before throwing away edits."""
+        if self._discarding or not self.has_changes():
+            super().reject()
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Discard your changes?"),
+                          self.tr("This form has changes that are not saved."),
+                          QMessageBox.StandardButton.NoButton, self)
+        discard = box.addButton(self.tr("Discard"), QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton(self.tr("Keep editing"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        self.discard_box = box
+
+        def chosen() -> None:
+            self.discard_box = None
+            if box.clickedButton() is discard:
+                self._discarding = True
+                super(AutomationForm, self).reject()
+        box.finished.connect(lambda _r: chosen())
+        box.open()
 
     # -------------------------------------------------------------------- saving
 

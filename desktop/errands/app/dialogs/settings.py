@@ -148,7 +148,7 @@ class RulesEditor(QWidget):
         self.table.setCellWidget(row, 0, tools)
         self.table.setItem(row, 1, QTableWidgetItem(pattern))
         self.table.setCellWidget(row, 2, actions)
-        self._name_rows()
+        self._name_rows(row)  # a new row at the end: only it needs its name
         if select:
             self.table.setCurrentCell(row, 1)
             self.table.editItem(self.table.item(row, 1))
@@ -161,7 +161,7 @@ class RulesEditor(QWidget):
                          and not self.table.selectedIndexes() else set()), reverse=True)
         for row in rows:
             self.table.removeRow(row)
-        self._name_rows()
+        self._name_rows(min(rows, default=0))
         self.changed.emit()
 
     def rules(self) -> list[dict[str, str]]:
@@ -207,8 +207,10 @@ class RulesEditor(QWidget):
         self.error.setVisible(False)
         self.table.setAccessibleDescription("")
 
-    def _name_rows(self) -> None:
-        for row in range(self.table.rowCount()):
+    def _name_rows(self, first: int = 0) -> None:
+        """Rows ``first`` and below get their names ("Tool of rule 3"), which say the row's
+        number: a screen reader hears where it is."""
+        for row in range(first, self.table.rowCount()):
             for column, what in ((0, self.tr("Tool of rule {0}")),
                                  (2, self.tr("Action of rule {0}"))):
                 widget = self.table.cellWidget(row, column)
