@@ -44,17 +44,26 @@ class Adapter(QObject):
     running_count = Signal(int)            # runs going right now
     failed = Signal(str, str)              # what was asked, the engine's refusal in words
 
-    def __init__(self, api: Api, parent: QObject | None = None) -> None:
+    def __init__(self, api: Api | None, parent: QObject | None = None) -> None:
+        """``api`` may come later (:meth:`bind`): the window is built before the engine
+        starts, so its first frame does not wait for it."""
         super().__init__(parent)
-        self.api = api
-        self.stamp: Stamp = api.stamp()
+        self.api: Api = api  # type: ignore[assignment]
+        self.stamp: Stamp = api.stamp() if api is not None else Stamp("", 0)
         self.running: set[str] = set()
         self._unsubscribe: Callable[[], None] | None = None
         self._latest: dict[Hashable, object] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.loop = asyncio.get_event_loop()  # where commands go, even when Qt calls between turns
+        # where commands go, even when Qt calls between the loop's turns (set by bind())
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------------ notices
+
+    def bind(self, api: Api, loop: asyncio.AbstractEventLoop) -> None:
+        """The engine's facade, once it runs, and the loop commands run on."""
+        self.api = api
+        self.stamp = api.stamp()
+        self.loop = loop
 
     def attach(self) -> None:
         """Start hearing the engine (on the running loop: notices arrive on it)."""
@@ -151,7 +160,7 @@ class Adapter(QObject):
                 return
             if done is not None:
                 done(value)
-        task = self.loop.create_task(go())
+        task = (self.loop or asyncio.get_event_loop()).create_task(go())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_log_crash)

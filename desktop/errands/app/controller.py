@@ -107,7 +107,6 @@ class WindowController(QObject):
         super().__init__(window)
         self.window = window
         self.adapter = adapter
-        self.api = adapter.api
         self.tz = words.local_zone()
         self.selected: str = ""
         self.automation: Automation | None = None
@@ -118,7 +117,8 @@ class WindowController(QObject):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         # Qt calls us between loop turns too (a test, a nested dialog): tasks go to this loop
-        self.loop = asyncio.get_event_loop()
+        # (set when the engine runs: the window is built before that)
+        self.loop: asyncio.AbstractEventLoop | None = None
 
         self.sidebar = AutomationSidebar()
         self.detail = DetailPane()
@@ -149,7 +149,6 @@ class WindowController(QObject):
         self.pages.add("inbox", self.inbox)
         self.session_run: str = ""        # the run the session page shows
         self.approvals = ApprovalFlow(window, adapter)
-        self.detail.saved.data_dir = self.api.data_dir
         self.review_button = QPushButton(self.tr("Review…"))
         self.review_button.setAccessibleName(self.tr("Review what this run waits for"))
         self.review_button.hide()
@@ -276,11 +275,20 @@ class WindowController(QObject):
                 self.refreshed.emit(name)
         self.spawn(go())
 
+    @property
+    def api(self) -> Any:
+        return self.adapter.api
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The engine runs: the loop tasks go to, and where its data lives."""
+        self.loop = loop
+        self.detail.saved.data_dir = self.api.data_dir
+
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any] | None:
         if self._closed:  # a late signal after close(): no loop will run it
             coro.close()  # type: ignore[attr-defined]
             return None
-        task = self.loop.create_task(coro)  # type: ignore[arg-type]
+        task = (self.loop or asyncio.get_event_loop()).create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_report)

@@ -82,6 +82,7 @@ def run_app(data_dir: Path, argv: list[str] | None = None, *, show_window: bool 
     app = QApplication.instance() or QApplication([sys.argv[0], *(argv or [])])
     configure_application(app)  # type: ignore[arg-type]
     loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)  # the app's one loop, also between its turns
     shell = AppShell(Path(data_dir), show_window=show_window)
     try:
         with _quit_on_signals(shell, loop):

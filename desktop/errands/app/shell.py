@@ -107,6 +107,11 @@ class AppShell(QObject):
         self.notifier = Notifier(notifications, parent=self)
         self.crash = CrashReporter(lambda: self.window)
         self._wire_ui()
+        # the whole window now, the engine's facade later (start): the first frame shows
+        # the sidebar saying it is loading, and building it stalls nothing that runs
+        self.adapter = Adapter(None, self)
+        self.controller = WindowController(self.window, self.adapter)
+        self._wire_engine(self.adapter)
 
     # ------------------------------------------------------------------- wiring
 
@@ -147,9 +152,9 @@ class AppShell(QObject):
         if self.show_window or not self.tray.available:
             self.window.show()
         self.api = await self.host.start()
-        self.adapter = Adapter(self.api, self)
-        self.controller = WindowController(self.window, self.adapter)
-        self._wire_engine(self.adapter)
+        assert self.adapter is not None and self.controller is not None
+        self.adapter.bind(self.api, self.loop)
+        self.controller.bind(self.loop)
         self.adapter.attach()
         self.window.show_engine_state("running")
         items = await self.api.attention()
@@ -398,7 +403,7 @@ class AppShell(QObject):
 
     async def refresh_recent(self) -> None:
         """The automations Run now ▸ offers: the most recently run first."""
-        if self.adapter is None or not self._recent_dirty:
+        if self.api is None or self.adapter is None or not self._recent_dirty:
             return
         answer = await self.adapter.summaries(key="tray-recent", sort="last_run", limit=RECENT)
         if answer is None:
