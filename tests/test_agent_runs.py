@@ -232,6 +232,25 @@ async def test_approve_always_allows_the_command_as_written_not_as_a_glob(
     assert (await h.run(a)).state == "awaiting_input"  # the * was the command's, not a glob
 
 
+async def test_approve_always_on_an_absolute_path_saves_it_as_the_run_judged_it(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    """A file tool's path is judged relative to the workdir; the saved rule must be too,
+    or it would never match the next call (the same file, written either way)."""
+    a = await h.agent("notes")
+    target = h.workdir / "notes" / "today.md"
+    target.parent.mkdir()
+    server.play(call("write_file", {"path": str(target), "content": "one"}), say("one"))
+    run = await h.decide(await h.run(a), "approve_always")
+    assert run.state == "succeeded"
+    rules = h.store.get(a).definition.permissions.rules  # type: ignore[union-attr]
+    assert [(r.tool, r.pattern) for r in rules] == [("write_file", "notes/today.md")]
+    server.play(call("write_file", {"path": "notes/today.md", "content": "two"}), say("two"))
+    assert (await h.run(a)).result == "two"
+    server.play(call("write_file", {"path": str(target), "content": "three"}), say("three"))
+    assert (await h.run(a)).result == "three"
+    assert target.read_text() == "three"
+
+
 async def test_deny_tells_the_model_which_may_go_on(h: AgentHarness, server: ScriptedServer) -> None:
     a = await h.agent("cleaner")
     server.play(call("write_file", {"path": "x.txt", "content": "x"}), say("Skipped writing."))

@@ -106,15 +106,25 @@ class AgentRunner:
             found = self._providers[config] = Provider(config)
         return found
 
-    def saved_rule(self, blocker: Blocker, decision: Decision) -> Rule | None:
+    def saved_rule(self, blocker: Blocker, decision: Decision,
+                   workdir: Path | None = None) -> Rule | None:
         """The rule an "always allow" saves on the automation: the tool, and the call's
-        subject (its command, path or URL) unless the person gave a pattern."""
+        subject (its command, path or URL) unless the person gave a pattern. A path is
+        saved as the run judged it, relative to ``workdir`` (an absolute spelling would make
+        a rule no later call matches)."""
         spec = SPECS.get(blocker.tool or "")
         if spec is None:
             return None
         pattern = decision.rule
         if not pattern:
-            subject = (blocker.arguments or {}).get(spec.subject) if spec.subject else None
+            subject = None
+            if spec.subject == "path" and workdir is not None:
+                try:
+                    subject = call_subject(spec, blocker.arguments or {}, ToolEnv(workdir=workdir))
+                except (ToolError, OSError):
+                    subject = None
+            if subject is None:
+                subject = (blocker.arguments or {}).get(spec.subject) if spec.subject else None
             # the subject as written: its own * ? [ are characters, not wildcards
             pattern = (re.sub(r"([*?[])", r"[\1]", subject)
                        if isinstance(subject, str) and subject else "*")

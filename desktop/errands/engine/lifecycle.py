@@ -250,7 +250,9 @@ class Lifecycle(EngineBase):
         d = automation.definition
         runner = self.runners.get(d.runner.kind) if d is not None else None
         make = getattr(runner, "saved_rule", None)
-        rule = make(asked, decision) if make is not None else None
+        workdir = (Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation_id)
+                   ) if d is not None else None
+        rule = make(asked, decision, workdir) if make is not None else None
         if d is None or rule is None or rule in d.permissions.rules:
             return
         rules = (*d.permissions.rules, rule)
