@@ -9,6 +9,8 @@
 3. Each string keeps the translation ``i18n/errands_<lang>.ts`` already has for it (same
    context, source and comment); a string no longer in the code is dropped; a new one is
    left ``type="unfinished"`` for a translator (Qt Linguist, or any text editor).
+   English (``errands_en.ts``) holds only the "%n …" strings, for their singular ("1
+   failure in a row", not "1 failures in a row").
 4. ``pyside6-lrelease`` compiles ``resources/i18n/errands_<lang>.qm``, which the wheel ships.
 
 ``--check`` changes nothing and exits 1 listing every string without a finished translation
@@ -27,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "desktop" / "errands" / "app"
 TS_DIR = ROOT / "i18n"
 QM_DIR = ROOT / "resources" / "i18n"
-LANGUAGES = ("de", "zh_CN")
+LANGUAGES = ("de", "zh_CN", "en")
+PLURALS_ONLY = ("en",)  # English needs only the singular of each "%n …" string
 WORDS = "words"  # the context of app/words.py's tr()
 
 
@@ -45,8 +48,9 @@ def extract(language: str) -> ET.ElementTree:
     files = sorted(str(p) for p in SOURCES.rglob("*.py"))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / f"errands_{language}.ts"
+        plurals = ["-pluralonly"] if language in PLURALS_ONLY else []
         subprocess.run([tool("pyside6-lupdate"), "-silent", "-extensions", "py",
-                        "-locations", "none", "-target-language", language, *files,
+                        "-locations", "none", *plurals, "-target-language", language, *files,
                         "-ts", str(out)], check=True, capture_output=True)
         tree = ET.parse(out)
     fold(tree.getroot())

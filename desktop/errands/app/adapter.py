@@ -22,6 +22,7 @@ from ..engine.api import Api, Stamped
 from ..engine.notices import Notice, Stamp
 from ..errors import ErrandsError
 from ..records import AttentionItem, Parked, Run
+from .tasks import Tasks
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -53,9 +54,11 @@ class Adapter(QObject):
         self.running: set[str] = set()
         self._unsubscribe: Callable[[], None] | None = None
         self._latest: dict[Hashable, object] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        # where commands go, even when Qt calls between the loop's turns (set by bind())
-        self.loop: asyncio.AbstractEventLoop | None = None
+        self.tasks = Tasks("a window command")
+        try:  # made on the app's loop (tests), or before it runs (the app: bind() sets it)
+            self.tasks.loop = asyncio.get_running_loop()
+        except RuntimeError:
+            pass
 
     # ------------------------------------------------------------------ notices
 
@@ -63,7 +66,7 @@ class Adapter(QObject):
         """The engine's facade, once it runs, and the loop commands run on."""
         self.api = api
         self.stamp = api.stamp()
-        self.loop = loop
+        self.tasks.loop = loop
 
     def attach(self) -> None:
         """Start hearing the engine (on the running loop: notices arrive on it)."""
@@ -160,11 +163,7 @@ class Adapter(QObject):
                 return
             if done is not None:
                 done(value)
-        task = (self.loop or asyncio.get_event_loop()).create_task(go())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_log_crash)
-        return task
+        return self.tasks.spawn(go())  # type: ignore[return-value]
 
     async def set_all_paused(self, paused: bool) -> int:
         """Pause every active automation (or resume every paused one); how many changed."""
@@ -185,10 +184,4 @@ class Adapter(QObject):
 
     async def drain(self) -> None:
         """Wait for the commands in flight (on quit)."""
-        if self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-
-def _log_crash(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a UI command failed", exc_info=task.exception())
+        await self.tasks.idle()

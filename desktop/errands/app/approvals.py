@@ -14,7 +14,6 @@ Parked runs from before a restart are in the store like any other, so they appea
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from typing import Any
@@ -26,6 +25,7 @@ from ..agent.permissions import ESCALATED_TOOLS
 from ..errors import ErrandsError
 from ..records import Automation, Decision, Parked, Run
 from .adapter import Adapter
+from .tasks import Tasks
 from .dialogs.approval import ApprovalDialog, Item
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ class ApprovalFlow(QObject):
         self.automation_id: str | None = None   # the review's scope (None: every automation)
         self.count: int | None = None
         self._automations: dict[str, Automation | None] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks("loading parked runs", loop_of=lambda: adapter.tasks.loop)
         self._again = False
         self._loading = False
         self._show_on_load = False
@@ -182,27 +182,14 @@ class ApprovalFlow(QObject):
     # ------------------------------------------------------------------ tasks
 
     def _spawn(self, coro: Any) -> None:
-        task = self.adapter.loop.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
+        self.tasks.spawn(coro)
 
     async def idle(self) -> None:
         """Wait for the loads and decisions in flight (tests, quit)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tasks.idle()
 
     def close(self) -> None:
+        """Nothing more starts; what is in flight is stopped."""
         if self.dialog is not None:
             self.dialog.close()
-        for task in list(self._tasks):
-            task.cancel()
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        exc = task.exception()
-        if isinstance(exc, ErrandsError):  # busy database, say: the next notice retries
-            log.info("loading parked runs: %s", exc)
-        else:
-            log.error("the approval flow failed", exc_info=exc)
+        self.tasks.stop()

@@ -44,6 +44,7 @@ from .detail.approvals import load_rule_origins, revoke_rule
 from .dialogs.form import AutomationForm
 from .inbox import InboxView
 from .sidebar.view import AutomationSidebar
+from .tasks import Tasks
 from .upcoming import UpcomingView
 from .window import MainWindow
 
@@ -113,12 +114,7 @@ class WindowController(QObject):
         self.upcoming_hours = 24
         self._pending_ids: set[str] = set()
         self._gone: set[str] | None = None   # ids deleted while the first load goes on
-        self._refreshing: dict[str, bool] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._closed = False
-        # Qt calls us between loop turns too (a test, a nested dialog): tasks go to this loop
-        # (set when the engine runs: the window is built before that)
-        self.loop: asyncio.AbstractEventLoop | None = None
+        self.tasks = Tasks("a window refresh")
 
         self.sidebar = AutomationSidebar()
         self.detail = DetailPane()
@@ -254,26 +250,9 @@ class WindowController(QObject):
     # --------------------------------------------------------------- refreshes
 
     def refresh(self, name: str, make: Callable[[], Awaitable[None]]) -> None:
-        """Run ``make()`` now, or once more after the one in flight."""
-        if name in self._refreshing:
-            self._refreshing[name] = True
-            return
-        self._refreshing[name] = False
-
-        async def go() -> None:
-            try:
-                while True:
-                    try:
-                        await make()
-                    except ErrandsError as exc:  # deleted meanwhile, database busy: next time
-                        log.info("refresh %s refused: %s", name, exc)
-                    if not self._refreshing.get(name):
-                        break
-                    self._refreshing[name] = False
-            finally:
-                self._refreshing.pop(name, None)
-                self.refreshed.emit(name)
-        self.spawn(go())
+        """Run ``make()`` now, or once more after the one in flight (``refreshed`` says
+        when it ended)."""
+        self.tasks.refresh(name, make, self.refreshed.emit)
 
     @property
     def api(self) -> Any:
@@ -281,18 +260,11 @@ class WindowController(QObject):
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The engine runs: the loop tasks go to, and where its data lives."""
-        self.loop = loop
+        self.tasks.loop = loop
         self.detail.saved.data_dir = self.api.data_dir
 
-    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any] | None:
-        if self._closed:  # a late signal after close(): no loop will run it
-            coro.close()  # type: ignore[attr-defined]
-            return None
-        task = (self.loop or asyncio.get_event_loop()).create_task(coro)  # type: ignore[arg-type]
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
-        return task
+    def spawn(self, coro: Any) -> asyncio.Task[Any] | None:
+        return self.tasks.spawn(coro)
 
     def _changed(self, ids: set[str]) -> None:
         self._pending_ids |= ids
@@ -838,16 +810,15 @@ class WindowController(QObject):
 
     async def idle(self) -> None:
         """Wait until no refresh or command of the window's is in flight."""
-        while self._tasks or self.adapter._tasks:
-            await asyncio.gather(*self._tasks, *self.adapter._tasks, return_exceptions=True)
+        while len(self.tasks) or len(self.adapter.tasks):
+            await self.tasks.idle()
+            await self.adapter.tasks.idle()
         await self.approvals.idle()
 
     async def close(self) -> None:
-        self._closed = True
+        self.tasks.close()
         self.approvals.close()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tasks.cancel()
         await self.approvals.idle()
 
 
@@ -858,7 +829,9 @@ def created_by_run(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
     out: dict[str, dict[str, Any]] = {}
     for message in doc.get("transcript") or ():
-        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(message, dict):  # a damaged row costs only itself
+            continue
+        content = message.get("content")
         if message.get("role") != "tool" or not isinstance(content, dict) or \
                 content.get("name") != "automate" or message.get("run_id") != doc.get("id"):
             continue
@@ -870,9 +843,3 @@ def created_by_run(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 and isinstance(echo.get("definition"), dict):
             out[echo["id"]] = echo["definition"]
     return out
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a window task failed", exc_info=task.exception())
-

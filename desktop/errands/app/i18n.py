@@ -67,9 +67,7 @@ def install(app: QCoreApplication | None = None, choice: str = "") -> str:
     uninstall(app)
     code = resolve(choice)
     QLocale.setDefault(locale_for(code))
-    if code == "en":
-        return code
-    own = QTranslator(app)
+    own = QTranslator(app)  # English too: its "%n …" strings' singulars
     with ExitStack() as stack:
         path = stack.enter_context(as_file(resource("i18n", qm_name(code))))
         if own.load(str(path)):
@@ -77,6 +75,8 @@ def install(app: QCoreApplication | None = None, choice: str = "") -> str:
             _installed.append(own)
         else:
             log.warning("no translations for %s at %s", code, path)
+    if code == "en":
+        return code
     qt = QTranslator(app)
     if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)

@@ -27,6 +27,7 @@ from . import i18n
 from .adapter import Adapter
 from .controller import WindowController
 from .crash import CrashReporter
+from .tasks import Tasks
 from .icons import app_icon, icon_path
 from .notifications import (Backend, FallbackBackend, Message, Notifier, PlyerBackend,
                             SignalBackend)
@@ -81,13 +82,11 @@ class AppShell(QObject):
         self.controller: WindowController | None = None
         self._quit = asyncio.Event()
         self._closed = False
-        self._ended = False   # close() finished: nothing more is started
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks("a window task")
         # Qt may call us between the loop's turns (a test, a modal): tasks go to the loop
         # start() ran on
         self.loop: asyncio.AbstractEventLoop | None = None
         self._recent_dirty = True
-        self._refreshing: dict[str, bool] = {}  # refresh name -> asked again meanwhile
         self.show_window = show_window  # False: start in the tray (errands --tray)
         self.collections = Collections(
             lambda: bool(self.adapter is not None and self.adapter.running), self)
@@ -146,7 +145,7 @@ class AppShell(QObject):
 
     async def start(self) -> None:
         """Show the window at once, then start the engine and listen to it."""
-        self.loop = asyncio.get_running_loop()
+        self.loop = self.tasks.loop = asyncio.get_running_loop()
         self.crash.install(self.loop)
         self.window.show_engine_state("starting")
         if self.show_window or not self.tray.available:
@@ -175,8 +174,7 @@ class AppShell(QObject):
 
     async def idle(self) -> None:
         """Wait until nothing the window started is in flight (tests, screenshots)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tasks.idle()
         if self.controller is not None:
             await self.controller.idle()
 
@@ -194,9 +192,10 @@ class AppShell(QObject):
         self.window.close()
         self.tray.hide()
         self.collections.stop()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        # from here on nothing new starts: the engine's last notices (it stops below) find
+        # no refresh to run on a loop that will not turn again
+        self.tasks.close()
+        await self.tasks.cancel()
         if self.controller is not None:
             await self.controller.close()
         if self.adapter is not None:
@@ -205,47 +204,16 @@ class AppShell(QObject):
         await self.host.close()
         if self.adapter is not None:
             self.adapter.detach()
-        # what the engine's last notices started while it stopped: ended here, not left
-        # for a loop that will not turn again
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        if self.controller is not None:
-            await self.controller.close()
-        if self.adapter is not None:
-            await self.adapter.drain()
-        self._ended = True
         self.crash.uninstall()
         self.settings.sync()
 
     def _refresh(self, name: str, make: Any) -> None:
         """Run ``make()`` now, or once more after the one in flight (a burst of notices
         asks the reader threads one question at a time, not one per notice)."""
-        if name in self._refreshing:
-            self._refreshing[name] = True  # again when the current one ends
-            return
-        self._refreshing[name] = False
-
-        async def go() -> None:
-            try:
-                while True:
-                    await make()
-                    if not self._refreshing.get(name):
-                        break
-                    self._refreshing[name] = False
-            finally:
-                self._refreshing.pop(name, None)
-        self._spawn(go())
+        self.tasks.refresh(name, make)
 
     def _spawn(self, coro: Any) -> None:
-        if self._ended:  # a late notice after close(): no loop will run it
-            coro.close()
-            return
-        loop = self.loop or asyncio.get_event_loop()
-        task = loop.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
+        self.tasks.spawn(coro)
 
     # ------------------------------------------------------------------- window
 
@@ -471,13 +439,3 @@ class Collections(QObject):
         if since >= FULL_GC_LATEST_S or (since >= FULL_GC_QUIET_S and not self._busy()):
             gc.collect()
             self._last = time.monotonic()
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        exc = task.exception()
-        from ..errors import ErrandsError
-        if isinstance(exc, ErrandsError):
-            log.info("a window refresh was refused: %s", exc)
-        else:
-            log.error("a window task failed", exc_info=exc)
