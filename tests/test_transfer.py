@@ -314,3 +314,31 @@ def test_export_document_is_a_plain_function(tmp_path: Path) -> None:
     assert notes == [] and doc["automations"][0]["id"] == created.id
     plan = plan_import(catalog, doc)
     assert [i.action for i in plan.items] == ["unchanged"]
+
+
+def test_an_export_larger_than_one_definition_is_read_whole(
+        cli: Cli, tmp_path: Path) -> None:
+    """An export of hundreds of automations is more than the 1 MiB one definition may be:
+    the file's own limit (4 MiB, what one request to a running engine carries) applies, and
+    past it the refusal says how much and what to do."""
+    made = _three(cli)
+    doc = json.loads(cli("export", made[0])[0])
+    entry = doc["automations"][0]
+    padding = "x" * 1500
+    doc["automations"] = [{**entry, "id": None, "request_id": f"bulk-{n}",
+                           "definition": {**entry["definition"], "title": f"Disk {n}",
+                                          "runner": {"kind": "command",
+                                                     "command": f"df -h / # {padding}"}}}
+                          for n in range(800)]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(doc))
+    assert big.stat().st_size > 1024 * 1024
+    plan = cli.json("import", str(big), "--dry-run")
+    assert plan["created"] == 800 and plan["dry_run"] is True
+
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b'{"format": "errands-export", "x": "' + b"y" * (5 * 1024 * 1024) + b'"}')
+    refused = cli.error("import", str(huge))
+    assert refused["field"] == "document"
+    assert "more than 4,096 KiB" in refused["message"] and "errands export ID" in \
+        refused["message"]

@@ -75,19 +75,21 @@ def key_path(path: str, key: object) -> str:
     return f"{path}.{name}" if path else str(name)
 
 
-def loads(data: str | bytes, field: str = "document") -> Any:
-    """The decoded value of ``data``, or a refusal naming where it breaks a limit."""
+def loads(data: str | bytes, field: str = "document", *,
+          max_bytes: int = MAX_DOCUMENT_BYTES) -> Any:
+    """The decoded value of ``data``, or a refusal naming where it breaks a limit
+    (``max_bytes``: an export file may be larger than one definition)."""
     if isinstance(data, bytes):
-        if len(data) > MAX_DOCUMENT_BYTES:
-            raise _too_big(field, len(data))
+        if len(data) > max_bytes:
+            raise _too_big(field, len(data), max_bytes)
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidInput(field, f"is not UTF-8 text (byte {exc.start})",
                                "a JSON document in UTF-8", _EXAMPLE) from exc
-    size = len(data) if len(data) > MAX_DOCUMENT_BYTES else len(data.encode("utf-8", "surrogatepass"))
-    if size > MAX_DOCUMENT_BYTES:
-        raise _too_big(field, size)
+    size = len(data) if len(data) > max_bytes else len(data.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise _too_big(field, size, max_bytes)
     depth = max(accumulate(1 if step == "1" else -1 for step in
                            _BRACKETS.sub("", _STRING.sub("", data)).translate(_STEP)),
                 default=0)
@@ -153,6 +155,9 @@ def _check_string(text: str, where: str, what: str) -> None:
                            "text", "valid Unicode text", "Backup")
 
 
-def _too_big(field: str, size: int) -> InvalidInput:
-    return InvalidInput(field, f"is {size:,} bytes, more than {MAX_DOCUMENT_BYTES // 1024} KiB",
-                        f"a JSON document of at most {MAX_DOCUMENT_BYTES // 1024} KiB", _EXAMPLE)
+def _too_big(field: str, size: int, limit: int = MAX_DOCUMENT_BYTES) -> InvalidInput:
+    # a reader stops one byte past the limit: then all it knows is "more than"
+    said = f"is more than {limit // 1024:,} KiB" if size == limit + 1 else \
+        f"is {size:,} bytes, more than {limit // 1024:,} KiB"
+    return InvalidInput(field, said, f"a JSON document of at most {limit // 1024:,} KiB",
+                        _EXAMPLE)

@@ -83,6 +83,42 @@ def export_document(store: "Store", ids: Sequence[str] | None = None, *,
 
 # ------------------------------------------------------------------------ import
 
+# An export file travels in one request to a running engine, so its limit is the channel's.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def read_document(source: Any) -> Any:
+    """An export file's document from a path, a binary stream (standard input) or bytes,
+    refused in words when it cannot be read, is too large or is not JSON. The window and
+    the command line read files this one way."""
+    from . import jsondoc
+
+    limit = MAX_FILE_BYTES + 1
+    try:
+        if isinstance(source, (bytes, bytearray)):
+            data = bytes(source[:limit])
+        elif hasattr(source, "read"):
+            data = source.read(limit)
+        else:
+            with open(source, "rb") as f:
+                data = f.read(limit)
+    except (OSError, ValueError) as exc:
+        raise InvalidInput("FILE", f"cannot read {source}: "
+                           f"{getattr(exc, 'strerror', None) or exc}",
+                           "a file written by 'errands export', or - for standard input",
+                           "errands import automations.json") from None
+    try:
+        return jsondoc.loads(data, max_bytes=MAX_FILE_BYTES)
+    except InvalidInput as exc:
+        if exc.field != "document":
+            raise
+        hint = " (export fewer at a time: errands export ID…)" \
+            if "KiB" in exc.message else ""
+        raise InvalidInput("document", exc.message + hint, "an export document, as "
+                           "'errands export' writes it, of at most 4 MiB",
+                           '{"format": "errands-export", "version": 1, '
+                           '"automations": [...]}') from None
+
 @dataclass(frozen=True)
 class Entry:
     index: int

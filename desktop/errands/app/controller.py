@@ -709,7 +709,7 @@ class WindowController(QObject):
         try:
             doc, notes = (await self.api.export()).value
             text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+            await asyncio.to_thread(_write_whole, path, text)
         except (OSError, ErrandsError) as exc:
             self._tell(QMessageBox.Icon.Warning, self.tr("Export failed"), str(exc))
             return
@@ -732,12 +732,11 @@ class WindowController(QObject):
 
     async def import_from(self, path: Path) -> None:
         """Read the file, show what it would do (nothing written yet), import on Import."""
-        import json
-        try:
-            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-            doc = json.loads(text)
+        from ..transfer import read_document
+        try:  # read and checked as the command line does, off the loop
+            doc = await asyncio.to_thread(read_document, path)
             plan = (await self.api.import_document(doc, dry_run=True)).value
-        except (OSError, UnicodeDecodeError, ValueError, ErrandsError) as exc:
+        except ErrandsError as exc:
             self._tell(QMessageBox.Icon.Warning, self.tr("Nothing was imported"),
                        self.tr("%1 cannot be imported: %2").replace("%1", path.name)
                        .replace("%2", str(exc)))
@@ -820,6 +819,22 @@ class WindowController(QObject):
         self.approvals.close()
         await self.tasks.cancel()
         await self.approvals.idle()
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write beside the target, then rename over it: a crash or a full disk half-way
+    leaves the older file as it was, never half a file."""
+    import os
+    import tempfile
+
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def created_by_run(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -11,11 +11,11 @@ import json
 import sys
 from typing import Any
 
-from .. import jsondoc
 from ..catalog import Catalog
 from ..errors import InvalidInput
 from ..timeutil import utcnow
-from ..transfer import CREATE, apply_import, export_document, plan_import, read_entries
+from ..transfer import (CREATE, MAX_FILE_BYTES, apply_import, export_document, plan_import, read_document,
+                        read_entries)
 from . import render
 from .commands import _dir, emit, open_store
 from .routing import perform
@@ -32,7 +32,11 @@ def export(args: argparse.Namespace) -> int:
     doc, notes = export_document(store, ids, now=utcnow())
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    print(json.dumps(doc, indent=2, ensure_ascii=False))
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        print(f"note: this export is larger than import reads ({MAX_FILE_BYTES // 1048576} MiB); "
+              "export fewer at a time (errands export ID…)", file=sys.stderr)
+    print(text)
     return 0
 
 
@@ -49,26 +53,7 @@ def _stored_definition(args: argparse.Namespace, store: Any, ident: str) -> int:
 
 
 def _read(source: str) -> Any:
-    limit = jsondoc.MAX_DOCUMENT_BYTES + 1
-    try:
-        if source == "-":
-            data = getattr(sys.stdin, "buffer", sys.stdin).read(limit)
-        else:
-            with open(source, "rb") as f:
-                data = f.read(limit)
-    except (OSError, ValueError) as exc:
-        raise InvalidInput("FILE", f"cannot read {source}: "
-                           f"{getattr(exc, 'strerror', None) or exc}",
-                           "a file written by 'errands export', or - for standard input",
-                           "errands import automations.json") from None
-    try:
-        return jsondoc.loads(data)
-    except InvalidInput as exc:
-        if exc.field != "document":
-            raise
-        raise InvalidInput("document", exc.message, "an export document, as 'errands export' "
-                           "writes it", '{"format": "errands-export", "version": 1, '
-                           '"automations": [...]}') from None
+    return read_document(getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else source)
 
 
 def import_(args: argparse.Namespace) -> int:
