@@ -2812,6 +2812,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Lauf gestartet</translation>
         </message>
         <message>
+            <source>Save or discard the open form first</source>
+            <translation>Speichern oder verwerfen Sie zuerst das offene Formular</translation>
+        </message>
+        <message>
             <source>Saved “%1”</source>
             <translation>„%1“ gespeichert</translation>
         </message>
@@ -2860,10 +2864,6 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>%1 und %2</translation>
         </message>
         <message>
-            <source>%1 asks: %2</source>
-            <translation>%1 fragt: %2</translation>
-        </message>
-        <message>
             <source>%1 automations</source>
             <translation>Automatisierungen %1</translation>
         </message>
@@ -2874,10 +2874,6 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>%1 min %2 s</source>
             <translation>%1 min %2 s</translation>
-        </message>
-        <message>
-            <source>%1 needs your approval to %2</source>
-            <translation>%1 braucht Ihre Freigabe: %2</translation>
         </message>
         <message>
             <source>%1 templates could not be loaded:</source>
@@ -3111,10 +3107,6 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Amount</source>
             <translation>Menge</translation>
-        </message>
-        <message>
-            <source>An automation</source>
-            <translation>Eine Automatisierung</translation>
         </message>
         <message>
             <source>An existing folder, e.g. %1</source>

@@ -2794,6 +2794,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>运行已开始</translation>
         </message>
         <message>
+            <source>Save or discard the open form first</source>
+            <translation>请先保存或放弃已打开的表单</translation>
+        </message>
+        <message>
             <source>Saved “%1”</source>
             <translation>已保存“%1”</translation>
         </message>
@@ -2841,10 +2845,6 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>%1 和 %2 之间</translation>
         </message>
         <message>
-            <source>%1 asks: %2</source>
-            <translation>%1 询问：%2</translation>
-        </message>
-        <message>
             <source>%1 automations</source>
             <translation>%1 自动化任务</translation>
         </message>
@@ -2855,10 +2855,6 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>%1 min %2 s</source>
             <translation>%1 分钟 %2 秒</translation>
-        </message>
-        <message>
-            <source>%1 needs your approval to %2</source>
-            <translation>%1 需要您批准：%2</translation>
         </message>
         <message>
             <source>%1 templates could not be loaded:</source>
@@ -3076,10 +3072,6 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Amount</source>
             <translation>数量</translation>
-        </message>
-        <message>
-            <source>An automation</source>
-            <translation>一个自动化任务</translation>
         </message>
         <message>
             <source>An existing folder, e.g. %1</source>

@@ -285,11 +285,8 @@ class WindowController(QObject):
         ids, self._pending_ids = self._pending_ids, set()
         if not ids:
             return
-        answer = await self.adapter.summaries(key=("rows", id(ids)), ids=ids)
-        if answer is None:
-            self._pending_ids |= ids
-            return
-        rows, _total = answer.value
+        # one at a time already (refresh "rows"): no newer answer can overtake this one
+        rows, _total = (await self.api.summaries(ids=ids)).value
         found = {r.id for r in rows}
         self.sidebar.apply_changes(rows, deleted=ids - found)
 
@@ -463,8 +460,9 @@ class WindowController(QObject):
 
     def new(self, doc: dict[str, Any] | None = None) -> AutomationForm:
         """The form for a new automation (pre-filled from ``doc``: a draft, a template)."""
+        busy = self.form is not None and self.form.isVisible() and self.form.has_changes()
         form = self.open_form(None)
-        if doc is not None:
+        if doc is not None and not busy:  # never over what someone is typing
             form.load_document(doc)
         return form
 
@@ -520,12 +518,16 @@ class WindowController(QObject):
         """One form at a time: asking again brings it forward (what is typed stays)."""
         if self.form is not None and self.form.isVisible():
             showing = self.form.automation
-            if (showing is None) == (automation is None) and (
-                    automation is None or showing.id == automation.id):  # type: ignore[union-attr]
+            same = (showing is None) == (automation is None) and (
+                automation is None or showing.id == automation.id)  # type: ignore[union-attr]
+            if same or self.form.has_changes():  # unsaved work: it comes forward, untouched
                 self.form.raise_()
                 self.form.activateWindow()
+                if not same:
+                    self.window.statusBar().showMessage(
+                        self.tr("Save or discard the open form first"), 8000)
                 return self.form
-            self.form.close()
+            self.form.done(0)
         form = AutomationForm(self.window, zone_default=system_zone_name(),
                               automation=automation)
         form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -50,9 +50,6 @@ def muted(palette: QPalette) -> QColor:
                   (text.blue() * 3 + base.blue() * 2) // 5)
 
 
-def badge_background(palette: QPalette, kind: str) -> QColor:
-    color = tone(palette, kind)
-    return color
 
 
 def text_on(color: QColor) -> QColor:

@@ -83,6 +83,7 @@ class AppShell(QObject):
         self._quit = asyncio.Event()
         self._closed = False
         self.tasks = Tasks("a window task")
+        self._opening_settings = False
         # Qt may call us between the loop's turns (a test, a modal): tasks go to the loop
         # start() ran on
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -237,6 +238,8 @@ class AppShell(QObject):
         """The Settings dialog (one at a time: asking again brings it forward)."""
         if self.api is None:
             return None
+        if self._opening_settings:  # asked twice quickly: the first is on its way
+            return None
         current = getattr(self, "settings_flow", None)
         if current is not None and current.dialog.isVisible():
             current.dialog.raise_()
@@ -244,13 +247,17 @@ class AppShell(QObject):
             return current
         from .. import autostart
         from .dialogs.settings_flow import open_settings
-        try:  # the entry on disk is the record of the choice
-            starting = (await asyncio.to_thread(autostart.status)).enabled
-        except (OSError, ErrandsError):
-            starting = False
-        flow = await open_settings(self.window, self.api, self.adapter, self.data_dir,
-                                   self.theme.choice, autostart=starting,
-                                   language=str(self.settings.value("language", "")))
+        self._opening_settings = True
+        try:
+            try:  # the entry on disk is the record of the choice
+                starting = (await asyncio.to_thread(autostart.status)).enabled
+            except (OSError, ErrandsError):
+                starting = False
+            flow = await open_settings(self.window, self.api, self.adapter, self.data_dir,
+                                       self.theme.choice, autostart=starting,
+                                       language=str(self.settings.value("language", "")))
+        finally:
+            self._opening_settings = False
         flow.dialog.theme_chosen.connect(self.set_theme)
         flow.dialog.language_chosen.connect(self.set_language)
         flow.dialog.autostart_changed.connect(self.set_autostart)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -690,18 +690,3 @@ def _argument_text(key: str, value: Any) -> str:
         return f"{key}:\n{value}" if "\n" in value else f"{key}: {value}"
     return f"{key}: {json.dumps(value, ensure_ascii=False, indent=2)}"
 
-
-def describe_item(item: Item, now: datetime | None = None) -> str:
-    """One line for a notification: which automation needs what."""
-    parked, automation = item
-    title = automation.title if automation is not None else words.tr("An automation")
-    b = parked.blocker
-    if b.kind == "question":
-        return words.tr("%1 asks: %2").replace("%1", title).replace("%2", b.question or "")
-    spec = tool_specs().get(b.tool or "")
-    subject = (b.arguments or {}).get(spec.subject) if spec is not None and spec.subject \
-        else None
-    what = words.tool_words(b.tool or "")
-    if isinstance(subject, str):
-        what += f" `{subject if len(subject) <= 80 else subject[:79] + '…'}`"
-    return words.tr("%1 needs your approval to %2").replace("%1", title).replace("%2", what)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any
 from zoneinfo import available_timezones
 
 from PySide6.QtCore import Qt, Signal
@@ -159,9 +158,3 @@ class ZoneBox(QComboBox):
     def valid(self) -> bool:
         return self.zone() in zone_names() or self.zone() in available_timezones()
 
-
-def set_accessible(widget: QWidget, name: str, description: str = "") -> Any:
-    widget.setAccessibleName(name)
-    if description:
-        widget.setAccessibleDescription(description)
-    return widget
