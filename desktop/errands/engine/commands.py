@@ -32,7 +32,9 @@ class Commands(EngineBase):
         from ..transfer import apply_import, plan_import
 
         self._group.flush()
-        plan = plan_import(self.catalog, doc)
+        if dry_run:  # writes nothing: checked off the loop, so fires and requests go on
+            return await asyncio.to_thread(plan_import, self.catalog, doc)
+        plan = plan_import(self.catalog, doc)  # here: what it finds is what it creates
         if not dry_run:
             apply_import(self.catalog, plan, actor=actor)
             for item, _, _ in plan.creates:
