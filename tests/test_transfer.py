@@ -340,5 +340,5 @@ def test_an_export_larger_than_one_definition_is_read_whole(
     huge.write_bytes(b'{"format": "errands-export", "x": "' + b"y" * (5 * 1024 * 1024) + b'"}')
     refused = cli.error("import", str(huge))
     assert refused["field"] == "document"
-    assert "more than 4,096 KiB" in refused["message"] and "errands export ID" in \
+    assert "more than 4096 KiB" in refused["message"] and "errands export ID" in \
         refused["message"]

@@ -157,7 +157,7 @@ def _check_string(text: str, where: str, what: str) -> None:
 
 def _too_big(field: str, size: int, limit: int = MAX_DOCUMENT_BYTES) -> InvalidInput:
     # a reader stops one byte past the limit: then all it knows is "more than"
-    said = f"is more than {limit // 1024:,} KiB" if size == limit + 1 else \
-        f"is {size:,} bytes, more than {limit // 1024:,} KiB"
-    return InvalidInput(field, said, f"a JSON document of at most {limit // 1024:,} KiB",
+    said = f"is more than {limit // 1024} KiB" if size == limit + 1 else \
+        f"is {size:,} bytes, more than {limit // 1024} KiB"
+    return InvalidInput(field, said, f"a JSON document of at most {limit // 1024} KiB",
                         _EXAMPLE)

@@ -174,7 +174,9 @@ class Api:
     async def _read(self, fn: Callable[..., T], *args: Any, **kw: Any) -> Stamped[T]:
         stamp = self.stamp()  # taken first: the answer reflects at least these changes
         try:
-            value = await asyncio.get_running_loop().run_in_executor(
+            # get_event_loop: a Qt host may step this task between its loop's turns (the
+            # loop is then the thread's current one, not a running one)
+            value = await asyncio.get_event_loop().run_in_executor(
                 self._pool, functools.partial(fn, *args, **kw))
         except StoreError as exc:
             if exc.code == "locked":
