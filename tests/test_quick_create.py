@@ -76,7 +76,7 @@ def type_sentence(qtbot: Any, flow: QuickCreateFlow, text: str) -> None:
     d.line_edit.clear()
     qtbot.keyClicks(d.line_edit, text)
     qtbot.keyClick(d.line_edit, Qt.Key.Key_Return)
-    run(flow._loop, until(
+    run(flow.tasks.loop, until(
         lambda: (d.card_scroll.isVisible() and d.draft is not None
                  and d.draft.sentence == text.strip()) or d.refusal_text(),
         what="a draft or a refusal"))

@@ -20,6 +20,14 @@ from ..errors import ErrandsError
 log = logging.getLogger(__name__)
 
 
+def current_loop() -> asyncio.AbstractEventLoop:
+    """The running loop, or (called from a Qt slot between its turns) the thread's one."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.get_event_loop()
+
+
 class Tasks:
     def __init__(self, what: str, *,
                  loop_of: Callable[[], asyncio.AbstractEventLoop | None] | None = None) -> None:
@@ -84,9 +92,10 @@ class Tasks:
             log.error("%s failed", self.what, exc_info=exc)
 
     async def idle(self) -> None:
-        """Wait until nothing started here is in flight (tests, quitting)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        """Wait until nothing else started here is in flight (tests, quitting; called from
+        one of its own tasks, it does not wait for itself)."""
+        while others := [t for t in self._tasks if t is not asyncio.current_task()]:
+            await asyncio.gather(*others, return_exceptions=True)
 
     async def cancel(self) -> None:
         """Stop what is in flight and wait until it has stopped."""

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from ...drafts import EXAMPLE, Draft
 from ...errors import ErrandsError, InvalidInput
 from ...timeutil import utcnow
+from ..tasks import Tasks, current_loop
 from .card import ConfirmationCard
 from .fields import ErrorLabel
 
@@ -364,9 +365,9 @@ class QuickCreateFlow(QObject):
         self.zone = zone
         self.clock = clock
         self.dialog = QuickCreateDialog(parent, clock=clock, local_tz=local_tz)
-        self._loop = _loop()
-        self._done = self._loop.create_future()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks("a quick-create action")
+        self.tasks.loop = current_loop()
+        self._done = self.tasks.loop.create_future()
         self._draft_task: asyncio.Task[Any] | None = None
         self._provider: Any = None
         self.dialog.draft_requested.connect(self._draft_requested)
@@ -466,17 +467,12 @@ class QuickCreateFlow(QObject):
     # ----------------------------------------------------------------- lifecycle
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = self._loop.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
-        return task
+        return self.tasks.spawn(coro)  # type: ignore[return-value]
 
     async def _closing(self) -> None:
         if self._draft_task is not None:
             self._draft_task.cancel()       # nobody is there to read the draft
-        others = [t for t in self._tasks if t is not asyncio.current_task()]
-        await asyncio.gather(*others, return_exceptions=True)
+        await self.tasks.idle()
         if self._provider is not None:
             provider, self._provider = self._provider, None
             await provider.close()
@@ -487,16 +483,3 @@ class QuickCreateFlow(QObject):
     async def wait(self) -> None:
         """Until the dialog closed and what it started has ended."""
         await asyncio.shield(self._done)
-
-
-def _loop() -> asyncio.AbstractEventLoop:
-    """The running loop, or (built from a Qt slot) the thread's qasync loop."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.get_event_loop()
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a quick-create action failed", exc_info=task.exception())

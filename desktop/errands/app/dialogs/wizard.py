@@ -52,6 +52,7 @@ from ...errors import ErrandsError, InvalidInput
 from ...templates import Parameter, Template, TemplateProblem, icon_path, load_templates
 from ...timeutil import utcnow
 from .. import words
+from ..tasks import Tasks, current_loop
 from .card import ConfirmationCard, shrinkable
 from .fields import ErrorLabel
 from .schedule_picker import SchedulePicker
@@ -719,9 +720,9 @@ class TemplateWizardFlow(QObject):
         self.api = api
         self.wizard = TemplateWizard(parent, zone_default=zone, folder=folder, clock=clock,
                                      local_tz=local_tz)
-        self._loop = _loop()
-        self._done = self._loop.create_future()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks("a template wizard action")
+        self.tasks.loop = current_loop()
+        self._done = self.tasks.loop.create_future()
         self.wizard.create_requested.connect(lambda doc: self._spawn(self.create(doc)))
         self.wizard.finished.connect(lambda _result: self._spawn(self._closing()))
 
@@ -741,31 +742,13 @@ class TemplateWizardFlow(QObject):
         return str(automation.id)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = self._loop.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
-        return task
+        return self.tasks.spawn(coro)  # type: ignore[return-value]
 
     async def _closing(self) -> None:
-        others = [t for t in self._tasks if t is not asyncio.current_task()]
-        await asyncio.gather(*others, return_exceptions=True)
+        await self.tasks.idle()
         if not self._done.done():
             self._done.set_result(None)
         self.finished.emit()
 
     async def wait(self) -> None:
         await asyncio.shield(self._done)
-
-
-def _loop() -> asyncio.AbstractEventLoop:
-    """The running loop, or (built from a Qt slot) the thread's qasync loop."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.get_event_loop()
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a template wizard action failed", exc_info=task.exception())
