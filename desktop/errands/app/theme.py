@@ -24,7 +24,7 @@ _LIGHT = {
     "link": "#1f5fc9", "tooltip": "#ffffdc", "border": "#d5d9e0",
 }
 _DARK = {
-    "window": "#1e2026", "base": "#16181d", "alternate": "#22252c", "text": "#e6e8eb",
+    "window": "#1e2026", "base": "#2a2e36", "alternate": "#30343d", "text": "#e6e8eb",
     "muted": "#9aa1ac", "button": "#2a2d35", "highlight": "#4a86f0", "highlighted_text": "#ffffff",
     "link": "#7aa7ff", "tooltip": "#2a2d35", "border": "#3a3e48",
 }
