@@ -4,13 +4,10 @@ with its name and field while the others still load."""
 
 from __future__ import annotations
 
-import asyncio
-import http.server
 import json
 import shlex
 import shutil
-import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from template_support import first_run, page  # noqa: F401  (page: a fixture)
 from errands.engine.api import Api
 from errands.engine.service import EngineThread
-from errands.errors import Conflict, InvalidInput
+from errands.errors import InvalidInput
 from errands.resources_access import resource
 from errands.templates import Template, load_templates, read_template
 
@@ -37,27 +35,6 @@ async def api(tmp_path: Path) -> AsyncIterator[Api]:
         await host.close()
 
 
-@pytest.fixture(scope="module")
-def page() -> Iterator[str]:
-    """A web page on loopback for the page watcher."""
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            body = b"<html><body><h1>Prices</h1><p>Widget: 12 EUR</p></body></html>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/prices"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def shipped() -> dict[str, Template]:
@@ -116,17 +93,6 @@ async def test_the_command_templates_run(api: Api, tmp_path: Path, page: str) ->
         assert expected in (run.output_tail or ""), (name, run.output_tail)
 
 
-async def first_run(api: Api, automation_id: str) -> Any:
-    """Run it now, or (an interval fires when created) wait for the run already going."""
-    try:
-        return (await api.run_now(automation_id, wait=True)).value
-    except Conflict:
-        for _ in range(300):
-            runs, _cursor = (await api.runs(automation_id)).value
-            if runs and runs[0].state not in ("queued", "scheduled", "running"):
-                return runs[0]
-            await asyncio.sleep(0.05)
-        raise
 
 
 def test_blanks_are_checked_and_name_their_field(tmp_path: Path) -> None:
