@@ -21,7 +21,6 @@ whatever keeps those.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Coroutine
 from datetime import timedelta
 from pathlib import Path
@@ -34,9 +33,9 @@ from ...engine.api import Api
 from ...errors import ErrandsError, InvalidInput
 from ...settings import SPECS
 from ..adapter import Adapter
+from ..tasks import Tasks
 from .settings import API_KEY, ENGINE_KEYS, SettingsDialog
 
-log = logging.getLogger(__name__)
 
 
 def _words(exc: ErrandsError) -> str:
@@ -87,11 +86,11 @@ class SettingsFlow(QObject):
         self.api = api
         self.data_dir = Path(data_dir)
         self.adapter = adapter
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks("a settings action")
         self._key_task: asyncio.Task[Any] | None = None
         self._test_task: asyncio.Task[Any] | None = None
-        self._loop = asyncio.get_running_loop()  # (a click may arrive between its turns)
-        self._done = self._loop.create_future()
+        self.tasks.loop = asyncio.get_running_loop()  # (a click may come between its turns)
+        self._done = self.tasks.loop.create_future()
         dialog.save_requested.connect(lambda changes: self._spawn(self.apply(changes)))
         dialog.key_save_requested.connect(self._key_save)
         dialog.key_remove_requested.connect(self._key_remove)
@@ -202,17 +201,12 @@ class SettingsFlow(QObject):
     # ---------------------------------------------------------------- lifecycle
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = self._loop.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
-        return task
+        return self.tasks.spawn(coro)  # type: ignore[return-value]
 
     async def _closing(self) -> None:
         if self._test_task is not None:
             self._test_task.cancel()  # nobody is there to read its answer
-        others = [t for t in self._tasks if t is not asyncio.current_task()]
-        await asyncio.gather(*others, return_exceptions=True)
+        await self.tasks.idle()
         if not self._done.done():
             self._done.set_result(None)
         self.finished.emit()
@@ -220,11 +214,6 @@ class SettingsFlow(QObject):
     async def wait(self) -> None:
         """Until the dialog closed and the saves it started are done."""
         await asyncio.shield(self._done)
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a settings action failed", exc_info=task.exception())
 
 
 async def open_settings(parent: QWidget | None, api: Api, adapter: Adapter | None,
