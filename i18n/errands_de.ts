@@ -1264,6 +1264,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <source>Unread items</source>
             <translation>Ungelesene Einträge</translation>
         </message>
+        <message>
+            <source>the newest %1 shown</source>
+            <translation>die neuesten %1 angezeigt</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>

@@ -1255,6 +1255,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <source>Unread items</source>
             <translation>未读条目</translation>
         </message>
+        <message>
+            <source>the newest %1 shown</source>
+            <translation>显示最新的 %1 条</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>

@@ -554,4 +554,7 @@ def test_keyboard_and_markup_details_a_hostile_user_found(
     shell._refresh("needs_you", shell.refresh_needs_you)
     run(qloop, until(lambda: c.sidebar.unread_count == 600, what="every unread item"))
     run(qloop, until(lambda: "600" in shell.tray.tooltip(), what="the tray counts them"))
+    c.show_inbox()                      # the list is a page; its count says so
+    run(qloop, until(lambda: c.inbox.model.rowCount() == 500, what="the inbox page"))
+    assert c.inbox.count_label.text() == "600 unread · the newest 500 shown"
     run(qloop, shell.idle())

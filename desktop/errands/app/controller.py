@@ -51,6 +51,7 @@ from .window import MainWindow
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 50   # runs per history page
+INBOX_PAGE = 500  # the newest attention items the store hands over (Store.attention)
 LOAD_SLICE = 2_000   # sidebar rows handed over per loop turn at the first load
 
 
@@ -673,12 +674,14 @@ class WindowController(QObject):
         self.refresh("inbox", self._refresh_inbox)
 
     async def _refresh_inbox(self) -> None:
-        answer = await self.adapter.attention(key="inbox")
+        answer, counts = await asyncio.gather(self.adapter.attention(key="inbox"),
+                                              self.api.unread_counts())
         if answer is None:
             return
         titles = {s.id: s.title for s in self.sidebar.model.summaries_view()}
         self.inbox.set_now(utcnow())
-        self.inbox.set_items(answer.value, titles)
+        self.inbox.set_items(answer.value, titles, unread=sum(counts.value.values()),
+                             complete=len(answer.value) < INBOX_PAGE)
 
     def open_item(self, item: AttentionItem) -> None:
         """What a clicked notification leads to: its run, else its automation, else the

@@ -296,8 +296,11 @@ class InboxView(QWidget):
 
     # ------------------------------------------------------------------- data in
     def set_items(self, items: Iterable[AttentionItem],
-                  titles: Mapping[str, str] | None = None) -> None:
-        """The inbox as the store has it (newest first); the selection stays on its item."""
+                  titles: Mapping[str, str] | None = None, *, unread: int | None = None,
+                  complete: bool = True) -> None:
+        """The inbox as the store has it (newest first); the selection stays on its item.
+        ``unread``: every unread item, listed or not; ``complete``: False when the store
+        gave only its newest page (the count then says so)."""
         current = self.current_item()
         self.model.set_items(items, titles)
         row = self.model.row_of(current.id) if current is not None else None
@@ -306,8 +309,12 @@ class InboxView(QWidget):
         if row is not None:
             self.list.setCurrentIndex(self.model.index(row))
         self.stack.setCurrentIndex(0 if self.model.rowCount() else 1)
-        count = self.unread_count()
-        self.count_label.setText(self.tr("%1 unread").replace("%1", str(count)) if count else "")
+        count = self.unread_count() if unread is None else unread
+        text = self.tr("%1 unread").replace("%1", str(count)) if count else ""
+        if not complete:
+            text = (text + " · " if text else "") + self.tr("the newest %1 shown").replace(
+                "%1", str(self.model.rowCount()))
+        self.count_label.setText(text)
         self._update_buttons()
 
     def set_now(self, now: datetime) -> None:
