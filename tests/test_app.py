@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
@@ -26,9 +27,12 @@ from errands.app.adapter import Adapter
 from errands.app.notifications import (FallbackBackend, Message, Notifier, RecordingBackend,
                                        compose)
 from errands.app.shell import TOLD_ABOUT_TRAY, AppShell
+from errands.catalog import Catalog
 from errands.engine.control import request
 from errands.engine.lock import read_owner
+from errands.paths import database_path
 from errands.records import AttentionItem
+from errands.store import Store
 from errands.timeutil import utcnow
 from test_serve import ERRANDS, _env
 
@@ -170,6 +174,72 @@ def test_quit_stops_the_engine_cleanly_and_lets_go_of_the_folder(
     assert not app.window.isVisible()
     assert "stopped" in states  # the engine's last notice reached the window
     assert app.window.engine_label.text() == "Engine stopped"
+
+
+@pytest.mark.logs("is broken and will not run")
+def test_the_list_shows_what_is_stored_while_the_engine_is_still_starting(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """The sidebar fills from the database before the engine has loaded every automation;
+    a row clicked meanwhile opens as soon as the engine runs, and the engine's own
+    snapshot then says what the first look could not (a definition broken elsewhere)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    store = Store(database_path(data))
+    catalog = Catalog(store, utcnow)
+    backup, _ = catalog.create(command_doc("Backup", "true"))
+    broken, _ = catalog.create(command_doc("Report", "true"))
+    store.close()
+    with sqlite3.connect(database_path(data)) as conn:  # broken outside runner and trigger
+        conn.execute("UPDATE automations SET definition = json_set(definition, "
+                     "'$.overlap', 'sometimes'), revision = 5 WHERE id = ?", (broken.id,))
+    app = AppShell(data, tray_available=True, notifications=RecordingBackend())
+    assert app.controller is not None
+    c = app.controller
+    gate = asyncio.Event()
+    real_start = app.host.start
+
+    async def held() -> Any:
+        await gate.wait()
+        return await real_start()
+    app.host.start = held  # type: ignore[method-assign]
+    starting = qloop.create_task(app.start())
+    try:
+        run(qloop, until(lambda: c.sidebar.model.rowCount() == 2, what="the first look"))
+        assert app.window.engine_label.text() == "Starting the engine…"
+        rows = {s.title: s for s in c.sidebar.model.summaries()}
+        assert rows["Report"].status == "active"  # not known to be broken yet
+        assert c.sidebar.select(backup.id)        # the user clicks a row meanwhile
+        run(qloop, asyncio.sleep(0.2))
+        assert c.detail.automation is None        # waits for the engine, fails nothing
+        app.window.settings_action.trigger()       # so does Settings
+        with pytest.raises(AttributeError, match="before the engine runs"):
+            app.adapter.api.stamp                  # nothing answers for it meanwhile
+        assert app.adapter.api.data_dir == app.data_dir
+        gate.set()
+        run(qloop, starting)
+        run(qloop, until(lambda: c.detail.automation is not None, what="detail shows"))
+        assert c.detail.title.text() == "Backup"
+        run(qloop, until(lambda: {s.title: s.status for s in c.sidebar.model.summaries()}
+                         .get("Report") == "broken", what="the engine's snapshot"))
+        assert app.window.engine_label.text() == "Engine running"
+        run(qloop, until(lambda: getattr(app, "settings_flow", None) is not None
+                         and app.settings_flow.dialog.isVisible(), what="Settings"))
+    finally:
+        gate.set()
+        run(qloop, app.idle())
+        run(qloop, app.close())
+        app.window.deleteLater()
+
+
+def test_quitting_before_the_engine_started_lets_go_of_the_folder(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
+    preview = run(qloop, app.host.open())
+    assert run(qloop, preview.summaries()) == []
+    preview.close()
+    run(qloop, app.close())
+    assert read_owner(tmp_path / "data") is None and not app.host._thread.is_alive()
+    app.window.deleteLater()
 
 
 # ------------------------------------------------------------------------ window

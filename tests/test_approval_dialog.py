@@ -34,9 +34,11 @@ from openai_server import ScriptedServer, call, say
 def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     qapp.setQuitOnLastWindowClosed(False)  # as the app: closing the dialog ends nothing
     loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)  # as conftest's: Qt may step a task between turns
     try:
         yield loop
     finally:
+        asyncio.set_event_loop(None)
         loop.close()
 
 

@@ -3,8 +3,9 @@ broken rows (a definition or an instant that does not read) costing only themsel
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from errands import queries
 from errands.catalog import Catalog
 from errands.errors import InvalidInput
+from errands import store as store_module
 from errands.store import Store
 
 NOW = datetime(2026, 12, 3, 8, 0, tzinfo=timezone.utc)
@@ -110,3 +112,71 @@ def test_any_arguments_give_a_page_or_a_named_refusal(store: Store, text: Any, s
         assert exc.field in ("sort", "status", "limit")
         return
     assert len(items) <= limit and total >= len(items)
+
+
+def _store_raw(store: Store, automation_id: str, text: str, revision: int) -> None:
+    with sqlite3.connect(store.db.path) as conn:
+        conn.execute("UPDATE automations SET definition = ?, revision = ? WHERE id = ?",
+                     (text, revision, automation_id))
+
+
+def test_a_preview_reads_a_line_from_runner_and_trigger_and_remembers_nothing(
+        store: Store) -> None:
+    ids = {s.title: s.id for s in queries.summaries(store)[0]}
+    bad_policy = doc("Zeta hourly", {"kind": "every", "every": "1h"}) | {
+        "policy": {"retry": {"max_attempts": "many"}}}
+    _store_raw(store, ids["Zeta hourly"], json.dumps(bad_policy), 7)
+    bad_cron = doc("alpha_100% daily", {"kind": "cron", "expression": "61 9 * * *"})
+    _store_raw(store, ids["alpha_100% daily"], json.dumps(bad_cron), 8)
+    _store_raw(store, ids["Manual report"], "{not json", 9)
+    preview = {s.title: s for s in queries.summaries(store, preview=True)[0]}
+    # a definition broken outside runner and trigger is not seen by the preview ...
+    assert preview["Zeta hourly"].status == "active"
+    assert preview["Zeta hourly"].schedule.startswith("Every hour")
+    # ... one broken where the line looks is, with the full parse's own words
+    full = {s.title: s for s in queries.summaries(store)[0]}
+    for title in ("alpha_100% daily", "Manual report"):
+        assert preview[title] == full[title] and preview[title].status == "broken"
+    assert "expression" in full["alpha_100% daily"].schedule
+    # and nothing the preview read was kept: the engine's snapshot says what is wrong
+    assert full["Zeta hourly"].status == "broken"
+    assert "policy.retry.max_attempts" in full["Zeta hourly"].schedule
+    assert preview["Paused poll"] == full["Paused poll"]
+
+
+def forget_parses() -> None:
+    queries._SHAPES.clear()
+    store_module._DEFINITIONS.clear()
+
+
+_PIECES = st.one_of(st.none(), st.integers(-3, 10**6), st.text(max_size=12),
+                    st.sampled_from(["1h", "90s", "0 9 * * *", "*/5 * * * *", "UTC",
+                                     "Europe/Berlin", "Mars/Base", "2026-12-03T09:00:00Z",
+                                     "every", "cron", "at", "after", "manual", "agent",
+                                     "command"]))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(["every", "cron", "at", "after", "manual", "weekly", None]),
+       fields=st.dictionaries(st.sampled_from(["every", "expression", "timezone", "at",
+                                               "interval", "start_at", "misc"]),
+                              _PIECES, max_size=4),
+       runner=st.sampled_from([{"kind": "command", "command": "true"},
+                               {"kind": "agent", "prompt": "hi"}, {"kind": "agent"},
+                               {"kind": "shell"}, "true", None]),
+       extra=st.dictionaries(st.sampled_from(["overlap", "misfire", "paused"]), _PIECES,
+                             max_size=2))
+def test_a_preview_agrees_with_the_full_read_wherever_that_one_loads(
+        store: Store, kind: Any, fields: dict[str, Any], runner: Any,
+        extra: dict[str, Any]) -> None:
+    target = queries.summaries(store, text="Manual")[0][0]
+    trigger = {"kind": kind, **fields} if kind else fields
+    definition = {"title": "Manual report", "runner": runner, "trigger": trigger, **extra}
+    _store_raw(store, target.id, json.dumps(definition), target.revision + 1)
+    forget_parses()  # each example's document is new under the same revision
+    [preview] = queries.summaries(store, ids=[target.id], preview=True)[0]
+    [full] = queries.summaries(store, ids=[target.id])[0]
+    if full.status != "broken" or preview.status == "broken":
+        assert preview == full
+    _store_raw(store, target.id, json.dumps(doc("Manual report", {"kind": "manual"})),
+               target.revision)

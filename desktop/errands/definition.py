@@ -464,6 +464,11 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
         paused=r.boolean("paused", False), origin=_origin(r.raw("origin")))
 
 
+def parse_trigger(doc: object, ctx: ParseContext) -> Trigger:
+    """A definition's ``trigger`` field alone, read as :func:`parse_definition` reads it."""
+    return _trigger(doc, "trigger", ctx)
+
+
 WORKTREE_EXPECTED = ("false, or true with an agent runner, context.mode fresh and a workdir "
                      "inside a git repository")
 WORKTREE_EXAMPLE = ('{"worktree": true, "workdir": "/home/me/projects/site", '

@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 
 from .errors import InvalidInput, NotFound
 from .definition import Trigger
-from .records import AuditEntry
+from .records import AuditEntry, load_trigger
 from .schedule import describe, iter_fires
 from .store import _DEFINITIONS, Store, _definition
 from .timeutil import format_instant
@@ -83,10 +83,13 @@ _SHAPES_KEPT = 50_000
 
 def summaries(store: Store, *, text: str | None = None, status: str | None = None,
               sort: str = "next_fire", offset: int = 0,
-              limit: int = PAGE_LIMIT, ids: Iterable[str] | None = None
-              ) -> tuple[list[Summary], int]:
+              limit: int = PAGE_LIMIT, ids: Iterable[str] | None = None,
+              preview: bool = False) -> tuple[list[Summary], int]:
     """A page of summaries and how many match in all; ``ids`` narrows it to those (what a
-    change notice named: the window refreshes only those rows).
+    change notice named: the window refreshes only those rows). ``preview`` reads a
+    definition the engine has not loaded yet only as far as its line needs (runner kind and
+    trigger, a fifth of a full parse): a definition broken in another field is then not
+    yet shown as broken.
 
     Fast enough for the sidebar: the page's ids are chosen first on the automations table
     alone, then only those rows are joined to their last run; instants and definitions are
@@ -134,7 +137,7 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
             rows = list(raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE a.id IN ({marks})",
                             tuple(ids)))
         by_id = {row[0]: row for row in rows}
-        shapes = _shapes(raw, [(row[0], row[3]) for row in rows])
+        shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
         parked = dict(raw("SELECT automation_id, count(*) FROM runs "
                           "WHERE state = 'awaiting_input' GROUP BY automation_id"))
         running = {row[0] for row in raw("SELECT automation_id FROM runs "
@@ -164,7 +167,7 @@ def _instant(value: Any) -> datetime | None | str:
         return str(value)
 
 
-def _shapes(raw: Any, keys: list[tuple[str, int]]
+def _shapes(raw: Any, keys: list[tuple[str, int]], preview: bool = False
             ) -> dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]]:
     found = {k: _SHAPES[k] for k in keys if k in _SHAPES}
     missing = []
@@ -183,8 +186,9 @@ def _shapes(raw: Any, keys: list[tuple[str, int]]
         for automation_id, revision, text in raw(
                 f"SELECT id, revision, definition FROM automations WHERE id IN ({marks})",
                 tuple(chunk)):
-            found[(automation_id, revision)] = _remember((automation_id, revision),
-                                                         _shape(automation_id, revision, text))
+            key = (automation_id, revision)
+            quick = _quick_shape(text) if preview else None
+            found[key] = quick or _remember(key, _shape(automation_id, revision, text))
     return found
 
 
@@ -198,6 +202,20 @@ def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, st
     except InvalidInput as exc:
         return None, "", str(exc), None
     return definition.runner.kind, describe(definition.trigger), None, definition.trigger
+
+
+def _quick_shape(text: Any) -> tuple[str | None, str, str | None, Trigger | None] | None:
+    """A line's shape from the runner kind and the trigger alone (a preview, never
+    remembered); None when those do not read cleanly (the full parse then says why)."""
+    try:
+        doc = json.loads(text)
+        runner = doc["runner"]["kind"]
+        if runner not in ("agent", "command"):
+            return None
+        trigger = load_trigger(doc["trigger"])
+    except (TypeError, ValueError, KeyError, InvalidInput):
+        return None
+    return runner, describe(trigger), None, trigger
 
 
 def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None, Trigger | None]

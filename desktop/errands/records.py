@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from .definition import Definition, ParseContext, parse_definition
+from .definition import Definition, ParseContext, Trigger, parse_definition, parse_trigger
 from .timeutil import UTC, format_instant
 
 ACTIVE_STATES = ("scheduled", "running", "awaiting_input")
@@ -25,6 +25,11 @@ _LOAD_CONTEXT = ParseContext(now=datetime.min.replace(tzinfo=UTC), min_interval=
 def load_definition(doc: dict[str, Any]) -> Definition:
     """A stored definition, read back without the checks that depend on the time of creation."""
     return parse_definition(doc, _LOAD_CONTEXT)
+
+
+def load_trigger(doc: object) -> Trigger:
+    """A stored definition's trigger alone, read as :func:`load_definition` reads it."""
+    return parse_trigger(doc, _LOAD_CONTEXT)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,10 @@ blocks this loop. Commands started with :meth:`Adapter.submit` report refusals t
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Hashable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -45,11 +47,18 @@ class Adapter(QObject):
     running_count = Signal(int)            # runs going right now
     failed = Signal(str, str)              # what was asked, the engine's refusal in words
 
-    def __init__(self, api: Api | None, parent: QObject | None = None) -> None:
-        """``api`` may come later (:meth:`bind`): the window is built before the engine
-        starts, so its first frame does not wait for it."""
+    def __init__(self, api: Api | None, parent: QObject | None = None, *,
+                 data_dir: Path | None = None) -> None:
+        """``api`` may come later (:meth:`bind`, with ``data_dir`` known now): the window is
+        built, and shows what is stored, before the engine has started. Until then
+        :attr:`api` is a stand-in whose queries and commands wait for the engine."""
         super().__init__(parent)
-        self.api: Api = api  # type: ignore[assignment]
+        self._bound = asyncio.Event()
+        if api is None:
+            self.api: Api = _Starting(self._bound, lambda: self.api, data_dir)  # type: ignore[assignment]
+        else:
+            self.api = api
+            self._bound.set()
         self.stamp: Stamp = api.stamp() if api is not None else Stamp("", 0)
         self.running: set[str] = set()
         self._unsubscribe: Callable[[], None] | None = None
@@ -67,6 +76,11 @@ class Adapter(QObject):
         self.api = api
         self.stamp = api.stamp()
         self.tasks.loop = loop
+        self._bound.set()
+
+    async def ready(self) -> None:
+        """Wait until the engine runs (:meth:`bind`)."""
+        await self._bound.wait()
 
     def attach(self) -> None:
         """Start hearing the engine (on the running loop: notices arrive on it)."""
@@ -185,3 +199,24 @@ class Adapter(QObject):
     async def drain(self) -> None:
         """Wait for the commands in flight (on quit)."""
         await self.tasks.idle()
+
+
+class _Starting:
+    """The facade's stand-in while the engine starts: a query or command asked of it waits
+    until the engine runs, then goes to it (a click on a row of the first list opens it a
+    moment later instead of failing)."""
+
+    def __init__(self, bound: asyncio.Event, real: Callable[[], Api],
+                 data_dir: Path | None) -> None:
+        self._bound = bound
+        self._real = real
+        self.data_dir = data_dir
+
+    def __getattr__(self, name: str) -> Any:
+        if not inspect.iscoroutinefunction(getattr(Api, name, None)):
+            raise AttributeError(f"{name!r} is not available before the engine runs")
+
+        async def waiting(*args: Any, **kwargs: Any) -> Any:
+            await self._bound.wait()
+            return await getattr(self._real(), name)(*args, **kwargs)
+        return waiting

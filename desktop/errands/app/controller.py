@@ -222,6 +222,12 @@ class WindowController(QObject):
         self.approvals.refresh()
         await asyncio.gather(self._load_all(), self._refresh_unread())
 
+    async def show_preview(self, rows: list[Any]) -> None:
+        """What is stored, before the engine runs (its snapshot in :meth:`load` then
+        changes only the rows that differ)."""
+        if not self.sidebar.model.rowCount():
+            await self._fill(rows)
+
     async def _load_all(self) -> None:
         answer = await self.adapter.summaries(key="sidebar")
         if answer is not None:

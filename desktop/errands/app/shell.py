@@ -109,7 +109,7 @@ class AppShell(QObject):
         self._wire_ui()
         # the whole window now, the engine's facade later (start): the first frame shows
         # the sidebar saying it is loading, and building it stalls nothing that runs
-        self.adapter = Adapter(None, self)
+        self.adapter = Adapter(None, self, data_dir=self.data_dir)
         self.controller = WindowController(self.window, self.adapter)
         self._wire_engine(self.adapter)
 
@@ -151,6 +151,14 @@ class AppShell(QObject):
         self.window.show_engine_state("starting")
         if self.show_window or not self.tray.available:
             self.window.show()
+        assert self.controller is not None
+        preview = await self.host.open()
+        try:  # the stored list first: with thousands of automations the engine takes longer
+            await self.controller.show_preview(await preview.summaries())
+        except ErrandsError as exc:  # busy: the engine's own snapshot follows anyway
+            log.info("the first look at the automations was refused: %s", exc)
+        finally:
+            await asyncio.to_thread(preview.close)
         self.api = await self.host.start()
         assert self.adapter is not None and self.controller is not None
         self.adapter.bind(self.api, self.loop)
@@ -236,10 +244,15 @@ class AppShell(QObject):
 
     async def open_settings(self) -> Any:
         """The Settings dialog (one at a time: asking again brings it forward)."""
-        if self.api is None:
-            return None
         if self._opening_settings:  # asked twice quickly: the first is on its way
             return None
+        if self.api is None:  # asked while the engine starts: open once it runs
+            assert self.adapter is not None
+            self._opening_settings = True
+            try:
+                await self.adapter.ready()
+            finally:
+                self._opening_settings = False
         current = getattr(self, "settings_flow", None)
         if current is not None and current.dialog.isVisible():
             current.dialog.raise_()

@@ -16,10 +16,12 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import queries
 from ..errors import ErrandsError
 from ..paths import database_path
+from ..queries import Summary
 from ..store import Store
-from .api import Api
+from .api import READ_BUSY_MS, Api
 from .command_runner import CommandRunner
 from .control import ControlServer
 from .core import Engine
@@ -54,7 +56,11 @@ class EngineHost:
         self.api: Api | None = None
         self.server: ControlServer | None = None
 
-    async def start(self) -> Engine:
+    async def open(self) -> None:
+        """Take the data folder and bring its database up to date, without starting the
+        engine yet (what is stored can then be read while it loads)."""
+        if self.store is not None:
+            return
         if not self.lock.try_acquire():
             owner = await asyncio.to_thread(read_owner, self.data_dir)
             if owner is not None and owner.role == "engine":
@@ -63,6 +69,14 @@ class EngineHost:
             await asyncio.to_thread(self.lock.acquire, 15)
         try:
             self.store = Store(database_path(self.data_dir))
+        except BaseException:
+            self.lock.release()
+            raise
+
+    async def start(self) -> Engine:
+        await self.open()
+        assert self.store is not None
+        try:
             self.engine = Engine(self.store, self.data_dir, default_runners(),
                                  network=RouteProbe(), automatic=self.automatic)
             await self.engine.start()
@@ -125,14 +139,29 @@ class EngineThread:
     def _on_engine(self, coro: Any) -> Any:
         return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
+    async def open(self) -> Preview:
+        """Take the data folder and migrate its database on the engine's thread; what is
+        stored can then be read (:class:`Preview`) while :meth:`start` loads the engine."""
+        if not self._thread.is_alive():
+            self._thread.start()
+        gc.disable()  # reading and loading tens of thousands of automations would set off
+        try:          # full collections, each holding every thread: settle the heap after
+            await self._on_engine(self.host.open())
+        except BaseException:
+            gc.enable()
+            await self._end_thread()
+            raise
+        return Preview(database_path(self.host.data_dir))
+
     async def start(self) -> Api:
         activate = self.host.on_activate
         if activate is not None:  # the channel asks on the engine's thread; the window acts on ours
             caller = asyncio.get_running_loop()
             self.host.on_activate = lambda: caller.call_soon_threadsafe(activate)
-        self._thread.start()
-        gc.disable()  # loading tens of thousands of automations would set off full
-        try:          # collections, each holding every thread: settle the heap after
+        if not self._thread.is_alive():
+            self._thread.start()
+        gc.disable()  # as in open()
+        try:
             engine = await self._on_engine(self.host.start())
         except BaseException:
             gc.enable()
@@ -147,6 +176,8 @@ class EngineThread:
         if self.api is not None:
             await asyncio.to_thread(self.api.close)
             self.api = None
+        else:
+            gc.enable()  # opened, never started
         if self._thread.is_alive():
             await self._on_engine(self.host.close())
             await self._end_thread()
@@ -155,6 +186,25 @@ class EngineThread:
         self._loop.call_soon_threadsafe(self._loop.stop)
         await asyncio.to_thread(self._thread.join)
         self._loop.close()
+
+
+class Preview:
+    """The stored automations as the sidebar lists them, readable before the engine has
+    loaded them: with ten thousand of them the window shows its list in a fraction of the
+    engine's start. Definitions are read only as far as a list line needs (runner kind,
+    schedule); one broken elsewhere shows as broken once the engine's own snapshot
+    replaces this one."""
+
+    def __init__(self, path: Path) -> None:
+        self._store = Store(path, busy_ms=READ_BUSY_MS)
+
+    async def summaries(self) -> list[Summary]:
+        rows, _total = await asyncio.to_thread(queries.summaries, self._store,
+                                               limit=queries.PAGE_LIMIT, preview=True)
+        return rows
+
+    def close(self) -> None:
+        self._store.close()
 
 
 async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> None:
