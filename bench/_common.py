@@ -103,3 +103,22 @@ def report(result: dict[str, Any]) -> None:
 
 def wall() -> datetime:
     return datetime.now(UTC)
+
+
+def byte_code(prefix: Path, modules: str) -> None:
+    """Let this script's children start from compiled byte-code, as an installed Errands
+    does: they read and write it under ``prefix``. This machine sets PYTHONDONTWRITEBYTECODE
+    and its virtual environment holds no byte-code, so every process would otherwise
+    compile what it imports (the openai SDK alone: a second) at every start. ``modules``
+    (comma-separated) are imported once here, in a child, to fill the cache."""
+    import compileall
+    import errands
+
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
+    sys.pycache_prefix = str(prefix)
+    compileall.compile_dir(str(Path(errands.__file__).parent), quiet=1, workers=1)
+    # the libraries too (their own __pycache__ is not read once a prefix is set)
+    subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, sys.argv[1]); "
+                    f"import {modules}", str(Path(errands.__file__).parent.parent)],
+                   check=False, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))

@@ -33,8 +33,11 @@ Goal: overhead p99 < 5 ms, and per-step total agent/bare <= 1.2 (judged without 
 transform, the stricter).
 
 Goal 2: 100 agent automations whose runs park on a ``run_command`` permission ask are made
-by an in-process engine (a fresh interpreter), which then stops. The errands sources are
-byte-compiled first (an install has byte code; this machine sets PYTHONDONTWRITEBYTECODE).
+by an in-process engine (a fresh interpreter), which then stops. The errands sources and
+the libraries the processes import (openai, httpx, ...) are byte-compiled first, under a
+temporary PYTHONPYCACHEPREFIX (an install has byte code; this machine sets
+PYTHONDONTWRITEBYTECODE and its virtual environment has none). ``errands approve`` sends
+the 100 decisions in one request; the engine records them in one transaction.
 Then, timed from the moment ``errands serve --data-dir D`` is started (the provider given
 by ``ERRANDS_PROVIDER_BASE_URL``/``ERRANDS_PROVIDER_MODEL``): the serve process announcing
 it runs (interpreter start, the store, the engine restoring the 100 parked runs, the
@@ -77,8 +80,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import (ROOT, clean_environment, median, percentile, report,  # noqa: E402
-                     run_phase, temp_data_dir, verdict)
+from _common import (ROOT, byte_code, clean_environment, median, percentile,  # noqa: E402
+                     report, run_phase, temp_data_dir, verdict)
 
 MODEL = "scripted-model"
 STEPS = 300               # goal 1: tool steps in one run
@@ -633,17 +636,12 @@ def _row(label: str, values: list[float]) -> str:
             f"{max(values):8.3f}   n={len(values)}")
 
 
-def compile_sources() -> None:
-    """Byte-compile the errands sources, as an installed Errands has them: with
-    PYTHONDONTWRITEBYTECODE set (as on this machine) an editable checkout compiles every
-    module at every start, 0.3 s of each errands process's 0.75 s."""
-    import compileall
-
-    if os.environ.get("PYTHONDONTWRITEBYTECODE") or not any(
-            (ROOT / "desktop" / "errands").glob("__pycache__/*.pyc")):
-        compileall.compile_dir(str(ROOT / "desktop" / "errands"), quiet=1)
-        print("  (errands sources byte-compiled into __pycache__ first, as an install has "
-              "them)")
+def compile_sources(prefix: Path) -> None:
+    """The errands processes goal 2 starts read byte-code, as an installed Errands does
+    (``_common.byte_code``: without it each compiles errands and the openai SDK again)."""
+    byte_code(prefix, "errands.cli, errands.engine.service, errands.agent.loop, openai, "
+                      "openai.types.chat, httpx")
+    print("  (errands and its libraries byte-compiled first, as an install has them)")
 
 
 def main() -> int:
@@ -689,8 +687,9 @@ def main() -> int:
         if "2" in goals:
             print(f"\ngoal 2: {PARKED} runs parked on a run_command ask, then errands serve, "
                   "errands approvals, errands approve ...", flush=True)
-            compile_sources()
-            with temp_data_dir("errands-bench-agent-") as d:
+            with temp_data_dir("errands-bench-pyc-") as pyc, \
+                    temp_data_dir("errands-bench-agent-") as d:
+                compile_sources(pyc)
                 made = run_phase(script, "park", str(d), "--url", server.url)
                 r = measure_restart(d, server.url, made["ids"])
             verdicts += report_restart(made, r)

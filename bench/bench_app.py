@@ -13,8 +13,8 @@ has them; this machine's PYTHONDONTWRITEBYTECODE would otherwise add half a seco
 to every launch). Then each phase runs in a fresh interpreter
 on its own copy of that folder, with ``QT_QPA_PLATFORM=offscreen``, and opens the app the
 way ``run_app`` does: a QApplication on a qasync loop, an :class:`AppShell`, ``shell.start()``
-(the window shows at once, the engine starts on its own thread, the controller loads the
-sidebar). A heartbeat task on the qasync loop sleeps 5 ms at a time; a stall is how late it
+(the window shows at once; the sidebar fills from the database's first look, then the
+engine starts on its own thread and its snapshot replaces that look). A heartbeat task on the qasync loop sleeps 5 ms at a time; a stall is how late it
 wakes (its interval minus 5 ms). Paint events are watched with an event filter; a step counts
 as done when the coroutine that waited for the paint runs again (the paint is over by then).
 
@@ -25,7 +25,8 @@ Figures (goal in brackets):
   (interpreter start-up included).
 * launch, list filled [< 1.5 s]: to the first paint of the sidebar's list while its model
   holds all 10,000 rows (the goal's "window painted"), from the script's first line; the
-  figure from the spawn is shown too.
+  figure from the spawn is shown too. The engine is still loading then; "start() returned"
+  says when it runs and its own snapshot is in the list.
 * launch stall [< 50 ms]: the longest heartbeat stall from the loop's start until the list
   was painted full and the first refreshes (needs-you, paused, recent) were done. The time
   spent before the loop runs (imports, QApplication, AppShell built, as in ``run_app``) is
@@ -71,6 +72,7 @@ from typing import Any  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _common  # noqa: E402
 from _common import (clean_environment, median, report, run_phase,  # noqa: E402
                      temp_data_dir, verdict, wall)
 from bench_api import (FINAL, N, N_BURST, RUNS, GcWatch, Heartbeat, build,  # noqa: E402
@@ -394,21 +396,8 @@ def child(phase: str, data_dir: Path, spawned: float, profile: bool) -> dict[str
 # ------------------------------------------------------------------------- parent
 
 def byte_code(prefix: Path) -> None:
-    """Launch as an installed app does, from compiled byte-code: the children read and
-    write it under ``prefix`` (a PYTHONDONTWRITEBYTECODE in the environment would make every
-    launch compile the project's modules again, half a second or more)."""
-    import compileall
-    import subprocess
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
-    sys.pycache_prefix = str(prefix)
-    import errands
-    compileall.compile_dir(str(Path(errands.__file__).parent), quiet=1, workers=1)
-    # the libraries too (their own __pycache__ is not read once a prefix is set)
-    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                    "import PySide6.QtWidgets, qasync, errands.app.main, errands.app.shell, "
-                    "errands.engine.service", str(Path(errands.__file__).parent.parent)],
-                   check=False, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    _common.byte_code(prefix, "PySide6.QtWidgets, qasync, errands.app.main, "
+                      "errands.app.shell, errands.engine.service")
 
 
 def _ms(value: float | None) -> str:

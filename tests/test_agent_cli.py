@@ -73,6 +73,39 @@ def test_park_restart_approve_completes_and_the_transcript_shows_it(
     serve.stop()
 
 
+def test_approving_many_runs_is_one_request_and_a_refusal_costs_only_its_run(
+        serve: Serve, model: ScriptedServer, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    serve.start()
+    ids = [add_agent(serve, work, f"builder {i}") for i in range(5)]
+    runs = []
+    for i, a in enumerate(ids):
+        model.play(call("run_command", {"command": f"echo {i} >> out.txt"}))
+        runs.append(serve.cli("run-now", a)["id"])
+        wait_for(lambda: run_state(serve, runs[-1]) == "awaiting_input")
+    model.play(say("Stopped."))
+    serve.cli("deny", runs[2])
+    wait_for(lambda: run_state(serve, runs[2]) in ("succeeded", "failed"))
+    model.play(say("Done."), say("Done."))
+    out = serve.cli("approve", runs[0][:8], runs[1], runs[2], runs[0], check=False)
+    assert out.returncode == 4, out.stderr  # one of them no longer waits
+    replies = json.loads(out.stdout)["runs"]
+    assert [r["id"] for r in replies] == runs[:3]  # named twice, decided once
+    assert [r.get("state") for r in replies[:2]] == ["scheduled", "scheduled"]
+    assert replies[2]["refused"]["code"] == "not_parked"
+    for run_id in runs[:2]:
+        wait_for(lambda: run_state(serve, run_id) == "succeeded")
+    assert sorted((work / "out.txt").read_text().split()) == ["0", "1"]
+    # with no engine running the CLI hosts one for the runs and waits until they end
+    assert serve.stop()
+    model.play(say("Done."), say("Done."))
+    local = serve.cli("approve", runs[3], runs[4])["runs"]
+    assert [(r["id"], r["state"]) for r in local] == [(runs[3], "succeeded"),
+                                                     (runs[4], "succeeded")]
+    assert sorted((work / "out.txt").read_text().split()) == ["0", "1", "3", "4"]
+
+
 def test_always_saves_a_rule_that_rules_lists_and_remove_revokes(
         serve: Serve, model: ScriptedServer, tmp_path: Path) -> None:
     work = tmp_path / "work"

@@ -24,7 +24,7 @@ from errands.engine.notices import Notice
 from errands.engine.operations import perform
 from errands.engine.service import EngineHost, EngineThread
 from errands.errors import Conflict, InvalidInput, NotFound
-from errands.records import Blocker, Decision
+from errands.records import Blocker
 from channel_support import no_error_logs  # noqa: F401
 from test_lifecycle import ParkingRunner
 from test_serve import ERRANDS, Serve

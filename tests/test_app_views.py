@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import time
 from datetime import timedelta, timezone
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -17,7 +16,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from errands.app import words  # noqa: E402
-from errands.app.detail import DetailPane, RunHistoryModel, delete_confirmation  # noqa: E402
+from errands.app.detail import DetailPane, RunHistoryModel  # noqa: E402
 from errands.app.sidebar import AutomationSidebar  # noqa: E402
 from errands.app.upcoming import UpcomingView  # noqa: E402
 from errands.queries import Summary, summaries, upcoming  # noqa: E402

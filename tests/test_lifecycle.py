@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from errands.engine.runner import NoProviderRunner, Outcome, RunContext
-from errands.errors import Conflict, InvalidInput
+from errands.errors import Conflict, InvalidInput, NotFound
 from errands.records import Blocker, Decision
 from engine_support import Harness, command_doc
 
@@ -109,6 +109,45 @@ async def test_resumed_after_a_restart_under_the_claimed_revision(h: Harness) ->
     assert not h.store.parked()
     assert [i.read for i in h.store.attention() if i.kind == "awaiting_input"] == [True]
     assert [e.action for e in h.store.audit(a)][-1] == "decided"
+
+
+async def test_one_decision_for_many_runs_commits_once_and_a_refusal_costs_one_run(
+        h: Harness) -> None:
+    ids = [await h.add(f"cleanup {i}", {"kind": "manual"}) for i in range(3)]
+    runs = [await h.engine.run_now(a) for a in ids]
+    await h.clock.settle()
+    await h.engine.decide(runs[2].id, Decision("deny"))  # decided already: not parked
+    await h.engine.wait_run(runs[2].id)
+    commits: list[int] = []
+    transaction = h.engine._transaction
+
+    def counted() -> Any:
+        commits.append(1)
+        return transaction()
+    h.engine._transaction = counted  # type: ignore[method-assign]
+    outcomes = await h.engine.decide_many(
+        [runs[0].id, runs[2].id, runs[1].id, runs[0].id, "no-such-run"],
+        Decision("approve_once"), actor="cli")
+    h.engine._transaction = transaction  # type: ignore[method-assign]
+    assert len(commits) == 1  # the decisions, in one transaction
+    assert len(outcomes) == 4  # a run named twice is decided once
+    first, denied, second, missing = outcomes
+    assert isinstance(denied, Conflict) and "not waiting" in str(denied)
+    assert isinstance(missing, NotFound)
+    for run, outcome in ((runs[0], first), (runs[1], second)):
+        assert not isinstance(outcome, Exception) and outcome.id == run.id
+        assert outcome.state == "scheduled"
+        done = await h.engine.wait_run(run.id)
+        assert done.state == "succeeded" and done.result == "approve_once"
+    assert not h.store.parked()
+    decided = [e for a in ids[:2] for e in h.store.audit(a) if e.action == "decided"]
+    assert [e.actor for e in decided] == ["cli", "cli"]
+    # an answer to approvals: refused for each, nothing changes
+    more = [await h.engine.run_now(a) for a in ids[:2]]
+    await h.clock.settle()
+    refused = await h.engine.decide_many([r.id for r in more], Decision("answer", text="x"))
+    assert all(isinstance(r, InvalidInput) for r in refused)
+    assert len(h.store.parked()) == 2
 
 
 async def test_the_transcript_survives_parking_and_a_restart(h: Harness) -> None:
@@ -380,3 +419,26 @@ async def test_deciding_a_parked_dry_run_leaves_the_real_run_in_charge(h: Harnes
         await h.engine.run_now(a)  # the real run still waits: busy
     stopped = await h.engine.stop_current(a)
     assert stopped.id == real.id and stopped.state == "cancelled"
+
+
+async def test_a_runner_with_a_slow_first_use_is_warmed_when_its_automations_exist(
+        tmp_path: Path) -> None:
+    """The agent runner imports its SDK on first use (half a second); the engine asks it to
+    do so at start when agent automations exist, so the first run after a restart (or a
+    hundred parked ones approved at once) does not wait for it."""
+    h = Harness(tmp_path, max_sleep=3600)
+    warmed: list[str] = []
+    h.runner.warm_up = lambda: warmed.append("command")  # type: ignore[attr-defined]
+    await h.engine.start()
+    assert warmed == []  # nothing of its kind yet
+    await h.add("job", {"kind": "manual"})
+    await h.add("other", {"kind": "manual"})
+    await restart_plain(h)
+    assert warmed == ["command"]  # once, however many there are
+    await h.stop()
+
+
+async def restart_plain(h: Harness) -> None:
+    await h.stop()
+    h.engine = h._new_engine()
+    await h.engine.start()

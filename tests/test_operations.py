@@ -60,6 +60,13 @@ WRONG = [  # op, args, the field named
     ("set_setting", {"key": "concurrency", "value": 5}, "value"),
     ("set_setting", {"value": "4"}, "key"),
     ("pause", {}, "id"),
+    ("decide_many", {"runs": [], "decision": "approve_once"}, "runs"),
+    ("decide_many", {"runs": "abc", "decision": "approve_once"}, "runs"),
+    ("decide_many", {"runs": [7], "decision": "approve_once"}, "runs"),
+    ("decide_many", {"runs": ["r"] * 1001, "decision": "approve_once"}, "runs"),
+    ("decide_many", {"runs": ["r"], "decision": "maybe"}, "decision"),
+    ("decide_many", {"runs": ["r"], "decision": "approve_once", "request_id": "x"},
+     "request_id"),
     ("ping", {"bogus": 1}, "bogus"),
     ("pause", {"id": "x", "wait": True}, "wait"),
 ]

@@ -24,7 +24,7 @@ from ..timeutil import format_duration, system_zone_name, zone
 from ..engine.runner import Outcome, RunContext
 from . import permissions
 from .history import for_provider, replay
-from .provider import Provider, ProviderConfig, ProviderError, ToolCall
+from .provider import Provider, ProviderConfig, ProviderError, ToolCall, warm_up
 from .worktree import Worktree, WorktreeError, close_worktree, open_worktree
 from .tools.base import ToolEnv, ToolError, ToolResult, ToolSpec, bounded, parse_arguments
 from .tools.control import SPECS as CONTROL_SPECS
@@ -90,6 +90,10 @@ class AgentRunner:
         if ctx.services is not None and hasattr(ctx.services, "provider_config"):
             return await ctx.services.provider_config()  # type: ignore[attr-defined]
         return None
+
+    def warm_up(self) -> None:
+        """Automations of this kind exist: load the provider's SDK before a run needs it."""
+        warm_up()
 
     async def aclose(self) -> None:
         providers, self._providers = list(self._providers.values()), {}

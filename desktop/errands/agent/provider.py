@@ -169,6 +169,16 @@ def _wire() -> asyncio.AbstractEventLoop:
         return _wire_loop
 
 
+def warm_up() -> None:
+    """Import the SDK on the provider thread now, in the background. The first request
+    after a start would otherwise wait for it (half a second even from byte-code), and so
+    would every run approved at the same moment as that one."""
+    def load() -> None:
+        import openai  # noqa: F401
+        from openai.types.chat import ChatCompletion  # noqa: F401
+    _wire().call_soon_threadsafe(load)
+
+
 async def _on_wire(coro: Any) -> Any:
     """Await ``coro`` on the provider thread; cancelling the caller cancels it there."""
     return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, _wire()))

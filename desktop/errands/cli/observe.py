@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from .. import queries
-from ..engine.control import connect, request
+from ..engine.control import connect, error_from_payload, request
 from ..errors import Conflict, ErrandsError, InvalidInput
 from ..records import Decision
 from . import render
@@ -130,10 +130,11 @@ def decide(args: argparse.Namespace) -> int:
 
 def decide_run(args: argparse.Namespace, decision: Decision) -> int:
     """Send a decision about one or more parked runs to the engine (or host one for them);
-    print what each run did next."""
+    print what each run did next. Several runs go in one request and one transaction; a
+    run that cannot take the decision costs only itself (the exit status is its error's)."""
     store = open_store(args)
     given = args.run if isinstance(args.run, list) else [args.run]
-    run_ids = [store.resolve_run(r) for r in given]
+    run_ids = list(dict.fromkeys(store.resolve_run(r) for r in given))
     if len(run_ids) > 1 and args.request_id is not None:
         raise InvalidInput("--request-id", "goes with one run only", "one RUN with --request-id",
                            "errands approve 9b1f0c2e --request-id r1")
@@ -141,35 +142,44 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
     def here() -> dict[str, Any]:
         """No engine runs: host one for these runs (it fires nothing else) until each ends
         or parks again."""
+        from ..engine.control import error_payload
         from ..engine.service import EngineHost
 
         async def go() -> dict[str, Any]:
             host = EngineHost(_dir(args), automatic=False, role="cli")
             engine = await host.start()
             try:
-                decided = [await engine.decide(r, decision, request_id=args.request_id)
-                           for r in run_ids]
-                done = [await engine.wait_run(run.id) for run in decided]
-                return {"runs": [run.to_dict() for run in done]}
+                if len(run_ids) == 1:
+                    decided: list[Any] = [await engine.decide(
+                        run_ids[0], decision, request_id=args.request_id)]
+                else:
+                    decided = await engine.decide_many(run_ids, decision)
+                done = [r if isinstance(r, ErrandsError) else await engine.wait_run(r.id)
+                        for r in decided]
+                return {"runs": [{"id": i, "refused": error_payload(r)}
+                                 if isinstance(r, ErrandsError) else r.to_dict()
+                                 for i, r in zip(run_ids, done)]}
             finally:
                 await host.close()
         return asyncio.run(go())
 
-    replies: list[dict[str, Any]] = []
-    for i, run_id in enumerate(run_ids):
-        op_args = {"run": run_id, "decision": decision.kind, "text": decision.text,
-                   "rule": decision.rule, "request_id": args.request_id}
-        reply = perform(_dir(args), "decide", op_args, here, local_takes_lock=True)
-        if "runs" in reply:  # hosted here: every run was decided at once
-            replies = reply["runs"]
-            break
-        replies.append(reply)
-    lines = []
-    for reply in replies:
-        run = store.get_run(reply["id"])
-        lines.append(f"Run #{run.index}: {decision.kind.replace('_', ' ')} → {run.state}")
+    common = {"decision": decision.kind, "text": decision.text, "rule": decision.rule}
+    if len(run_ids) == 1:
+        reply = perform(_dir(args), "decide", {"run": run_ids[0], **common,
+                                                "request_id": args.request_id},
+                        here, local_takes_lock=True)
+    else:
+        reply = perform(_dir(args), "decide_many", {"runs": run_ids, **common}, here,
+                        local_takes_lock=True)
+    replies: list[dict[str, Any]] = reply["runs"] if "runs" in reply else [reply]
+    refusals = [error_from_payload(r["refused"]) for r in replies if "refused" in r]
+    if len(replies) == 1 and refusals:
+        raise refusals[0]  # one run: reported as any refusal is
+    what = decision.kind.replace("_", " ")
+    lines = [f"Run {r['id'][:8]}: {error_from_payload(r['refused'])}" if "refused" in r
+             else f"Run #{r['index']}: {what} → {r['state']}" for r in replies]
     emit(args, replies[0] if len(replies) == 1 else {"runs": replies}, "\n".join(lines))
-    return 0
+    return refusals[0].exit_code if refusals else 0
 
 
 def register(cmd: Any) -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from .. import queries
-from ..errors import Conflict, StoreError
+from ..errors import Conflict, ErrandsError, StoreError
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
 from ..settings import SPECS
@@ -158,6 +158,12 @@ class Api:
                      actor: str = "user") -> Stamped[Run]:
         return await self._command(self.engine.decide(run_id, decision, request_id=request_id,
                                                       actor=actor))
+
+    async def decide_many(self, run_ids: Sequence[str], decision: Decision, *,
+                          actor: str = "user") -> Stamped[list[Run | ErrandsError]]:
+        """One decision for several parked runs in one transaction; a refusal stands in
+        the list for the run it concerns."""
+        return await self._command(self.engine.decide_many(run_ids, decision, actor=actor))
 
     async def mark_read(self, item_id: int | None = None) -> Stamped[int]:
         async def go() -> int:

@@ -124,6 +124,12 @@ class Engine(Timer, Lifecycle, Commands, Services):
         for run_id in waiting:  # parked before a restart wait on, until they expire (one
             # parked before blockers were recorded gets the full wait from now)
             self._expiries[run_id] = expiries.get(run_id, now + expiry)
+        kinds = {slot.automation.definition.runner.kind for slot in self._slots.values()
+                 if slot.automation.definition is not None}
+        for kind in kinds:  # a runner with a slow first use (an SDK to import) starts on it
+            warm = getattr(self.runners.get(kind), "warm_up", None)
+            if warm is not None:
+                warm()
         if self.automatic:
             for automation_id in self._slots:
                 self._arm(automation_id)

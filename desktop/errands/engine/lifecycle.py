@@ -8,7 +8,7 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
 from pathlib import Path
 
 from sqlalchemy import select
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ..actors import stopped_by
 from ..db.schema import AutomationRow, BlockerRow, RunRow
 from ..definition import Definition
-from ..errors import Conflict, NotFound
+from ..errors import Conflict, ErrandsError, NotFound
 from ..paths import run_log_path, workspace_path
 from ..records import ACTIVE_STATES, Automation, Blocker, Decision, Run, bounded
 from ..store import _automation, _run
@@ -205,42 +205,76 @@ class Lifecycle(EngineBase):
                      actor: str = "user") -> Run:
         """Resume a parked run with a decision. Repeating a decision with the same
         ``request_id`` changes nothing and returns the run as it is now."""
+        [outcome] = await self._decide_runs([run_id], decision, request_id, actor)
+        if isinstance(outcome, ErrandsError):
+            raise outcome
+        return outcome
+
+    async def decide_many(self, run_ids: Sequence[str], decision: Decision, *,
+                          actor: str = "user") -> list[Run | ErrandsError]:
+        """The same decision for several parked runs, committed at once (a hundred
+        approvals cost one transaction, not a hundred). A run that cannot take it (not
+        parked, a question approved) costs only itself: its refusal takes its place."""
+        return await self._decide_runs(list(dict.fromkeys(run_ids)), decision, None, actor)
+
+    async def _decide_runs(self, run_ids: list[str], decision: Decision,
+                           request_id: str | None, actor: str) -> list[Run | ErrandsError]:
         now = self.clock.now()
+        outcomes: list[Run | ErrandsError] = []
+        resumed: list[tuple[Run, Blocker]] = []
         with self._transaction() as s:
-            row = self.store.get_row_in(s, run_id)
-            if request_id is not None and s.scalars(select(BlockerRow.id).where(
-                    BlockerRow.run_id == run_id, BlockerRow.request_id == request_id)).first():
-                return _run(row)  # decided before under this request id: harmless
-            blocker = self.store.open_blocker_in(s, run_id)
-            if row.state != "awaiting_input" or blocker is None or blocker.decided_at is not None:
-                raise Conflict("not_parked", f"run #{row.index} is not waiting for a decision "
-                               f"(it is {row.state})")
-            asked = Blocker(kind=blocker.kind, tool=blocker.tool,  # type: ignore[arg-type]
-                            arguments=blocker.arguments, question=blocker.question,
-                            choices=blocker.choices)
-            _check_decision(asked, decision)
-            blocker.decision = decision.to_dict()
-            blocker.decided_at = now
-            blocker.decided_by = actor
-            blocker.request_id = request_id
-            row.state = "scheduled"
-            automation_id = row.automation_id
-            self.store.audit_in(s, automation_id, "decided", row.revision, actor, now,
-                                {"run_id": run_id, "decision": decision.kind})
-            self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
-            record = _run(row)
-        self._expiries.pop(run_id, None)
-        if decision.kind == "approve_always" and not record.dry_run:
-            await self._save_approval(automation_id, asked, decision, actor)
-        slot = self._slots.get(automation_id)
-        if slot is not None and not record.dry_run:
-            slot.active = run_id
-        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
-                            data={"state": "scheduled", "decision": decision.kind})
-        self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id,
-                            data={"read": "awaiting_input"})
-        self._spawn(run_id, run=record, resume=Resume(asked, decision))
-        return record
+            for run_id in run_ids:
+                try:
+                    decided = self._decide_in(s, run_id, decision, request_id, actor, now)
+                except ErrandsError as exc:  # raised before this run changed anything
+                    outcomes.append(exc)
+                    continue
+                if isinstance(decided, Run):
+                    outcomes.append(decided)  # decided before under this request id
+                else:
+                    outcomes.append(decided[0])
+                    resumed.append(decided)
+        for record, asked in resumed:
+            self._expiries.pop(record.id, None)
+            if decision.kind == "approve_always" and not record.dry_run:
+                await self._save_approval(record.automation_id, asked, decision, actor)
+            slot = self._slots.get(record.automation_id)
+            if slot is not None and not record.dry_run:
+                slot.active = record.id
+            self.events.publish("run_changed", automation_id=record.automation_id,
+                                run_id=record.id,
+                                data={"state": "scheduled", "decision": decision.kind})
+            self.events.publish("attention_raised", automation_id=record.automation_id,
+                                run_id=record.id, data={"read": "awaiting_input"})
+            self._spawn(record.id, run=record, resume=Resume(asked, decision))
+        return outcomes
+
+    def _decide_in(self, s: Session, run_id: str, decision: Decision, request_id: str | None,
+                   actor: str, now: datetime) -> Run | tuple[Run, Blocker]:
+        """One run's decision inside the caller's transaction: the run as it is (decided
+        before under ``request_id``), or the run resumed and what it had asked. Refuses
+        before changing anything."""
+        row = self.store.get_row_in(s, run_id)
+        if request_id is not None and s.scalars(select(BlockerRow.id).where(
+                BlockerRow.run_id == run_id, BlockerRow.request_id == request_id)).first():
+            return _run(row)
+        blocker = self.store.open_blocker_in(s, run_id)
+        if row.state != "awaiting_input" or blocker is None or blocker.decided_at is not None:
+            raise Conflict("not_parked", f"run #{row.index} is not waiting for a decision "
+                           f"(it is {row.state})")
+        asked = Blocker(kind=blocker.kind, tool=blocker.tool,  # type: ignore[arg-type]
+                        arguments=blocker.arguments, question=blocker.question,
+                        choices=blocker.choices)
+        _check_decision(asked, decision)
+        blocker.decision = decision.to_dict()
+        blocker.decided_at = now
+        blocker.decided_by = actor
+        blocker.request_id = request_id
+        row.state = "scheduled"
+        self.store.audit_in(s, row.automation_id, "decided", row.revision, actor, now,
+                            {"run_id": run_id, "decision": decision.kind})
+        self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
+        return _run(row), asked
 
     async def _save_approval(self, automation_id: str, asked: Blocker, decision: Decision,
                              actor: str) -> None:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from ..actors import CLIENT_ACTORS
-from ..errors import InvalidInput
+from ..errors import ErrandsError, InvalidInput
 from ..records import DECISION_KINDS, Decision
 from ..timeutil import format_instant
 from .api import Api, Stamped, Subscription
-from .control import describe, field_name
+from .control import describe, error_payload, field_name
 
 _INT64 = 2 ** 63 - 1
 
@@ -65,6 +65,10 @@ SESSION_ID = Shape("a session id: a string of 1 to 64 characters (r-… or a-…
                    "r-9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f", _text(64))
 DECISION = Shape("one of " + ", ".join(DECISION_KINDS), "approve_once",
                  lambda v: v in DECISION_KINDS)
+RUN_IDS = Shape("a list of 1 to 1000 run ids (strings of 1 to 64 characters)",
+                '["9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f"]',
+                lambda v: isinstance(v, list) and 0 < len(v) <= 1000
+                and all(_text(64)(i) for i in v))
 ANSWER = Shape("text of 1 to 10000 characters, or null", "yes", _text(10_000))
 RULE = Shape("a rule pattern of 1 to 500 characters, or null", "git status*", _text(500))
 REVISION = Shape("a revision number (a whole number from 1), or null", "3", _whole)
@@ -159,6 +163,15 @@ async def _decide(api: Api, a: dict[str, Any]) -> Any:
     decision = Decision(kind=a["decision"], text=a["text"], rule=a["rule"])
     answer = await api.decide(a["run"], decision, request_id=a["request_id"], actor=a["actor"])
     return _stamped(answer, answer.value.to_dict())
+
+
+async def _decide_many(api: Api, a: dict[str, Any]) -> Any:
+    decision = Decision(kind=a["decision"], text=a["text"], rule=a["rule"])
+    answer = await api.decide_many(a["runs"], decision, actor=a["actor"])
+    return _stamped(answer, {"runs": [
+        {"id": run_id, "refused": error_payload(outcome)} if isinstance(outcome, ErrandsError)
+        else outcome.to_dict() for run_id, outcome in zip(
+            dict.fromkeys(a["runs"]), answer.value)]})
 
 
 async def _attention_read(api: Api, a: dict[str, Any]) -> Any:
@@ -285,6 +298,10 @@ OPERATIONS: dict[str, Operation] = {
                                   "decision": Arg(DECISION, required=True), "text": Arg(ANSWER),
                                   "rule": Arg(RULE), "request_id": Arg(REQUEST_ID),
                                   "actor": _ACTOR}),
+    "decide_many": Operation(_decide_many, {"runs": Arg(RUN_IDS, required=True),
+                                            "decision": Arg(DECISION, required=True),
+                                            "text": Arg(ANSWER), "rule": Arg(RULE),
+                                            "actor": _ACTOR}),
     "summaries": Operation(_summaries, {"text": Arg(TEXT), "status": Arg(STATUS),
                                         "sort": Arg(SORT, default="next_fire"),
                                         "offset": Arg(OFFSET, default=0),
