@@ -1127,6 +1127,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Nächste Termine</translation>
         </message>
         <message>
+            <source>Opening as soon as the engine has started…</source>
+            <translation>Wird geöffnet, sobald die Engine gestartet ist…</translation>
+        </message>
+        <message>
             <source>Overlap</source>
             <translation>Überschneidung</translation>
         </message>

@@ -1118,6 +1118,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>接下来的触发</translation>
         </message>
         <message>
+            <source>Opening as soon as the engine has started…</source>
+            <translation>引擎启动后立即打开…</translation>
+        </message>
+        <message>
             <source>Overlap</source>
             <translation>重叠</translation>
         </message>

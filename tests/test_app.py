@@ -211,6 +211,7 @@ def test_the_list_shows_what_is_stored_while_the_engine_is_still_starting(
         assert c.sidebar.select(backup.id)        # the user clicks a row meanwhile
         run(qloop, asyncio.sleep(0.2))
         assert c.detail.automation is None        # waits for the engine, fails nothing
+        assert c.detail.placeholder.text() == "Opening as soon as the engine has started…"
         app.window.settings_action.trigger()       # so does Settings
         with pytest.raises(AttributeError, match="before the engine runs"):
             app.adapter.api.stamp                  # nothing answers for it meanwhile

@@ -78,6 +78,11 @@ class Adapter(QObject):
         self.tasks.loop = loop
         self._bound.set()
 
+    @property
+    def bound(self) -> bool:
+        """Whether the engine runs (until then :attr:`api` is a stand-in that waits)."""
+        return self._bound.is_set()
+
     async def ready(self) -> None:
         """Wait until the engine runs (:meth:`bind`)."""
         await self._bound.wait()

@@ -324,6 +324,8 @@ class WindowController(QObject):
             self._show_nothing()
             return
         self.pages.show_page("detail")
+        if not self.adapter.bound:
+            self.detail.show_waiting()
         self.refresh("detail", self._refresh_detail)
 
     def open_automation(self, automation_id: str) -> None:

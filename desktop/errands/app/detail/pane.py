@@ -204,9 +204,7 @@ class DetailPane(QWidget):
         layout.addWidget(self.strip)
         layout.addWidget(self.table, 1)
 
-        self.placeholder = QLabel(self.tr(
-            "Select an automation on the left to see what it runs, when, and how its runs "
-            "went — or press Ctrl+N to create one."))
+        self.placeholder = QLabel(self._nothing_selected())
         self.placeholder.setWordWrap(True)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setMargin(24)
@@ -228,6 +226,7 @@ class DetailPane(QWidget):
             automation.id != self.automation.id
         self.automation, self.running, self.run_count = automation, running, run_count
         if automation is None:
+            self.placeholder.setText(self._nothing_selected())
             self.stack.setCurrentIndex(0)
             return
         self.stack.setCurrentIndex(1)
@@ -235,6 +234,16 @@ class DetailPane(QWidget):
             self.history.set_runs([], None)
             self.strip.set_runs([], now=self.now)
         self._fill()
+
+    def show_waiting(self) -> None:
+        """A row was chosen while the engine is still starting: it opens once it runs."""
+        self.automation = None
+        self.placeholder.setText(self.tr("Opening as soon as the engine has started…"))
+        self.stack.setCurrentIndex(0)
+
+    def _nothing_selected(self) -> str:
+        return self.tr("Select an automation on the left to see what it runs, when, and how "
+                       "its runs went — or press Ctrl+N to create one.")
 
     def set_runs(self, runs: Iterable[Run], cursor: str | None = None) -> None:
         """The newest page of runs (newest first, as ``store.runs_page`` gives them)."""
