@@ -97,13 +97,21 @@ def test_approving_many_runs_is_one_request_and_a_refusal_costs_only_its_run(
     for run_id in runs[:2]:
         wait_for(lambda: run_state(serve, run_id) == "succeeded")
     assert sorted((work / "out.txt").read_text().split()) == ["0", "1"]
-    # with no engine running the CLI hosts one for the runs and waits until they end
+    # with no engine running the CLI hosts one for the runs and waits until they end;
+    # --all takes every run waiting (of one automation with --automation)
     assert serve.stop()
     model.play(say("Done."), say("Done."))
-    local = serve.cli("approve", runs[3], runs[4])["runs"]
-    assert [(r["id"], r["state"]) for r in local] == [(runs[3], "succeeded"),
-                                                     (runs[4], "succeeded")]
+    only = serve.cli("approve", "--all", "--automation", ids[3])["runs"]
+    assert [(r["id"], r["state"]) for r in only] == [(runs[3], "succeeded")]
+    rest = serve.cli("approve", "--all")["runs"]
+    assert [(r["id"], r["state"]) for r in rest] == [(runs[4], "succeeded")]
     assert sorted((work / "out.txt").read_text().split()) == ["0", "1", "3", "4"]
+    assert serve.cli("approve", "--all") == {"runs": []}  # nothing waits: nothing to do
+    for wrong, field in ((("approve",), "run"), (("approve", "--all", runs[0]), "--all"),
+                         (("deny", runs[0], "--automation", ids[0]), "--automation")):
+        refused = serve.cli(*wrong, check=False)
+        assert refused.returncode == 2, refused.stderr
+        assert json.loads(refused.stderr or refused.stdout)["error"]["field"] == field
 
 
 def test_always_saves_a_rule_that_rules_lists_and_remove_revokes(

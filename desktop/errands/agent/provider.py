@@ -174,8 +174,13 @@ def warm_up() -> None:
     after a start would otherwise wait for it (half a second even from byte-code), and so
     would every run approved at the same moment as that one."""
     def load() -> None:
-        import openai  # noqa: F401
+        import openai
         from openai.types.chat import ChatCompletion  # noqa: F401
+
+        from . import config  # noqa: F401  (the keyring, read for each run's key)
+        # a client loads more on its first making (platform details, TLS); this one is
+        # never used (it opens no connection) and is simply dropped
+        openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=NO_KEY_PLACEHOLDER)
     _wire().call_soon_threadsafe(load)
 
 

@@ -181,14 +181,19 @@ def register(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argum
     p = cmd("approvals", approvals, "agent runs waiting for your approval or answer")
     p.add_argument("id", nargs="?", help="only this automation's")
     p = cmd("approve", approve, "approve what parked runs ask; they go on")
-    p.add_argument("run", nargs="+", help="run ids (or unique prefixes of them)")
+    p.add_argument("run", nargs="*", help="run ids (or unique prefixes of them)")
+    p.add_argument("--all", action="store_true",
+                   help="every run waiting for an approval now (questions want an answer)")
+    p.add_argument("--automation", metavar="ID", help="with --all: only this automation's")
     p.add_argument("--always", action="store_true",
                    help="and allow the same from now on for this automation (a saved rule)")
     p.add_argument("--rule", metavar="PATTERN",
                    help="with --always: the pattern to save (default: exactly this call)")
     p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
     p = cmd("deny", deny, "refuse what parked runs ask; each is told so and goes on")
-    p.add_argument("run", nargs="+")
+    p.add_argument("run", nargs="*", help="run ids (or unique prefixes of them)")
+    p.add_argument("--all", action="store_true", help="every run waiting for a decision now")
+    p.add_argument("--automation", metavar="ID", help="with --all: only this automation's")
     p.add_argument("--note", metavar="TEXT", help="why, for the run")
     p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
     p = cmd("answer", answer, "answer a parked run's question; it goes on")

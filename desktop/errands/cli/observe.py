@@ -134,7 +134,24 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
     run that cannot take the decision costs only itself (the exit status is its error's)."""
     store = open_store(args)
     given = args.run if isinstance(args.run, list) else [args.run]
-    run_ids = list(dict.fromkeys(store.resolve_run(r) for r in given))
+    if getattr(args, "all", False):
+        if given:
+            raise InvalidInput("--all", "goes without run ids", "--all, or run ids",
+                               "errands approve --all")
+        scope = store.resolve_id(args.automation) if args.automation else None
+        run_ids = [p.run_id for p in store.parked(scope)  # a question wants an answer
+                   if decision.kind == "deny" or p.blocker.kind == "permission"]
+        if not run_ids:
+            emit(args, {"runs": []}, "No run is waiting for a decision.")
+            return 0
+    elif getattr(args, "automation", None):
+        raise InvalidInput("--automation", "goes with --all only", "--all --automation ID",
+                           "errands approve --all --automation 3f2a91c0")
+    elif not given:
+        raise InvalidInput("run", "is required", "run ids (or unique prefixes), or --all",
+                           "errands approve 9b1f0c2e")
+    else:
+        run_ids = list(dict.fromkeys(store.resolve_run(r) for r in given))
     if len(run_ids) > 1 and args.request_id is not None:
         raise InvalidInput("--request-id", "goes with one run only", "one RUN with --request-id",
                            "errands approve 9b1f0c2e --request-id r1")
@@ -173,12 +190,13 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
                         local_takes_lock=True)
     replies: list[dict[str, Any]] = reply["runs"] if "runs" in reply else [reply]
     refusals = [error_from_payload(r["refused"]) for r in replies if "refused" in r]
-    if len(replies) == 1 and refusals:
+    single = len(given) == 1 and not getattr(args, "all", False)
+    if single and refusals:
         raise refusals[0]  # one run: reported as any refusal is
     what = decision.kind.replace("_", " ")
     lines = [f"Run {r['id'][:8]}: {error_from_payload(r['refused'])}" if "refused" in r
              else f"Run #{r['index']}: {what} → {r['state']}" for r in replies]
-    emit(args, replies[0] if len(replies) == 1 else {"runs": replies}, "\n".join(lines))
+    emit(args, replies[0] if single else {"runs": replies}, "\n".join(lines))
     return refusals[0].exit_code if refusals else 0
 
 
