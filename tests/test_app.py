@@ -31,6 +31,7 @@ from errands.catalog import Catalog
 from errands.engine.control import request
 from errands.engine.lock import read_owner
 from errands.paths import database_path
+from errands.errors import StoreError
 from errands.records import AttentionItem
 from errands.store import Store
 from errands.timeutil import utcnow
@@ -229,6 +230,62 @@ def test_the_list_shows_what_is_stored_while_the_engine_is_still_starting(
         gate.set()
         run(qloop, app.idle())
         run(qloop, app.close())
+        app.window.deleteLater()
+
+
+def _stored(data: Path, *titles: str) -> list[str]:
+    data.mkdir()
+    store = Store(database_path(data))
+    made = [Catalog(store, utcnow).create(command_doc(t, "true"))[0].id for t in titles]
+    store.close()
+    return made
+
+
+def test_an_engine_that_fails_to_start_refuses_what_waited_for_it(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """A command asked of the first list (Run now on a row) waits for the engine; when the
+    engine cannot start, it is refused and the app can close (nothing waits for ever)."""
+    data = tmp_path / "data"
+    [backup] = _stored(data, "Backup")
+    app = AppShell(data, tray_available=True, notifications=RecordingBackend())
+    assert app.controller is not None and app.adapter is not None
+    c = app.controller
+    failed: list[tuple[str, str]] = []
+    app.adapter.failed.connect(lambda what, why: failed.append((what, why)))
+    gate = asyncio.Event()
+
+    async def broken() -> Any:
+        await gate.wait()
+        raise StoreError("locked", "the database stayed locked")
+    app.host.start = broken  # type: ignore[method-assign]
+    starting = qloop.create_task(app.start())
+    try:
+        run(qloop, until(lambda: c.sidebar.model.rowCount() == 1, what="the first look"))
+        c.run_now(backup)
+        gate.set()
+        with pytest.raises(StoreError):
+            run(qloop, starting)
+        run(qloop, until(lambda: failed, what="the command refused"))
+        assert "the engine did not start" in failed[0][1]
+    finally:
+        run(qloop, app.close(), timeout=15)
+        app.window.deleteLater()
+    assert read_owner(data) is None
+
+
+def test_a_damaged_database_is_reported_as_such_not_as_a_crash(
+        qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _stored(data, "Backup")
+    with sqlite3.connect(database_path(data)) as conn:
+        conn.execute("DROP TABLE runs")  # the first look's join fails on the driver's cursor
+    app = AppShell(data, tray_available=True, notifications=RecordingBackend())
+    try:
+        with pytest.raises(StoreError) as refused:
+            run(qloop, app.start())
+        assert "no such table: runs" in str(refused.value)
+    finally:
+        run(qloop, app.close(), timeout=15)
         app.window.deleteLater()
 
 

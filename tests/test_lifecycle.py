@@ -13,6 +13,7 @@ import pytest
 
 from errands.engine.runner import NoProviderRunner, Outcome, RunContext
 from errands.errors import Conflict, InvalidInput, NotFound
+from errands.definition import Rule
 from errands.records import Blocker, Decision
 from engine_support import Harness, command_doc
 
@@ -148,6 +149,23 @@ async def test_one_decision_for_many_runs_commits_once_and_a_refusal_costs_one_r
     refused = await h.engine.decide_many([r.id for r in more], Decision("answer", text="x"))
     assert all(isinstance(r, InvalidInput) for r in refused)
     assert len(h.store.parked()) == 2
+
+
+@pytest.mark.logs("its rule could not be saved")
+async def test_a_rule_that_cannot_be_saved_costs_no_run_its_approval(h: Harness) -> None:
+    """"Always allow" saves a rule on the automation (an edit); when that edit is refused
+    (here: a command automation takes no rules) the approved runs still go on."""
+    parking(h).saved_rule = lambda *_: Rule("shell", "rm *", "allow")  # type: ignore[attr-defined]
+    ids = [await h.add(f"cleanup {i}", {"kind": "manual"}) for i in range(2)]
+    runs = [await h.engine.run_now(a) for a in ids]
+    await h.clock.settle()
+    outcomes = await h.engine.decide_many([r.id for r in runs], Decision("approve_always"))
+    assert [getattr(o, "state", o) for o in outcomes] == ["scheduled", "scheduled"]
+    for run in runs:
+        done = await h.engine.wait_run(run.id)
+        assert done.state == "succeeded" and done.result == "approve_always"
+    assert [h.store.get(a).revision for a in ids] == [1, 1]  # no rule was saved
+    assert not h.store.parked()
 
 
 async def test_the_transcript_survives_parking_and_a_restart(h: Harness) -> None:
@@ -432,9 +450,10 @@ async def test_a_runner_with_a_slow_first_use_is_warmed_when_its_automations_exi
     await h.engine.start()
     assert warmed == []  # nothing of its kind yet
     await h.add("job", {"kind": "manual"})
+    assert warmed == ["command"]  # the first of its kind
     await h.add("other", {"kind": "manual"})
     await restart_plain(h)
-    assert warmed == ["command"]  # once, however many there are
+    assert warmed == ["command", "command"]  # once per engine, however many there are
     await h.stop()
 
 

@@ -9,6 +9,7 @@ keyring or ``ERRANDS_API_KEY``) and never appears in an error message.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import threading
 import time
@@ -169,6 +170,20 @@ def _wire() -> asyncio.AbstractEventLoop:
         return _wire_loop
 
 
+_tls: Any = None  # ssl.SSLContext, made once on the provider thread (_tls_context)
+
+
+def _tls_context() -> Any:
+    """One TLS context for every client (httpx's default: the CA bundle, or SSL_CERT_FILE
+    / SSL_CERT_DIR). Making one loads the bundle, some 20 ms that hold the interpreter and
+    so stall the engine's loop, once per client otherwise."""
+    global _tls
+    if _tls is None:
+        import httpx
+        _tls = httpx.create_ssl_context()
+    return _tls
+
+
 def warm_up() -> None:
     """Import the SDK on the provider thread now, in the background. The first request
     after a start would otherwise wait for it (half a second even from byte-code), and so
@@ -178,9 +193,12 @@ def warm_up() -> None:
         from openai.types.chat import ChatCompletion  # noqa: F401
 
         from . import config  # noqa: F401  (the keyring, read for each run's key)
-        # a client loads more on its first making (platform details, TLS); this one is
-        # never used (it opens no connection) and is simply dropped
-        openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=NO_KEY_PLACEHOLDER)
+        # a client loads more on its first making (platform details); this one is never
+        # used (it opens no connection) and is simply dropped
+        openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=NO_KEY_PLACEHOLDER,
+                           http_client=openai.DefaultAsyncHttpxClient(verify=_tls_context()))
+        if gc.get_freeze_count():  # the host settled its heap (settle_heap): the SDK's
+            gc.freeze()            # modules live as long, and a full collection skips them
     _wire().call_soon_threadsafe(load)
 
 
@@ -206,11 +224,13 @@ class Provider:
             import httpx
             import openai
 
+            timeout = httpx.Timeout(self.config.timeout.total_seconds(), connect=10.0)
             self._client = openai.AsyncOpenAI(
                 base_url=self.config.base_url,
                 api_key=self.config.api_key or NO_KEY_PLACEHOLDER,
-                timeout=httpx.Timeout(self.config.timeout.total_seconds(), connect=10.0),
-                max_retries=0)
+                timeout=timeout, max_retries=0,
+                http_client=openai.DefaultAsyncHttpxClient(verify=_tls_context(),
+                                                           timeout=timeout))
         return self._client
 
     async def close(self) -> None:

@@ -54,8 +54,9 @@ class Adapter(QObject):
         :attr:`api` is a stand-in whose queries and commands wait for the engine."""
         super().__init__(parent)
         self._bound = asyncio.Event()
+        self._abandoned: ErrandsError | None = None
         if api is None:
-            self.api: Api = _Starting(self._bound, lambda: self.api, data_dir)  # type: ignore[assignment]
+            self.api: Api = _Starting(self, data_dir)  # type: ignore[assignment]
         else:
             self.api = api
             self._bound.set()
@@ -84,8 +85,17 @@ class Adapter(QObject):
         return self._bound.is_set()
 
     async def ready(self) -> None:
-        """Wait until the engine runs (:meth:`bind`)."""
+        """Wait until the engine runs (:meth:`bind`); raises if it will not (:meth:`abandon`)."""
         await self._bound.wait()
+        if self._abandoned is not None:
+            raise self._abandoned
+
+    def abandon(self, why: str) -> None:
+        """The engine will not run (it failed to start, or the app quits first): what waits
+        for it is refused with ``why`` instead of waiting for ever."""
+        if not self._bound.is_set():
+            self._abandoned = ErrandsError(why)
+            self._bound.set()
 
     def attach(self) -> None:
         """Start hearing the engine (on the running loop: notices arrive on it)."""
@@ -211,10 +221,8 @@ class _Starting:
     until the engine runs, then goes to it (a click on a row of the first list opens it a
     moment later instead of failing)."""
 
-    def __init__(self, bound: asyncio.Event, real: Callable[[], Api],
-                 data_dir: Path | None) -> None:
-        self._bound = bound
-        self._real = real
+    def __init__(self, adapter: "Adapter", data_dir: Path | None) -> None:
+        self._adapter = adapter
         self.data_dir = data_dir
 
     def __getattr__(self, name: str) -> Any:
@@ -222,6 +230,6 @@ class _Starting:
             raise AttributeError(f"{name!r} is not available before the engine runs")
 
         async def waiting(*args: Any, **kwargs: Any) -> Any:
-            await self._bound.wait()
-            return await getattr(self._real(), name)(*args, **kwargs)
+            await self._adapter.ready()
+            return await getattr(self._adapter.api, name)(*args, **kwargs)
         return waiting

@@ -151,16 +151,19 @@ class AppShell(QObject):
         self.window.show_engine_state("starting")
         if self.show_window or not self.tray.available:
             self.window.show()
-        assert self.controller is not None
-        preview = await self.host.open()
-        try:  # the stored list first: with thousands of automations the engine takes longer
-            await self.controller.show_preview(await preview.summaries())
-        except ErrandsError as exc:  # busy: the engine's own snapshot follows anyway
-            log.info("the first look at the automations was refused: %s", exc)
-        finally:
-            await asyncio.to_thread(preview.close)
-        self.api = await self.host.start()
         assert self.adapter is not None and self.controller is not None
+        try:
+            preview = await self.host.open()
+            try:  # the stored list first: with thousands of automations the engine takes longer
+                await self.controller.show_preview(await preview.summaries())
+            except ErrandsError as exc:  # busy: the engine's own snapshot follows anyway
+                log.info("the first look at the automations was refused: %s", exc)
+            finally:
+                await asyncio.to_thread(preview.close)
+            self.api = await self.host.start()
+        except BaseException as exc:  # what waits for the engine is told, not left waiting
+            self.adapter.abandon(f"the engine did not start: {exc}")
+            raise
         self.adapter.bind(self.api, self.loop)
         self.controller.bind(self.loop)
         self.adapter.attach()
@@ -204,6 +207,8 @@ class AppShell(QObject):
         # from here on nothing new starts: the engine's last notices (it stops below) find
         # no refresh to run on a loop that will not turn again
         self.tasks.close()
+        if self.adapter is not None:  # quit before the engine ran: nothing waits for it
+            self.adapter.abandon("Errands is quitting")
         await self.tasks.cancel()
         if self.controller is not None:
             await self.controller.close()

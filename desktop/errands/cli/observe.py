@@ -128,6 +128,9 @@ def decide(args: argparse.Namespace) -> int:
     return decide_run(args, _decision(args))
 
 
+BATCH = 1000  # runs per decide_many request (the channel's limit)
+
+
 def decide_run(args: argparse.Namespace, decision: Decision) -> int:
     """Send a decision about one or more parked runs to the engine (or host one for them);
     print what each run did next. Several runs go in one request and one transaction; a
@@ -173,9 +176,9 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
                     decided = await engine.decide_many(run_ids, decision)
                 done = [r if isinstance(r, ErrandsError) else await engine.wait_run(r.id)
                         for r in decided]
-                return {"runs": [{"id": i, "refused": error_payload(r)}
-                                 if isinstance(r, ErrandsError) else r.to_dict()
-                                 for i, r in zip(run_ids, done)]}
+                return {"hosted": True, "runs": [{"id": i, "refused": error_payload(r)}
+                                                 if isinstance(r, ErrandsError) else r.to_dict()
+                                                 for i, r in zip(run_ids, done)]}
             finally:
                 await host.close()
         return asyncio.run(go())
@@ -186,9 +189,16 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
                                                 "request_id": args.request_id},
                         here, local_takes_lock=True)
     else:
-        reply = perform(_dir(args), "decide_many", {"runs": run_ids, **common}, here,
-                        local_takes_lock=True)
-    replies: list[dict[str, Any]] = reply["runs"] if "runs" in reply else [reply]
+        replies = []
+        for i in range(0, len(run_ids), BATCH):  # a request carries at most BATCH runs
+            reply = perform(_dir(args), "decide_many", {"runs": run_ids[i:i + BATCH], **common},
+                            here, local_takes_lock=True)
+            if reply.get("hosted"):  # no engine: the one hosted here decided them all
+                replies = reply["runs"]
+                break
+            replies += reply["runs"]
+        reply = {"runs": replies}
+    replies = reply["runs"] if "runs" in reply else [reply]
     refusals = [error_from_payload(r["refused"]) for r in replies if "refused" in r]
     single = len(given) == 1 and not getattr(args, "all", False)
     if single and refusals:

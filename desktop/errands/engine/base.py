@@ -112,10 +112,22 @@ class EngineBase:
                 return
         slot = self._slots.setdefault(automation_id, _Slot(automation))
         slot.automation = automation
+        if automation.definition is not None:
+            self._warm_up(automation.definition.runner.kind)
         self._arm(automation_id)
         self._kick()
         self.events.publish("automation_changed", automation_id=automation_id,
                             data={"revision": automation.revision, "status": automation.status})
+
+    def _warm_up(self, kind: str) -> None:
+        """An automation of this kind exists: a runner with a slow first use (an SDK to
+        import) starts on it now, once per engine, so the first run does not wait."""
+        if kind in self._warmed:
+            return
+        self._warmed.add(kind)
+        warm = getattr(self.runners.get(kind), "warm_up", None)
+        if warm is not None:
+            warm()
 
     def _flush_events(self) -> None:
         events, self._pending_events = self._pending_events, []

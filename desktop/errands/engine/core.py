@@ -95,6 +95,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._group.register("message", store.append_messages_in)
         self._group.register("close", self._close_batch_in)
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
+        self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)
 
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
@@ -124,12 +125,9 @@ class Engine(Timer, Lifecycle, Commands, Services):
         for run_id in waiting:  # parked before a restart wait on, until they expire (one
             # parked before blockers were recorded gets the full wait from now)
             self._expiries[run_id] = expiries.get(run_id, now + expiry)
-        kinds = {slot.automation.definition.runner.kind for slot in self._slots.values()
-                 if slot.automation.definition is not None}
-        for kind in kinds:  # a runner with a slow first use (an SDK to import) starts on it
-            warm = getattr(self.runners.get(kind), "warm_up", None)
-            if warm is not None:
-                warm()
+        for slot in self._slots.values():
+            if slot.automation.definition is not None:
+                self._warm_up(slot.automation.definition.runner.kind)
         if self.automatic:
             for automation_id in self._slots:
                 self._arm(automation_id)

@@ -236,8 +236,6 @@ class Lifecycle(EngineBase):
                     resumed.append(decided)
         for record, asked in resumed:
             self._expiries.pop(record.id, None)
-            if decision.kind == "approve_always" and not record.dry_run:
-                await self._save_approval(record.automation_id, asked, decision, actor)
             slot = self._slots.get(record.automation_id)
             if slot is not None and not record.dry_run:
                 slot.active = record.id
@@ -247,6 +245,13 @@ class Lifecycle(EngineBase):
             self.events.publish("attention_raised", automation_id=record.automation_id,
                                 run_id=record.id, data={"read": "awaiting_input"})
             self._spawn(record.id, run=record, resume=Resume(asked, decision))
+        for record, asked in resumed:  # the runs go on first: a rule that cannot be saved
+            if decision.kind == "approve_always" and not record.dry_run:  # costs only itself
+                try:
+                    await self._save_approval(record.automation_id, asked, decision, actor)
+                except ErrandsError as exc:
+                    log.warning("run %s was approved, but its rule could not be saved on "
+                                "automation %s: %s", record.id, record.automation_id, exc)
         return outcomes
 
     def _decide_in(self, s: Session, run_id: str, decision: Decision, request_id: str | None,

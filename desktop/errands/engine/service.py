@@ -12,12 +12,13 @@ import gc
 import logging
 import os
 import signal
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Callable
 
 from .. import queries
-from ..errors import ErrandsError
+from ..errors import ErrandsError, StoreError
 from ..paths import database_path
 from ..queries import Summary
 from ..store import Store
@@ -199,8 +200,12 @@ class Preview:
         self._store = Store(path, busy_ms=READ_BUSY_MS)
 
     async def summaries(self) -> list[Summary]:
-        rows, _total = await asyncio.to_thread(queries.summaries, self._store,
-                                               limit=queries.PAGE_LIMIT, preview=True)
+        """Raises :class:`StoreError` (busy, damaged) like any read of the store."""
+        try:
+            rows, _total = await asyncio.to_thread(queries.summaries, self._store,
+                                                   limit=queries.PAGE_LIMIT, preview=True)
+        except sqlite3.Error as exc:  # read on the driver's cursor, past the store's wording
+            raise StoreError("database", f"{self._store.db.path}: {exc}") from exc
         return rows
 
     def close(self) -> None:
