@@ -55,7 +55,8 @@ while every run is stepping, with the idle floor before the start, the longest s
 garbage collections and the group commits. Goal: the longest stall < 20 ms. Then, for
 context and not judged, the same with 10 steps and a model that answers after 500 ms.
 
-Every phase runs ``settle_heap()`` after its engine started, as ``errands serve`` does. A
+Every phase settles the heap after its engine started, as ``errands serve`` does
+(``errands.heap``: what is loaded is frozen; full collections only when no run goes). A
 fixed pure-Python loop timed around goals 1 and 3 shows how fast the machine was running.
 ``--only N`` (repeatable) runs some goals; ``--profile`` adds cProfile listings of the
 measured windows of goals 1 and 3 (the engine's thread only). Takes about a minute and a
@@ -213,7 +214,7 @@ async def open_engine(data_dir: Path, url: str) -> Any:
     from errands.agent.loop import AgentRunner
     from errands.agent.provider import ProviderConfig
     from errands.engine.core import Engine
-    from errands.engine.service import settle_heap
+    from errands import heap
     from errands.paths import database_path
     from errands.store import Store
 
@@ -225,7 +226,8 @@ async def open_engine(data_dir: Path, url: str) -> Any:
     engine = Engine(Store(database_path(data_dir)), data_dir,
                     {"agent": AgentRunner(config=source)})
     await engine.start()
-    settle_heap()  # as errands serve and the app do once their engine started
+    heap.settle()  # as errands serve and the app do once their engine started
+    asyncio.get_running_loop().create_task(heap.collect_when_quiet(lambda: engine.busy))
     return engine
 
 

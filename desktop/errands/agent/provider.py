@@ -197,7 +197,7 @@ def warm_up() -> None:
         # used (it opens no connection) and is simply dropped
         openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=NO_KEY_PLACEHOLDER,
                            http_client=openai.DefaultAsyncHttpxClient(verify=_tls_context()))
-        if gc.get_freeze_count():  # the host settled its heap (settle_heap): the SDK's
+        if gc.get_freeze_count():  # the host settled its heap (errands.heap): the SDK's
             gc.freeze()            # modules live as long, and a full collection skips them
     _wire().call_soon_threadsafe(load)
 

@@ -8,18 +8,16 @@ menu, SIGTERM) ends ``run()`` after ``close()`` stopped the engine cleanly.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .. import __version__
 from ..engine.api import Api
+from .. import heap
 from ..errors import ErrandsError
 from ..engine.service import EngineThread
 from ..paths import data_dir as open_data_dir
@@ -89,8 +87,6 @@ class AppShell(QObject):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._recent_dirty = True
         self.show_window = show_window  # False: start in the tray (errands --tray)
-        self.collections = Collections(
-            lambda: bool(self.adapter is not None and self.adapter.running), self)
 
         self.theme = Theme(app, parse_choice(self.settings.value("theme", "system")))
         self.window = MainWindow(self.settings)
@@ -172,7 +168,7 @@ class AppShell(QObject):
         self.notifier.baseline(items.value)  # what was there before we opened is no news
         await asyncio.gather(self.controller.load(), self.refresh_needs_you(),
                              self.refresh_paused(), self.refresh_recent())
-        self.collections.start()
+        heap.settle()  # the loaded window's rows, like the engine's heap, out of the collector's view
         self.started.emit()
 
     async def run(self) -> int:
@@ -203,7 +199,6 @@ class AppShell(QObject):
         self.window.save_geometry()
         self.window.close()
         self.tray.hide()
-        self.collections.stop()
         # from here on nothing new starts: the engine's last notices (it stops below) find
         # no refresh to run on a loop that will not turn again
         self.tasks.close()
@@ -421,46 +416,3 @@ class AppShell(QObject):
              else self.tr("Resumed %n automations", "", changed)), 10_000)
 
 
-_THRESHOLDS = gc.get_threshold()
-FULL_GC_QUIET_S = 60.0     # a full collection at most this often, when no run is going
-FULL_GC_LATEST_S = 600.0   # and at the latest this long after the last one, busy or not
-
-
-class Collections(QObject):
-    """Full garbage collections when the window can afford them.
-
-    A full collection holds every thread, and the app's heap is large: the engine's
-    definitions and slots, ten thousand sidebar rows, and during a burst a thousand runs'
-    processes, tasks and records. Left to itself Python starts full collections in the
-    middle of a burst, each stalling the window 40 to 60 ms. So once the window is loaded
-    what it holds for good is frozen (out of the collector's view, as the engine's own heap
-    already is; rows replaced later are still freed by their reference counts), automatic
-    full collections are turned off (the young generations still collect as usual), and a
-    timer collects fully once a minute at most while no run is going, or after ten
-    minutes in any case."""
-
-    def __init__(self, busy: Callable[[], bool], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._busy = busy
-        self._last = time.monotonic()
-        self._timer = QTimer(self)
-        self._timer.setInterval(10_000)
-        self._timer.timeout.connect(self._tick)
-
-    def start(self) -> None:
-        gc.freeze()
-        young, middle, _full = _THRESHOLDS
-        gc.set_threshold(young, middle, 1 << 30)  # never reached: full ones are ours
-        self._last = time.monotonic()
-        self._timer.start()
-
-    def stop(self) -> None:
-        if self._timer.isActive():
-            self._timer.stop()
-            gc.set_threshold(*_THRESHOLDS)
-
-    def _tick(self) -> None:
-        since = time.monotonic() - self._last
-        if since >= FULL_GC_LATEST_S or (since >= FULL_GC_QUIET_S and not self._busy()):
-            gc.collect()
-            self._last = time.monotonic()

@@ -97,6 +97,11 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
         self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)
 
+    @property
+    def busy(self) -> bool:
+        """Whether a run is going (or waiting to start) now."""
+        return any(not task.done() for task in self._tasks.values())
+
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
         prefer_pidfd_watcher()

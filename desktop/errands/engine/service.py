@@ -22,6 +22,7 @@ from ..errors import ErrandsError, StoreError
 from ..paths import database_path
 from ..queries import Summary
 from ..store import Store
+from .. import heap
 from .api import READ_BUSY_MS, Api
 from .command_runner import CommandRunner
 from .control import ControlServer
@@ -115,15 +116,6 @@ class EngineHost:
         self.lock.release()
 
 
-def settle_heap() -> None:
-    """Move what the engine keeps for its whole life (tens of thousands of definitions,
-    slots and records) out of the garbage collector's view. A full collection holds every
-    thread, the window's included; over that heap it takes 150 ms or more, after this a few
-    milliseconds. For a process that hosts one engine for its life (the app, serve)."""
-    gc.freeze()
-    gc.enable()
-
-
 class EngineThread:
     """An :class:`EngineHost` on a thread and event loop of its own, for a caller whose loop
     must never wait on the engine's disk writes (the window). The caller gets an
@@ -136,6 +128,7 @@ class EngineThread:
         self._thread = threading.Thread(target=self._loop.run_forever, name="errands-engine",
                                         daemon=True)
         self.api: Api | None = None
+        self._collector: Any = None  # concurrent Future of heap.collect_when_quiet
 
     def _on_engine(self, coro: Any) -> Any:
         return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self._loop))
@@ -170,10 +163,16 @@ class EngineThread:
             raise
         self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
                        on_activate=activate, reading_with=self.host.api)
-        settle_heap()
+        heap.settle()
+        self._collector = asyncio.run_coroutine_threadsafe(
+            heap.collect_when_quiet(lambda: engine.busy), self._loop)
         return self.api
 
     async def close(self) -> None:
+        if self._collector is not None:
+            self._collector.cancel()
+            self._collector = None
+            heap.restore()
         if self.api is not None:
             await asyncio.to_thread(self.api.close)
             self.api = None
@@ -215,8 +214,10 @@ class Preview:
 async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> None:
     """Run the engine until SIGINT or SIGTERM, then shut down gracefully."""
     host = EngineHost(data_dir)
-    await host.start()
-    settle_heap()
+    engine = await host.start()
+    heap.settle()
+    collector = asyncio.get_running_loop().create_task(
+        heap.collect_when_quiet(lambda: engine.busy))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -228,6 +229,8 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> N
     try:
         await stop.wait()
     finally:
+        collector.cancel()
+        heap.restore()
         announce("Stopping: letting running work finish …")
         await host.close()
         announce("Stopped.")
