@@ -258,8 +258,11 @@ class Store:
         """Every automation in creation order. Plain rows, not ORM objects: the engine loads
         tens of thousands of them at start."""
         with self.db.read() as s:
+            # in batches: a buffered result of ten thousand rows (each with its decoded
+            # definition) would be freed at once at the end, 30 ms holding the interpreter
             rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
-                AutomationRow.created_at, literal_column("automations.rowid")))
+                AutomationRow.created_at, literal_column("automations.rowid"))
+                .execution_options(yield_per=500))
             return [_automation(r) for r in rows]  # type: ignore[arg-type]
 
     def stored_text(self, automation_id: str) -> str:
