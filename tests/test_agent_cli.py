@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from openai_server import ScriptedServer, call, say
+from errands.cli import main as cli_main
+from errands.cli import observe
+from errands.cli.routing import perform
 from test_serve import Serve, wait_for
 
 
@@ -74,11 +77,12 @@ def test_park_restart_approve_completes_and_the_transcript_shows_it(
 
 
 def test_approving_many_runs_is_one_request_and_a_refusal_costs_only_its_run(
-        serve: Serve, model: ScriptedServer, tmp_path: Path) -> None:
+        serve: Serve, model: ScriptedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     work = tmp_path / "work"
     work.mkdir()
     serve.start()
-    ids = [add_agent(serve, work, f"builder {i}") for i in range(5)]
+    ids = [add_agent(serve, work, f"builder {i}") for i in range(7)]
     runs = []
     for i, a in enumerate(ids):
         model.play(call("run_command", {"command": f"echo {i} >> out.txt"}))
@@ -97,15 +101,26 @@ def test_approving_many_runs_is_one_request_and_a_refusal_costs_only_its_run(
     for run_id in runs[:2]:
         wait_for(lambda: run_state(serve, run_id) == "succeeded")
     assert sorted((work / "out.txt").read_text().split()) == ["0", "1"]
+    # more runs than a request carries go in several (here one run a request)
+    monkeypatch.setattr(observe, "BATCH", 1)
+    sent: list[Any] = []
+    monkeypatch.setattr(observe, "perform", lambda *a, **k: sent.append(a[2]["runs"])
+                        or perform(*a, **k))
+    model.play(say("Done."), say("Done."))
+    assert cli_main(["approve", runs[3], runs[4], "--data-dir", str(serve.data)]) == 0
+    assert sent == [[runs[3]], [runs[4]]]
+    assert capsys.readouterr().out.splitlines() == ["Run #1: approve once → scheduled"] * 2
+    for run_id in runs[3:5]:
+        wait_for(lambda: run_state(serve, run_id) == "succeeded")
     # with no engine running the CLI hosts one for the runs and waits until they end;
     # --all takes every run waiting (of one automation with --automation)
     assert serve.stop()
     model.play(say("Done."), say("Done."))
-    only = serve.cli("approve", "--all", "--automation", ids[3])["runs"]
-    assert [(r["id"], r["state"]) for r in only] == [(runs[3], "succeeded")]
+    only = serve.cli("approve", "--all", "--automation", ids[5])["runs"]
+    assert [(r["id"], r["state"]) for r in only] == [(runs[5], "succeeded")]
     rest = serve.cli("approve", "--all")["runs"]
-    assert [(r["id"], r["state"]) for r in rest] == [(runs[4], "succeeded")]
-    assert sorted((work / "out.txt").read_text().split()) == ["0", "1", "3", "4"]
+    assert [(r["id"], r["state"]) for r in rest] == [(runs[6], "succeeded")]
+    assert sorted((work / "out.txt").read_text().split()) == ["0", "1", "3", "4", "5", "6"]
     assert serve.cli("approve", "--all") == {"runs": []}  # nothing waits: nothing to do
     for wrong, field in ((("approve",), "run"), (("approve", "--all", runs[0]), "--all"),
                          (("deny", runs[0], "--automation", ids[0]), "--automation")):

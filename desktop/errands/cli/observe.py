@@ -184,21 +184,21 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
         return asyncio.run(go())
 
     common = {"decision": decision.kind, "text": decision.text, "rule": decision.rule}
+    replies: list[dict[str, Any]] = []
     if len(run_ids) == 1:
         reply = perform(_dir(args), "decide", {"run": run_ids[0], **common,
                                                 "request_id": args.request_id},
                         here, local_takes_lock=True)
+        replies = reply["runs"] if reply.get("hosted") else [reply]
     else:
-        replies = []
         for i in range(0, len(run_ids), BATCH):  # a request carries at most BATCH runs
-            reply = perform(_dir(args), "decide_many", {"runs": run_ids[i:i + BATCH], **common},
-                            here, local_takes_lock=True)
+            reply = perform(_dir(args), "decide_many",
+                            {"runs": run_ids[i:i + BATCH], **common}, here,
+                            local_takes_lock=True)
             if reply.get("hosted"):  # no engine: the one hosted here decided them all
                 replies = reply["runs"]
                 break
             replies += reply["runs"]
-        reply = {"runs": replies}
-    replies = reply["runs"] if "runs" in reply else [reply]
     refusals = [error_from_payload(r["refused"]) for r in replies if "refused" in r]
     single = len(given) == 1 and not getattr(args, "all", False)
     if single and refusals:

@@ -17,12 +17,11 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import queries
+from .. import heap, queries
 from ..errors import ErrandsError, StoreError
 from ..paths import database_path
 from ..queries import Summary
 from ..store import Store
-from .. import heap
 from .api import READ_BUSY_MS, Api
 from .command_runner import CommandRunner
 from .control import ControlServer
