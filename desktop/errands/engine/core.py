@@ -51,6 +51,7 @@ from .services import Services
 from .timer import Timer
 
 log = logging.getLogger(__name__)
+MESSAGE_DELAY = 0.003  # seconds a transcript line may wait to be committed with others
 
 
 class Engine(Timer, Lifecycle, Commands, Services):
@@ -92,7 +93,9 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._group = GroupCommit(store)
         self._group.register("start", store.start_attempts_in)
         self._group.register("pid", store.set_run_pids_in)
-        self._group.register("message", store.append_messages_in)
+        # an agent's transcript lines wait a moment: their commit then falls in the model's
+        # answer time instead of between a reply and the next request
+        self._group.register("message", store.append_messages_in, delay=MESSAGE_DELAY)
         self._group.register("close", self._close_batch_in)
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
         self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)

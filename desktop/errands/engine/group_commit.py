@@ -30,11 +30,17 @@ class GroupCommit:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._kinds: dict[str, BatchFn] = {}
+        self._delays: dict[str, float] = {}
         self._pending: dict[str, list[tuple[Any, _Waiter]]] = {}
-        self._scheduled = False
+        self._handle: asyncio.Handle | None = None  # the flush to come
+        self._soon = False                           # ... at the next turn (not a timer)
 
-    def register(self, kind: str, batch: BatchFn) -> None:
+    def register(self, kind: str, batch: BatchFn, *, delay: float = 0.0) -> None:
+        """``delay``: seconds an item of this kind may wait for company (0: the next turn
+        of the loop). A write of another kind, or any transaction of the engine's, commits
+        it earlier; the order of writes is kept either way."""
         self._kinds[kind] = batch
+        self._delays[kind] = delay
         self._pending[kind] = []
 
     def submit(self, kind: str, item: Any) -> asyncio.Future[Any]:
@@ -50,13 +56,21 @@ class GroupCommit:
 
     def _queue(self, kind: str, item: Any, future: _Waiter) -> None:
         self._pending[kind].append((item, future))
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+        delay = self._delays[kind]
+        if self._handle is not None and (self._soon or delay):
+            return  # a flush is coming soon enough
+        loop = asyncio.get_running_loop()
+        if self._handle is not None:
+            self._handle.cancel()  # a timer; this item wants the next turn
+        self._soon = not delay
+        self._handle = loop.call_soon(self.flush) if self._soon else \
+            loop.call_later(delay, self.flush)
 
     def flush(self) -> None:
         """Commit everything queued now (also called before a write that must follow it)."""
-        self._scheduled = False
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
         batches = [(kind, entries) for kind, entries in self._pending.items() if entries]
         if not batches:
             return

@@ -146,6 +146,8 @@ class Lifecycle(EngineBase):
         transcript = RunTranscript(self.store, self._group, self.clock.now,
                                    session_id=session_id, kind=kind, automation_id=automation.id,
                                    run_id=run_id, title=d.title,
+                                   new=(started.session_id is None and attempt == 1
+                                        and resume is None and session_id == f"r-{run_id}"),
                                    on_append=lambda: self.events.publish(
                                        "run_changed", automation_id=automation.id, run_id=run_id,
                                        data={"transcript": True}))

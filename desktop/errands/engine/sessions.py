@@ -31,13 +31,17 @@ def session_for(definition: Definition, automation_id: str, run_id: str,
 class RunTranscript:
     def __init__(self, store: Store, group: GroupCommit, now: Callable[[], datetime], *,
                  session_id: str, kind: str, automation_id: str, run_id: str,
-                 title: str, on_append: Callable[[], None] | None = None) -> None:
+                 title: str, on_append: Callable[[], None] | None = None,
+                 new: bool = False) -> None:
+        """``new``: the session is this run's own and holds nothing yet (its first attempt):
+        what it holds is then known here, and reading it costs no commit and no query."""
         self._store = store
         self._group = group
         self._now = now
         self._id = session_id
         self._head = (session_id, automation_id, kind, title, run_id)
         self._on_append = on_append
+        self._known: list[dict[str, Any]] | None = [] if new else None
 
     @property
     def session_id(self) -> str:
@@ -45,11 +49,15 @@ class RunTranscript:
 
     def append(self, role: str, content: dict[str, Any]) -> None:
         self._group.post("message", (*self._head, role, content, self._now()))
+        if self._known is not None:
+            self._known.append({"role": role, **content})
         if self._on_append is not None:  # a session view open on it refreshes
             self._on_append()
 
     async def messages(self) -> list[dict[str, Any]]:
         """Everything appended so far (by this run and, continuing, by earlier ones)."""
+        if self._known is not None:
+            return list(self._known)
         self._group.flush()
         found = await asyncio.to_thread(self._store.messages, self._id)
         return [{"role": m.role, **m.content} for m in found
