@@ -633,7 +633,21 @@ def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli)
     cli.call("edit", good[:8], "--schedule", "every:1s", env={"ERRANDS_MIN_INTERVAL": "1s"})
     late = {m: _closed_for_hours(cli, m, 4.9) for m in ("skip", "run_once")}  # five fires
     serve = _Serve(cli, {"ERRANDS_MIN_INTERVAL": "1s"})
-    time.sleep(2)
+    db = cli.data / "errands.sqlite3"
+
+    def settled() -> bool:  # the good one fired twice, the catch-up run ended (not a sleep:
+        with sqlite3.connect(db, timeout=10) as conn:  # a slow machine takes longer)
+            fires = conn.execute("SELECT count(*) FROM runs WHERE automation_id = ? AND "
+                                 "state = 'succeeded'", (good,)).fetchone()[0]
+            open_ = conn.execute("SELECT count(*) FROM runs WHERE automation_id = ? AND state "
+                                 "IN ('scheduled', 'running')", (late["run_once"],)).fetchone()[0]
+            caught = conn.execute("SELECT count(*) FROM runs WHERE automation_id = ?",
+                                  (late["run_once"],)).fetchone()[0]
+        conn.close()
+        return fires >= 2 and caught >= 1 and not open_
+    deadline = time.monotonic() + 30
+    while not settled() and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert serve.stop().count("is broken and will not run") == 3
     results = cli.many([(("runs", good[:8], "--json"), {}), (("attention", "--json"), {})]
                        + [(("runs", late[m][:8], *extra), {}) for m in ("skip", "run_once")
