@@ -455,6 +455,14 @@ async def test_a_runner_with_a_slow_first_use_is_warmed_when_its_automations_exi
     await restart_plain(h)
     assert warmed == ["command", "command"]  # once per engine, however many there are
     await h.stop()
+    # an engine a CLI command hosts for one thing (not automatic) loads nothing ahead
+    (tmp_path / "cli").mkdir()
+    cli = Harness(tmp_path / "cli", max_sleep=3600, automatic=False)
+    cli.runner.warm_up = lambda: warmed.append("cli")  # type: ignore[attr-defined]
+    await cli.engine.start()
+    await cli.add("job", {"kind": "manual"})
+    assert warmed == ["command", "command"]
+    await cli.stop()
 
 
 async def restart_plain(h: Harness) -> None:

@@ -15,9 +15,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from .. import __version__
+from .. import __version__, heap
 from ..engine.api import Api
-from .. import heap
 from ..errors import ErrandsError
 from ..engine.service import EngineThread
 from ..paths import data_dir as open_data_dir

@@ -121,8 +121,10 @@ class EngineBase:
 
     def _warm_up(self, kind: str) -> None:
         """An automation of this kind exists: a runner with a slow first use (an SDK to
-        import) starts on it now, once per engine, so the first run does not wait."""
-        if kind in self._warmed:
+        import) starts on it now, once per engine, so the first run does not wait. Not in
+        an engine a CLI command hosts for one thing (not automatic): it would only compete
+        with that command, and exit while the loading may still go on."""
+        if kind in self._warmed or not self.automatic:
             return
         self._warmed.add(kind)
         warm = getattr(self.runners.get(kind), "warm_up", None)

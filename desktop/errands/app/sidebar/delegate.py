@@ -31,8 +31,8 @@ class AutomationDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802 (Qt's name)
                  index: QModelIndex | QPersistentModelIndex) -> QSize:
-        fm = option.fontMetrics
-        return QSize(200, fm.height() * 2 + fm.leading() + 2 * self.PAD - 2)
+        fm = option.fontMetrics  # as wide as the list: the row elides its text to fit
+        return QSize(1, fm.height() * 2 + fm.leading() + 2 * self.PAD - 2)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:

@@ -100,6 +100,8 @@ class AutomationSidebar(QWidget):
         self.list = QListView()
         self.list.setAccessibleName(self.tr("Automations"))
         self.list.setUniformItemSizes(True)
+        # rows elide their text to the width there is: never a sideways scroll bar
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
