@@ -97,6 +97,36 @@ def test_broken_rows_are_listed_as_broken_and_cost_only_themselves(store: Store)
     assert titles(broken) == ["alpha_100% daily", "Zeta hourly"] and count == 2
 
 
+@pytest.mark.parametrize("column", ["paused_at", "last_finished_at", "created_at",
+                                    "updated_at"])
+@pytest.mark.parametrize("value", ["yesterday", 7, "2026-12-03T08:00:00"])
+def test_an_unshown_instant_that_does_not_read_breaks_only_its_row(
+        store: Store, column: str, value: Any) -> None:
+    """The list never shows these four instants, yet a row whose stored one is not an
+    instant is broken (the engine will not load it): the listing must say so too."""
+    ids = {s.title: s.id for s in queries.summaries(store)[0]}
+    with sqlite3.connect(store.db.path) as conn:
+        conn.execute(f"UPDATE automations SET {column} = ? WHERE id = ?",
+                     (value, ids["Manual report"]))
+    items = {s.title: s for s in queries.summaries(store)[0]}
+    row = items["Manual report"]
+    if value == "2026-12-03T08:00:00":  # another spelling of an instant still reads
+        assert row.status == "active"
+    else:
+        assert row.status == "broken" and row.runner is None
+        assert f"the stored {column} {value!r} is not an instant" in row.schedule
+    assert all(items[t].status == "active" for t in ("Zeta hourly", "alpha_100% daily"))
+    assert items["Paused poll"].status == "paused"
+
+
+def test_misshapen_rows_are_found_through_their_partial_index(store: Store) -> None:
+    """Checking four instants of ten thousand rows on every listing cost a fifth of it;
+    the partial index holds only the rows that fail, so the query must use it."""
+    with sqlite3.connect(store.db.path) as conn:
+        plan = conn.execute("EXPLAIN QUERY PLAN " + queries._MISSHAPEN).fetchall()
+    assert any("ix_automations_misshapen" in str(step) for step in plan), plan
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.one_of(st.none(), st.text(max_size=30)),
        status=st.one_of(st.none(), st.sampled_from(queries.STATUSES), st.text(max_size=8)),

@@ -17,6 +17,7 @@ from .errors import InvalidInput, NotFound
 from .definition import Trigger
 from .records import AuditEntry, load_trigger
 from .schedule import describe, iter_fires
+from .db.schema import MISSHAPEN_INSTANTS
 from .store import _DEFINITIONS, Store, _definition
 from .timeutil import format_instant
 
@@ -64,15 +65,11 @@ _ORDER = {
     "last_run": "a.last_finished_at IS NULL, a.last_finished_at DESC, a.id",
     "next_fire": "a.next_fire_at IS NULL, a.next_fire_at, lower(a.title), a.id",
 }
-_SHAPE = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*'"
 _COLUMNS = ("a.id, a.title, a.status, a.revision, a.next_fire_at, a.failure_streak, "
-            "a.paused_at, a.last_finished_at, a.created_at, a.updated_at, r.state, "
-            "coalesce(r.finished_at, r.created_at), "
-            # 1 when every instant the summary does not show has the stored shape (the rest
-            # are looked at one by one)
-            + " AND ".join(f"(a.{c} IS NULL OR (typeof(a.{c}) = 'text' AND a.{c} GLOB {_SHAPE}))"
-                           for c in ("paused_at", "last_finished_at", "created_at",
-                                     "updated_at")))
+            "r.state, coalesce(r.finished_at, r.created_at)")
+# The rows whose unshown instants are not to be trusted (a partial index holds just those)
+_MISSHAPEN = ("SELECT id, paused_at, last_finished_at, created_at, updated_at "
+              f"FROM automations WHERE {MISSHAPEN_INSTANTS}")
 _JOIN = ('automations a LEFT JOIN runs r ON r.automation_id = a.id '
          'AND r."index" = a.last_index')
 # What a summary needs of a definition, per (automation, revision): runner kind, schedule
@@ -142,12 +139,13 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
                           "WHERE state = 'awaiting_input' GROUP BY automation_id"))
         running = {row[0] for row in raw("SELECT automation_id FROM runs "
                                          "WHERE state = 'running'")}
+        misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
     out = []
     for automation_id in ids:
         row = by_id.get(automation_id)
         if row is None:
             continue  # deleted between the two reads
-        summary = _summary(row, shapes, parked, running)
+        summary = _summary(row, shapes, parked, running, misshapen)
         if broken_only and summary.status != "broken":
             continue
         out.append(summary)
@@ -227,29 +225,27 @@ def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None, Tr
 
 
 def _summary(row: Any, shapes: dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]],
-             parked: dict[str, int], running: set[str]) -> Summary:
-    (automation_id, title, status, revision, next_fire, streak, paused_at, last_finished,
-     created, updated, last_state, last_at, shaped) = row
+             parked: dict[str, int], running: set[str],
+             misshapen: dict[str, tuple[Any, ...]]) -> Summary:
+    automation_id, title, status, revision, next_fire, streak, last_state, last_at = row
     runner, words, problem, trigger = shapes.get((automation_id, revision),
                                                 (None, "", "not found", None))
     next_fire_at = _instant(next_fire)
-    bad = [] if shaped and not isinstance(next_fire_at, str) else [
-        f"the stored {name} {value!r} is not an instant" for name, value in (
-            ("next_fire_at", next_fire), ("paused_at", paused_at),
-            ("last_finished_at", last_finished), ("created_at", created),
-            ("updated_at", updated)) if isinstance(_instant(value), str)]
-    if bad:
-        problem = "; ".join([*bad, *([problem] if problem else [])])
+    unshown = misshapen.get(automation_id)
+    if unshown is not None or isinstance(next_fire_at, str):
+        bad = [f"the stored {name} {value!r} is not an instant" for name, value in zip(
+            ("next_fire_at", "paused_at", "last_finished_at", "created_at", "updated_at"),
+            (next_fire, *(unshown or (None,) * 4))) if isinstance(_instant(value), str)]
+        if bad:
+            problem = "; ".join([*bad, *([problem] if problem else [])])
     at = _instant(last_at)
-    return Summary(
-        id=automation_id, title=title, status="broken" if problem else status,
-        schedule=("cannot run: " + problem) if problem else words,
-        runner=None if problem else runner,
-        next_fire_at=None if problem or isinstance(next_fire_at, str) else next_fire_at,
-        last_state=last_state, last_at=at if isinstance(at, datetime) else None,
-        failure_streak=streak, parked=parked.get(automation_id, 0),
-        running=automation_id in running, revision=revision,
-        trigger=None if problem else trigger)
+    if problem:
+        return Summary(automation_id, title, "broken", "cannot run: " + problem, None, None,
+                       last_state, at if isinstance(at, datetime) else None, streak,
+                       parked.get(automation_id, 0), automation_id in running, revision)
+    return Summary(automation_id, title, status, words, runner, next_fire_at, last_state,
+                   at if isinstance(at, datetime) else None, streak,
+                   parked.get(automation_id, 0), automation_id in running, revision, trigger)
 
 
 def upcoming(store: Store, after: datetime, until: datetime,
