@@ -119,12 +119,17 @@ def test_an_unshown_instant_that_does_not_read_breaks_only_its_row(
     assert items["Paused poll"].status == "paused"
 
 
-def test_misshapen_rows_are_found_through_their_partial_index(store: Store) -> None:
-    """Checking four instants of ten thousand rows on every listing cost a fifth of it;
-    the partial index holds only the rows that fail, so the query must use it."""
+def test_the_listing_reads_its_indexes_instead_of_every_row(store: Store) -> None:
+    """Checking four instants of ten thousand rows on every listing cost a fifth of it; the
+    partial index holds only the rows that fail. The default order is read from an index
+    rather than sorted. A drifted expression would silently lose either."""
     with sqlite3.connect(store.db.path) as conn:
-        plan = conn.execute("EXPLAIN QUERY PLAN " + queries._MISSHAPEN).fetchall()
-    assert any("ix_automations_misshapen" in str(step) for step in plan), plan
+        misshapen = conn.execute("EXPLAIN QUERY PLAN " + queries._MISSHAPEN).fetchall()
+        ordered = conn.execute("EXPLAIN QUERY PLAN SELECT a.id FROM automations a WHERE 1 "
+                               f"ORDER BY {queries._ORDER['next_fire']} LIMIT 100").fetchall()
+    assert any("ix_automations_misshapen" in str(step) for step in misshapen), misshapen
+    assert any("ix_automations_next_fire_order" in str(step) for step in ordered), ordered
+    assert not any("TEMP B-TREE" in str(step) for step in ordered), ordered
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
