@@ -27,7 +27,9 @@ reads the output to the end.
 Both bursts run ``--rounds`` times (default 3, each in fresh interpreters, alternating).
 Prints p50/p99/max of each lateness for the last round, the ours/APScheduler ratios, each
 round's p99s, and PASS/FAIL on the median round for the goal: our p99 admission lateness
-<= 50 ms and no worse than APScheduler's, and the same for the stricter committed figure.
+<= 50 ms and no worse than APScheduler's, the same for the stricter committed figure, and
+(the engine public-face issue's goal) our children spawned no later than APScheduler's at
+p99.
 A fixed pure-Python loop timed before and after our phase shows how fast the machine was
 running (a virtual machine's speed drifts). Always exits 0.
 """
@@ -353,6 +355,10 @@ def main() -> int:
     print(f"{verdict(complete and m_commit <= GOAL_P99_MS and m_commit <= m_peer)}: (stricter) "
           f"p99 lateness of the committed claim {m_commit:.1f} ms (<= {GOAL_P99_MS:.0f} ms and "
           f"<= APScheduler's)")
+    print(f"{verdict(complete and median(spawn) <= median(peer_spawn))}: children spawned no "
+          f"later than APScheduler's, p99 {median(spawn):.0f} ms against "
+          f"{median(peer_spawn):.0f} ms (ratio {ratio(median(spawn), median(peer_spawn))}; "
+          "the engine's public-face issue asks for <= 1)")
     return 0
 
 
