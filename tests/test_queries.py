@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from errands import queries
@@ -117,6 +117,71 @@ def test_an_unshown_instant_that_does_not_read_breaks_only_its_row(
         assert f"the stored {column} {value!r} is not an instant" in row.schedule
     assert all(items[t].status == "active" for t in ("Zeta hourly", "alpha_100% daily"))
     assert items["Paused poll"].status == "paused"
+
+
+_INSTANT_COLUMNS = ("next_fire_at", "paused_at", "last_finished_at", "created_at", "updated_at")
+_INSTANTS = st.one_of(
+    st.none(), st.integers(-10, 10**12), st.floats(allow_nan=False), st.binary(max_size=8),
+    st.text(max_size=30),
+    st.datetimes().map(lambda d: d.isoformat(sep=" ")),
+    st.datetimes().map(lambda d: d.isoformat()),
+    st.datetimes().map(lambda d: d.isoformat(sep=" ", timespec="microseconds") + "Z"),
+    st.sampled_from(["2026-12-03 08:00:00", "2026-12-03 08:00:00.123456", "2026-02-30 08:00:00",
+                     "2026-12-03 24:00:00", "0000-01-01 00:00:00", "2026-12-03 08:00:00garbage",
+                     "2026-12-03 08:00:00 ", "2026-12-03 08:00:00.1", "20261203", "now",
+                     "2026-12-03T08:00:00", "2026-12-03 08:00:00+05:00", "9999-12-31 23:59:59"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(column=st.sampled_from(_INSTANT_COLUMNS), value=_INSTANTS)
+def test_the_listing_calls_a_row_broken_exactly_when_the_store_cannot_read_it(
+        store: Store, column: str, value: Any) -> None:
+    """Whatever a hand edit or a damaged file left in an instant column, the sidebar line
+    and the engine's own read agree on whether the automation is broken."""
+    assume(value is not None or column not in ("created_at", "updated_at"))  # NOT NULL
+    target = queries.summaries(store, text="Manual")[0][0]
+    with sqlite3.connect(store.db.path) as conn:
+        before = conn.execute(f"SELECT {column} FROM automations WHERE id = ?",
+                              (target.id,)).fetchone()[0]
+        conn.execute(f"UPDATE automations SET {column} = ? WHERE id = ?", (value, target.id))
+    try:
+        [line] = queries.summaries(store, ids=[target.id])[0]
+        stored = store.get(target.id)
+        assert (line.status == "broken") == (stored.problem is not None), (line, stored)
+        if stored.problem is None and column == "next_fire_at":
+            assert line.next_fire_at == stored.next_fire_at
+        assert queries.summaries(store)[1] == 4  # one bad row costs only itself
+    finally:
+        with sqlite3.connect(store.db.path) as conn:
+            conn.execute(f"UPDATE automations SET {column} = ? WHERE id = ?",
+                         (before, target.id))
+
+
+@pytest.mark.logs("some stored text is not UTF-8")
+def test_text_that_is_not_utf8_costs_only_its_row(store: Store) -> None:
+    """A hand edit can leave bytes that are not UTF-8: the row is listed with U+FFFD for
+    them (broken where an instant is one of them), and the engine's full read loads every
+    automation rather than none."""
+    ids = {s.title: s.id for s in queries.summaries(store)[0]}
+    with sqlite3.connect(store.db.path) as conn:
+        conn.execute("UPDATE automations SET title = CAST(x'4f64646c79ff' AS TEXT) WHERE id = ?",
+                     (ids["Zeta hourly"],))
+        conn.execute("UPDATE automations SET paused_at = CAST(x'32303236ff' AS TEXT) "
+                     "WHERE id = ?", (ids["Manual report"],))
+    items = {s.id: s for s in queries.summaries(store)[0]}
+    assert len(items) == 4
+    odd = items[ids["Zeta hourly"]]
+    assert odd.title == "Oddly\ufffd" and odd.status == "active"
+    assert items[ids["Manual report"]].status == "broken"
+    assert "paused_at" in items[ids["Manual report"]].schedule
+    assert items[ids["alpha_100% daily"]].status == "active"
+    loaded = {a.id: a for a in store.list()}
+    assert loaded[ids["Zeta hourly"]].title == "Oddly\ufffd"
+    assert loaded[ids["Manual report"]].problem is not None
+    assert loaded[ids["alpha_100% daily"]].problem is None
+    # the lenient reading was for those reads only: the next strict one still refuses
+    with store.db.read() as s:
+        assert s.connection().connection.driver_connection.text_factory is str
 
 
 def test_the_listing_reads_its_indexes_instead_of_every_row(store: Store) -> None:

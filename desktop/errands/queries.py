@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Literal, NamedTuple
 
 from .errors import InvalidInput, NotFound
 from .definition import Trigger
 from .records import AuditEntry, load_trigger
 from .schedule import describe, iter_fires
+from .db.database import undecodable
 from .db.schema import MISSHAPEN_INSTANTS
 from .store import _DEFINITIONS, Store, _definition
 from .timeutil import format_instant
@@ -115,31 +117,16 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
         params += wanted
     condition = " AND ".join(where)
     broken_only = status == "broken"
-    with store.db.read() as s:
-        cursor = s.connection().connection.driver_connection  # plain tuples, no wrapping
-
-        def raw(sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-            return cursor.execute(sql, values).fetchall()  # type: ignore[union-attr]
-
-        total = raw(f"SELECT count(*) FROM automations a WHERE {condition}",
-                    tuple(params))[0][0]
-        paging = "" if broken_only else " LIMIT ? OFFSET ?"
-        page_params = tuple(params) if broken_only else (*params, limit, offset)
-        ids = [row[0] for row in raw(f"SELECT a.id FROM automations a WHERE {condition} "
-                                     f"ORDER BY {_ORDER[key]}{paging}", page_params)]
-        if len(ids) * 2 >= total:  # most of them: one pass, no list of ids
-            rows = list(raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE {condition}", tuple(params)))
-        else:
-            marks = ",".join("?" * len(ids))
-            rows = list(raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE a.id IN ({marks})",
-                            tuple(ids)))
-        by_id = {row[0]: row for row in rows}
-        shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
-        parked = dict(raw("SELECT automation_id, count(*) FROM runs "
-                          "WHERE state = 'awaiting_input' GROUP BY automation_id"))
-        running = {row[0] for row in raw("SELECT automation_id FROM runs "
-                                         "WHERE state = 'running'")}
-        misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
+    page_params = tuple(params) if broken_only else (*params, limit, offset)
+    try:
+        total, ids, rows, shapes, parked, running, misshapen = _read_page(
+            store, condition, tuple(params), page_params, key, broken_only, preview, False)
+    except sqlite3.OperationalError as exc:  # text that is not UTF-8: the one row shows
+        if not undecodable(exc):             # with U+FFFD rather than none showing at all
+            raise
+        total, ids, rows, shapes, parked, running, misshapen = _read_page(
+            store, condition, tuple(params), page_params, key, broken_only, preview, True)
+    by_id = {row[0]: row for row in rows}
     # in the page's order; a row deleted between the two reads is left out
     out = _summaries([row for row in map(by_id.get, ids) if row is not None], shapes, parked,
                      running, misshapen)
@@ -150,13 +137,43 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
     return out, total
 
 
+def _read_page(store: Store, condition: str, params: tuple[Any, ...],
+               page_params: tuple[Any, ...], key: str, broken_only: bool, preview: bool,
+               lenient: bool) -> tuple[int, list[str], list[Any], _Shapes, dict[str, int],
+                                   set[str], dict[str, tuple[Any, ...]]]:
+    """What a page of summaries is made of, read in one transaction."""
+    with store.db.read(lenient=lenient) as s:
+        cursor = s.connection().connection.driver_connection  # plain tuples, no wrapping
+
+        def raw(sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+            return cursor.execute(sql, values).fetchall()  # type: ignore[union-attr]
+
+        total = raw(f"SELECT count(*) FROM automations a WHERE {condition}", params)[0][0]
+        paging = "" if broken_only else " LIMIT ? OFFSET ?"
+        ids = [row[0] for row in raw(f"SELECT a.id FROM automations a WHERE {condition} "
+                                     f"ORDER BY {_ORDER[key]}{paging}", page_params)]
+        if len(ids) * 2 >= total:  # most of them: one pass, no list of ids
+            rows = raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE {condition}", params)
+        else:
+            marks = ",".join("?" * len(ids))
+            rows = raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE a.id IN ({marks})", tuple(ids))
+        shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
+        parked = dict(raw("SELECT automation_id, count(*) FROM runs "
+                          "WHERE state = 'awaiting_input' GROUP BY automation_id"))
+        running = {row[0] for row in raw("SELECT automation_id FROM runs "
+                                         "WHERE state = 'running'")}
+        misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
+    return total, ids, rows, shapes, parked, running, misshapen
+
+
 def _instant(value: Any) -> datetime | None | str:
-    """A stored instant (naive UTC text), or the text itself when it is not one."""
+    """A stored instant (naive UTC text), or the text itself when it is not one: read as the
+    store reads it (``UTCDateTime``), so the list calls broken what the engine will not load."""
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(f"{value}+00:00")
-    except ValueError:
+        return datetime.fromisoformat(value).replace(tzinfo=timezone.utc)
+    except (TypeError, ValueError):
         return str(value)
 
 
@@ -228,14 +245,15 @@ def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int], running
     them) takes a short path; ten thousand through :func:`_summary` were a third of a
     listing's time. Any doubt sends the row there, which says what is wrong."""
     fromiso = datetime.fromisoformat
+    utc = timezone.utc
     make = tuple.__new__
     out = []
     for row in rows:
         automation_id, title, status, revision, next_fire, streak, last_state, last_at = row
         shape = shapes.get((automation_id, revision))
         try:
-            next_at = None if next_fire is None else fromiso(next_fire + "+00:00")
-            at = None if last_at is None else fromiso(last_at + "+00:00")
+            next_at = None if next_fire is None else fromiso(next_fire).replace(tzinfo=utc)
+            at = None if last_at is None else fromiso(last_at).replace(tzinfo=utc)
         except (TypeError, ValueError):
             shape = None
         if shape is None or shape[2] is not None or automation_id in misshapen:

@@ -5,6 +5,7 @@ steps into one transaction through ``Store.transaction`` and the ``*_in`` helper
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections import OrderedDict
@@ -20,15 +21,17 @@ from sqlalchemy.orm import Session
 
 from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_instant,
                       update_rows)
-from .db.database import Database, NotJSON
+from .db.database import Database, NotJSON, undecodable
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
                         RevisionRow, RunRow, SessionRow, SettingRow)
 from .definition import Definition
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import Conflict, InvalidInput, NotFound, StoreError
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
                       Message, Parked, Run, SessionInfo, load_definition)
 from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
+
+log = logging.getLogger(__name__)
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
 
@@ -256,8 +259,20 @@ class Store:
 
     def list(self) -> list[Automation]:
         """Every automation in creation order. Plain rows, not ORM objects: the engine loads
-        tens of thousands of them at start."""
-        with self.db.read() as s:
+        tens of thousands of them at start. A row holding text that is not UTF-8 is read
+        with U+FFFD for the bad bytes (its instants then read as broken): it must not keep
+        the engine from loading the others."""
+        try:
+            return self._list(lenient=False)
+        except StoreError as exc:
+            if not undecodable(exc):
+                raise
+            log.warning("%s: some stored text is not UTF-8; reading it with replacement "
+                        "characters", self.db.path)
+            return self._list(lenient=True)
+
+    def _list(self, *, lenient: bool) -> list[Automation]:
+        with self.db.read(lenient=lenient) as s:
             # in batches: a buffered result of ten thousand rows (each with its decoded
             # definition) would be freed at once at the end, 30 ms holding the interpreter
             rows = s.execute(select(*AutomationRow.__table__.columns).order_by(

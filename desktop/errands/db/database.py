@@ -88,6 +88,15 @@ def prepare_file(path: Path) -> None:
                              f"{exc.strerror or exc}") from exc
 
 
+def _replacing(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def undecodable(exc: BaseException) -> bool:
+    """Whether a read failed on stored text that is not UTF-8 (read it again leniently)."""
+    return "Could not decode to UTF-8" in str(exc)
+
+
 def _configure(engine: Engine, immediate: bool, busy_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
@@ -216,10 +225,22 @@ class Database:
                 yield session
 
     @contextmanager
-    def read(self) -> Iterator[Session]:
+    def read(self, *, lenient: bool = False) -> Iterator[Session]:
+        """A read transaction. ``lenient`` reads text that is not UTF-8 (a hand edit or a
+        damaged file) with U+FFFD in place of the bad bytes instead of failing: for the
+        reads of every row, where one such row would cost all of them (:func:`undecodable`
+        says when to read again so)."""
         with self._translate():
             with self._reader() as session:
-                yield session
+                if not lenient:
+                    yield session
+                    return
+                raw = session.connection().connection.driver_connection
+                raw.text_factory = _replacing  # type: ignore[union-attr]
+                try:
+                    yield session
+                finally:
+                    raw.text_factory = str  # type: ignore[union-attr]
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log back into the file now (without waiting for readers).

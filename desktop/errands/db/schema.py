@@ -55,13 +55,20 @@ class Base(DeclarativeBase):
     pass
 
 
-# An automation row with an instant the summaries do not show but must not trust: text of
-# another shape, or not text at all (written by hand or by a damaged file). The partial index
-# below holds only such rows, so a listing of ten thousand finds them without reading the
-# four columns of every row; the expression is evaluated once per write instead.
-_INSTANT_SHAPE = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*'"
+# An automation row with an instant the summaries do not show but must not trust: anything
+# but the text Errands writes for a real instant ('YYYY-MM-DD HH:MM:SS' with or without six
+# decimals, a valid date and time from year 1; a hand edit or a damaged file writes other
+# things). The partial index below holds only such rows, so a listing of ten thousand finds
+# them without reading four columns of every row; the expression is evaluated once per write
+# instead. ``datetime(c, '+0 days')`` normalises (30 February becomes 2 March; nonsense
+# becomes NULL), so it differs from the text exactly when that is no real instant; ``IS``
+# and ``substr`` keep NULL and the column's numeric affinity out of the comparisons.
+# Migration 0004 holds the same text.
+_SECONDS = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 MISSHAPEN_INSTANTS = "NOT (" + " AND ".join(
-    f"({c} IS NULL OR (typeof({c}) = 'text' AND {c} GLOB {_INSTANT_SHAPE}))"
+    f"({c} IS NULL OR (typeof({c}) = 'text' AND ({c} GLOB {_SECONDS}' OR {c} GLOB "
+    f"{_SECONDS}.[0-9][0-9][0-9][0-9][0-9][0-9]') AND substr({c}, 1, 4) <> '0000' AND "
+    f"datetime({c}, '+0 days') IS substr({c}, 1, 19)))"
     for c in ("paused_at", "last_finished_at", "created_at", "updated_at")) + ")"
 
 

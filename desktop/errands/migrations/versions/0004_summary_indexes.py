@@ -18,10 +18,12 @@ down_revision = '0003'
 branch_labels = None
 depends_on = None
 
-_SHAPE = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*'"
+_SECONDS = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 # frozen here: errands.db.schema.MISSHAPEN_INSTANTS must stay the same expression
 _WHERE = "NOT (" + " AND ".join(
-    f"({c} IS NULL OR (typeof({c}) = 'text' AND {c} GLOB {_SHAPE}))"
+    f"({c} IS NULL OR (typeof({c}) = 'text' AND ({c} GLOB {_SECONDS}' OR {c} GLOB "
+    f"{_SECONDS}.[0-9][0-9][0-9][0-9][0-9][0-9]') AND substr({c}, 1, 4) <> '0000' AND "
+    f"datetime({c}, '+0 days') IS substr({c}, 1, 19)))"
     for c in ("paused_at", "last_finished_at", "created_at", "updated_at")) + ")"
 
 
