@@ -123,6 +123,9 @@ _INSTANT_COLUMNS = ("next_fire_at", "paused_at", "last_finished_at", "created_at
 _INSTANTS = st.one_of(
     st.none(), st.integers(-10, 10**12), st.floats(allow_nan=False), st.binary(max_size=8),
     st.text(max_size=30),
+    # the stored form's length and layout, with any of the characters it is made of
+    st.text(alphabet="0123456789-: .+TZ", min_size=19, max_size=19),
+    st.text(alphabet="0123456789-: .+TZ", min_size=26, max_size=26),
     st.datetimes().map(lambda d: d.isoformat(sep=" ")),
     st.datetimes().map(lambda d: d.isoformat()),
     st.datetimes().map(lambda d: d.isoformat(sep=" ", timespec="microseconds") + "Z"),
@@ -132,7 +135,7 @@ _INSTANTS = st.one_of(
                      "2026-12-03T08:00:00", "2026-12-03 08:00:00+05:00", "9999-12-31 23:59:59"]))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(column=st.sampled_from(_INSTANT_COLUMNS), value=_INSTANTS)
 def test_the_listing_calls_a_row_broken_exactly_when_the_store_cannot_read_it(
         store: Store, column: str, value: Any) -> None:
