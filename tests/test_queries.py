@@ -247,6 +247,29 @@ def test_a_preview_reads_a_line_from_runner_and_trigger_and_remembers_nothing(
     assert preview["Paused poll"] == full["Paused poll"]
 
 
+@pytest.mark.parametrize("text", [
+    '{"title": "Manual report", "runner": {"kind": "command", "command": "true"}, '
+    '"trigger": {"kind": "every", "every": "1h"}, "weight": NaN}',           # Python's JSON only
+    b'\x00\xff',                                                            # not text at all
+    7,
+    '{"title": "Manual report", "runner": "true", "trigger": {"kind": "manual"}}',
+    '[1, 2]'])
+def test_a_preview_of_a_document_sqlite_cannot_pick_apart_takes_the_full_read(
+        store: Store, text: Any) -> None:
+    """The preview asks SQLite for the runner kind and the trigger alone; whatever SQLite
+    cannot read that way (or reads as something else) is parsed in full, as the engine
+    will, so the preview never invents a line."""
+    target = queries.summaries(store, text="Manual")[0][0]
+    with sqlite3.connect(store.db.path) as conn:
+        conn.execute("UPDATE automations SET definition = ?, revision = ? WHERE id = ?",
+                     (text, target.revision + 5, target.id))
+    forget_parses()
+    [preview] = queries.summaries(store, ids=[target.id], preview=True)[0]
+    [full] = queries.summaries(store, ids=[target.id])[0]
+    assert preview == full
+    assert queries.summaries(store, preview=True)[1] == 4
+
+
 def forget_parses() -> None:
     queries._SHAPES.clear()
     store_module._DEFINITIONS.clear()

@@ -190,6 +190,8 @@ def _shapes(raw: Any, keys: list[tuple[str, int]], preview: bool = False
                                      definition.trigger))
         else:
             missing.append(k)
+    if preview:  # SQLite hands over the two parts a line needs, not the whole document
+        missing = _quick_shapes(raw, missing, found)
     for i in range(0, len(missing), 500):
         chunk = dict(missing[i:i + 500])
         marks = ",".join("?" * len(chunk))
@@ -197,9 +199,27 @@ def _shapes(raw: Any, keys: list[tuple[str, int]], preview: bool = False
                 f"SELECT id, revision, definition FROM automations WHERE id IN ({marks})",
                 tuple(chunk)):
             key = (automation_id, revision)
-            quick = _quick_shape(text) if preview else None
-            found[key] = quick or _remember(key, _shape(automation_id, revision, text))
+            found[key] = _remember(key, _shape(automation_id, revision, text))
     return found
+
+
+def _quick_shapes(raw: Any, keys: list[tuple[str, int]], found: _Shapes
+                  ) -> list[tuple[str, int]]:
+    """Preview shapes into ``found``; returns the keys that need the full parse."""
+    full = []
+    for i in range(0, len(keys), 500):
+        chunk = dict(keys[i:i + 500])
+        marks = ",".join("?" * len(chunk))
+        for automation_id, revision, parts in raw(
+                "SELECT id, revision, CASE WHEN json_valid(definition) THEN json_extract("
+                f"definition, '$.runner.kind', '$.trigger') END FROM automations "
+                f"WHERE id IN ({marks})", tuple(chunk)):
+            quick = _quick_shape(parts)
+            if quick is None:
+                full.append((automation_id, revision))
+            else:
+                found[(automation_id, revision)] = quick
+    return full
 
 
 def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, str, str | None, Trigger | None]:
@@ -214,15 +234,15 @@ def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, st
     return definition.runner.kind, describe(definition.trigger), None, definition.trigger
 
 
-def _quick_shape(text: Any) -> tuple[str | None, str, str | None, Trigger | None] | None:
+def _quick_shape(parts: Any) -> tuple[str | None, str, str | None, Trigger | None] | None:
     """A line's shape from the runner kind and the trigger alone (a preview, never
-    remembered); None when those do not read cleanly (the full parse then says why)."""
+    remembered): ``parts`` is the JSON array of the two. None when those do not read
+    cleanly (the full parse then says why)."""
     try:
-        doc = json.loads(text)
-        runner = doc["runner"]["kind"]
+        runner, trigger_doc = json.loads(parts)
         if runner not in ("agent", "command"):
             return None
-        trigger = load_trigger(doc["trigger"])
+        trigger = load_trigger(trigger_doc)
     except (TypeError, ValueError, KeyError, InvalidInput):
         return None
     return runner, describe(trigger), None, trigger
