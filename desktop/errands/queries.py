@@ -76,7 +76,8 @@ _JOIN = ('automations a LEFT JOIN runs r ON r.automation_id = a.id '
          'AND r."index" = a.last_index')
 # What a summary needs of a definition, per (automation, revision): runner kind, schedule
 # in words, or why it cannot be loaded. Definitions never change within a revision.
-_SHAPES: dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]] = {}
+_Shapes = dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]]
+_SHAPES: _Shapes = {}
 _SHAPES_KEPT = 50_000
 
 
@@ -177,8 +178,7 @@ def _instant(value: Any) -> datetime | None | str:
         return str(value)
 
 
-def _shapes(raw: Any, keys: list[tuple[str, int]], preview: bool = False
-            ) -> dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]]:
+def _shapes(raw: Any, keys: list[tuple[str, int]], preview: bool = False) -> _Shapes:
     found = {k: _SHAPES[k] for k in keys if k in _SHAPES}
     missing = []
     for k in keys:
@@ -254,9 +254,6 @@ def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None, Tr
         _SHAPES.clear()
     _SHAPES[key] = shape
     return shape
-
-
-_Shapes = dict[tuple[str, int], tuple[str | None, str, str | None, Trigger | None]]
 
 
 def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int], running: set[str],
