@@ -1195,6 +1195,14 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Stoppt</translation>
         </message>
         <message>
+            <source>This automation could not be read: %1
+
+It is read again when it changes, or when you select it again.</source>
+            <translation>Diese Automatisierung konnte nicht gelesen werden: %1
+
+Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswählen.</translation>
+        </message>
+        <message>
             <source>What it runs</source>
             <translation>Was es ausführt</translation>
         </message>

@@ -1186,6 +1186,14 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>停止条件</translation>
         </message>
         <message>
+            <source>This automation could not be read: %1
+
+It is read again when it changes, or when you select it again.</source>
+            <translation>无法读取此自动化任务：%1
+
+它发生变化或您再次选中它时会重新读取。</translation>
+        </message>
+        <message>
             <source>What it runs</source>
             <translation>运行内容</translation>
         </message>

@@ -180,6 +180,7 @@ def test_text_that_is_not_utf8_costs_only_its_row(store: Store) -> None:
     assert items[ids["alpha_100% daily"]].status == "active"
     loaded = {a.id: a for a in store.list()}
     assert loaded[ids["Zeta hourly"]].title == "Oddly\ufffd"
+    assert store.get(ids["Zeta hourly"]) == loaded[ids["Zeta hourly"]]  # its detail opens
     assert loaded[ids["Manual report"]].problem is not None
     assert loaded[ids["alpha_100% daily"]].problem is None
     # the lenient reading was for those reads only: the next strict one still refuses

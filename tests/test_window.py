@@ -192,6 +192,35 @@ def test_missed_fires_while_closed_read_as_one_sentence(
         close_shell(qloop, app)
 
 
+def test_an_automation_that_cannot_be_read_says_so_where_its_detail_would_be(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    """A damaged run row (text that is not UTF-8) makes the automation's detail unreadable:
+    the pane says why instead of asking for a selection, and the rest of the window works;
+    once the row is mended, selecting the automation again opens it."""
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc("Damaged history", "echo hi"))).value[0]
+    other = run(qloop, api.create(command_doc("Fine one", "true"))).value[0]
+    run(qloop, api.run_now(made.id, wait=True))
+    run(qloop, until(lambda: {made.id, other.id} <= set(c.sidebar.visible_ids())))
+    with sqlite3.connect(shell.data_dir / "errands.sqlite3") as db:
+        assert db.execute("UPDATE runs SET output_tail = CAST(x'6869ff' AS TEXT) "
+                          "WHERE automation_id = ?", (made.id,)).rowcount == 1
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: "could not be read" in c.detail.placeholder.text(),
+                     what="the unreadable detail"))
+    assert "UTF-8" in c.detail.placeholder.text() and c.detail.automation is None
+    c.sidebar.select(other.id)
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.id == other.id))
+    with sqlite3.connect(shell.data_dir / "errands.sqlite3") as db:
+        db.execute("UPDATE runs SET output_tail = 'hi' WHERE automation_id = ?", (made.id,))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.id == made.id, what="the mended detail"))
+    run(qloop, c.idle())
+
+
 def test_upcoming_shows_every_fire_of_the_day_and_leads_back(
         shell: AppShell, qloop: qasync.QEventLoop) -> None:
     c, api = shell.controller, shell.api

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
@@ -32,6 +32,7 @@ from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
 
@@ -248,8 +249,10 @@ class Store:
         raise NotFound(f"no {what} with id {shown(ident)}")
 
     def get(self, automation_id: str) -> Automation:
-        with self.db.read() as s:
-            return _automation(self.get_in(s, automation_id))
+        def read(lenient: bool) -> Automation:
+            with self.db.read(lenient=lenient) as s:
+                return _automation(self.get_in(s, automation_id))
+        return self._leniently(read)
 
     def get_in(self, s: Session, automation_id: str) -> AutomationRow:
         row = s.get(AutomationRow, automation_id)
@@ -259,26 +262,29 @@ class Store:
 
     def list(self) -> list[Automation]:
         """Every automation in creation order. Plain rows, not ORM objects: the engine loads
-        tens of thousands of them at start. A row holding text that is not UTF-8 is read
-        with U+FFFD for the bad bytes (its instants then read as broken): it must not keep
-        the engine from loading the others."""
+        tens of thousands of them at start."""
+        def read(lenient: bool) -> list[Automation]:
+            with self.db.read(lenient=lenient) as s:
+                # in batches: a buffered result of ten thousand rows (each with its decoded
+                # definition) would be freed at once at the end, 30 ms holding the interpreter
+                rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
+                    AutomationRow.created_at, literal_column("automations.rowid"))
+                    .execution_options(yield_per=500))
+                return [_automation(r) for r in rows]  # type: ignore[arg-type]
+        return self._leniently(read)
+
+    def _leniently(self, read: Callable[[bool], T]) -> T:
+        """``read(False)``, or ``read(True)`` when stored text is not UTF-8: such a row is
+        read with U+FFFD for the bad bytes (its instants then read as broken) instead of
+        keeping the engine from loading the others, or the window from showing it."""
         try:
-            return self._list(lenient=False)
+            return read(False)
         except StoreError as exc:
             if not undecodable(exc):
                 raise
             log.warning("%s: some stored text is not UTF-8; reading it with replacement "
                         "characters", self.db.path)
-            return self._list(lenient=True)
-
-    def _list(self, *, lenient: bool) -> list[Automation]:
-        with self.db.read(lenient=lenient) as s:
-            # in batches: a buffered result of ten thousand rows (each with its decoded
-            # definition) would be freed at once at the end, 30 ms holding the interpreter
-            rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
-                AutomationRow.created_at, literal_column("automations.rowid"))
-                .execution_options(yield_per=500))
-            return [_automation(r) for r in rows]  # type: ignore[arg-type]
+            return read(True)
 
     def stored_text(self, automation_id: str) -> str:
         """The definition exactly as stored, readable or not (what ``errands export ID --definition`` prints)."""

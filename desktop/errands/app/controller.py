@@ -315,7 +315,8 @@ class WindowController(QObject):
 
     def select(self, automation_id: str) -> None:
         """Show an automation (from the sidebar; "" shows nothing)."""
-        if automation_id == self.selected and self.pages.current == "detail":
+        if automation_id == self.selected and self.pages.current == "detail" \
+                and self.automation is not None:  # (one that could not be read: try again)
             return
         self.selected = automation_id
         self.window.set_selection_actions_enabled(bool(automation_id))
@@ -351,6 +352,11 @@ class WindowController(QObject):
         except NotFound:
             if self.selected == wanted:
                 self._show_nothing()
+            return
+        except ErrandsError as exc:  # busy or damaged: said where the detail would be
+            if self.selected == wanted:
+                self.automation = None
+                self.detail.show_unreadable(str(exc))
             return
         if got is None or runs is None or self.selected != wanted:
             return

@@ -241,6 +241,15 @@ class DetailPane(QWidget):
         self.placeholder.setText(self.tr("Opening as soon as the engine has started…"))
         self.stack.setCurrentIndex(0)
 
+    def show_unreadable(self, why: str) -> None:
+        """The chosen automation could not be read (the database busy or damaged): say so
+        where its detail would be, rather than leave the pane asking for a selection."""
+        self.automation = None
+        self.placeholder.setText(self.tr("This automation could not be read: %1\n\nIt is "
+                                         "read again when it changes, or when you select "
+                                         "it again.").replace("%1", why))
+        self.stack.setCurrentIndex(0)
+
     def _nothing_selected(self) -> str:
         return self.tr("Select an automation on the left to see what it runs, when, and how "
                        "its runs went — or press Ctrl+N to create one.")
