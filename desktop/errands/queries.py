@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -18,7 +17,6 @@ from .errors import InvalidInput, NotFound
 from .definition import Trigger
 from .records import AuditEntry, load_trigger
 from .schedule import describe, iter_fires
-from .db.database import undecodable
 from .db.schema import MISSHAPEN_INSTANTS
 from .store import _DEFINITIONS, Store, _definition
 from .timeutil import format_instant
@@ -119,14 +117,9 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
     condition = " AND ".join(where)
     broken_only = status == "broken"
     page_params = tuple(params) if broken_only else (*params, limit, offset)
-    try:
-        total, ids, rows, shapes, parked, running, misshapen = _read_page(
-            store, condition, tuple(params), page_params, key, broken_only, preview, False)
-    except sqlite3.OperationalError as exc:  # text that is not UTF-8: the one row shows
-        if not undecodable(exc):             # with U+FFFD rather than none showing at all
-            raise
-        total, ids, rows, shapes, parked, running, misshapen = _read_page(
-            store, condition, tuple(params), page_params, key, broken_only, preview, True)
+    total, ids, rows, shapes, parked, running, misshapen = store.db.leniently(
+        lambda lenient: _read_page(store, condition, tuple(params), page_params, key,
+                                   broken_only, preview, lenient))
     by_id = {row[0]: row for row in rows}
     # in the page's order; a row deleted between the two reads is left out
     out = _summaries([row for row in map(by_id.get, ids) if row is not None], shapes, parked,
@@ -261,24 +254,14 @@ def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int], running
     """The rows as summaries. A sound row (definition read, instants good: nearly all of
     them) takes a short path; ten thousand through :func:`_summary` were a third of a
     listing's time. Any doubt sends the row there, which says what is wrong."""
-    fromiso = datetime.fromisoformat
     make = tuple.__new__
     out = []
     for row in rows:
         automation_id, title, status, revision, next_fire, streak, last_state, last_at = row
         shape = shapes.get((automation_id, revision))
         try:
-            # only the stored form, read with its zone appended (replace(tzinfo=) costs 7x
-            # more); anything else goes the long way, which reads as the store does
-            next_at = at = None
-            if next_fire is not None:
-                if len(next_fire) not in (19, 26) or next_fire[10] != " ":
-                    raise ValueError(next_fire)
-                next_at = fromiso(next_fire + "+00:00")
-            if last_at is not None:
-                if len(last_at) not in (19, 26) or last_at[10] != " ":
-                    raise ValueError(last_at)
-                at = fromiso(last_at + "+00:00")
+            next_at = None if next_fire is None else _stored_instant(next_fire)
+            at = None if last_at is None else _stored_instant(last_at)
         except (TypeError, ValueError):
             shape = None
         if shape is None or shape[2] is not None or automation_id in misshapen:
@@ -288,6 +271,15 @@ def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int], running
                                   last_state, at, streak, parked.get(automation_id, 0),
                                   automation_id in running, revision, shape[3])))
     return out
+
+
+def _stored_instant(text: str) -> datetime:
+    """An instant in the form the store writes, read with its zone appended (``replace(
+    tzinfo=)`` costs seven times more); ValueError for any other form (it goes the long way,
+    :func:`_instant`, which reads as the store does)."""
+    if len(text) not in (19, 26) or text[10] != " ":
+        raise ValueError(text)
+    return datetime.fromisoformat(text + "+00:00")
 
 
 def _summary(row: Any, shapes: _Shapes,

@@ -5,7 +5,6 @@ steps into one transaction through ``Store.transaction`` and the ``*_in`` helper
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 from collections import OrderedDict
@@ -13,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
@@ -21,18 +20,16 @@ from sqlalchemy.orm import Session
 
 from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_instant,
                       update_rows)
-from .db.database import Database, NotJSON, undecodable
+from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
                         RevisionRow, RunRow, SessionRow, SettingRow)
 from .definition import Definition
-from .errors import Conflict, InvalidInput, NotFound, StoreError
+from .errors import Conflict, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
                       Message, Parked, Run, SessionInfo, load_definition)
 from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
 
-log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
 
@@ -252,7 +249,7 @@ class Store:
         def read(lenient: bool) -> Automation:
             with self.db.read(lenient=lenient) as s:
                 return _automation(self.get_in(s, automation_id))
-        return self._leniently(read)
+        return self.db.leniently(read)
 
     def get_in(self, s: Session, automation_id: str) -> AutomationRow:
         row = s.get(AutomationRow, automation_id)
@@ -271,20 +268,7 @@ class Store:
                     AutomationRow.created_at, literal_column("automations.rowid"))
                     .execution_options(yield_per=500))
                 return [_automation(r) for r in rows]  # type: ignore[arg-type]
-        return self._leniently(read)
-
-    def _leniently(self, read: Callable[[bool], T]) -> T:
-        """``read(False)``, or ``read(True)`` when stored text is not UTF-8: such a row is
-        read with U+FFFD for the bad bytes (its instants then read as broken) instead of
-        keeping the engine from loading the others, or the window from showing it."""
-        try:
-            return read(False)
-        except StoreError as exc:
-            if not undecodable(exc):
-                raise
-            log.warning("%s: some stored text is not UTF-8; reading it with replacement "
-                        "characters", self.db.path)
-            return read(True)
+        return self.db.leniently(read)
 
     def stored_text(self, automation_id: str) -> str:
         """The definition exactly as stored, readable or not (what ``errands export ID --definition`` prints)."""

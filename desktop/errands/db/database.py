@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
@@ -28,6 +28,7 @@ from ..paths import PRIVATE_FILE, tighten
 from ..migrations import HEAD, KNOWN_REVISIONS
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm", "-journal")
@@ -92,8 +93,8 @@ def _replacing(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def undecodable(exc: BaseException) -> bool:
-    """Whether a read failed on stored text that is not UTF-8 (read it again leniently)."""
+def _undecodable(exc: BaseException) -> bool:
+    """Whether a read failed on stored text that is not UTF-8."""
     return "Could not decode to UTF-8" in str(exc)
 
 
@@ -227,9 +228,8 @@ class Database:
     @contextmanager
     def read(self, *, lenient: bool = False) -> Iterator[Session]:
         """A read transaction. ``lenient`` reads text that is not UTF-8 (a hand edit or a
-        damaged file) with U+FFFD in place of the bad bytes instead of failing: for the
-        reads of every row, where one such row would cost all of them (:func:`undecodable`
-        says when to read again so)."""
+        damaged file) with U+FFFD in place of the bad bytes instead of failing (see
+        :meth:`leniently`)."""
         with self._translate():
             with self._reader() as session:
                 if not lenient:
@@ -241,6 +241,19 @@ class Database:
                     yield session
                 finally:
                     raw.text_factory = str  # type: ignore[union-attr]
+
+    def leniently(self, read: Callable[[bool], T]) -> T:
+        """``read(False)``, or ``read(True)`` (the lenient :meth:`read`) when stored text is
+        not UTF-8: such a row then shows with U+FFFD for the bad bytes (an instant among
+        them reads as broken) instead of costing every row read with it."""
+        try:
+            return read(False)
+        except (StoreError, sqlite3.OperationalError) as exc:  # through SQLAlchemy or raw
+            if not _undecodable(exc):
+                raise
+            log.warning("%s: some stored text is not UTF-8; reading it with replacement "
+                        "characters", self.path)
+            return read(True)
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log back into the file now (without waiting for readers).
