@@ -24,8 +24,8 @@ messages appended). The model wait is timed the same way for both: the SDK clien
 overhead: for the agent, from one request's end to the next request's start (the reply
 turned into our records, the transcript, the permission check, the tool, the hops between
 the engine's loop and the provider thread, the transcript's group commit when it falls in
-that gap); commits that ran on the loop during the next wait are added for a stricter
-figure. For the bare loop, ``create()`` beyond its ``post()`` is its parameter transform,
+that gap); the group commits that ran during the next wait (on the engine's writer thread)
+are added for a stricter figure. For the bare loop, ``create()`` beyond its ``post()`` is its parameter transform,
 shown apart: the per-step ratio is given against the bare loop without it (like for like:
 the agent posts its messages as they are) and with it (create() as a user calls it). Two
 rounds of each, alternating, after a short warm-up of each; the figures pool the rounds.
@@ -33,10 +33,7 @@ Goal: overhead p99 < 5 ms, and per-step total agent/bare <= 1.2 (judged without 
 transform, the stricter).
 
 Goal 2: 100 agent automations whose runs park on a ``run_command`` permission ask are made
-by an in-process engine (a fresh interpreter), which then stops. The errands sources and
-the libraries the processes import (openai, httpx, ...) are byte-compiled first, under a
-temporary PYTHONPYCACHEPREFIX (an install has byte code; this machine sets
-PYTHONDONTWRITEBYTECODE and its virtual environment has none). ``errands approve`` sends
+by an in-process engine (a fresh interpreter), which then stops. ``errands approve`` sends
 the 100 decisions in one request; the engine records them in one transaction.
 Then, timed from the moment ``errands serve --data-dir D`` is started (the provider given
 by ``ERRANDS_PROVIDER_BASE_URL``/``ERRANDS_PROVIDER_MODEL``): the serve process announcing
@@ -55,8 +52,12 @@ while every run is stepping, with the idle floor before the start, the longest s
 garbage collections and the group commits. Goal: the longest stall < 20 ms. Then, for
 context and not judged, the same with 10 steps and a model that answers after 500 ms.
 
-Every phase settles the heap after its engine started, as ``errands serve`` does
-(``errands.heap``: what is loaded is frozen; full collections only when no run goes). A
+Every process the bench starts reads byte-code: the errands sources and the libraries the
+processes import (openai, httpx, ...) are byte-compiled first, under a temporary
+PYTHONPYCACHEPREFIX (an install has byte code; this machine sets PYTHONDONTWRITEBYTECODE
+and its virtual environment has none). Every phase settles the heap after its engine started, as ``errands serve`` does
+(``errands.heap``: what is loaded is frozen; full collections only when no run goes) and
+takes short turns at the interpreter lock (``errands.gil``). A
 fixed pure-Python loop timed around goals 1 and 3 shows how fast the machine was running.
 ``--only N`` (repeatable) runs some goals; ``--profile`` adds cProfile listings of the
 measured windows of goals 1 and 3 (the engine's thread only). Takes about a minute and a
@@ -67,6 +68,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -214,7 +216,7 @@ async def open_engine(data_dir: Path, url: str) -> Any:
     from errands.agent.loop import AgentRunner
     from errands.agent.provider import ProviderConfig
     from errands.engine.core import Engine
-    from errands import heap
+    from errands import gil, heap
     from errands.paths import database_path
     from errands.store import Store
 
@@ -227,6 +229,7 @@ async def open_engine(data_dir: Path, url: str) -> Any:
                     {"agent": AgentRunner(config=source)})
     await engine.start()
     heap.settle()  # as errands serve and the app do once their engine started
+    gil.take_short_turns()
     asyncio.get_running_loop().create_task(heap.collect_when_quiet(lambda: engine.busy))
     return engine
 
@@ -258,22 +261,23 @@ class RequestTimer:
 
 
 class FlushTimer:
-    """Wraps the engine's group commit: (start, end) of every transaction it runs on the loop."""
+    """Wraps the engine's group commit: (start, end) of every transaction it runs (on its
+    writer thread, off the loop)."""
 
     def __init__(self, engine: Any) -> None:
         self.marks: list[tuple[float, float]] = []
         group = engine._group
-        original = group.flush
+        original = group._commit
         marks = self.marks
 
-        def flush() -> None:
+        def commit(batches: Any) -> Any:
             t0 = time.perf_counter()
             try:
-                original()
+                return original(batches)
             finally:
-                marks.append((t0, time.perf_counter()))
+                marks.append((t0, time.perf_counter()))  # (a list append is atomic)
 
-        group.flush = flush
+        group._commit = commit
 
 
 def profiled(enabled: bool) -> Any:
@@ -399,7 +403,7 @@ async def measure_overhead(data_dir: Path, url: str, profile: bool) -> dict:
         text = profile_text(prof)
         infos.append(info)
         a = step_figures(marks)
-        # stricter: add the commits that ran on the loop while the next request waited
+        # stricter: add the commits that ran (writer thread) while the next request waited
         strict = []
         for i in range(len(marks) - 1):
             w0, w1 = marks[i + 1]
@@ -647,8 +651,9 @@ def _row(label: str, values: list[float]) -> str:
 
 
 def compile_sources(prefix: Path) -> None:
-    """The errands processes goal 2 starts read byte-code, as an installed Errands does
-    (``_common.byte_code``: without it each compiles errands and the openai SDK again)."""
+    """Every process the bench starts reads byte-code, as an installed Errands does
+    (``_common.byte_code``: without it each compiles errands and the openai SDK again, and
+    a module imported late, compiled while runs go, holds the interpreter for tens of ms)."""
     byte_code(prefix, "errands.cli, errands.engine.service, errands.agent.loop, openai, "
                       "openai.types.chat, httpx")
     print("  (errands and its libraries byte-compiled first, as an install has them)")
@@ -685,6 +690,8 @@ def main() -> int:
     goals = set(args.only or ["1", "2", "3"])
     extra = ["--profile"] if args.profile else []
     verdicts: list[str] = []
+    cleanup = contextlib.ExitStack()
+    compile_sources(cleanup.enter_context(temp_data_dir("errands-bench-pyc-")))
     server = ScriptedProcess()
     print(f"scripted server (its own process): {server.url}", flush=True)
     try:
@@ -697,10 +704,8 @@ def main() -> int:
         if "2" in goals:
             print(f"\ngoal 2: {PARKED} runs parked on a run_command ask, then errands serve, "
                   "errands approvals, errands approve ...", flush=True)
-            with temp_data_dir("errands-bench-pyc-") as pyc, \
-                    temp_data_dir("errands-bench-agent-") as d, \
+            with temp_data_dir("errands-bench-agent-") as d, \
                     temp_data_dir("errands-bench-agent-") as again:
-                compile_sources(pyc)
                 made = run_phase(script, "park", str(d), "--url", server.url)
                 shutil.copytree(d, again, dirs_exist_ok=True)
                 r = measure_restart(d, server.url, made["ids"], listing=False)
@@ -720,6 +725,7 @@ def main() -> int:
             report_concurrent(paced)
     finally:
         server.close()
+        cleanup.close()
     print()
     for line in verdicts:
         print(line)
@@ -741,7 +747,7 @@ def report_overhead(r: dict) -> list[str]:
     print(f"\n  per tool step, milliseconds {'p50':>25s} {'p99':>8s} {'max':>8s}")
     print("  agent loop (Engine + AgentRunner, real SQLite)")
     print(_row("overhead: request end -> next request", a["overhead"]))
-    print(_row("  + commits run on the loop during the wait", a["strict"]))
+    print(_row("  + the writer's commits during the wait", a["strict"]))
     print(_row("model wait", a["wait"]))
     print(_row("total per step", a["total"]))
     print("  bare openai SDK loop (chat.completions.create)")
@@ -834,7 +840,8 @@ def report_concurrent(r: dict) -> list[str]:
     print(_row("all stepping (launched -> first end)", r["steady"]))
     print("  longest stalls (ms, at ms after the start): "
           + ", ".join(f"{late:.1f} at {at:.0f}" for late, at in r["worst"]))
-    print(f"  group commits on the loop: {r['flush_count']}, p99 {r['flush_p99']:.2f} ms, "
+    print(f"  group commits (on the writer thread): {r['flush_count']}, p99 "
+          f"{r['flush_p99']:.2f} ms, "
           f"longest {r['flush_max']:.2f} ms")
     gcs = r["gcs"]
     full = [ms for g, ms in gcs if g == 2]

@@ -336,3 +336,38 @@ async def test_next_fires_respect_the_stop_rules(api: Api) -> None:
     assert 3 <= len(fires) <= 4 and all(f < until for f in fires)
     with pytest.raises(NotFound):
         await api.parked("no-such-automation")
+
+
+async def test_a_hosting_process_takes_short_turns_at_the_interpreter_lock(
+        tmp_path: Path) -> None:
+    """The app's engine thread shortens the switch interval while it hosts the engine (see
+    errands.gil) and gives the process its own back when it closes."""
+    import sys
+
+    from errands import gil
+
+    before = sys.getswitchinterval()
+    host = EngineThread(tmp_path / "data", listen=False, role="app")
+    await host.start()
+    try:
+        assert sys.getswitchinterval() == pytest.approx(gil.SWITCH_S)
+    finally:
+        await host.close()
+    assert sys.getswitchinterval() == pytest.approx(before)
+
+
+async def test_run_now_twice_at_once_is_refused(api: Api) -> None:
+    """run-now's claim is committed by the engine's writer thread while its loop goes on; a
+    second run-now sent meanwhile is refused as busy, never a second run."""
+    automation = (await api.create(doc("Once", {"kind": "manual"}, "sleep 0.3"))).value[0]
+    first, second = await asyncio.gather(api.run_now(automation.id),
+                                         api.run_now(automation.id), return_exceptions=True)
+    outcomes = sorted([first, second], key=lambda r: isinstance(r, BaseException))
+    run, refused = outcomes[0].value, outcomes[1]  # type: ignore[union-attr]
+    assert isinstance(refused, Conflict) and refused.code == "busy"
+    for _ in range(250):
+        runs, _ = (await api.runs(automation.id)).value
+        if runs and all(r.state == "succeeded" for r in runs):
+            break
+        await asyncio.sleep(0.02)
+    assert [r.id for r in runs] == [run.id] and runs[0].state == "succeeded"

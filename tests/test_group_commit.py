@@ -69,7 +69,7 @@ async def test_a_kind_with_a_delay_waits_for_company_unless_another_write_comes(
     assert loop.time() - t1 < 0.04 and len(opened) == 2
     assert seen[1:] == [("line", [4]), ("start", [9])]  # registered order, one transaction
     group.submit("line", 5)
-    group.flush()  # an explicit flush commits now and leaves no timer behind
+    group.drain()  # commits now, on this thread, and leaves no timer behind
     assert seen[-1] == ("line", [5]) and len(opened) == 3
     await asyncio.sleep(0.08)
     assert len(opened) == 3
@@ -92,6 +92,42 @@ async def test_writes_of_one_loop_turn_share_one_transaction(tmp_path: Path) -> 
     assert seen == [list(range(100))] and len(opened) == 1
     assert await group.submit("double", 7) == 14  # a later turn: a new transaction
     assert len(opened) == 2
+    store.close()
+
+
+async def test_writes_queued_while_a_commit_is_under_way_share_the_next(
+        tmp_path: Path) -> None:
+    """The commit runs on the writer thread, so the loop goes on meanwhile; what is queued
+    then waits for it to end and goes in one transaction, in order."""
+    import threading
+
+    store = Store(tmp_path / "errands.sqlite3")
+    group = GroupCommit(store)
+    seen: list[list[int]] = []
+    threads: set[str] = set()
+    release = threading.Event()
+
+    def batch(s: Session, items: Sequence[int]) -> list[int]:
+        threads.add(threading.current_thread().name)
+        if items == [0]:
+            release.wait(5)  # a slow disk
+        seen.append(list(items))
+        return list(items)
+
+    group.register("n", batch)
+    opened = counting(store)
+    first = group.submit("n", 0)
+    ticks = 0
+    while ticks < 5:  # the loop turns while the first commit is held
+        await asyncio.sleep(0)
+        ticks += 1
+    later = [group.submit("n", i) for i in range(1, 6)]
+    assert not first.done()
+    release.set()
+    assert await asyncio.gather(first, *later) == [0, 1, 2, 3, 4, 5]
+    assert seen == [[0], [1, 2, 3, 4, 5]] and len(opened) == 2
+    assert threads and threading.current_thread().name not in threads
+    await group.aclose()
     store.close()
 
 
@@ -210,5 +246,36 @@ async def test_a_child_whose_pid_cannot_be_recorded_is_ended(tmp_path: Path) -> 
     run = await engine.run_now(automation.id)
     done = await asyncio.wait_for(engine.wait_run(run.id), timeout=20)
     assert done.state == "failed" and done.error_code == "signal"
+    await engine.stop()
+    store.close()
+
+
+async def test_run_now_claims_and_a_run_ends_on_the_writer_thread(tmp_path: Path) -> None:
+    """The engine's writes of runs are committed off its loop's thread."""
+    import threading
+
+    store = Store(tmp_path / "errands.sqlite3")
+    engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
+    await engine.start()
+    automation, _ = await engine.create({"title": "quick", "runner": {
+        "kind": "command", "command": "true"}, "trigger": {"kind": "manual"}})
+    threads: dict[str, set[str]] = {"claim": set(), "close": set()}
+    insert, close = store.insert_run_in, engine._close_batch_in
+
+    def noting_insert(*args: Any, **kw: Any) -> Any:
+        threads["claim"].add(threading.current_thread().name)
+        return insert(*args, **kw)
+
+    def noting_close(s: Session, items: Any) -> Any:
+        threads["close"].add(threading.current_thread().name)
+        return close(s, items)
+
+    store.insert_run_in = noting_insert  # type: ignore[method-assign]
+    engine._group.register("close", noting_close)
+    run = await engine.run_now(automation.id)
+    assert (await engine.wait_run(run.id)).state == "succeeded"
+    loop_thread = threading.current_thread().name
+    assert threads["claim"] and loop_thread not in threads["claim"]
+    assert threads["close"] and loop_thread not in threads["close"]
     await engine.stop()
     store.close()

@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
+import threading
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -40,6 +42,21 @@ NO_PROVIDER = ("no model provider is configured: set one with 'errands provider 
                "http://127.0.0.1:11434/v1 --model llama3.1)")
 
 ConfigSource = Callable[[RunContext], Any]  # async: ProviderConfig | None
+
+
+def _start_worker_threads() -> None:
+    """Start the threads of the loop's default executor (where tools resolve paths and read
+    files) now rather than on first use: a thread started while fifty runs begin together
+    holds the loop until it runs, tens of milliseconds when every thread wants the
+    interpreter lock. Each job waits until all are submitted, so each gets a thread."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    gate = threading.Event()
+    for _ in range(min(32, (os.cpu_count() or 1) + 4)):  # the executor's own maximum
+        loop.run_in_executor(None, gate.wait, 5.0)
+    gate.set()
 
 
 class AgentRunner:
@@ -92,8 +109,11 @@ class AgentRunner:
         return None
 
     def warm_up(self) -> None:
-        """Automations of this kind exist: load the provider's SDK before a run needs it."""
+        """Automations of this kind exist: load the provider's SDK before a run needs it,
+        and start the threads its tools' file work runs on."""
         warm_up()
+        _start_worker_threads()
+        import tzlocal  # noqa: F401  (a run's first turn names the system's zone)
 
     async def aclose(self) -> None:
         providers, self._providers = list(self._providers.values()), {}

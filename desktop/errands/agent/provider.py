@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import json
 import threading
 import time
@@ -184,6 +185,12 @@ def _tls_context() -> Any:
     return _tls
 
 
+_FIRST_CONNECTION = ("concurrent.futures.thread", "anyio._backends._asyncio",
+                     "anyio._core._sockets", "anyio._core._streams",
+                     "anyio._core._synchronization", "anyio.streams.memory",
+                     "anyio.streams.stapled")
+
+
 def warm_up() -> None:
     """Import the SDK on the provider thread now, in the background. The first request
     after a start would otherwise wait for it (half a second even from byte-code), and so
@@ -197,6 +204,13 @@ def warm_up() -> None:
         # used (it opens no connection) and is simply dropped
         openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=NO_KEY_PLACEHOLDER,
                            http_client=openai.DefaultAsyncHttpxClient(verify=_tls_context()))
+        # and the first connection imports the rest of its transport (measured); loaded
+        # now, when fifty runs start together none waits on it
+        for name in _FIRST_CONNECTION:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # another version of the library: it loads what it needs
+                pass
         if gc.get_freeze_count():  # the host settled its heap (errands.heap): the SDK's
             gc.freeze()            # modules live as long, and a full collection skips them
     _wire().call_soon_threadsafe(load)

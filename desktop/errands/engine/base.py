@@ -80,7 +80,7 @@ class EngineBase:
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
         """A write transaction that follows every write already queued for group commit."""
-        self._group.flush()
+        self._group.drain()
         with self.store.transaction() as s:
             yield s
 

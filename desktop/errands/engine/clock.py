@@ -12,6 +12,7 @@ import heapq
 import itertools
 import time
 from datetime import datetime, timedelta
+from collections.abc import Callable
 from typing import Protocol
 
 from ..timeutil import UTC
@@ -58,6 +59,12 @@ class FakeClock:
         self._mono_us = 1_000_000_000
         self._sleepers: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
+        self._off_loop: list[Callable[[], bool]] = []
+
+    def track(self, busy: Callable[[], bool]) -> None:
+        """Work that runs off the loop (the engine's writer thread): ``settle`` waits
+        while ``busy()`` says it is under way, as real time would let it finish."""
+        self._off_loop.append(busy)
 
     def now(self) -> datetime:
         return self._wall
@@ -89,8 +96,11 @@ class FakeClock:
             await asyncio.sleep(0)
             if ready is not None and not ready:
                 await asyncio.sleep(0)
-                if not ready:
+                if ready:
+                    continue
+                if not any(busy() for busy in self._off_loop):
                     return
+                await asyncio.sleep(0.0002)  # (real time) for the other thread to end
         if ready is None:
             for _ in range(50):
                 await asyncio.sleep(0)

@@ -9,13 +9,15 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
 from ..catalog import refuse_broken
 from ..errors import Conflict, InvalidInput
 from ..records import Automation, Run
-from ..store import _run
+from ..store import _run, new_id
 from .base import PAUSED, EngineBase, _failed
+from .processes import settle
 
 
 class Commands(EngineBase):
@@ -31,7 +33,7 @@ class Commands(EngineBase):
         ones created in one transaction (none when ``dry_run``). The plan is the answer."""
         from ..transfer import apply_import, plan_import
 
-        self._group.flush()
+        await self._group.settled()
         if dry_run:  # writes nothing: checked off the loop, so fires and requests go on
             return await asyncio.to_thread(plan_import, self.catalog, doc)
         plan = plan_import(self.catalog, doc)  # here: what it finds is what it creates
@@ -46,7 +48,7 @@ class Commands(EngineBase):
                      expected_revision: int | None = None) -> tuple[Automation, bool]:
         """Replace the definition. With ``expected_revision``, refuse when someone else
         changed it since the caller read it (a form open while the CLI edited)."""
-        self._group.flush()  # act on the store as it is, queued run starts included
+        await self._group.settled()  # act on the store as it is, queued run starts included
         if expected_revision is not None:
             current = self._slot(automation_id).automation
             if current.revision != expected_revision:
@@ -59,7 +61,7 @@ class Commands(EngineBase):
         return automation, changed
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
-        self._group.flush()  # act on the store as it is, queued run starts included
+        await self._group.settled()  # act on the store as it is, queued run starts included
         self.catalog.set_paused(automation_id, paused, actor=actor)
         self._refresh(automation_id)
         if paused:  # a pending retry of an automatic fire is dropped, quietly
@@ -104,36 +106,48 @@ class Commands(EngineBase):
             raise Conflict("busy", f"{slot.automation.title} has a run in progress; wait for it "
                            "or stop it first (errands stop ID)")
         now = self.clock.now()
-        self._pending_events = []
-        try:
-            with self._transaction() as s:
-                row = self.store.get_in(s, automation_id)
-                run_row = self.store.insert_run_in(
-                    s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
-                    state="scheduled", now=now, scheduled_for=now, request_id=request_id,
-                    dry_run=dry_run)
-                if reply is not None:
-                    session_id, kind, text = reply
-                    run_row.session_id = session_id
-                    self.store.append_messages_in(s, [(
-                        session_id, automation_id, kind, slot.automation.title, run_row.id,
-                        "user", {"content": text, "turn": "reply", "run_id": run_row.id,
-                                 "attempt": run_row.attempt or 1}, now)])
-                run = _run(run_row)
-        except IntegrityError:
-            existing = self.store.run_by_request(automation_id, request_id or "")
-            if existing is None:
-                raise
-            return existing
-        with self._transaction() as s:
-            self.store.audit_in(s, automation_id, "run_requested", slot.automation.revision,
-                                actor, now, {"run_id": run.id, "dry_run": dry_run})
+        run_id = new_id()
         if not dry_run:
-            slot.active = run.id
+            slot.active = run_id  # taken now: the write below runs while the loop goes on
+
+        def claim(s: Session) -> Run:
+            row = self.store.get_in(s, automation_id)
+            run_row = self.store.insert_run_in(
+                s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
+                state="scheduled", now=now, scheduled_for=now, request_id=request_id,
+                dry_run=dry_run, id=run_id)
+            if reply is not None:
+                session_id, kind, text = reply
+                run_row.session_id = session_id
+                self.store.append_messages_in(s, [(
+                    session_id, automation_id, kind, row.title, run_row.id,
+                    "user", {"content": text, "turn": "reply", "run_id": run_row.id,
+                             "attempt": run_row.attempt or 1}, now)])
+            self.store.audit_in(s, automation_id, "run_requested", row.revision, actor, now,
+                                {"run_id": run_row.id, "dry_run": dry_run})
+            return _run(run_row)
+
+        future = self._group.submit("call", claim)
+        interrupted = await settle(future)  # written whatever happens meanwhile
+        error = None if future.cancelled() else future.exception()
+        if error is not None or interrupted is not None:
+            if slot.active == run_id:
+                slot.active = None
+            if isinstance(error, IntegrityError):  # the same request, sent twice at once
+                existing = self.store.run_by_request(automation_id, request_id or "")
+                if existing is not None:
+                    return existing
+        if error is not None:
+            raise error
+        run: Run = future.result()
+        if self._slots.get(automation_id) is not slot or (not dry_run and slot.active != run_id):
+            return self.store.get_run(run_id)  # deleted or stopped meanwhile: not started
         slot.automation = replace(slot.automation, last_index=run.index)
         self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
                             data={"state": "scheduled"})
         self._spawn(run.id, run=run)  # the record just written: no read back
+        if interrupted is not None:
+            raise interrupted
         return run
 
     async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
@@ -149,7 +163,7 @@ class Commands(EngineBase):
 
     async def delete(self, automation_id: str, *, actor: str = "user") -> None:
         """Cancel what runs, then delete the definition and its run ledger (logs are kept)."""
-        self._group.flush()  # act on the store as it is, queued run starts included
+        await self._group.settled()  # act on the store as it is, queued run starts included
         slot = self._slot(automation_id)
         for run_id in (slot.queued, slot.active):
             if run_id is not None:

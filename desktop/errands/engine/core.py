@@ -97,6 +97,11 @@ class Engine(Timer, Lifecycle, Commands, Services):
         # answer time instead of between a reply and the next request
         self._group.register("message", store.append_messages_in, delay=MESSAGE_DELAY)
         self._group.register("close", self._close_batch_in)
+        # any other write the engine awaits, in order (run_now's claim): fn(session) each
+        self._group.register("call", lambda s, calls: [call(s) for call in calls])
+        track = getattr(self.clock, "track", None)  # a fake clock waits for the writer
+        if track is not None:
+            track(lambda: self._group.busy)
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
         self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)
 
@@ -108,6 +113,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
         prefer_pidfd_watcher()
+        self._group.open()
         # The engine is the only writer while it runs, and settings change only through
         # set_setting, so one read at start (and one per change) is enough.
         self.settings = settings = self.store.settings()
@@ -183,6 +189,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
             close = getattr(runner, "aclose", None)
             if close is not None:
                 await close()
+        await self._group.aclose()
         self.events.publish("engine_state", data={"state": "stopped"})
 
     def _recover(self, now: datetime) -> None:

@@ -1,14 +1,23 @@
-"""Group commit: writes asked for in one turn of the event loop share one transaction.
+"""Group commit: writes asked for while a commit is under way share the next transaction,
+which runs on the engine's writer thread.
 
 Why: when a thousand runs start at once, a transaction per run start costs more than the
-process spawns themselves. Each kind of write registers a batch function that applies all
-of its pending items in one go; callers get a future per item (or fire and forget). A
+process spawns themselves; and a commit on the event loop's thread holds every run (and
+the control channel) for its whole length, tens of milliseconds on a slow disk. Each kind
+of write registers a batch function that applies all of its pending items in one go;
+callers get a future per item (or fire and forget). One transaction is under way at a
+time, so the writes keep their order and a batch grows while the one before it commits. A
 batch that fails is retried item by item, so one bad item fails alone.
+
+Batch functions run on the writer thread: they may use the session and the store, never
+the engine's memory. A synchronous transaction on the loop (``drain`` first) still follows
+every write queued before it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
@@ -24,6 +33,8 @@ log = logging.getLogger(__name__)
 BatchFn = Callable[[Session, Sequence[Any]], Sequence[Any]]
 # Who hears of an item's outcome: a future, an error callback, or nobody (the log).
 _Waiter: TypeAlias = "asyncio.Future[Any] | Callable[[BaseException], None] | None"
+_Batches: TypeAlias = "list[tuple[str, list[tuple[Any, _Waiter]]]]"
+_Outcomes: TypeAlias = "list[list[Any]]"
 
 
 class GroupCommit:
@@ -34,6 +45,15 @@ class GroupCommit:
         self._pending: dict[str, list[tuple[Any, _Waiter]]] = {}
         self._handle: asyncio.Handle | None = None  # the flush to come
         self._soon = False                           # ... at the next turn (not a timer)
+        self._writer: concurrent.futures.ThreadPoolExecutor | None = None
+        # the commit under way on the writer thread, and what it settles
+        self._busy: concurrent.futures.Future[_Outcomes] | None = None
+        self._busy_batches: _Batches = []
+
+    @property
+    def busy(self) -> bool:
+        """Whether a commit is under way on the writer thread."""
+        return self._busy is not None
 
     def register(self, kind: str, batch: BatchFn, *, delay: float = 0.0) -> None:
         """``delay``: seconds an item of this kind may wait for company (0: the next turn
@@ -56,7 +76,12 @@ class GroupCommit:
 
     def _queue(self, kind: str, item: Any, future: _Waiter) -> None:
         self._pending[kind].append((item, future))
-        delay = self._delays[kind]
+        if self._busy is None:  # else the commit under way schedules it when it ends
+            self._schedule(self._delays[kind])
+
+    def _schedule(self, delay: float) -> None:
+        """A flush ``delay`` seconds from now (0: at the next turn), unless one is due
+        sooner; a timer gives way to a flush at the next turn."""
         if self._handle is not None and (self._soon or delay):
             return  # a flush is coming soon enough
         loop = asyncio.get_running_loop()
@@ -66,43 +91,112 @@ class GroupCommit:
         self._handle = loop.call_soon(self.flush) if self._soon else \
             loop.call_later(delay, self.flush)
 
-    def flush(self) -> None:
-        """Commit everything queued now (also called before a write that must follow it)."""
+    def _take(self) -> _Batches:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
         batches = [(kind, entries) for kind, entries in self._pending.items() if entries]
-        if not batches:
-            return
         for kind, _ in batches:
             self._pending[kind] = []
+        return batches
+
+    def open(self) -> None:
+        """Start the writer thread now (else the first write starts it, in a busy moment)."""
+        if self._writer is None:
+            self._writer = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="errands-writer")
+            self._writer.submit(lambda: None)
+
+    def flush(self) -> None:
+        """Start committing everything queued now, on the writer thread (when a commit is
+        under way, what is queued follows it as soon as it ends)."""
+        if self._busy is not None:
+            return
+        batches = self._take()
+        if not batches:
+            return
+        loop = asyncio.get_running_loop()
+        self.open()
+        assert self._writer is not None
+        self._busy_batches = batches
+        self._busy = job = self._writer.submit(self._commit, batches)
+        job.add_done_callback(lambda _: _call_soon(loop, self._committed, job))
+
+    def _committed(self, job: concurrent.futures.Future[_Outcomes]) -> None:
+        """On the loop, once the writer's commit ended: settle its items, start the next."""
+        if self._busy is not job:  # already settled (``drain``, ``settled``)
+            return
+        batches = self._busy_batches
+        self._busy, self._busy_batches = None, []
+        _settle_all(batches, job.result())
+        waiting = [self._delays[kind] for kind, entries in self._pending.items() if entries]
+        if waiting:  # what came meanwhile, as it asked (a line may still wait for company)
+            self._schedule(min(waiting))
+
+    def drain(self) -> None:
+        """Commit everything queued, here and now (blocking): for a synchronous
+        transaction that must follow them, and for the engine's stop."""
+        job = self._busy
+        if job is not None:
+            concurrent.futures.wait([job])
+            batches, self._busy, self._busy_batches = self._busy_batches, None, []
+            _settle_all(batches, job.result())
+        batches = self._take()
+        if batches:
+            _settle_all(batches, self._commit(batches))
+
+    async def settled(self) -> None:
+        """Until everything queued so far has committed, without blocking the loop."""
+        while True:
+            self.flush()
+            job = self._busy
+            if job is None:
+                return
+            await asyncio.wrap_future(job)
+            self._committed(job)
+
+    async def aclose(self) -> None:
+        """Commit what is queued and end the writer thread (a later write starts another)."""
+        await self.settled()
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+
+    def _commit(self, batches: _Batches) -> _Outcomes:
+        """One transaction for all the batches (on the writer thread, or in ``drain``);
+        one outcome per item, an exception standing for an item that failed."""
         try:
             with self.store.transaction() as s:
-                outcomes = [self._kinds[kind](s, [item for item, _ in entries])
-                            for kind, entries in batches]
+                return [list(self._kinds[kind](s, [item for item, _ in entries]))
+                        for kind, entries in batches]
         except StoreError as exc:  # locked or broken: every item would wait and fail alike
-            for _, entries in batches:
-                for _, future in entries:
-                    _settle(future, exc)
-            return
+            return [[exc] * len(entries) for _, entries in batches]
         except Exception as exc:  # isolate the bad item: retry each on its own
             log.debug("group commit of %d kinds failed (%s); retrying one by one",
                       len(batches), exc)
-            for kind, entries in batches:
-                for item, future in entries:
-                    self._apply_alone(kind, item, future)
-            return
-        for (_, entries), results in zip(batches, outcomes):
-            for (_, future), result in zip(entries, results):
-                _settle(future, result)
+            return [[self._apply_alone(kind, item) for item, _ in entries]
+                    for kind, entries in batches]
 
-    def _apply_alone(self, kind: str, item: Any, future: _Waiter) -> None:
+    def _apply_alone(self, kind: str, item: Any) -> Any:
         try:
             with self.store.transaction() as s:
                 [result] = self._kinds[kind](s, [item])
         except Exception as exc:
             result = exc
-        _settle(future, result)
+        return result
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
+    try:
+        loop.call_soon_threadsafe(fn, *args)
+    except RuntimeError:  # the loop has closed: nobody is left to tell
+        pass
+
+
+def _settle_all(batches: _Batches, outcomes: _Outcomes) -> None:
+    for (_, entries), results in zip(batches, outcomes):
+        for (_, future), result in zip(entries, results):
+            _settle(future, result)
 
 
 def _settle(future: _Waiter, result: Any) -> None:

@@ -33,7 +33,7 @@ from .base import (
     _tail,
 )
 from .network import wait_for_network
-from .processes import process_start_ticks, terminate_group
+from .processes import process_start_ticks, settle, terminate_group
 from .runner import Outcome, Resume, RunContext, Runner
 from .sessions import RunTranscript, session_for
 
@@ -333,16 +333,13 @@ class Lifecycle(EngineBase):
         lets the close complete first."""
         future = self._group.submit("close", (run_id, outcome.state, outcome,
                                               self.clock.now()))
-        try:
-            closed = await asyncio.shield(future)
-        except asyncio.CancelledError:
-            self._group.flush()  # commits it now (or it already failed)
-            if not future.done() or future.cancelled() or future.exception() is not None:
-                raise
-            closed = future.result()
+        interrupted = await settle(future)
+        if interrupted is not None:
+            if future.cancelled() or future.exception() is not None:
+                raise interrupted
             self._cancel_reason.pop(run_id, None)
             self._cancel_why.pop(run_id, None)
-        self._closed(run_id, outcome.state, closed)
+        self._closed(run_id, outcome.state, future.result())
 
     def _close_batch_in(self, s: Session, items: list[tuple[str, str, Outcome, datetime]]
                         ) -> list[Any]:

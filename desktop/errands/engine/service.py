@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import heap, queries
+from .. import gil, heap, queries
 from ..errors import ErrandsError, StoreError
 from ..paths import database_path
 from ..queries import Summary
@@ -163,6 +163,7 @@ class EngineThread:
         self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
                        on_activate=activate, reading_with=self.host.api)
         heap.settle()
+        gil.take_short_turns()
         self._collector = asyncio.run_coroutine_threadsafe(
             heap.collect_when_quiet(lambda: engine.busy), self._loop)
         return self.api
@@ -172,6 +173,7 @@ class EngineThread:
             self._collector.cancel()
             self._collector = None
             heap.restore()
+            gil.restore()
         if self.api is not None:
             await asyncio.to_thread(self.api.close)
             self.api = None
@@ -215,6 +217,7 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> N
     host = EngineHost(data_dir)
     engine = await host.start()
     heap.settle()
+    gil.take_short_turns()
     collector = asyncio.get_running_loop().create_task(
         heap.collect_when_quiet(lambda: engine.busy))
     stop = asyncio.Event()
@@ -230,6 +233,7 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> N
     finally:
         collector.cancel()
         heap.restore()
+        gil.restore()
         announce("Stopping: letting running work finish …")
         await host.close()
         announce("Stopped.")

@@ -58,7 +58,7 @@ class RunTranscript:
         """Everything appended so far (by this run and, continuing, by earlier ones)."""
         if self._known is not None:
             return list(self._known)
-        self._group.flush()
+        await self._group.settled()
         found = await asyncio.to_thread(self._store.messages, self._id)
         return [{"role": m.role, **m.content} for m in found
                 if isinstance(m.content, dict)]  # a damaged row costs only itself
