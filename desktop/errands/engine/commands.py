@@ -13,10 +13,10 @@ from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
 from ..catalog import refuse_broken
-from ..errors import Conflict, InvalidInput
+from ..errors import Conflict, InvalidInput, NotFound
 from ..records import Automation, Run
 from ..store import _run, new_id
-from .base import PAUSED, EngineBase, _failed
+from .base import PAUSED, REPLACED, SHUTDOWN, EngineBase, _failed, _Slot
 from .processes import settle
 
 
@@ -94,21 +94,55 @@ class Commands(EngineBase):
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
                       dry_run: bool = False, actor: str = "user",
                       reply: tuple[str, str, str] | None = None) -> Run:
-        """Run by hand, paused or not. Idempotent by ``request_id``; refused while busy.
+        """Run by hand, paused or not. Idempotent by ``request_id`` (a repeat sent while
+        the first is still being written gets the same run); refused while busy.
         ``reply``: (session id, session kind, text) of an attended follow-up turn."""
         slot = self._slot(automation_id)
         refuse_broken(slot.automation)
         if request_id:
+            writing = self._claims.get((automation_id, request_id))
+            if writing is not None:
+                return await asyncio.shield(writing)
             existing = self.store.run_by_request(automation_id, request_id)
             if existing is not None:
                 return existing
+        if self._stopping:
+            raise Conflict("stopping", "Errands is quitting; run it after the next start")
         if slot.active is not None and not dry_run:
             raise Conflict("busy", f"{slot.automation.title} has a run in progress; wait for it "
                            "or stop it first (errands stop ID)")
-        now = self.clock.now()
         run_id = new_id()
         if not dry_run:
-            slot.active = run_id  # taken now: the write below runs while the loop goes on
+            slot.active = run_id  # taken now: the claim is written while the loop goes on
+        done: asyncio.Future[Run] = asyncio.get_running_loop().create_future()
+        key = (automation_id, request_id or run_id)
+        self._claims[key] = done
+        try:
+            run = await self._claim_manual(slot, run_id, request_id, dry_run, actor, reply,
+                                           done)
+        except BaseException as exc:
+            if not done.done():
+                if isinstance(exc, asyncio.CancelledError):
+                    done.cancel()
+                else:
+                    done.set_exception(exc)
+                    done.exception()  # (retrieved: a repeat request that waits re-raises it)
+            raise
+        else:
+            if not done.done():
+                done.set_result(run)
+        finally:
+            self._claims.pop(key, None)
+        return run
+
+    async def _claim_manual(self, slot: _Slot, run_id: str, request_id: str | None,
+                            dry_run: bool, actor: str, reply: tuple[str, str, str] | None,
+                            done: asyncio.Future[Run]) -> Run:
+        """Write run-now's claim (on the writer thread), then start the run, unless the
+        engine stopped, the automation went or a fire replaced it meanwhile. A cancelled
+        caller does not undo a claim once written: the run starts, then it is told."""
+        automation_id = slot.automation.id
+        now = self.clock.now()
 
         def claim(s: Session) -> Run:
             row = self.store.get_in(s, automation_id)
@@ -129,24 +163,36 @@ class Commands(EngineBase):
 
         future = self._group.submit("call", claim)
         interrupted = await settle(future)  # written whatever happens meanwhile
-        error = None if future.cancelled() else future.exception()
-        if error is not None or interrupted is not None:
+        error = future.exception()
+        if error is not None:
             if slot.active == run_id:
                 slot.active = None
-            if isinstance(error, IntegrityError):  # the same request, sent twice at once
+            if isinstance(error, IntegrityError):  # the same request id, sent before
                 existing = self.store.run_by_request(automation_id, request_id or "")
                 if existing is not None:
                     return existing
-        if error is not None:
             raise error
         run: Run = future.result()
-        if self._slots.get(automation_id) is not slot or (not dry_run and slot.active != run_id):
-            return self.store.get_run(run_id)  # deleted or stopped meanwhile: not started
+        if self._slots.get(automation_id) is not slot:
+            raise NotFound(f"{slot.automation.title} was deleted before its run could start")
+        why = SHUTDOWN if self._stopping else None
+        if not dry_run and slot.active != run_id:
+            why = why or REPLACED  # a fire with overlap cancel_previous took the slot
+        if why is not None:  # never started: it ends here, with its reason
+            if slot.active == run_id:
+                slot.active = None
+            self._close(run_id, _failed(why), "interrupted" if why is SHUTDOWN else "cancelled")
+            run = self.store.get_run(run_id)
+            if interrupted is not None:
+                done.set_result(run)
+                raise interrupted
+            return run
         slot.automation = replace(slot.automation, last_index=run.index)
         self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
                             data={"state": "scheduled"})
         self._spawn(run.id, run=run)  # the record just written: no read back
         if interrupted is not None:
+            done.set_result(run)
             raise interrupted
         return run
 

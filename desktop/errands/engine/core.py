@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..catalog import Catalog
 from ..db.schema import RunRow
-from ..records import Automation
+from ..records import Automation, Run
 from ..settings import Settings
 from ..store import Store
 from .base import (  # noqa: F401
@@ -104,6 +104,8 @@ class Engine(Timer, Lifecycle, Commands, Services):
             track(lambda: self._group.busy)
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
         self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)
+        # run-now claims being written: (automation, request id or run id) -> the run
+        self._claims: dict[tuple[str, str], asyncio.Future[Run]] = {}
 
     @property
     def busy(self) -> bool:
@@ -164,6 +166,8 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._wake.set()
         if self._loop_task is not None:
             await self._loop_task
+        if self._claims:  # run-now claims being written: each then ends as interrupted
+            await asyncio.wait([asyncio.shield(f) for f in self._claims.values()])
         grace = self.settings.get("shutdown_grace").total_seconds()
         pending = [t for t in self._tasks.values() if not t.done()]
         if pending:

@@ -49,6 +49,10 @@ class GroupCommit:
         # the commit under way on the writer thread, and what it settles
         self._busy: concurrent.futures.Future[_Outcomes] | None = None
         self._busy_batches: _Batches = []
+        self._started = 0   # commits handed to the writer so far
+        self._finished = 0  # ... and settled
+        self._ended: asyncio.Future[None] | None = None  # the next commit's end, for settled()
+        self._closed = False
 
     @property
     def busy(self) -> bool:
@@ -102,15 +106,18 @@ class GroupCommit:
 
     def open(self) -> None:
         """Start the writer thread now (else the first write starts it, in a busy moment)."""
-        if self._writer is None:
+        if self._writer is None and not self._closed:
             self._writer = concurrent.futures.ThreadPoolExecutor(
                 1, thread_name_prefix="errands-writer")
             self._writer.submit(lambda: None)
 
     def flush(self) -> None:
         """Start committing everything queued now, on the writer thread (when a commit is
-        under way, what is queued follows it as soon as it ends)."""
+        under way, what is queued follows it as soon as it ends). Once closed, here."""
         if self._busy is not None:
+            return
+        if self._closed:
+            self.drain()
             return
         batches = self._take()
         if not batches:
@@ -119,45 +126,68 @@ class GroupCommit:
         self.open()
         assert self._writer is not None
         self._busy_batches = batches
+        self._started += 1
         self._busy = job = self._writer.submit(self._commit, batches)
         job.add_done_callback(lambda _: _call_soon(loop, self._committed, job))
 
     def _committed(self, job: concurrent.futures.Future[_Outcomes]) -> None:
         """On the loop, once the writer's commit ended: settle its items, start the next."""
-        if self._busy is not job:  # already settled (``drain``, ``settled``)
+        if self._busy is not job:  # already settled (``drain``)
             return
-        batches = self._busy_batches
-        self._busy, self._busy_batches = None, []
-        _settle_all(batches, job.result())
+        self._finish(job)
         waiting = [self._delays[kind] for kind, entries in self._pending.items() if entries]
         if waiting:  # what came meanwhile, as it asked (a line may still wait for company)
             self._schedule(min(waiting))
 
+    def _finish(self, job: concurrent.futures.Future[_Outcomes]) -> None:
+        """Settle the items of the commit under way, which has ended."""
+        batches, self._busy, self._busy_batches = self._busy_batches, None, []
+        if job.cancelled():  # (nothing cancels it; should anything, it is done here)
+            outcomes = self._commit(batches)
+        else:
+            outcomes = job.result()
+        self._finished += 1
+        _settle_all(batches, outcomes)
+        ended, self._ended = self._ended, None
+        if ended is not None and not ended.done():
+            ended.set_result(None)
+
     def drain(self) -> None:
         """Commit everything queued, here and now (blocking): for a synchronous
-        transaction that must follow them, and for the engine's stop."""
+        transaction that must follow them."""
         job = self._busy
         if job is not None:
             concurrent.futures.wait([job])
-            batches, self._busy, self._busy_batches = self._busy_batches, None, []
-            _settle_all(batches, job.result())
+            self._finish(job)
         batches = self._take()
-        if batches:
-            _settle_all(batches, self._commit(batches))
+        if batches:  # counted as a commit handed on and ended, for settled()
+            self._started += 1
+            self._busy_batches = batches
+            job: concurrent.futures.Future[_Outcomes] = concurrent.futures.Future()
+            job.set_result(self._commit(batches))
+            self._finish(job)
 
     async def settled(self) -> None:
-        """Until everything queued so far has committed, without blocking the loop."""
-        while True:
-            self.flush()
-            job = self._busy
-            if job is None:
-                return
-            await asyncio.wrap_future(job)
-            self._committed(job)
+        """Until everything queued before the call has committed, without blocking the
+        loop: at most the commit under way and the one after it, however many writes keep
+        coming. Cancelling the wait cancels no write."""
+        self.flush()
+        target = self._started + (1 if any(self._pending.values()) else 0)
+        while self._finished < target:
+            if self._busy is None:  # what is queued waits for a timer: commit it now
+                self.flush()
+                if self._busy is None:
+                    return  # (committed here, the writer being closed)
+            if self._ended is None:
+                self._ended = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._ended)
 
     async def aclose(self) -> None:
-        """Commit what is queued and end the writer thread (a later write starts another)."""
+        """Commit what is queued and end the writer thread; later writes commit at once,
+        on the caller's thread (nothing starts another writer)."""
         await self.settled()
+        self._closed = True
+        self.drain()
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None

@@ -1,0 +1,234 @@
+"""Races around the engine's writer thread: a run-now whose claim is still being written
+while the caller gives up, a fire replaces it, the engine stops, the same request comes
+again or the automation is deleted; and group commit's waits (cancelled, or under a steady
+stream of writes). Each once failed (a hostile review of the writer thread)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_support import Harness
+from errands.engine.group_commit import GroupCommit
+from errands.errors import Conflict, NotFound
+from errands.store import Store
+from sqlalchemy.orm import Session
+
+H = timedelta(hours=1)
+
+
+def gate_claims(h: Harness) -> tuple[threading.Event, threading.Event]:
+    """Hold run_now's claim on the writer thread (a slow disk) until ``gate`` is set."""
+    gate, entered = threading.Event(), threading.Event()
+    insert = h.store.insert_run_in
+
+    def slow_insert(*args: Any, **kw: Any) -> Any:
+        if kw.get("trigger") == "manual":
+            entered.set()
+            gate.wait(5)
+        return insert(*args, **kw)
+
+    h.store.insert_run_in = slow_insert  # type: ignore[method-assign]
+    return gate, entered
+
+
+async def until(flag: threading.Event) -> None:
+    for _ in range(5000):
+        if flag.is_set():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("never")
+
+
+def orphans(h: Harness, automation_id: str) -> list[str]:
+    """Runs left 'scheduled' that no task will ever start or end."""
+    return [r.id for r in h.runs(automation_id)
+            if r.state == "scheduled" and r.id not in h.engine._tasks]
+
+
+async def test_a_run_now_cancelled_while_its_claim_is_written_still_starts_and_says_so(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    await h.engine.start()
+    a = await h.add("m", {"kind": "manual"})
+    gate, entered = gate_claims(h)
+    task = asyncio.ensure_future(h.engine.run_now(a))
+    await until(entered)
+    task.cancel()  # e.g. the client hung up, the facade's future was cancelled
+    gate.set()
+    [outcome] = await asyncio.gather(task, return_exceptions=True)
+    await h.clock.settle()
+    try:
+        assert orphans(h, a) == [], "a 'scheduled' run with no task"
+        assert isinstance(outcome, asyncio.CancelledError), "the cancellation was swallowed"
+    finally:
+        await h.stop()
+
+
+async def test_a_fire_that_replaces_a_run_being_claimed_ends_it_as_cancelled(tmp_path: Path) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    a = await h.add("c", {"kind": "every", "every": "1h"}, overlap="cancel_previous")
+    await h.clock.advance(H - timedelta(seconds=1))  # the first fire ran; the next is 1 s away
+    gate, entered = gate_claims(h)
+    task = asyncio.ensure_future(h.engine.run_now(a))
+    await until(entered)
+    h.clock._move(2_000_000)  # the fire is due now (as real time would pass)
+    threading.Timer(0.2, gate.set).start()  # the disk finishes the claim in a moment
+    h.engine._kick()  # the timer wakes: its claim drains the writer, then fires
+    for _ in range(20):
+        await asyncio.sleep(0)
+    manual = await task
+    await h.clock.settle()
+    try:
+        assert orphans(h, a) == [], "the manual run was left 'scheduled' with no task"
+        assert manual.state == "cancelled" and manual.error_code == "replaced"
+    finally:
+        await h.stop()
+
+
+async def test_a_stop_while_a_claim_is_written_ends_the_run_as_interrupted(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    await h.engine.start()
+    a = await h.add("m", {"kind": "manual"})
+    h.runner.durations["m"] = 10.0
+    gate, entered = gate_claims(h)
+    task = asyncio.ensure_future(h.engine.run_now(a))
+    await until(entered)
+    threading.Timer(0.2, gate.set).start()
+    await h.stop()  # the app quits
+    outcome = (await asyncio.gather(task, return_exceptions=True))[0]
+    await asyncio.sleep(0.05)
+    writers = [t.name for t in threading.enumerate() if t.name.startswith("errands-writer")]
+    try:
+        assert not h.engine._tasks, "a run was started after the engine stopped"
+        assert [r.state for r in h.runs(a)] == ["interrupted"]
+        assert getattr(outcome, "state", None) == "interrupted"
+        assert not writers, "the writer thread outlived stop()"
+    finally:
+        for t in list(h.engine._tasks.values()):
+            t.cancel()
+        await asyncio.gather(*h.engine._tasks.values(), return_exceptions=True)
+        await h.engine._group.aclose()
+
+
+async def test_the_same_request_twice_at_once_gets_one_run(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    await h.engine.start()
+    a = await h.add("m", {"kind": "manual"})
+    first, second = await asyncio.gather(h.engine.run_now(a, request_id="req-1"),
+                                         h.engine.run_now(a, request_id="req-1"),
+                                         return_exceptions=True)
+    try:
+        assert not isinstance(second, Conflict), "a resent request is refused as busy"
+        assert first.id == second.id  # type: ignore[union-attr]
+    finally:
+        await h.stop()
+
+
+async def test_a_cancelled_wait_for_the_writer_loses_no_write(
+        tmp_path: Path) -> None:
+    store = Store(tmp_path / "errands.sqlite3")
+    group = GroupCommit(store)
+    group.register("n", lambda s, items: list(items))
+    group.open()
+    assert group._writer is not None
+    hold = threading.Event()
+    group._writer.submit(hold.wait, 5)  # the writer thread not scheduled yet (a busy CPU)
+    item = group.submit("n", 1)
+    waiter = asyncio.ensure_future(group.settled())  # e.g. RunTranscript.messages()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    waiter.cancel()  # the run is stopped meanwhile
+    await asyncio.gather(waiter, return_exceptions=True)
+    hold.set()
+    try:
+        done, _ = await asyncio.wait({item}, timeout=1.0)
+        assert done, "the queued write was never committed nor settled"
+    finally:
+        await group.aclose()
+        store.close()
+
+
+async def test_a_wait_for_the_writer_ends_under_a_steady_stream_of_writes(tmp_path: Path) -> None:
+    """revise / set_paused / delete / transcript reads await ``settled()``; it returns only
+    once the writer is idle, not once what was queued before it has committed."""
+    store = Store(tmp_path / "errands.sqlite3")
+    group = GroupCommit(store)
+
+    def slow(s: Session, items: Any) -> list[Any]:
+        time.sleep(0.002)  # a 2 ms commit
+        return list(items)
+
+    group.register("line", slow)
+    stop = asyncio.Event()
+
+    async def producer() -> None:  # runs appending transcript lines / pids, every 1 ms
+        while not stop.is_set():
+            group.post("line", 0)
+            await asyncio.sleep(0.001)
+
+    feeding = asyncio.ensure_future(producer())
+    await asyncio.sleep(0.05)
+    before = group.submit("line", 1)
+    t0 = time.monotonic()
+    try:
+        await asyncio.wait_for(group.settled(), 1.0)
+        waited = time.monotonic() - t0
+    except TimeoutError:
+        waited = None
+    first_done = before.done()
+    stop.set()
+    await feeding
+    await group.aclose()
+    store.close()
+    assert first_done
+    assert waited is not None, "settled() still waiting after 1 s (the write it waits for " \
+        "committed within a few ms)"
+
+
+
+@pytest.mark.parametrize("overlap", ["skip", "queue_one"])
+async def test_a_fire_during_a_claim_follows_overlap(tmp_path: Path, overlap: str) -> None:
+    h = Harness(tmp_path, max_sleep=3600)
+    await h.engine.start()
+    a = await h.add("c", {"kind": "every", "every": "1h"}, overlap=overlap)
+    h.runner.durations["c"] = 0
+    await h.clock.advance(H - timedelta(seconds=1))
+    gate, entered = gate_claims(h)
+    task = asyncio.ensure_future(h.engine.run_now(a))
+    await until(entered)
+    h.clock._move(2_000_000)
+    threading.Timer(0.2, gate.set).start()
+    h.engine._kick()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    await task
+    await h.clock.advance(5)
+    try:
+        assert orphans(h, a) == []
+    finally:
+        await h.stop()
+
+
+async def test_a_delete_while_a_claim_is_written_says_so(tmp_path: Path) -> None:
+    h = Harness(tmp_path)
+    await h.engine.start()
+    a = await h.add("m", {"kind": "manual"})
+    gate, entered = gate_claims(h)
+    task = asyncio.ensure_future(h.engine.run_now(a))
+    await until(entered)
+    threading.Timer(0.1, gate.set).start()
+    await h.engine.delete(a)
+    outcome = (await asyncio.gather(task, return_exceptions=True))[0]
+    # the claim, once written, starts its run (which the delete then cancels), or the
+    # delete came first and run-now says so; either way nothing is left going
+    assert (isinstance(outcome, NotFound) and "was deleted" in str(outcome)) \
+        or getattr(outcome, "id", None), outcome
+    await h.clock.settle()
+    assert not h.engine._tasks and a not in h.engine._slots
+    await h.stop()
