@@ -462,4 +462,5 @@ class Lifecycle(EngineBase):
         task = self._tasks.get(run_id)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
-        return self.store.get_run(run_id)
+        # read off the loop: runs that end together would otherwise read in one turn
+        return await asyncio.to_thread(self.store.get_run, run_id)
