@@ -279,3 +279,26 @@ async def test_run_now_claims_and_a_run_ends_on_the_writer_thread(tmp_path: Path
     assert threads["close"] and loop_thread not in threads["close"]
     await engine.stop()
     store.close()
+
+
+async def test_after_close_writes_commit_at_once_and_open_starts_the_writer_again(
+        tmp_path: Path) -> None:
+    """A write after the engine stopped (a late pid record) is not lost and starts no
+    thread; an engine started again gets its writer back."""
+    import threading
+
+    store = Store(tmp_path / "errands.sqlite3")
+    group = GroupCommit(store)
+    where: list[str] = []
+    group.register("n", lambda s, items: [where.append(threading.current_thread().name)
+                                          or i for i in items])
+    assert await group.submit("n", 1) == 1
+    await group.aclose()
+    late = group.submit("n", 2)
+    await asyncio.sleep(0)  # the flush at the next turn commits it here
+    assert late.done() and late.result() == 2 and group._writer is None
+    assert where[-1] == threading.current_thread().name
+    group.open()
+    assert await group.submit("n", 3) == 3 and where[-1] != threading.current_thread().name
+    await group.aclose()
+    store.close()

@@ -167,7 +167,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
         if self._loop_task is not None:
             await self._loop_task
         if self._claims:  # run-now claims being written: each then ends as interrupted
-            await asyncio.wait([asyncio.shield(f) for f in self._claims.values()])
+            await asyncio.wait(list(self._claims.values()))  # (wait cancels none of them)
         grace = self.settings.get("shutdown_grace").total_seconds()
         pending = [t for t in self._tasks.values() if not t.done()]
         if pending:

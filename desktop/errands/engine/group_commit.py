@@ -105,8 +105,10 @@ class GroupCommit:
         return batches
 
     def open(self) -> None:
-        """Start the writer thread now (else the first write starts it, in a busy moment)."""
-        if self._writer is None and not self._closed:
+        """Start the writer thread now (else the first write starts it, in a busy moment);
+        after ``aclose``, start it again (an engine started again)."""
+        self._closed = False
+        if self._writer is None:
             self._writer = concurrent.futures.ThreadPoolExecutor(
                 1, thread_name_prefix="errands-writer")
             self._writer.submit(lambda: None)
