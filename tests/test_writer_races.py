@@ -69,10 +69,13 @@ async def test_a_run_now_cancelled_while_its_claim_is_written_still_starts_and_s
         await h.stop()
 
 
-async def test_a_fire_that_replaces_a_run_being_claimed_ends_it_as_cancelled(tmp_path: Path) -> None:
+async def fire_during_claim(tmp_path: Path, overlap: str) -> tuple[Harness, str, Any]:
+    """An hourly automation's next fire comes due while a run-now's claim is written;
+    returns what run-now gave once both are through."""
     h = Harness(tmp_path, max_sleep=3600)
     await h.engine.start()
-    a = await h.add("c", {"kind": "every", "every": "1h"}, overlap="cancel_previous")
+    a = await h.add("c", {"kind": "every", "every": "1h"}, overlap=overlap)
+    h.runner.durations["c"] = 0
     await h.clock.advance(H - timedelta(seconds=1))  # the first fire ran; the next is 1 s away
     gate, entered = gate_claims(h)
     task = asyncio.ensure_future(h.engine.run_now(a))
@@ -83,10 +86,24 @@ async def test_a_fire_that_replaces_a_run_being_claimed_ends_it_as_cancelled(tmp
     for _ in range(20):
         await asyncio.sleep(0)
     manual = await task
-    await h.clock.settle()
+    await h.clock.advance(5)
+    return h, a, manual
+
+
+async def test_a_fire_that_replaces_a_run_being_claimed_ends_it_as_cancelled(tmp_path: Path) -> None:
+    h, a, manual = await fire_during_claim(tmp_path, "cancel_previous")
     try:
         assert orphans(h, a) == [], "the manual run was left 'scheduled' with no task"
         assert manual.state == "cancelled" and manual.error_code == "replaced"
+    finally:
+        await h.stop()
+
+
+@pytest.mark.parametrize("overlap", ["skip", "queue_one"])
+async def test_a_fire_during_a_claim_follows_overlap(tmp_path: Path, overlap: str) -> None:
+    h, a, _ = await fire_during_claim(tmp_path, overlap)
+    try:
+        assert orphans(h, a) == []
     finally:
         await h.stop()
 
@@ -190,29 +207,6 @@ async def test_a_wait_for_the_writer_ends_under_a_steady_stream_of_writes(tmp_pa
     assert waited is not None, "settled() still waiting after 1 s (the write it waits for " \
         "committed within a few ms)"
 
-
-
-@pytest.mark.parametrize("overlap", ["skip", "queue_one"])
-async def test_a_fire_during_a_claim_follows_overlap(tmp_path: Path, overlap: str) -> None:
-    h = Harness(tmp_path, max_sleep=3600)
-    await h.engine.start()
-    a = await h.add("c", {"kind": "every", "every": "1h"}, overlap=overlap)
-    h.runner.durations["c"] = 0
-    await h.clock.advance(H - timedelta(seconds=1))
-    gate, entered = gate_claims(h)
-    task = asyncio.ensure_future(h.engine.run_now(a))
-    await until(entered)
-    h.clock._move(2_000_000)
-    threading.Timer(0.2, gate.set).start()
-    h.engine._kick()
-    for _ in range(20):
-        await asyncio.sleep(0)
-    await task
-    await h.clock.advance(5)
-    try:
-        assert orphans(h, a) == []
-    finally:
-        await h.stop()
 
 
 async def test_a_delete_while_a_claim_is_written_says_so(tmp_path: Path) -> None:
