@@ -106,6 +106,40 @@ def test_sidebar_applies_snapshots_by_id_keeping_the_selection(qtbot, scenario: 
     assert extra.id not in w.visible_ids() and w.current_id() == site
 
 
+def test_sidebar_shows_the_filter_proxy_only_while_filtering(qtbot, scenario: Scenario) -> None:
+    """Unfiltered, reordering the rows asks Python nothing per row (the filter proxy would
+    ask about all of them, each call waiting for the interpreter lock during a burst);
+    starting and ending a filter keeps the selection and says when it was filtered out."""
+    w = sidebar_for(qtbot, scenario)
+    site, token = scenario.ids["Site check"], scenario.ids["Renew token"]
+    selected: list[str] = []
+    w.automation_selected.connect(selected.append)
+    assert w.select(site)
+    assert selected == [site]
+    asked: list[int] = []
+    decide = w.proxy._decide
+    w.proxy._decide = lambda s, t: asked.append(1) or decide(s, t)  # type: ignore[method-assign]
+    w.set_sort_key("title")  # every row moves: the shown proxy maps them again
+    assert w.list.model() is not w.proxy and asked == []
+    assert w.current_id() == site and w.list.currentIndex().isValid()
+
+    w.set_search_text("check")
+    assert w.list.model() is w.proxy and w.visible_ids() == [site]
+    assert w.current_id() == site and selected == [site]  # still selected, not re-announced
+    w.set_search_text("")
+    assert w.list.model() is not w.proxy and len(w.visible_ids()) == w.model.rowCount()
+    assert w.current_id() == site and selected == [site]
+
+    w.set_search_text(token[:8])  # the selected row is filtered out: nothing is selected
+    assert w.visible_ids() == [token] and w.current_id() is None and selected == [site, ""]
+    w.set_search_text("")
+    assert w.current_id() is None
+    # the new selection model still reports choices
+    assert w.select(token) and selected == [site, "", token]
+    w.set_search_text("zzz no such automation")
+    assert "No automation matches" in w.empty_text()
+
+
 def synthetic(n: int, now) -> list[Summary]:  # type: ignore[no-untyped-def]
     return [Summary(f"{i:08x}-0000-4000-8000-000000000000", f"Automation number {i}",
                     "paused" if i % 7 == 0 else "active", "Every hour", "command",
@@ -139,6 +173,20 @@ def test_sidebar_filters_ten_thousand_rows_within_50_ms(qtbot, scenario: Scenari
     one = w.model.summaries()[5]._replace(failure_streak=9)
     w.apply_changes([one])
     assert changed == [(w.model.row_of(one.id), w.model.row_of(one.id))]
+    # a few scattered rows: a signal each; a burst's hundreds: one layout change
+    rows = w.model.summaries()
+    layouts = []
+    w.model.layoutChanged.connect(lambda *a: layouts.append(1))
+    changed.clear()
+    w.apply_changes([rows[i]._replace(failure_streak=7) for i in (10, 11, 40, 90)])
+    assert changed == [(10, 11), (40, 40), (90, 90)] and layouts == []
+    changed.clear()
+    w.apply_changes([rows[i]._replace(failure_streak=8) for i in range(100, 3000, 3)])
+    assert changed == [] and layouts == [1]
+    assert all(w.model.summaries()[i].failure_streak == 8 for i in range(100, 3000, 3))
+    assert w.model.summaries()[101].failure_streak == rows[101].failure_streak
+    w.apply_changes([rows[i]._replace(failure_streak=9) for i in range(200, 300)])  # adjacent
+    assert changed == [] and layouts == [1, 1]
 
 
 # --------------------------------------------------------------------------- detail

@@ -163,7 +163,7 @@ class EngineThread:
         self.api = Api(engine, on_engine=self._on_engine, role=self.host.role,
                        on_activate=activate, reading_with=self.host.api)
         heap.settle()
-        gil.take_short_turns()
+        gil.take_short_turns(window=True)
         self._collector = asyncio.run_coroutine_threadsafe(
             heap.collect_when_quiet(lambda: engine.busy), self._loop)
         return self.api

@@ -20,6 +20,7 @@ from ...queries import SORT_KEYS, Summary
 from ...timeutil import utcnow
 from .. import words
 
+MAX_CHANGED_ROWS = 48  # more changed rows than this: one layout change instead
 
 
 class Roles:
@@ -197,16 +198,7 @@ class AutomationListModel(QAbstractListModel):
                 self._keys[at] = key(s)
                 changed.append(at)
         self.version += 1
-        if changed:
-            changed.sort()
-            start = prev = changed[0]
-            for r in changed[1:] + [None]:  # type: ignore[list-item]
-                if r is not None and r == prev + 1:
-                    prev = r
-                    continue
-                self.dataChanged.emit(self.index(start), self.index(prev))
-                if r is not None:
-                    start = prev = r
+        relayout = bool(changed) and not self._announce_changed(sorted(changed))
         if new:
             first = len(self._rows)
             self.version += 1
@@ -219,17 +211,38 @@ class AutomationListModel(QAbstractListModel):
             self.endInsertRows()
             self.counts_changed.emit(len(self._rows))
         if new or changed:
-            self._reorder()
+            self._reorder(relayout=relayout)
 
-    def _reorder(self, rekey: bool = False) -> None:
+    def _announce_changed(self, rows: list[int]) -> bool:
+        """One ``dataChanged`` per run of adjacent rows; False, with nothing sent, when the
+        rows are many (a burst): the views then hear of them as one layout change. Qt
+        handles each changed row with calls back into the model, each a trip into Python
+        that waits for the interpreter lock while the engine's threads are busy; a layout
+        change costs only the rows on screen."""
+        if len(rows) > MAX_CHANGED_ROWS:
+            return False
+        runs: list[tuple[int, int]] = []
+        start = prev = rows[0]
+        for r in rows[1:]:
+            if r != prev + 1:
+                runs.append((start, prev))
+                start = r
+            prev = r
+        runs.append((start, prev))
+        for first, last in runs:
+            self.dataChanged.emit(self.index(first), self.index(last))
+        return True
+
+    def _reorder(self, rekey: bool = False, relayout: bool = False) -> None:
         """Sort by the kept keys: a notice's few changed rows cost one nearly-sorted sort
-        (a few ms over ten thousand rows), not ten thousand key computations."""
+        (a few ms over ten thousand rows), not ten thousand key computations. ``relayout``:
+        announce a layout change even if the order stayed."""
         if rekey:
             key = _sort_key(self._sort)
             self._keys = [key(s) for s in self._rows]
         keys = self._keys
         order = sorted(range(len(self._rows)), key=keys.__getitem__)
-        if order == list(range(len(self._rows))):
+        if order == list(range(len(self._rows))) and not relayout:
             return
         self.version += 1
         self.layoutAboutToBeChanged.emit()

@@ -10,7 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import (QT_TRANSLATE_NOOP, QItemSelectionModel, QModelIndex,
+                            QSortFilterProxyModel, Qt, QTimer, Signal)
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit,
                                QListView, QPushButton, QStackedWidget, QToolButton,
@@ -42,8 +43,16 @@ class AutomationSidebar(QWidget):
         super().__init__(parent)
         self.setObjectName("automationSidebar")
         self.model = AutomationListModel(self)
+        # Two models over the rows, only one shown: the filter proxy asks Python about every
+        # row each time the rows reorder, and with ten thousand rows that is ten thousand
+        # calls from Qt into Python, each waiting for the interpreter lock while the engine's
+        # threads are busy (a burst of runs). Unfiltered, the list shows a plain proxy that
+        # asks nothing (kept, not the model itself, so both views of the rows behave alike).
         self.proxy = AutomationFilterProxy(self)
         self.proxy.setSourceModel(self.model)
+        self._plain = QSortFilterProxyModel(self)
+        self._plain.setDynamicSortFilter(False)
+        self._plain.setSourceModel(self.model)
         self._unread = 0
         self._loaded = False
 
@@ -105,10 +114,11 @@ class AutomationSidebar(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.list.setModel(self.proxy)
+        self.list.setModel(self._plain)
         self.delegate = AutomationDelegate(self.model, self.list)
         self.list.setItemDelegate(self.delegate)
         self.list.selectionModel().currentChanged.connect(self._current_changed)
+        self.proxy.filter_changed.connect(self._show_filtered_or_not)
         self.list.activated.connect(self._activated)
 
         # empty states: none at all, or none matching the filter
@@ -196,18 +206,24 @@ class AutomationSidebar(QWidget):
     def unread_count(self) -> int:
         return self._unread
 
+    def shown_model(self) -> QSortFilterProxyModel:
+        """The proxy the list shows: the filter while one is set, else the plain one."""
+        model = self.list.model()
+        assert isinstance(model, QSortFilterProxyModel)
+        return model
+
     def visible_ids(self) -> list[str]:
-        return [self.proxy.index(r, 0).data(Roles.ID) for r in range(self.proxy.rowCount())]
+        shown = self.shown_model()
+        return [shown.index(r, 0).data(Roles.ID) for r in range(shown.rowCount())]
 
     def current_id(self) -> str | None:
         index = self.list.currentIndex()
         return index.data(Roles.ID) if index.isValid() else None
 
     def select(self, automation_id: str) -> bool:
-        row = self.proxy.row_of(automation_id)
-        if row is None:
+        index = self._index_of(automation_id)
+        if not index.isValid():
             return False
-        index = self.proxy.index(row, 0)
         self.list.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
         self.list.scrollTo(index)
@@ -221,8 +237,34 @@ class AutomationSidebar(QWidget):
         self.filter_edit.selectAll()
 
     # --------------------------------------------------------------- internals
+    def _index_of(self, automation_id: str) -> QModelIndex:
+        source_row = self.model.row_of(automation_id)
+        if source_row is None:
+            return QModelIndex()
+        return self.shown_model().mapFromSource(self.model.index(source_row))
+
     def _filter_changed(self, text: str) -> None:
         self.proxy.set_search_text(text)
+
+    def _show_filtered_or_not(self) -> None:
+        """Swap the shown proxy when a filter starts or ends, keeping the selection (and
+        so the open detail) and the selected row in view."""
+        wanted = self.proxy if self.proxy.filtering() else self._plain
+        if self.list.model() is wanted:
+            return
+        current = self.current_id()
+        old_selection = self.list.selectionModel()
+        old_selection.currentChanged.disconnect(self._current_changed)  # it lives on a while
+        self.list.setModel(wanted)
+        old_selection.deleteLater()
+        selection = self.list.selectionModel()
+        index = self._index_of(current) if current else QModelIndex()
+        if index.isValid():
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            self.list.scrollTo(index)
+        selection.currentChanged.connect(self._current_changed)
+        if current and not index.isValid():  # filtered out: nothing is selected any more
+            self.automation_selected.emit("")
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.automation_selected.emit(current.data(Roles.ID) if current.isValid() else "")
@@ -251,7 +293,7 @@ class AutomationSidebar(QWidget):
             self.empty_button.setVisible(self._loaded)
             self.empty_button.setAccessibleName(self.tr("Create a new automation"))
             self.stack.setCurrentIndex(1)
-        elif self.proxy.rowCount() == 0:
+        elif self.proxy.filtering() and self.proxy.rowCount() == 0:
             self.empty_label.setText(self.tr("No automation matches “%1”.").replace(
                 "%1", self.filter_edit.text().strip()))
             self.empty_button.setText(self.tr("Clear the filter"))
