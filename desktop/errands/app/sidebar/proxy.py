@@ -4,6 +4,9 @@ Filtering asks one Python question per row (a substring test on a prepared lower
 text), which keeps a keystroke on ten thousand rows well under 50 ms. Sorting is done by the
 source model in one Python ``sorted`` call; the proxy keeps the source's order (it never
 calls a Python ``lessThan``), so a new search does not re-sort.
+
+Qt asks that question again for every row whenever the rows reorder, so the sidebar shows
+this proxy only while a filter is set (see ``AutomationSidebar._show_filtered_or_not``).
 """
 
 from __future__ import annotations
