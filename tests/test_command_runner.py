@@ -488,23 +488,3 @@ def test_terminate_group_kills_what_ignores_sigterm(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-
-
-async def test_children_are_awaited_without_a_thread_each() -> None:
-    import sys
-    import threading
-    import warnings
-
-    from errands.engine.processes import PidfdWatcher, prefer_pidfd_watcher
-
-    prefer_pidfd_watcher()
-    if sys.version_info < (3, 12) and hasattr(os, "pidfd_open"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            assert isinstance(asyncio.get_child_watcher(), PidfdWatcher)
-    before = threading.active_count()
-    procs = [await asyncio.create_subprocess_exec("sh", "-c", f"exit {i % 3}")
-             for i in range(20)]
-    if sys.version_info < (3, 12):
-        assert threading.active_count() <= before + 1  # no waiting thread per child
-    assert [await p.wait() for p in procs] == [i % 3 for i in range(20)]

@@ -67,7 +67,6 @@ import logging
 import os
 import shlex
 import signal
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -75,7 +74,8 @@ from typing import BinaryIO
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
 from ..timeutil import format_duration, format_instant, utcnow
-from .processes import EXIT_WAIT, settle, stop_group, terminate_group_async, wait_event
+from .children import start_child
+from .processes import EXIT_WAIT, stop_group, terminate_group_async, wait_event
 from .runner import Outcome, RunContext
 
 log = logging.getLogger(__name__)
@@ -381,33 +381,6 @@ class _Output:
         return None
 
 
-class _ChildProtocol(asyncio.SubprocessProtocol):
-    def __init__(self, output: _Output) -> None:
-        self.output = output
-        self.exited = asyncio.Event()
-        self.eof = asyncio.Event()
-
-    def pipe_data_received(self, fd: int, data: bytes) -> None:
-        try:
-            self.output.write(data)
-        except Exception:  # never let a bug here close the pipe under the child
-            log.exception("could not handle command output")
-
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1:
-            self.eof.set()
-
-    def process_exited(self) -> None:
-        self.exited.set()
-
-
-class _Child:
-    def __init__(self, pid: int, protocol: _ChildProtocol) -> None:
-        self.pid = pid
-        self.protocol = protocol
-        self.terminating = False
-
-
 # -------------------------------------------------------------------------- runner
 
 class CommandRunner:
@@ -442,54 +415,37 @@ class CommandRunner:
 
     async def _run(self, ctx: RunContext, argv: list[str], env: dict[str, str],
                    output: "_Output") -> Outcome:
-        loop = asyncio.get_running_loop()
-        spawn = asyncio.ensure_future(loop.subprocess_exec(
-            lambda: _ChildProtocol(output), *argv, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(ctx.workdir),
-            env=env, start_new_session=True))
-        interrupted = await settle(spawn)
         try:
-            transport, protocol = spawn.result()
+            child = start_child(argv, cwd=str(ctx.workdir), env=env,
+                                on_output=lambda _stream, data: output.write(data))
         except OSError as exc:
-            if interrupted is not None:
-                raise interrupted from None
             return Outcome(state="failed", error_code="spawn",
                            error_message=f"cannot start {argv[0]}: {exc.strerror or exc}")
-        child = _Child(transport.get_pid(), protocol)
+        ending = False  # the group is being ended: a cancellation now kills at once
         try:
             try:
-                if interrupted is not None:  # cancelled while starting: end it like any run
-                    raise interrupted
                 if ctx.on_started is not None:
                     ctx.on_started(child.pid)
-                # The log is opened once the child runs, a loop turn later: in a burst every
-                # child starts before any log is opened. Output meanwhile waits in memory.
+                # The log is opened a loop turn later: in a burst every child starts before
+                # any log is opened. Output meanwhile waits in memory.
                 await asyncio.sleep(0)
                 output.attach(ctx.log_path, ctx.attempt)
-                timed_out = await self._supervise(child, ctx.timeout.total_seconds())
+                timed_out = not await wait_event(child.exited, max(ctx.timeout.total_seconds(),
+                                                                    0.0))
+                ending = True
+                # the shell has exited or timed out: end what is left of its group, then
+                # read the rest
+                await terminate_group_async(child.pid, self.kill_grace)
+                if timed_out:
+                    await wait_event(child.exited, EXIT_WAIT)
+                await wait_event(child.drained, _DRAIN_SECONDS)
             except BaseException:  # cancelled (or on_started failed): leave nothing behind
-                await self._stop(child)
+                await stop_group(child.pid, child.exited, self.kill_grace, at_once=ending)
                 raise
             output.close()
-            return self._outcome(ctx, output, transport.get_returncode(), timed_out)
+            return self._outcome(ctx, output, child.returncode, timed_out)
         finally:
-            transport.close()
-
-    async def _supervise(self, child: _Child, timeout: float) -> bool:
-        """Wait for the command to end, or end it at the deadline. True if it timed out."""
-        timed_out = not await wait_event(child.protocol.exited, max(timeout, 0.0))
-        child.terminating = True
-        # the shell has exited or timed out: end what is left of its group, then read the rest
-        await terminate_group_async(child.pid, self.kill_grace)
-        if timed_out:
-            await wait_event(child.protocol.exited, EXIT_WAIT)
-        await wait_event(child.protocol.eof, _DRAIN_SECONDS)
-        return timed_out
-
-    async def _stop(self, child: _Child) -> None:
-        """Terminate the group on the way out (see :func:`processes.stop_group`)."""
-        at_once, child.terminating = child.terminating, True
-        await stop_group(child.pid, child.protocol.exited, self.kill_grace, at_once=at_once)
+            child.close()
 
     @staticmethod
     def _outcome(ctx: RunContext, output: _Output, returncode: int | None,

@@ -45,7 +45,7 @@ from .group_commit import GroupCommit
 from .lifecycle import Lifecycle
 from .network import NetworkProbe
 from .notices import Notices
-from .processes import await_termination, begin_termination, prefer_pidfd_watcher
+from .processes import await_termination, begin_termination
 from .runner import Runner
 from .services import Services
 from .timer import Timer
@@ -114,7 +114,6 @@ class Engine(Timer, Lifecycle, Commands, Services):
 
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
-        prefer_pidfd_watcher()
         self._group.open()
         # The engine is the only writer while it runs, and settings change only through
         # set_setting, so one read at start (and one per change) is enough.

@@ -261,12 +261,8 @@ async def wait_event(event: asyncio.Event, timeout: float | None) -> bool:
 
 async def settle(job: "asyncio.Future[Any]") -> asyncio.CancelledError | None:
     """Wait for ``job`` to finish even when cancelled meanwhile; the cancellation is returned
-    for the caller to re-raise once it has cleaned up.
-
-    Used for starting a child: asyncio's own clean-up of a start cancelled half-way closes
-    the transport before its child watcher has seen the exit, so the child is reaped behind
-    the watcher's back and asyncio logs "Unknown child process pid …" (and loses the status).
-    Letting the start finish hands the child to the ordinary stop path instead."""
+    for the caller to re-raise once it has cleaned up. Used for a write that must land
+    whatever happens to its caller (a run-now's claim, a run's end)."""
     interrupted: asyncio.CancelledError | None = None
     while not job.done():
         try:
@@ -302,61 +298,3 @@ async def stop_group(pid: int, exited: asyncio.Event, grace: float, *,
             log.exception("could not terminate process group %s", pid)
             kill_group_now(pid)
             return
-
-
-class PidfdWatcher(asyncio.AbstractChildWatcher):
-    """How Python 3.12 waits for a child on Linux, for 3.11: a pid file descriptor on the
-    loop that started the child. Python 3.11's default starts (and waits for) a thread per
-    child: half a millisecond each in a burst of a thousand, and a thousand threads while
-    they run."""
-
-    def __enter__(self) -> "PidfdWatcher":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        pass
-
-    def is_active(self) -> bool:
-        return True
-
-    def close(self) -> None:
-        pass
-
-    def attach_loop(self, loop: object) -> None:
-        pass
-
-    def add_child_handler(self, pid: int, callback: Any, *args: Any) -> None:
-        loop = asyncio.get_running_loop()
-        pidfd = os.pidfd_open(pid)
-        loop._add_reader(pidfd, self._do_wait, loop, pid, pidfd, callback, args)  # type: ignore[attr-defined]
-
-    @staticmethod
-    def _do_wait(loop: Any, pid: int, pidfd: int, callback: Any, args: tuple[Any, ...]) -> None:
-        loop._remove_reader(pidfd)
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:  # reaped elsewhere: the status is lost
-            returncode = 255
-            log.warning("child process %d was reaped elsewhere; its exit status is lost", pid)
-        else:
-            returncode = os.waitstatus_to_exitcode(status)
-        os.close(pidfd)
-        callback(pid, returncode, *args)
-
-    def remove_child_handler(self, pid: int) -> bool:
-        return False  # (as in 3.12: the reader goes away when the child exits)
-
-
-def prefer_pidfd_watcher() -> None:
-    """On Linux with Python 3.11, wait for children with pid file descriptors (3.12 and
-    later do so already; elsewhere asyncio's default stays)."""
-    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open"):
-        return
-    policy = asyncio.get_event_loop_policy()
-    if isinstance(getattr(policy, "_watcher", None), PidfdWatcher):
-        return
-    try:
-        os.close(os.pidfd_open(os.getpid()))
-    except OSError:  # an old kernel, or a sandbox that forbids it
-        return
-    asyncio.set_child_watcher(PidfdWatcher())

@@ -13,16 +13,14 @@ them differently) and ``errands: …`` lines mean nothing here: an agent has too
 
 from __future__ import annotations
 
-import asyncio
 import math
 import signal
-import subprocess
 from typing import Any
 
 from ...definition import ANY_TEXT
 from ...engine.command_runner import BoundedBytes, child_environment, keep_tail, user_shell
-from ...engine.processes import (EXIT_WAIT, settle, stop_group, terminate_group_async,
-                                 wait_event)
+from ...engine.children import STDERR, STDOUT, start_child
+from ...engine.processes import EXIT_WAIT, stop_group, terminate_group_async, wait_event
 from .base import Handler, ToolEnv, ToolError, ToolResult, ToolSpec, bounded
 
 KILL_GRACE = 5.0            # between SIGTERM and SIGKILL
@@ -32,27 +30,14 @@ STDOUT_CHARS = 10_000       # shown of standard output (its end)
 STDERR_CHARS = 4_000        # shown of standard error (its end)
 
 
-class _Pipes(asyncio.SubprocessProtocol):
-    """The child's two output streams, each keeping its end, and its exit."""
+class _Pipes:
+    """The child's two output streams, each keeping its end."""
 
     def __init__(self) -> None:
-        self.streams = {1: BoundedBytes(KEEP_BYTES), 2: BoundedBytes(KEEP_BYTES)}
-        self.open = {1, 2}
-        self.exited = asyncio.Event()
-        self.drained = asyncio.Event()
+        self.streams = {STDOUT: BoundedBytes(KEEP_BYTES), STDERR: BoundedBytes(KEEP_BYTES)}
 
-    def pipe_data_received(self, fd: int, data: bytes) -> None:
-        stream = self.streams.get(fd)
-        if stream is not None:
-            stream.add(data)
-
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        self.open.discard(fd)
-        if not self.open:
-            self.drained.set()
-
-    def process_exited(self) -> None:
-        self.exited.set()
+    def add(self, stream: int, data: bytes) -> None:
+        self.streams[stream].add(data)
 
 
 def _timeout(value: Any, limit: float) -> tuple[float, str]:
@@ -125,9 +110,9 @@ async def run_command(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
                                    ("ERRANDS_AUTOMATION_ID", env.automation_id)) if v}
     pipes, returncode, timed_out = await _run(env, [user_shell(), "-c", command],
                                               child_environment(variables), timeout)
-    parts = [_status(returncode, timed_out, timeout), _stream("stdout", pipes.streams[1],
+    parts = [_status(returncode, timed_out, timeout), _stream("stdout", pipes.streams[STDOUT],
                                                               STDOUT_CHARS),
-             _stream("stderr", pipes.streams[2], STDERR_CHARS)]
+             _stream("stderr", pipes.streams[STDERR], STDERR_CHARS)]
     if note:
         parts.insert(1, f"[{note}]")
     return ToolResult(text=bounded("\n".join(parts)))
@@ -137,38 +122,29 @@ async def _run(env: ToolEnv, argv: list[str], variables: dict[str, str],
                timeout: float) -> tuple[_Pipes, int | None, bool]:
     """Start, supervise and end the child (the command runner's way, in short)."""
     pipes = _Pipes()
-    loop = asyncio.get_running_loop()
-    spawn = asyncio.ensure_future(loop.subprocess_exec(
-        lambda: pipes, *argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, cwd=str(env.workdir), env=variables, start_new_session=True))
-    interrupted = await settle(spawn)
     try:
-        transport, _ = spawn.result()
+        child = start_child(argv, cwd=str(env.workdir), env=variables, on_output=pipes.add,
+                            stderr_apart=True)
     except OSError as exc:
-        if interrupted is not None:
-            raise interrupted from None
         raise ToolError(f"run_command: cannot start {argv[0]}: {exc.strerror or exc}") from None
-    pid = transport.get_pid()
-    terminating = False
+    ending = False
     try:
         try:
-            if interrupted is not None:  # cancelled while starting: end it like any call
-                raise interrupted
             if env.on_started is not None:
-                env.on_started(pid)
-            timed_out = not await wait_event(pipes.exited, timeout)
-            terminating = True
+                env.on_started(child.pid)
+            timed_out = not await wait_event(child.exited, timeout)
+            ending = True
             # the shell exited (or timed out): end what is left of its group, read the rest
-            await terminate_group_async(pid, KILL_GRACE)
+            await terminate_group_async(child.pid, KILL_GRACE)
             if timed_out:
-                await wait_event(pipes.exited, EXIT_WAIT)
-            await wait_event(pipes.drained, DRAIN_SECONDS)
+                await wait_event(child.exited, EXIT_WAIT)
+            await wait_event(child.drained, DRAIN_SECONDS)
         except BaseException:  # cancelled (or on_started failed): leave nothing behind
-            await stop_group(pid, pipes.exited, KILL_GRACE, at_once=terminating)
+            await stop_group(child.pid, child.exited, KILL_GRACE, at_once=ending)
             raise
-        return pipes, transport.get_returncode(), timed_out
+        return pipes, child.returncode, timed_out
     finally:
-        transport.close()
+        child.close()
 
 
 TOOLS: tuple[tuple[ToolSpec, Handler], ...] = ((RUN_COMMAND, run_command),)

@@ -1,0 +1,186 @@
+"""Starting a run's child process, then hearing its output and its exit on the event loop.
+
+Why not asyncio's ``subprocess_exec``: it forks in a task of its own, a loop turn after it
+is asked, and hands the child over only once its pipes are connected, another turn later.
+When a thousand runs start together, every fork then waits until every run has been
+dispatched, and every pid until every fork has been made (``bench/bench_engine_burst.py``
+measured the children starting about 250 ms later that way). Here the fork happens in the
+caller's step and the pid is known when :func:`start_child` returns, so the engine records
+it at once. Nothing awaits between the fork and the return either, so a cancellation can
+never leave a child half started.
+
+The output pipes are read on the loop, and the exit is seen through a pid file descriptor
+(Linux). Where either cannot be watched on the loop (no ``pidfd_open``, or an event loop
+without ``add_reader``, such as Windows' proactor), a thread waits instead, as asyncio's own
+default does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import threading
+from collections.abc import Callable
+from typing import IO
+
+log = logging.getLogger(__name__)
+
+READ_BYTES = 256 * 1024  # per read, as asyncio's pipe transport
+STDOUT, STDERR = 1, 2
+
+
+class Child:
+    """A started child: ``pid``; ``returncode`` once ``exited`` is set; ``drained`` once
+    every output pipe reached its end. ``on_output(stream, data)`` hears the output, stream
+    1 (standard output, with standard error merged unless kept apart) or 2."""
+
+    def __init__(self, popen: subprocess.Popen[bytes],
+                 on_output: Callable[[int, bytes], None]) -> None:
+        self.pid = popen.pid
+        self.returncode: int | None = None
+        self.exited = asyncio.Event()
+        self.drained = asyncio.Event()
+        self._popen = popen
+        self._on_output = on_output
+        self._loop = asyncio.get_running_loop()
+        self._pipes: dict[int, IO[bytes]] = {
+            number: stream for number, stream in ((STDOUT, popen.stdout), (STDERR, popen.stderr))
+            if stream is not None}
+        self._watched: set[int] = set()  # file descriptors with a reader on the loop
+        self._closed = False
+        for number, stream in list(self._pipes.items()):
+            self._watch_pipe(number, stream)
+        if not self._pipes:
+            self.drained.set()
+        self._watch_exit()
+
+    # ----------------------------------------------------------------------- output
+
+    def _watch_pipe(self, number: int, stream: IO[bytes]) -> None:
+        fd = stream.fileno()
+        try:
+            os.set_blocking(fd, False)
+            self._loop.add_reader(fd, self._readable, number, fd)
+        except (NotImplementedError, ValueError, OSError):
+            os.set_blocking(fd, True)
+            threading.Thread(target=self._read_in_thread, args=(number, stream), daemon=True,
+                             name=f"errands-child-{self.pid}-out{number}").start()
+            return
+        self._watched.add(fd)
+
+    def _readable(self, number: int, fd: int) -> None:
+        try:
+            data = os.read(fd, READ_BYTES)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:  # as an end of the stream: nothing more can come
+            log.debug("reading the output of process %d failed: %s", self.pid, exc)
+            data = b""
+        if data:
+            self._deliver(number, data)
+        else:
+            self._loop.remove_reader(fd)
+            self._watched.discard(fd)
+            self._pipes[number].close()
+            self._ended(number)
+
+    def _read_in_thread(self, number: int, stream: IO[bytes]) -> None:
+        """Reads to the end even after ``close``: closing a stream another thread is reading
+        would wait for that read (and hold the loop)."""
+        try:
+            while data := stream.read1(READ_BYTES):  # type: ignore[attr-defined]
+                self._from_thread(self._deliver, number, data)
+        except (OSError, ValueError) as exc:
+            log.debug("reading the output of process %d failed: %s", self.pid, exc)
+        stream.close()
+        self._from_thread(self._ended, number)
+
+    def _deliver(self, number: int, data: bytes) -> None:
+        if self._closed:
+            return
+        try:
+            self._on_output(number, data)
+        except Exception:  # a bug there must not stop the reading (the child would block)
+            log.exception("could not handle the output of process %d", self.pid)
+
+    def _ended(self, number: int) -> None:
+        self._pipes.pop(number, None)  # (closed by whoever read it)
+        if not self._pipes:
+            self.drained.set()
+
+    # ------------------------------------------------------------------------- exit
+
+    def _watch_exit(self) -> None:
+        pidfd_open = getattr(os, "pidfd_open", None)
+        if pidfd_open is not None:
+            try:
+                pidfd = pidfd_open(self.pid)
+            except OSError:  # an old kernel, or a sandbox that forbids it
+                pass
+            else:
+                try:
+                    self._loop.add_reader(pidfd, self._pidfd_readable, pidfd)
+                    return
+                except NotImplementedError:
+                    os.close(pidfd)
+        threading.Thread(target=self._wait_in_thread, daemon=True,
+                         name=f"errands-child-{self.pid}").start()
+
+    def _pidfd_readable(self, pidfd: int) -> None:
+        self._loop.remove_reader(pidfd)
+        os.close(pidfd)
+        self._reaped(self._reap())
+
+    def _reap(self) -> int:
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:  # reaped elsewhere: the status is lost
+            log.warning("child process %d was reaped elsewhere; its exit status is lost",
+                        self.pid)
+            return 255
+        return os.waitstatus_to_exitcode(status)
+
+    def _wait_in_thread(self) -> None:
+        self._from_thread(self._reaped, self._reap())
+
+    def _reaped(self, returncode: int) -> None:
+        self.returncode = returncode
+        self._popen.returncode = returncode  # so Popen never waits for it again
+        self.exited.set()
+
+    def _from_thread(self, fn: Callable[..., None], *args: object) -> None:
+        try:
+            self._loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # the loop has closed: nobody is left to tell
+            pass
+
+    # ------------------------------------------------------------------------ close
+
+    def close(self) -> None:
+        """Stop hearing the output and close the pipes the loop reads (the child is ended by
+        the caller, never here; a thread reading a pipe closes it at its end). The exit is
+        still collected, so no zombie is left."""
+        self._closed = True
+        for number, stream in list(self._pipes.items()):
+            fd = stream.fileno()
+            if fd in self._watched:
+                self._loop.remove_reader(fd)
+                self._watched.discard(fd)
+                stream.close()
+                del self._pipes[number]
+        self._pipes.clear()
+        self.drained.set()
+
+
+def start_child(argv: list[str], *, cwd: str, env: dict[str, str],
+                on_output: Callable[[int, bytes], None],
+                stderr_apart: bool = False) -> Child:
+    """Start ``argv`` now, in its own session (its pid names the group of everything it
+    starts), with no input. Raises OSError when it cannot start (no such shell, a folder
+    that cannot be entered)."""
+    popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE if stderr_apart else subprocess.STDOUT,
+                             cwd=cwd, env=env, start_new_session=True)
+    return Child(popen, on_output)
