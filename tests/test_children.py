@@ -113,12 +113,26 @@ async def test_close_before_the_end_still_collects_the_exit(watching: str) -> No
     no zombie is left behind. A pipe the loop read is closed at once (a later write meets
     SIGPIPE); a thread reading one reads on to its end."""
     child, out = sh("sleep 0.3; echo late")
+    await asyncio.sleep(0)  # the watching starts at the loop's next turn
     child.close()
     assert child.drained.is_set()
     await asyncio.wait_for(child.exited.wait(), WAIT)
     assert child.returncode == (-signal.SIGPIPE if watching == "loop" else 0)
     await asyncio.sleep(0.1)
     assert not out[STDOUT]  # nothing heard after close
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # already reaped
+
+
+async def test_close_in_the_step_that_started_it(watching: str) -> None:
+    """Closed before any watching began (a run cancelled the moment its child started): the
+    pipe is closed at once in either mode, and the exit is still collected."""
+    child, out = sh("sleep 0.3; echo late")
+    child.close()
+    assert child.drained.is_set()
+    await asyncio.wait_for(child.exited.wait(), WAIT)
+    assert child.returncode == -signal.SIGPIPE
+    assert not out[STDOUT]
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)  # already reaped
 

@@ -108,6 +108,28 @@ async def test_success_passes_output_and_variables(tmp_path: Path,
     assert len(started) == 1 and isinstance(started[0], int) and not alive(started[0])
 
 
+async def test_each_child_sees_the_environment_as_it_is_then(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Errands' environment is copied for its children only when it changed (a burst's
+    thousand children share one copy): a change, an addition and a removal still reach the
+    next child, and the provider's key never does."""
+    script = 'echo "a=[$ERRANDS_T_A] b=[$ERRANDS_T_B] key=[$ERRANDS_API_KEY]"'
+    monkeypatch.setenv("ERRANDS_T_A", "one")
+    monkeypatch.setenv("ERRANDS_API_KEY", "sk-never-shown")
+    seen = []
+    for change in (None, ("ERRANDS_T_A", "two"), ("ERRANDS_T_B", "new"),
+                   ("ERRANDS_T_A", None)):
+        if change is not None:
+            name, value = change
+            if value is None:
+                monkeypatch.delenv(name)
+            else:
+                monkeypatch.setenv(name, value)
+        seen.append((await CommandRunner().run(make_ctx(tmp_path, script))).result)
+    assert seen == ["a=[one] b=[] key=[]", "a=[two] b=[] key=[]", "a=[two] b=[new] key=[]",
+                    "a=[] b=[new] key=[]"]
+
+
 async def test_manual_run_has_an_empty_scheduled_for(tmp_path: Path) -> None:
     outcome = await CommandRunner().run(make_ctx(
         tmp_path, 'echo "[${ERRANDS_SCHEDULED_FOR-unset}]"'))

@@ -16,6 +16,7 @@ import pytest
 
 from errands.engine.control import request_sync
 from errands.engine.lock import read_owner
+from errands.engine.processes import process_start_ticks
 from test_serve import ERRANDS, Serve, _alive, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and signals")
@@ -42,6 +43,12 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
                          "--schedule", "every:1s", "--misfire", "run-once")["id"]
         children += [int(wait_for(lambda p=p: p.exists() and p.read_text().strip()))
                      for p in pids]
+        # what the restart goes by: each child's pid and its start time, as /proc has them
+        with sqlite3.connect(serve.data / "errands.sqlite3") as db:
+            recorded = dict(wait_for(lambda: (rows := db.execute(
+                "SELECT pid, pid_started FROM runs WHERE pid IS NOT NULL AND pid_started IS "
+                "NOT NULL").fetchall()) and len(rows) == STUBBORN and rows))
+        assert recorded == {child: process_start_ticks(child) for child in children}
         serve.kill9()
         killed_wall = time.time()
         assert all(_alive(child) for child in children)  # orphans that ignore SIGTERM

@@ -49,12 +49,21 @@ class Child:
             number: stream for number, stream in ((STDOUT, popen.stdout), (STDERR, popen.stderr))
             if stream is not None}
         self._watched: set[int] = set()  # file descriptors with a reader on the loop
+        self._threaded: set[int] = set()  # streams a thread reads (and closes at their end)
         self._closed = False
-        for number, stream in list(self._pipes.items()):
-            self._watch_pipe(number, stream)
         if not self._pipes:
             self.drained.set()
-        self._watch_exit()
+        # Watching starts at the loop's next turn: when a burst starts many children in one
+        # turn, each fork then happens before any watching is set up, with fewer file
+        # descriptors open (every open one makes a fork slower: 3,000 add ~0.2 ms here).
+        # Nothing is missed meanwhile: the output waits in the pipe, an exit as a zombie.
+        self._loop.call_soon(self._watch)
+
+    def _watch(self) -> None:
+        if not self._closed:
+            for number, stream in list(self._pipes.items()):
+                self._watch_pipe(number, stream)
+        self._watch_exit()  # even once closed: the exit is collected, so no zombie is left
 
     # ----------------------------------------------------------------------- output
 
@@ -65,6 +74,7 @@ class Child:
             self._loop.add_reader(fd, self._readable, number, fd)
         except (NotImplementedError, ValueError, OSError):
             os.set_blocking(fd, True)
+            self._threaded.add(number)
             threading.Thread(target=self._read_in_thread, args=(number, stream), daemon=True,
                              name=f"errands-child-{self.pid}-out{number}").start()
             return
@@ -164,12 +174,13 @@ class Child:
         still collected, so no zombie is left."""
         self._closed = True
         for number, stream in list(self._pipes.items()):
+            if number in self._threaded:
+                continue
             fd = stream.fileno()
             if fd in self._watched:
                 self._loop.remove_reader(fd)
                 self._watched.discard(fd)
-                stream.close()
-                del self._pipes[number]
+            stream.close()  # watched, or not yet (see ``_watch``)
         self._pipes.clear()
         self.drained.set()
 

@@ -69,7 +69,7 @@ import shlex
 import signal
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
@@ -120,13 +120,23 @@ def user_shell() -> str:
 HIDDEN_VARIABLES = ("ERRANDS_API_KEY",)
 
 
+_base_env: tuple[dict[Any, Any] | None, dict[str, str]] = (None, {})  # (os.environ's, ours)
+
+
 def child_environment(variables: dict[str, str]) -> dict[str, str]:
     """Errands' environment for a command it starts, plus ``variables``, without Errands'
     own secrets (the provider's API key): a command, or an agent's tool call, must not be
-    able to print or send it."""
-    env = {k: v for k, v in os.environ.items() if k not in HIDDEN_VARIABLES}
-    env.update(variables)
-    return env
+    able to print or send it.
+
+    The copy of ``os.environ`` is made again only when the environment changed: decoding
+    every variable for every child cost a burst of a thousand runs tens of milliseconds."""
+    global _base_env
+    raw = getattr(os.environ, "_data", None)  # the encoded variables; compared in a microsecond
+    seen, base = _base_env
+    if raw is None or raw != seen:
+        base = {k: v for k, v in os.environ.items() if k not in HIDDEN_VARIABLES}
+        _base_env = (dict(raw) if raw is not None else None, base)
+    return {**base, **variables}
 
 
 def run_variables(ctx: RunContext) -> dict[str, str]:

@@ -92,7 +92,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._checkpointed = float("-inf")       # monotonic time of the last checkpoint
         self._group = GroupCommit(store)
         self._group.register("start", store.start_attempts_in)
-        self._group.register("pid", store.set_run_pids_in)
+        self._group.register("pid", self._record_pids_in)
         # an agent's transcript lines wait a moment: their commit then falls in the model's
         # answer time instead of between a reply and the next request
         self._group.register("message", store.append_messages_in, delay=MESSAGE_DELAY)
