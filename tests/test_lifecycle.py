@@ -4,7 +4,6 @@ transcripts, and agent automations failing cleanly. Fake clock, real SQLite file
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from errands.engine.runner import NoProviderRunner, Outcome, RunContext
-from errands.errors import Conflict, InvalidInput, NotFound, StoreError
+from errands.errors import Conflict, InvalidInput, NotFound
 from errands.definition import Rule
 from errands.records import Blocker, Decision
 from engine_support import Harness, command_doc
@@ -300,67 +299,6 @@ async def test_every_terminal_run_says_why_it_stopped(tmp_path: Path) -> None:
                        ("interrupted", "interrupted")]
     assert all(r.finished_at is not None for r in h.runs(a))
     assert h.store.get(a).last_finished_at == h.runs(a)[-1].finished_at
-
-
-class Holding:
-    """Notes what the store says when it is handed the attempt, then waits to be let go."""
-
-    kind = "command"
-    needs_network = False
-
-    def __init__(self, h: Harness) -> None:
-        self.h = h
-        self.stored_state: list[str] = []
-        self.go = asyncio.Event()
-
-    async def run(self, ctx: RunContext) -> Outcome:
-        self.stored_state.append(self.h.store.get_run(ctx.run_id).state)
-        await self.go.wait()
-        return Outcome(state="succeeded", result="done")
-
-
-async def test_a_first_attempt_goes_on_while_its_start_commits(tmp_path: Path) -> None:
-    """A just-claimed run is handed to its runner in the step that records its start (a
-    burst's children start sooner); the running notice still follows the commit."""
-    h = Harness(tmp_path, max_sleep=3600)
-    runner = h.engine.runners["command"] = Holding(h)
-    await h.engine.start()
-    a = await h.add("held", {"kind": "manual"})
-    stored_at_notice: list[str] = []
-    h.engine.events.tap(lambda e: stored_at_notice.append(h.store.get_run(e.run_id).state)
-                        if e.kind == "run_changed" and e.data.get("state") == "running"
-                        else None)
-    run = await h.engine.run_now(a)
-    await h.clock.settle()
-    assert runner.stored_state == ["scheduled"]  # handed over before the start committed
-    assert stored_at_notice == ["running"]
-    [segment] = h.store.get_run(run.id).attempts
-    assert segment["attempt"] == 1 and segment["started_at"]
-    runner.go.set()
-    done = await h.engine.wait_run(run.id)
-    assert done.state == "succeeded" and done.started_at is not None
-    await h.stop()
-
-
-@pytest.mark.logs("could not record that run")
-async def test_a_start_that_cannot_be_recorded_fails_the_run_it_let_go_on(
-        tmp_path: Path) -> None:
-    h = Harness(tmp_path, max_sleep=3600)
-    runner = h.engine.runners["command"] = Holding(h)
-
-    def refuse(_s: Any, _items: Any) -> Any:
-        raise StoreError("io", "the disk is full")
-
-    h.engine._group.register("start", refuse)  # a write that fails on the writer thread
-    await h.engine.start()
-    a = await h.add("held", {"kind": "manual"})
-    run = await h.engine.run_now(a)
-    done = await h.engine.wait_run(run.id)
-    assert runner.stored_state == ["scheduled"] and not runner.go.is_set()  # stopped
-    assert done.state == "failed" and done.error_code == "internal"
-    assert "could not record that the run started" in (done.error_message or "")
-    assert h.store.get(a).status == "active"  # the accounting ran: it can run again
-    await h.stop()
 
 
 async def test_a_step_cap_is_not_retried(tmp_path: Path) -> None:

@@ -188,16 +188,6 @@ def cursor_index(cursor: str | None, field: str = "cursor") -> int | None:
     return int(cursor[1:])
 
 
-
-def started_run(run: Run, attempt: int, now: datetime) -> Run:
-    """``run`` as it is once ``attempt`` started at ``now``: what ``start_attempts_in``
-    writes, and what the engine goes by before that write has committed."""
-    segment: dict[str, Any] = {"attempt": attempt, "started_at": format_instant(now)}
-    if run.attempts and run.attempts[-1].get("attempt") == attempt:
-        segment["resumed"] = True  # the same attempt, going on after a decision
-    return replace(run, state="running", attempt=attempt, retry_at=None,
-                   started_at=run.started_at or now, attempts=[*run.attempts, segment])
-
 class Store:
     def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
         self.db = Database(path, busy_ms)
@@ -463,10 +453,15 @@ class Store:
             if run is None:
                 results.append(NotFound(f"no run with id {run_id!r}"))
                 continue
-            run = found[run_id] = started_run(run, attempt, now)
+            segment: dict[str, Any] = {"attempt": attempt, "started_at": format_instant(now)}
+            if run.attempts and run.attempts[-1].get("attempt") == attempt:
+                segment["resumed"] = True  # the same attempt, going on after a decision
+            attempts = [*run.attempts, segment]
+            run = found[run_id] = replace(run, state="running", attempt=attempt, retry_at=None,
+                                          started_at=run.started_at or now, attempts=attempts)
             changes.append({"id": run_id, "state": "running", "attempt": attempt,
                             "retry_at": None, "started_at": run.started_at,
-                            "attempts": run.attempts})
+                            "attempts": attempts})
             results.append(run)
         update_rows(s, table, changes)
         return results

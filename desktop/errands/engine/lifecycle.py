@@ -20,7 +20,7 @@ from ..definition import Definition
 from ..errors import Conflict, ErrandsError, NotFound
 from ..paths import run_log_path, workspace_path
 from ..records import ACTIVE_STATES, Automation, Blocker, Decision, Run, bounded
-from ..store import _automation, _run, started_run
+from ..store import _automation, _run
 from ..timeutil import format_duration, format_instant
 from .accounting import Counters, Ended, account
 from .base import (
@@ -78,16 +78,14 @@ class Lifecycle(EngineBase):
                 await wait_for_network(self.network, self.clock, bound)
             attempt = run.attempt
             resumed = resume is not None
-            first = resume is None and run.state == "scheduled" and not run.attempts
             while True:
                 cap = self._cap
                 assert cap is not None
                 async with cap:
                     automation = self._current(run.automation_id)
                     ctx = await self._start_attempt(run, automation, attempt, resume,
-                                                    claimed if resumed else None, first=first)
+                                                    claimed if resumed else None)
                     resume = None
-                    first = False
                     outcome = await self._attempt(runner, ctx)
                 if outcome.state == "awaiting_input":
                     self._park(run_id, outcome)
@@ -106,7 +104,7 @@ class Lifecycle(EngineBase):
         except asyncio.CancelledError:
             reason = self._cancel_reason.pop(run_id, "interrupted")
             why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
-            self._close(run_id, _failed(why if reason != "interrupted" else SHUTDOWN_RUNNING),
+            self._close(run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING),
                         reason)
         except NotFound:
             return  # the automation was deleted while this run waited
@@ -125,26 +123,13 @@ class Lifecycle(EngineBase):
                            error_message=f"no result within {format_duration(ctx.timeout)}")
 
     async def _start_attempt(self, run: Run, automation: Automation, attempt: int,
-                             resume: Resume | None, claimed: Definition | None = None, *,
-                             first: bool = False) -> RunContext:
-        """scheduled -> running. Starts asked for in one loop turn share one transaction.
-
-        A ``first`` attempt (a run just claimed, never started) goes on without waiting for
-        that commit: a burst's thousand children then start while it is under way (about
-        0.1 s sooner), and the start shares a transaction with their pids. Nothing is lost
-        by a crash meanwhile: a restart ends a claimed run as interrupted whether or not
-        its start committed, and never fires its slot again. Later attempts and resumed runs
-        wait, as they need the row's current session and attempts."""
+                             resume: Resume | None,
+                             claimed: Definition | None = None) -> RunContext:
+        """scheduled -> running. Starts asked for in one loop turn share one transaction."""
         run_id = run.id
-        now = self.clock.now()
-        recording = self._group.submit("start", (run_id, attempt, now))
-        if first:
-            started = started_run(run, attempt, now)
-            recording.add_done_callback(
-                lambda f: self._start_recorded(f, automation.id, run_id, attempt))
-        else:
-            started = await recording
-            self._start_recorded(recording, automation.id, run_id, attempt)
+        started: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
+        self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
+                            data={"state": "running", "attempt": attempt})
         d = claimed or automation.definition  # a resumed run's, as it was claimed
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.data_dir, automation.id)
 
@@ -353,26 +338,6 @@ class Lifecycle(EngineBase):
             self._cancel_reason.pop(run_id, None)
             self._cancel_why.pop(run_id, None)
         self._closed(run_id, outcome.state, future.result())
-
-    def _start_recorded(self, recording: "asyncio.Future[Run]", automation_id: str,
-                        run_id: str, attempt: int) -> None:
-        """The start committed (a notice), or could not be recorded: then the run, already
-        going on, is stopped and fails (a run that was awaited raised already)."""
-        if recording.cancelled():
-            return
-        exc = recording.exception()
-        if exc is None:
-            self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
-                                data={"state": "running", "attempt": attempt})
-            return
-        task = self._tasks.get(run_id)
-        if task is None or task.done():
-            return
-        if not isinstance(exc, NotFound):  # gone: deleted with its automation meanwhile
-            log.error("could not record that run %s started: %s", run_id, exc)
-        self._cancel_reason[run_id] = "failed"
-        self._cancel_why[run_id] = ("internal", f"could not record that the run started: {exc}")
-        task.cancel()
 
     def _record_pids_in(self, s: Session, items: list[tuple[str, int]]) -> list[None]:
         """The pids of started children with their start times, on the writer thread:
