@@ -160,3 +160,64 @@ def test_the_loop_path_is_the_default_on_linux() -> None:
     if not sys.platform.startswith("linux"):
         pytest.skip("Linux only")
     assert hasattr(os, "pidfd_open") and children.READ_BYTES >= 64 * 1024
+
+
+async def test_a_child_faster_than_the_loop_is_held_back(watching: str) -> None:
+    """Output waits in the pipe, not in memory, while the loop is slower than the child:
+    the loop reads a pipe once a turn, and a reader thread hands over only a few chunks
+    at a time (without that, hundreds of 256 KiB chunks piled up on the loop)."""
+    loop = asyncio.get_running_loop()
+    waiting = [0]
+    total = [0]
+
+    def slow(_stream: int, data: bytes) -> None:
+        waiting[0] = max(waiting[0], len(loop._ready))  # type: ignore[attr-defined]
+        total[0] += len(data)
+        threading.Event().wait(0.002)  # a handler slower than the pipe
+
+    child = start_child(["/bin/sh", "-c", "head -c 16777216 /dev/zero"], cwd="/",
+                        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                        on_output=slow)
+    await ended(child)
+    child.close()
+    assert total[0] == 16 * 1024 * 1024 and child.returncode == 0
+    assert waiting[0] <= children.IN_FLIGHT + 4
+
+
+def _open_pidfds() -> int:
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += "pidfd" in os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            pass
+    return count
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")  # Popen's own, for the pipe left open
+def test_a_loop_closed_while_its_child_runs_leaves_no_pid_descriptor() -> None:
+    """The loop ends (the app quits) before a child's exit is seen: once nothing refers to
+    the child any more, its pid file descriptor is closed all the same."""
+    if not hasattr(os, "pidfd_open"):
+        pytest.skip("no pid file descriptors here")
+    import gc
+
+    before = _open_pidfds()
+    loop = asyncio.new_event_loop()
+
+    async def start() -> Child:
+        child, _ = sh("sleep 0.2")
+        await asyncio.sleep(0.05)  # watching has begun
+        return child
+
+    child = loop.run_until_complete(start())
+    assert _open_pidfds() == before + 1
+    loop.close()
+    pid = child.pid
+    del child
+    gc.collect()
+    assert _open_pidfds() == before
+    try:
+        os.waitpid(pid, 0)  # what Popen would do later
+    except ChildProcessError:
+        pass

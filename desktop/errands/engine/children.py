@@ -12,7 +12,8 @@ never leave a child half started.
 The output pipes are read on the loop, and the exit is seen through a pid file descriptor
 (Linux). Where either cannot be watched on the loop (no ``pidfd_open``, or an event loop
 without ``add_reader``, such as Windows' proactor), a thread waits instead, as asyncio's own
-default does.
+default does; a reader thread hands the loop a few chunks at a time, so a child that writes
+faster than the loop listens waits on its pipe instead of filling memory.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import logging
 import os
 import subprocess
 import threading
+import weakref
 from collections.abc import Callable
 from typing import IO
 
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 READ_BYTES = 256 * 1024  # per read, as asyncio's pipe transport
 STDOUT, STDERR = 1, 2
+IN_FLIGHT = 4  # a reader thread's chunks handed to the loop and not yet heard, at most
 
 
 class Child:
@@ -51,6 +54,8 @@ class Child:
         self._watched: set[int] = set()  # file descriptors with a reader on the loop
         self._threaded: set[int] = set()  # streams a thread reads (and closes at their end)
         self._closed = False
+        self._in_flight = threading.Semaphore(IN_FLIGHT)
+        self._close_pidfd: Callable[[], object] | None = None
         if not self._pipes:
             self.drained.set()
         # Watching starts at the loop's next turn: when a burst starts many children in one
@@ -101,11 +106,21 @@ class Child:
         would wait for that read (and hold the loop)."""
         try:
             while data := stream.read1(READ_BYTES):  # type: ignore[attr-defined]
-                self._from_thread(self._deliver, number, data)
+                # at the loop's pace, as a full pipe sets it when the loop reads: a child
+                # faster than the loop must not pile its output up in memory
+                while not self._in_flight.acquire(timeout=0.5):
+                    if self._loop.is_closed():
+                        break
+                if not self._from_thread(self._deliver_posted, number, data):
+                    self._in_flight.release()
         except (OSError, ValueError) as exc:
             log.debug("reading the output of process %d failed: %s", self.pid, exc)
         stream.close()
         self._from_thread(self._ended, number)
+
+    def _deliver_posted(self, number: int, data: bytes) -> None:
+        self._in_flight.release()
+        self._deliver(number, data)
 
     def _deliver(self, number: int, data: bytes) -> None:
         if self._closed:
@@ -132,6 +147,8 @@ class Child:
             else:
                 try:
                     self._loop.add_reader(pidfd, self._pidfd_readable, pidfd)
+                    # closed even if the loop closes before the exit is seen
+                    self._close_pidfd = weakref.finalize(self, os.close, pidfd)
                     return
                 except NotImplementedError:
                     os.close(pidfd)
@@ -140,7 +157,8 @@ class Child:
 
     def _pidfd_readable(self, pidfd: int) -> None:
         self._loop.remove_reader(pidfd)
-        os.close(pidfd)
+        if self._close_pidfd is not None:
+            self._close_pidfd()  # once: the finalizer is then spent
         self._reaped(self._reap())
 
     def _reap(self) -> int:
@@ -153,18 +171,21 @@ class Child:
         return os.waitstatus_to_exitcode(status)
 
     def _wait_in_thread(self) -> None:
-        self._from_thread(self._reaped, self._reap())
+        returncode = self._reap()
+        self._popen.returncode = returncode  # now: the loop may have closed meanwhile
+        self._from_thread(self._reaped, returncode)
 
     def _reaped(self, returncode: int) -> None:
         self.returncode = returncode
         self._popen.returncode = returncode  # so Popen never waits for it again
         self.exited.set()
 
-    def _from_thread(self, fn: Callable[..., None], *args: object) -> None:
+    def _from_thread(self, fn: Callable[..., None], *args: object) -> bool:
         try:
             self._loop.call_soon_threadsafe(fn, *args)
         except RuntimeError:  # the loop has closed: nobody is left to tell
-            pass
+            return False
+        return True
 
     # ------------------------------------------------------------------------ close
 
