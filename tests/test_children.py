@@ -213,6 +213,7 @@ def test_a_loop_closed_while_its_child_runs_leaves_no_pid_descriptor() -> None:
     child = loop.run_until_complete(start())
     assert _open_pidfds() == before + 1
     loop.close()
+    child.close()  # its pipe: what a caller does with a child it gives up on
     pid = child.pid
     del child
     gc.collect()
