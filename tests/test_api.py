@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import subprocess
 import threading
 import time
@@ -23,7 +24,7 @@ from errands.engine.lock import read_owner
 from errands.engine.notices import Notice
 from errands.engine.operations import perform
 from errands.engine.service import EngineHost, EngineThread
-from errands.errors import Conflict, InvalidInput, NotFound
+from errands.errors import Conflict, InvalidInput, NotFound, StoreError
 from errands.records import Blocker
 from channel_support import no_error_logs  # noqa: F401
 from test_lifecycle import ParkingRunner
@@ -92,7 +93,7 @@ async def test_commands_and_queries_through_an_engine_on_its_own_thread(api: Api
     assert {title for _, _, title in upcoming} >= {"Backup", "Poll"}
     assert (await api.parked()).value == []
     assert (await api.set_setting("concurrency", "2")).value == "2"
-    assert (await api.mark_read()).value >= 0
+    assert (await api.mark_read()).value == 0  # nothing asked for attention yet
     assert (await api.automation(cron.id)).value.title == "Backup"
     await api.delete(every.id)
     assert (await api.summaries()).value[1] == 2
@@ -108,6 +109,45 @@ async def test_commands_and_queries_through_an_engine_on_its_own_thread(api: Api
     assert revisions_seen == sorted(revisions_seen)
     assert any(run.id in n.runs for n, _ in notices)
     assert any(n.settings for n, _ in notices)
+
+
+async def test_dry_runs_repeated_requests_and_attention_through_the_facade(
+        api: Api, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    report = (await api.create(doc("Report", {"kind": "manual"},
+                                   command=f"touch {marker}; echo made"))).value[0]
+    dry = (await api.run_now(report.id, dry_run=True, wait=True)).value
+    assert dry.dry_run and dry.state == "succeeded" and "touch" in (dry.result or "")
+    assert not marker.exists()  # nothing with effects ran
+    assert (await api.automation(report.id)).value.run_count == 0  # recorded, never counted
+    first = (await api.run_now(report.id, request_id="req-1", wait=True)).value
+    again = (await api.run_now(report.id, request_id="req-1", wait=True)).value
+    assert again.id == first.id and marker.exists()  # the repeat is the same run
+    assert (await api.automation(report.id)).value.run_count == 1
+
+    broken = (await api.create(doc("Broken", {"kind": "manual"}, command="exit 3"))).value[0]
+    failed = (await api.run_now(broken.id, wait=True)).value
+    assert failed.state == "failed"
+    unread = (await api.attention(unread_only=True)).value
+    assert [(i.kind, i.run_id) for i in unread] == [("failure", failed.id)]
+    assert (await api.mark_read()).value == 1
+    assert (await api.attention(unread_only=True)).value == []
+    assert [i.run_id for i in (await api.attention()).value] == [failed.id]  # kept, read
+
+
+async def test_a_read_kept_waiting_by_a_lock_answers_busy(
+        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read that waited out its short busy timeout (a backup holding the file, say) is
+    "busy, try again", not a database error; the next read goes through."""
+    def locked(*_args: Any, **_kwargs: Any) -> Any:
+        raise StoreError("locked", "database is locked")
+
+    monkeypatch.setattr(api._reader, "runs_page", locked)
+    with pytest.raises(Conflict) as caught:
+        await api.runs("any")
+    assert caught.value.code == "busy" and "try again" in caught.value.message
+    monkeypatch.undo()
+    assert (await api.runs("any")).value == ([], None)
 
 
 async def test_every_answer_is_stamped_and_older_snapshots_are_recognisable(api: Api) -> None:
@@ -174,17 +214,19 @@ def test_events_follow_and_activate_against_a_real_serve(tmp_path: Path) -> None
     follower = subprocess.Popen([ERRANDS, "events", "--follow", "--json", "--data-dir",
                                  str(serve.data)], env=serve.env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
+    assert follower.stdout is not None and follower.stderr is not None
+    (lines, reading_out), (said, reading_err) = _lines_of(follower.stdout), \
+        _lines_of(follower.stderr)
     try:
-        time.sleep(0.5)  # let it subscribe (a notice sent before is not replayed)
+        # subscribed once it says so (a notice sent before is not replayed)
+        assert said.get(timeout=30).startswith("Following the engine (epoch ")
         a = serve.cli("add", "--title", "hello", "--command", "echo hi",
                       "--schedule", "manual")["id"]
         run = serve.cli("run-now", a, "--wait")
-        assert follower.stdout is not None
         seen: dict[str, str] = {}
         deadline = time.monotonic() + 30
-        while seen.get(run["id"]) != "succeeded" and time.monotonic() < deadline:
-            line = follower.stdout.readline()
-            notice = json.loads(line)
+        while seen.get(run["id"]) != "succeeded":
+            notice = json.loads(lines.get(timeout=max(0.0, deadline - time.monotonic())))
             assert set(notice) >= {"epoch", "revision", "runs", "automations"}
             seen.update(notice["run_states"])
         assert seen[run["id"]] == "succeeded"
@@ -198,11 +240,29 @@ def test_events_follow_and_activate_against_a_real_serve(tmp_path: Path) -> None
     finally:
         serve.stop()
         try:
-            out, err = follower.communicate(timeout=20)
+            follower.wait(timeout=20)
         finally:
             if follower.poll() is None:
                 follower.kill()
-    assert follower.returncode == 0, err
+            for reading, stream in ((reading_out, follower.stdout),
+                                    (reading_err, follower.stderr)):
+                reading.join(timeout=10)  # at the end of its pipe, now the process is gone
+                stream.close()
+    assert follower.returncode == 0, list(said.queue)
+
+
+def _lines_of(stream: Any) -> tuple["queue.Queue[str]", threading.Thread]:
+    """Each line of ``stream`` as it comes, read on a thread, so a test waits for one
+    with a deadline instead of hanging on a silent process (``get`` raises Empty)."""
+    lines: "queue.Queue[str]" = queue.Queue()
+
+    def read() -> None:
+        for line in stream:
+            lines.put(line)
+
+    reading = threading.Thread(target=read, daemon=True)
+    reading.start()
+    return lines, reading
 
 
 async def test_activate_reaches_the_hosting_loop_of_an_engine_on_its_own_thread(

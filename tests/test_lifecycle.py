@@ -5,6 +5,7 @@ transcripts, and agent automations failing cleanly. Fake clock, real SQLite file
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -375,6 +376,12 @@ async def test_a_snapshot_older_than_a_notice_is_recognisable(tmp_path: Path) ->
     await h.restart()
     after_restart = h.engine.events.stamp()  # a new epoch: everything before is older
     assert after_restart.newer_than(notice.stamp) and after_restart.epoch != notice.epoch
+    assert not notice.stamp.newer_than(after_restart)  # ... and never the other way round
+    for _ in range(3):  # whatever the revisions and the epochs' random parts
+        await h.restart()
+        latest = h.engine.events.stamp()
+        assert latest.newer_than(after_restart) and not after_restart.newer_than(latest)
+        after_restart = replace(latest, revision=0)
     await h.stop()
 
 

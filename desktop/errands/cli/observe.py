@@ -51,9 +51,10 @@ async def _follow(address: str, args: argparse.Namespace) -> int:
     try:
         async with asyncio.timeout(10.0):
             first = await connection.call("subscribe")
-        if not as_json:
-            print(f"Following the engine (epoch {first['epoch']}, revision "
-                  f"{first['revision']}); Ctrl-C to stop.", file=sys.stderr, flush=True)
+        # on standard error in either mode: a script reading the JSON lines can wait for it
+        # to know that no later change will be missed
+        print(f"Following the engine (epoch {first['epoch']}, revision "
+              f"{first['revision']}); Ctrl-C to stop.", file=sys.stderr, flush=True)
         async for notice in connection.notices():
             print(json.dumps(notice) if as_json else _notice_line(notice), flush=True)
         if not as_json:

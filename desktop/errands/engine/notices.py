@@ -4,8 +4,8 @@ The engine reports every change as it commits (``publish``); subscribers get one
 :class:`Notice` per window (50 ms by default) naming what changed: automations, runs,
 attention, parked runs, settings. A burst of a thousand runs gives a handful of notices.
 
-Every notice carries the engine's ``epoch`` (new at each engine start) and a ``revision``
-that only grows within it. Query results carry the same stamp, taken before they read, so
+Every notice carries the engine's ``epoch`` (new at each engine start, and ordered: a later
+start's epoch sorts after an earlier one's) and a ``revision`` that only grows within it. Query results carry the same stamp, taken before they read, so
 a view holding a snapshot stamped below the revision of a notice that touches it knows the
 snapshot may be older and asks again (Anki's one "changes happened" signal, with a clock).
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
@@ -43,9 +44,11 @@ class Stamp:
     revision: int
 
     def newer_than(self, other: "Stamp") -> bool:
-        """Whether this reflects later changes than ``other`` (another epoch: a restart,
-        so anything from before it is older)."""
-        return self.epoch != other.epoch or self.revision > other.revision
+        """Whether this reflects later changes than ``other``. Across a restart the later
+        epoch is newer whatever the revisions (each engine counts from zero)."""
+        if self.epoch != other.epoch:
+            return self.epoch > other.epoch
+        return self.revision > other.revision
 
     def to_dict(self) -> dict[str, Any]:
         return {"epoch": self.epoch, "revision": self.revision}
@@ -115,9 +118,21 @@ class _Pending:
             self.engine_state = change.data.get("state")
 
 
+_last_epoch_ms = 0
+
+
+def new_epoch() -> str:
+    """The start's wall-clock milliseconds in fixed-width hex, so epochs sort by start (one
+    process never repeats a millisecond), then a random part, so engines in two processes
+    started in the same millisecond still differ."""
+    global _last_epoch_ms
+    _last_epoch_ms = max(time.time_ns() // 1_000_000, _last_epoch_ms + 1)
+    return f"{_last_epoch_ms:011x}{secrets.token_hex(2)}"
+
+
 class Notices:
     def __init__(self, *, window: float = WINDOW) -> None:
-        self.epoch = secrets.token_hex(6)
+        self.epoch = new_epoch()
         self.revision = 0
         self.window = window
         self._listeners: list[Listener] = []
