@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import sqlite3
 import subprocess
 import threading
 import time
@@ -148,6 +149,39 @@ async def test_a_read_kept_waiting_by_a_lock_answers_busy(
     assert caught.value.code == "busy" and "try again" in caught.value.message
     monkeypatch.undo()
     assert (await api.runs("any")).value == ([], None)
+
+
+async def test_a_command_kept_waiting_by_another_programs_lock_answers_busy(
+        api: Api, tmp_path: Path) -> None:
+    """Another program holds the write lock (a backup, an sqlite3 shell): a command says
+    "busy" within a second or so instead of failing after the store's ten-second wait, and
+    the work the engine itself does meanwhile waits as long as it must and still lands."""
+    slow = (await api.create(doc("Slow", {"kind": "manual"}, command="sleep 1.5; echo ok"))
+            ).value[0]
+    run = (await api.run_now(slow.id)).value  # started by a command, finished by the engine
+    holder = sqlite3.connect(tmp_path / "data" / "errands.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        began = time.monotonic()
+        with pytest.raises(Conflict) as caught:
+            await api.create(doc("Later", {"kind": "manual"}))
+        waited = time.monotonic() - began
+        assert caught.value.code == "busy" and "try again" in caught.value.message
+        assert 0.5 <= waited < 5.0  # the short wait, not the store's ten seconds
+        with pytest.raises(Conflict, match="busy"):
+            await api.pause(slow.id)
+        await asyncio.sleep(2.5)  # the run ends while the lock is still held
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    deadline = time.monotonic() + 30  # its close waited for the lock, then committed
+    while (state := (await api.run(run.id)).value["state"]) not in ("succeeded", "failed"):
+        assert time.monotonic() < deadline, state
+        await asyncio.sleep(0.05)
+    assert state == "succeeded"
+    titles = [s.title for s in (await api.summaries()).value[0]]
+    assert titles == ["Slow"]  # the refused create left nothing behind
+    assert (await api.create(doc("Later", {"kind": "manual"}))).value[0].title == "Later"
 
 
 async def test_every_answer_is_stamped_and_older_snapshots_are_recognisable(api: Api) -> None:

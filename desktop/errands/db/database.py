@@ -7,6 +7,7 @@ thanks to WAL, never wait for a writer.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import os
@@ -98,7 +99,41 @@ def _undecodable(exc: BaseException) -> bool:
     return "Could not decode to UTF-8" in str(exc)
 
 
-def _configure(engine: Engine, immediate: bool, busy_ms: int) -> None:
+# How long a write transaction begun in this context waits for another program's lock,
+# when not the database's usual wait (see ``waiting_at_most``).
+_WAIT_MS: contextvars.ContextVar[int | None] = contextvars.ContextVar("errands_write_wait_ms", default=None)
+
+
+@contextmanager
+def waiting_at_most(ms: int | None) -> Iterator[None]:
+    """Write transactions begun inside wait at most ``ms`` for a lock another program holds
+    (None: the usual wait), then fail with ``StoreError("locked")``: a person waiting on a
+    command hears "busy" within a second instead of after ten. Only transactions begun in
+    this context (this task, this thread) are affected."""
+    token = _WAIT_MS.set(ms)
+    try:
+        yield
+    finally:
+        _WAIT_MS.reset(token)
+
+
+def usual_waits() -> contextvars.Context:
+    """A copy of the current context in which writes wait as usual: for work that outlives
+    the command that started it (a run started by "run now")."""
+    context = contextvars.copy_context()
+    context.run(_WAIT_MS.set, None)
+    return context
+
+
+LOCK_SLICE_MS = 250  # a write waits for another program's lock in slices this long
+
+
+def _locked(exc: BaseException) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _configure(engine: Engine, immediate: bool, busy_ms: int,
+               waits: "list[int] | None" = None) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
@@ -111,7 +146,36 @@ def _configure(engine: Engine, immediate: bool, busy_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        if not immediate:
+            conn.exec_driver_sql("BEGIN")
+            return
+        # The write lock is taken here, once (later statements do not wait for it), in
+        # slices: while another program holds it, ``waits`` says so (a command then answers
+        # "busy" at once instead of queueing behind the engine's wait), and a command's
+        # transaction gives up after its own short wait (``waiting_at_most``).
+        wait = _WAIT_MS.get()
+        deadline = time.monotonic() + (busy_ms if wait is None else wait) / 1000
+        raw = conn.connection.driver_connection  # PRAGMAs straight to SQLite, no autobegin
+        waiting = False
+        try:
+            while True:
+                left = int((deadline - time.monotonic()) * 1000)
+                raw.execute(f"PRAGMA busy_timeout = {max(1, min(LOCK_SLICE_MS, left))}")
+                try:
+                    raw.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if not _locked(exc) or time.monotonic() >= deadline:
+                        break
+                if waits is not None and not waiting:
+                    waiting = True
+                    waits[0] += 1
+            raw.execute("PRAGMA busy_timeout = 0")
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # fails as every database error reads
+        finally:
+            if waiting and waits is not None:
+                waits[0] -= 1
+            raw.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
 
 
 def inspect_file(path: Path, busy_ms: int) -> str | None:
@@ -180,7 +244,8 @@ class Database:
                                    "json_deserializer": _load_json}
         self.write_engine = create_engine(url, **options)
         self.read_engine = create_engine(url, **options)
-        _configure(self.write_engine, True, busy_ms)
+        self._lock_waits = [0]  # write transactions waiting for another program's lock
+        _configure(self.write_engine, True, busy_ms, self._lock_waits)
         _configure(self.read_engine, False, busy_ms)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
@@ -203,6 +268,11 @@ class Database:
             with self.write_engine.begin() as conn:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
+
+    @property
+    def waiting_for_lock(self) -> bool:
+        """Whether a write of this process is waiting for a lock another program holds."""
+        return self._lock_waits[0] > 0
 
     @contextmanager
     def _translate(self) -> Iterator[None]:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from .. import queries
+from ..db.database import waiting_at_most
 from ..errors import Conflict, ErrandsError, StoreError
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
@@ -26,6 +27,8 @@ from .notices import Notice, Stamp
 
 T = TypeVar("T")
 READ_BUSY_MS = 750  # a read that waits longer on a lock answers "busy" instead
+COMMAND_BUSY_MS = 750  # ... and a command's own write transactions
+BUSY = "the database is busy (another program is writing to it); try again in a moment"
 OnEngine = Callable[[Coroutine[Any, Any, Any]], Awaitable[Any]]
 
 
@@ -108,8 +111,26 @@ class Api:
     # ----------------------------------------------------------------- commands
 
     async def _command(self, coro: Coroutine[Any, Any, T]) -> Stamped[T]:
-        value = await self._on_engine(coro)
+        value = await self._on_engine(self._briefly(coro))
         return Stamped(self.stamp(), value)
+
+    async def _briefly(self, coro: Coroutine[Any, Any, T]) -> T:
+        """A command's writes wait a short while for another program's lock, then answer
+        "busy", on the engine's loop (the engine's own writes still wait as long as they
+        must). A command first waits for the engine's queued writes; when those are held
+        up by such a lock, it answers "busy" too instead of queueing behind them."""
+        try:
+            if not await self.engine.writes_settled(within=COMMAND_BUSY_MS / 1000):
+                if self.engine.store.db.waiting_for_lock:
+                    coro.close()
+                    raise Conflict("busy", BUSY)
+                await self.engine.writes_settled()  # only slow (a big burst): wait for it
+            with waiting_at_most(COMMAND_BUSY_MS):
+                return await coro
+        except StoreError as exc:
+            if exc.code == "locked":
+                raise Conflict("busy", BUSY) from exc
+            raise
 
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> Stamped[tuple[Automation, bool]]:
@@ -186,7 +207,7 @@ class Api:
                 self._pool, functools.partial(fn, *args, **kw))
         except StoreError as exc:
             if exc.code == "locked":
-                raise Conflict("busy", "the database is busy; try again in a moment") from exc
+                raise Conflict("busy", BUSY) from exc
             raise
         return Stamped(stamp, value)
 

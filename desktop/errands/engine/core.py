@@ -112,6 +112,17 @@ class Engine(Timer, Lifecycle, Commands, Services):
         """Whether a run is going (or waiting to start) now."""
         return any(not task.done() for task in self._tasks.values())
 
+    async def writes_settled(self, within: float | None = None) -> bool:
+        """Whether every write queued so far has committed, waiting ``within`` seconds at
+        most (None: as long as it takes) without blocking the loop; the writes go on
+        either way."""
+        try:
+            async with asyncio.timeout(within):
+                await self._group.settled()
+        except TimeoutError:
+            return False
+        return True
+
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
         self._group.open()

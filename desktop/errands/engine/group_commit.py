@@ -24,6 +24,7 @@ from typing import Any, TypeAlias
 
 from sqlalchemy.orm import Session
 
+from ..db.database import waiting_at_most
 from ..errors import StoreError
 from ..store import Store
 
@@ -166,7 +167,8 @@ class GroupCommit:
             self._started += 1
             self._busy_batches = batches
             job: concurrent.futures.Future[_Outcomes] = concurrent.futures.Future()
-            job.set_result(self._commit(batches))
+            with waiting_at_most(None):  # the engine's writes wait as long as they must
+                job.set_result(self._commit(batches))
             self._finish(job)
 
     async def settled(self) -> None:

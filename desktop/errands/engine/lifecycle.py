@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
 from ..db.schema import AutomationRow, BlockerRow, RunRow
+from ..db.database import usual_waits
 from ..definition import Definition
 from ..errors import Conflict, ErrandsError, NotFound
 from ..paths import run_log_path, workspace_path
@@ -46,7 +47,10 @@ class Lifecycle(EngineBase):
         if run is None:
             run = self.store.get_run(run_id)
         self._task_automation[run_id] = run.automation_id
-        task = asyncio.get_running_loop().create_task(self._execute(run, delay, resume))
+        # in a context of its own: a run started by a command writes as the engine does,
+        # not with the command's short wait for a lock (``api.COMMAND_BUSY_MS``)
+        task = asyncio.get_running_loop().create_task(self._execute(run, delay, resume),
+                                                      context=usual_waits())
         self._tasks[run_id] = task
         task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
 
