@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from errands.engine.runner import NoProviderRunner, Outcome, RunContext
+from errands.engine.runner import Outcome, RunContext
+from errands.engine.service import default_runners
 from errands.errors import Conflict, InvalidInput, NotFound
 from errands.definition import Rule
 from errands.records import Blocker, Decision
@@ -316,15 +317,18 @@ async def test_a_step_cap_is_not_retried(tmp_path: Path) -> None:
 
 
 async def test_agent_automations_fail_cleanly_without_a_provider(tmp_path: Path) -> None:
+    """The agent runner Errands ships, with no provider set up (none in this test's settings,
+    keyring or environment): the run fails with what to do, never an internal error."""
     h = Harness(tmp_path, max_sleep=3600)
-    h.engine.runners["agent"] = NoProviderRunner()
+    h.engine.runners["agent"] = default_runners()["agent"]
     await h.engine.start()
     automation, _ = await h.engine.create({"title": "brief", "trigger": {"kind": "manual"},
                                            "runner": {"kind": "agent", "prompt": "Summarize"}})
     run = await h.engine.run_now(automation.id)
     done = await h.engine.wait_run(run.id)
     assert done.state == "failed" and done.error_code == "no_provider"
-    assert "no model provider configured" in (done.error_message or "")
+    assert (done.error_message or "").startswith("no model provider is configured")
+    assert "errands provider set --base-url" in (done.error_message or "")  # what to do
     await h.stop()
 
 

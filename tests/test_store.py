@@ -23,6 +23,7 @@ from errands.catalog import Catalog
 from errands.db.schema import Base
 from errands.errors import Conflict, InvalidInput, NotFound, StoreError
 from errands.migrations import HEAD, KNOWN_REVISIONS, SCRIPT_LOCATION
+from errands import queries
 from errands.store import Store
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
@@ -419,6 +420,15 @@ def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> 
                 "INSERT INTO runs (id, automation_id, \"index\", slot, revision, \"trigger\", "
                 "state, attempt, dry_run, created_at) VALUES (?, 'a1', ?, ?, 1, 'manual', ?, 1, "
                 "0, '2026-01-01 00:00:00')", (f"r{index}", index, f"manual:{index}", state))
+        conn.exec_driver_sql(
+            "INSERT INTO revisions (automation_id, revision, definition, created_at) VALUES "
+            "('a1', 1, (SELECT definition FROM automations WHERE id = 'a1'), "
+            "'2026-01-01 00:00:00')")
+        for action, detail in (("created", None), ("paused", '{"reason": "by hand"}'),
+                               ("resumed", None)):
+            conn.exec_driver_sql(
+                "INSERT INTO audit (automation_id, action, revision, actor, detail, at) VALUES "
+                "('a1', ?, 1, 'user', ?, '2026-01-01 00:00:00')", (action, detail))
     engine.dispose()
     store = Store(path)
     try:
@@ -426,6 +436,11 @@ def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> 
         runs, _ = store.runs_page("a1")
         assert [(r.index, r.state) for r in runs] == [(2, "awaiting_input"), (1, "succeeded")]
         assert store.parked() == []  # no blocker was recorded before 0002
+        revisions, audit = queries.history(store, "a1")
+        assert [r.revision for r in revisions] == [1]
+        assert [(e.action, e.actor, e.detail) for e in audit] == [
+            ("created", "user", None), ("paused", "user", {"reason": "by hand"}),
+            ("resumed", "user", None)]
         with store.transaction() as s:
             store.add_blocker_in(s, "r2", Blocker(kind="question", question="go on?"),
                                  now=datetime(2026, 1, 2, tzinfo=timezone.utc),

@@ -106,18 +106,3 @@ class Runner(Protocol):
         """One attempt. Cancellation (stop, timeout, shutdown) arrives as CancelledError and
         must leave no child process behind."""
         ...
-
-
-class NoProviderRunner:
-    """Agent automations until a model provider is configured: every run fails with a
-    message that says so, never with an internal error."""
-
-    kind = "agent"
-    needs_network = False
-
-    async def run(self, ctx: RunContext) -> Outcome:
-        return Outcome(state="failed", error_code="no_provider", stop_reason="no_provider",
-                       error_message="no model provider configured: agent automations need "
-                       "one. Until model providers arrive in Errands, give this automation a "
-                       "command instead (errands edit ID --command '…').")
-
