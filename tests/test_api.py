@@ -420,10 +420,15 @@ def test_cli_refusals_for_history_and_decide_flags(tmp_path: Path) -> None:
 
 
 async def test_next_fires_respect_the_stop_rules(api: Api) -> None:
-    until = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=3, minutes=30)
-    capped = (await api.create({**doc("capped", {"kind": "every", "every": "1h"}),
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    until = now + timedelta(hours=3, minutes=30)
+    # starting a minute from now: a first fire at once would run meanwhile and use up one
+    start = (now + timedelta(minutes=1)).isoformat()
+    capped = (await api.create({**doc("capped", {"kind": "every", "every": "1h",
+                                                 "start_at": start}),
                                 "stop": {"max_runs": 2}})).value[0]
-    ending = (await api.create({**doc("ending", {"kind": "every", "every": "1h"}),
+    ending = (await api.create({**doc("ending", {"kind": "every", "every": "1h",
+                                                 "start_at": start}),
                                 "stop": {"until": until.isoformat()}})).value[0]
     assert len((await api.next_fires(capped.id, 6)).value) == 2
     fires = (await api.next_fires(ending.id, 6)).value
