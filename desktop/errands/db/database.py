@@ -101,7 +101,8 @@ def _undecodable(exc: BaseException) -> bool:
 
 # How long a write transaction begun in this context waits for another program's lock,
 # when not the database's usual wait (see ``waiting_at_most``).
-_WAIT_MS: contextvars.ContextVar[int | None] = contextvars.ContextVar("errands_write_wait_ms", default=None)
+_WAIT_MS: contextvars.ContextVar[int | None] = contextvars.ContextVar("errands_write_wait_ms",
+                                                                     default=None)
 
 
 @contextmanager

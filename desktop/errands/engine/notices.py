@@ -5,9 +5,10 @@ The engine reports every change as it commits (``publish``); subscribers get one
 attention, parked runs, settings. A burst of a thousand runs gives a handful of notices.
 
 Every notice carries the engine's ``epoch`` (new at each engine start, and ordered: a later
-start's epoch sorts after an earlier one's) and a ``revision`` that only grows within it. Query results carry the same stamp, taken before they read, so
-a view holding a snapshot stamped below the revision of a notice that touches it knows the
-snapshot may be older and asks again (Anki's one "changes happened" signal, with a clock).
+start's epoch sorts after an earlier one's) and a ``revision`` that only grows within it.
+Query results carry the same stamp, taken before they read, so a view holding a snapshot
+stamped below the revision of a notice that touches it knows the snapshot may be older and
+asks again (Anki's one "changes happened" signal, with a clock).
 """
 
 from __future__ import annotations
