@@ -282,7 +282,7 @@ class Database:
         except IntegrityError:
             raise  # a constraint doing its job (a slot claimed twice); callers decide
         except OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _locked(exc):
                 raise StoreError("locked", f"{self.path} stayed locked for "
                                  f"{self.busy_ms / 1000:g} s by another process; try again.") from exc
             raise StoreError("database", f"{self.path}: {exc.orig}") from exc
