@@ -16,11 +16,15 @@ def run(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], timeout: 
     return loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
 
-async def until(condition: Callable[[], object], timeout: float = 15, what: str = "") -> None:
+async def until(condition: Callable[[], object], timeout: float = 15,
+                what: str | Callable[[], str] = "") -> None:
+    """Wait for ``condition``; ``what`` (or a function giving it, asked at the timeout, so it
+    can say what was seen instead) names it in the failure."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out waiting for {said or condition}")
         await asyncio.sleep(0.02)
 
 

@@ -9,7 +9,6 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import time, timedelta
 from pathlib import Path
-from time import sleep as pause
 
 import pytest
 import qasync
@@ -162,20 +161,20 @@ def test_duplicate_opens_the_copy(shell: AppShell, qloop: qasync.QEventLoop) -> 
 def test_missed_fires_while_closed_read_as_one_sentence(
         qloop: qasync.QEventLoop, tmp_path: Path) -> None:
     data = tmp_path / "data"
+    # A daily fire twelve hours from now: its last fire is long past the two-minute grace
+    # (a fire that late would run, not be skipped) and its next is hours away, whatever the
+    # time the test runs at (an hourly one ran its top-of-hour fire in the hour's first
+    # minutes and failed).
+    now = utcnow()
+    at = now - timedelta(hours=12)
     app = open_shell(qloop, data)
     made = run(qloop, app.api.create(command_doc(
-        "Hourly beat", "echo beat", {"kind": "cron", "expression": "0 * * * *",
-                                     "timezone": "UTC"}))).value[0]
+        "Daily beat", "echo beat", {"kind": "cron", "expression": f"{at.minute} {at.hour} * * *",
+                                    "timezone": "UTC"}))).value[0]
     close_shell(qloop, app)
-    # Errands was closed since before the last five full hours: their fires were missed.
-    # Near the top of an hour the next fire could come due while the app starts, and run
-    # (on a loaded CI machine starting the app and reading the list take tens of seconds).
-    now = utcnow()
-    to_next_hour = 3600 - (now.minute * 60 + now.second)
-    if to_next_hour < 120:
-        pause(to_next_hour + 1)
-    hour = utcnow().replace(minute=0, second=0, microsecond=0)
-    due = (hour - timedelta(hours=4)).replace(tzinfo=None).isoformat(sep=" ")
+    # Errands was closed for the last five days: their fires were missed.
+    last = at.replace(second=0, microsecond=0)
+    due = (last - timedelta(days=4)).replace(tzinfo=None).isoformat(sep=" ")
     with sqlite3.connect(data / "errands.sqlite3") as db:
         assert db.execute("UPDATE automations SET next_fire_at = ? WHERE id = ?",
                           (due, made.id)).rowcount == 1
@@ -184,7 +183,8 @@ def test_missed_fires_while_closed_read_as_one_sentence(
         c = app.controller
         run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
         c.sidebar.select(made.id)
-        run(qloop, until(lambda: states(app) == ["skipped"], what="the skipped record"))
+        run(qloop, until(lambda: states(app) == ["skipped"],
+                         what=lambda: f"the skipped record (the history shows {states(app)})"))
         text = result_column(app)[0]
         assert text.startswith("Skipped: Errands was not running — 5 fires between"), text
         skipped = c.detail.strip.marks()[0]
