@@ -435,7 +435,7 @@ async def make_parked(data_dir: Path, url: str) -> dict:
     workdir = data_dir / "work"
     workdir.mkdir()
     engine = await open_engine(data_dir, url)
-    engine.set_setting("concurrency", "128")
+    await engine.set_setting("concurrency", "128")
     t0 = time.perf_counter()
     ids = []
     for i in range(PARKED):
@@ -561,7 +561,7 @@ async def measure_concurrent(data_dir: Path, url: str, profile: bool, delay_ms: 
     workdir.mkdir()
     (workdir / "notes.txt").write_text(NOTES)
     engine = await open_engine(data_dir, url)
-    engine.set_setting("concurrency", "64")
+    await engine.set_setting("concurrency", "64")
     flushes = FlushTimer(engine)
     timer = RequestTimer()
     ids = []

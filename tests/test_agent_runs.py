@@ -278,7 +278,7 @@ async def test_ask_user_parks_until_answered(h: AgentHarness, server: ScriptedSe
 
 async def test_a_global_deny_beats_the_automation_grant(h: AgentHarness,
                                                         server: ScriptedServer) -> None:
-    h.engine.set_setting("permission_rules", json.dumps(
+    await h.engine.set_setting("permission_rules", json.dumps(
         [{"tool": "run_command", "pattern": "rm *", "action": "deny"}]))
     a = await h.agent("reckless", permissions={"mode": "allow_all"})
     server.play(call("run_command", {"command": "rm -rf ."}), call("run_command",
@@ -294,7 +294,7 @@ async def test_a_global_deny_beats_the_automation_grant(h: AgentHarness,
 
 async def test_rules_are_read_in_order_and_the_last_match_wins(h: AgentHarness,
                                                                server: ScriptedServer) -> None:
-    h.engine.set_setting("permission_rules", json.dumps([
+    await h.engine.set_setting("permission_rules", json.dumps([
         {"tool": "exec", "pattern": "*", "action": "deny"},
         {"tool": "run_command", "pattern": "echo *", "action": "allow"}]))
     a = await h.agent("echoer")
@@ -338,7 +338,7 @@ async def test_a_parked_run_survives_a_restart_and_completes(h: AgentHarness,
 
 
 async def test_a_parked_run_expires(h: AgentHarness, server: ScriptedServer) -> None:
-    h.engine.set_setting("parked_expiry", "2h")
+    await h.engine.set_setting("parked_expiry", "2h")
     a = await h.agent("forgotten")
     server.play(call("run_command", {"command": "true"}))
     run = await h.run(a)
@@ -531,7 +531,7 @@ async def test_paths_that_escape_the_workdir_are_refused_whatever_the_rules(
         h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("s3cret")
     (h.workdir / "link").symlink_to(tmp_path / "secret.txt")
-    h.engine.set_setting("permission_rules", json.dumps(
+    await h.engine.set_setting("permission_rules", json.dumps(
         [{"tool": "*", "pattern": "*", "action": "allow"}]))
     a = await h.agent("escaper", permissions={"mode": "allow_all"})
     server.play(call("read_file", {"path": "../secret.txt"}),
@@ -551,7 +551,7 @@ async def test_a_path_deny_rule_holds_for_a_link_to_the_denied_file(
     (h.workdir / "secrets").mkdir()
     (h.workdir / "secrets" / "key").write_text("k3y")
     (h.workdir / "innocent").symlink_to(h.workdir / "secrets" / "key")
-    h.engine.set_setting("permission_rules", json.dumps(
+    await h.engine.set_setting("permission_rules", json.dumps(
         [{"tool": "read_file", "pattern": "secrets/*", "action": "deny"}]))
     a = await h.agent("snoop")
     server.play(call("read_file", {"path": "innocent"}), say("denied"))

@@ -10,6 +10,7 @@ import json
 import queue
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -182,6 +183,81 @@ async def test_a_command_kept_waiting_by_another_programs_lock_answers_busy(
     titles = [s.title for s in (await api.summaries()).value[0]]
     assert titles == ["Slow"]  # the refused create left nothing behind
     assert (await api.create(doc("Later", {"kind": "manual"}))).value[0].title == "Later"
+
+
+HOLD_LOCK = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("ROLLBACK")
+"""
+
+
+@pytest.mark.logs("due fires wait: another program is writing")
+async def test_the_engines_loop_goes_on_while_another_program_holds_the_lock(
+        tmp_path: Path) -> None:
+    """``errands serve`` hosts the engine on its own loop. While another program holds the
+    write lock, that loop never waits for it: a heartbeat on it keeps its pace while a
+    command answers busy, a run ends (its close waits on the writer thread) and a fire
+    comes due (it waits too); once the lock is free all of it lands."""
+    host = EngineHost(tmp_path / "data", automatic=True, listen=False)
+    await host.start()
+    api = host.api
+    assert api is not None
+    try:
+        slow = (await api.create(doc("Slow", {"kind": "manual"}, command="sleep 1; echo ok"))
+                ).value[0]
+        soon = datetime.now(timezone.utc) + timedelta(seconds=3)
+        once = (await api.create(doc("Once", {"kind": "at", "at": soon.isoformat()}))).value[0]
+        run = (await api.run_now(slow.id)).value
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK,
+                                   str(tmp_path / "data" / "errands.sqlite3")],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        gaps: list[float] = []
+        beating = True
+
+        async def heartbeat() -> None:
+            last = time.monotonic()
+            while beating:
+                await asyncio.sleep(0.005)
+                now = time.monotonic()
+                gaps.append(now - last)
+                last = now
+
+        try:
+            assert holder.stdout is not None and holder.stdin is not None
+            assert await asyncio.to_thread(holder.stdout.readline) == "locked\n"
+            beat = asyncio.ensure_future(heartbeat())
+            began = time.monotonic()
+            with pytest.raises(Conflict, match="busy"):
+                await api.pause(once.id)
+            assert time.monotonic() - began < 3.0
+            assert [s.title for s in (await api.summaries(sort="title")).value[0]] == [
+                "Once", "Slow"]  # reads go on
+            while datetime.now(timezone.utc) < soon + timedelta(seconds=1.5):
+                await asyncio.sleep(0.05)  # the run ended, the fire is due: both wait
+            assert (await api.run(run.id)).value["state"] == "running"
+            assert (await api.runs(once.id)).value[0] == []
+            beating = False
+            await beat
+        finally:
+            holder.communicate("go\n", timeout=30)
+        worst = max(gaps)
+        print(f"longest heartbeat gap under the lock: {worst * 1000:.1f} ms")
+        assert worst < 0.2, f"the engine's loop stalled {worst * 1000:.0f} ms under the lock"
+        deadline = time.monotonic() + 30
+        while (await api.run(run.id)).value["state"] == "running" or \
+                not (await api.runs(once.id)).value[0]:
+            assert time.monotonic() < deadline, "nothing landed once the lock was free"
+            await asyncio.sleep(0.05)
+        assert (await api.run(run.id)).value["state"] == "succeeded"
+        fired = (await api.runs(once.id)).value[0]
+        assert [r.state for r in fired] in (["running"], ["succeeded"])
+        assert (await api.pause(slow.id)).value.status == "paused"  # commands work again
+    finally:
+        await host.close()
 
 
 async def test_every_answer_is_stamped_and_older_snapshots_are_recognisable(api: Api) -> None:
@@ -395,8 +471,8 @@ async def test_a_client_too_slow_for_its_notices_is_told_it_was_dropped(
         assert host.server is not None and host.server.address and host.api is not None
         connection = await connect(host.server.address, data_dir=tmp_path / "data")
         await connection.call("subscribe")
-        for i in range(6):  # the client reads nothing meanwhile: six notices, queue of three
-            await host.api.create(doc(f"n{i}", {"kind": "manual"}))
+        for i in range(6):  # six notices in one turn (faster than any socket), queue of three
+            host.api.engine.events.publish("automation_changed", automation_id=f"n{i}")
             host.api.engine.events.flush()
         received = []
         with pytest.raises(ErrandsError, match="dropped this stream"):

@@ -121,18 +121,18 @@ async def test_one_decision_for_many_runs_commits_once_and_a_refusal_costs_one_r
     await h.clock.settle()
     await h.engine.decide(runs[2].id, Decision("deny"))  # decided already: not parked
     await h.engine.wait_run(runs[2].id)
-    commits: list[int] = []
-    transaction = h.engine._transaction
+    sessions: list[int] = []
+    decide_in = h.engine._decide_in
 
-    def counted() -> Any:
-        commits.append(1)
-        return transaction()
-    h.engine._transaction = counted  # type: ignore[method-assign]
+    def counted(s: Any, *args: Any) -> Any:
+        sessions.append(id(s))
+        return decide_in(s, *args)
+    h.engine._decide_in = counted  # type: ignore[method-assign]
     outcomes = await h.engine.decide_many(
         [runs[0].id, runs[2].id, runs[1].id, runs[0].id, "no-such-run"],
         Decision("approve_once"), actor="cli")
-    h.engine._transaction = transaction  # type: ignore[method-assign]
-    assert len(commits) == 1  # the decisions, in one transaction
+    h.engine._decide_in = decide_in  # type: ignore[method-assign]
+    assert len(sessions) == 4 and len(set(sessions)) == 1  # the decisions, in one transaction
     assert len(outcomes) == 4  # a run named twice is decided once
     first, denied, second, missing = outcomes
     assert isinstance(denied, Conflict) and "not waiting" in str(denied)
@@ -215,7 +215,7 @@ async def test_a_question_takes_an_answer_from_its_choices(tmp_path: Path) -> No
 
 
 async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
-    h.engine.set_setting("parked_expiry", "2h")
+    await h.engine.set_setting("parked_expiry", "2h")
     a = await h.add("loop", {"kind": "after", "interval": "30m"})
     await h.clock.advance(1)
     assert h.states(a) == ["awaiting_input"]
@@ -233,7 +233,7 @@ async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
 
 
 async def test_parked_runs_from_before_a_restart_still_expire(h: Harness) -> None:
-    h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.set_setting("parked_expiry", "1h")
     a = await h.add("cleanup", {"kind": "manual"})
     await h.engine.run_now(a)
     await h.clock.settle()
@@ -392,7 +392,7 @@ async def test_a_snapshot_older_than_a_notice_is_recognisable(tmp_path: Path) ->
 async def test_a_run_parked_before_blockers_existed_gets_the_full_wait(h: Harness) -> None:
     from errands.db.schema import BlockerRow, RunRow
 
-    h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.set_setting("parked_expiry", "1h")
     a = await h.add("old", {"kind": "manual"})
     run = await h.engine.run_now(a)
     await h.clock.settle()
@@ -424,7 +424,7 @@ async def test_a_resumed_run_uses_the_task_it_was_claimed_with(h: Harness) -> No
 
 
 async def test_a_stopped_or_expired_parked_run_no_longer_asks_for_attention(h: Harness) -> None:
-    h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.set_setting("parked_expiry", "1h")
     a = await h.add("ask", {"kind": "manual"})
     await h.engine.run_now(a)
     await h.clock.settle()

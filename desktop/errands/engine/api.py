@@ -187,14 +187,10 @@ class Api:
         return await self._command(self.engine.decide_many(run_ids, decision, actor=actor))
 
     async def mark_read(self, item_id: int | None = None) -> Stamped[int]:
-        async def go() -> int:
-            return self.engine.mark_attention_read(item_id)
-        return await self._command(go())
+        return await self._command(self.engine.mark_attention_read(item_id))
 
     async def set_setting(self, key: str, value: str | None) -> Stamped[str]:
-        async def go() -> str:
-            return self.engine.set_setting(key, value)
-        return await self._command(go())
+        return await self._command(self.engine.set_setting(key, value))
 
     # ------------------------------------------------------------------ queries
 

@@ -1,18 +1,20 @@
-"""Shared state of the engine's parts: the in-memory slot of each automation, the store
-transaction that follows group commit, and the small helpers every part uses. The engine
+"""Shared state of the engine's parts: the in-memory slot of each automation, the ways to
+the store (writes on the writer thread, reads on a worker: never on the loop), and the
+small helpers every part uses. The engine
 is one object (``core.Engine``) assembled from the parts in ``timer``, ``lifecycle`` and
 ``commands``; each part is a class over this base."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -24,6 +26,7 @@ from ..timeutil import UTC, format_instant
 from .runner import Outcome, Resume
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_SLEEP = 60.0          # seconds: a sleeping machine or a clock jump is noticed within this
 JUMP_THRESHOLD = 30.0     # seconds the wall clock may run ahead of the monotonic one
@@ -72,25 +75,50 @@ class EngineBase:
         def _arm(self, automation_id: str) -> None: ...
         def _spawn(self, run_id: str, delay: float = 0.0, run: Run | None = None,
                    resume: Resume | None = None) -> None: ...
-        def _close(self, run_id: str, outcome: Outcome, state: str | None = None) -> None: ...
-        def _cancel(self, run_id: str, why: tuple[str, str]) -> None: ...
+        def _close(self, run_id: str, outcome: Outcome,
+                   state: str | None = None) -> asyncio.Future[None]: ...
+        def _cancel(self, run_id: str, why: tuple[str, str]) -> asyncio.Future[None] | None: ...
         async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None: ...
         async def wait_run(self, run_id: str) -> Run: ...
 
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
-        """A write transaction that follows every write already queued for group commit."""
+        """A write transaction here, on the loop, that follows every write already queued
+        for group commit: only for the timer's claim of due fires (see ``timer``)."""
         self._group.drain()
         with self.store.transaction() as s:
             yield s
+
+    async def _write(self, fn: Callable[[], T], then: Callable[[T], None] | None = None) -> T:
+        """``fn()`` (its own transactions) on the writer thread, after every queued write;
+        ``then(result)`` follows on the loop once it committed, even when the caller was
+        cancelled meanwhile, so the engine's memory always follows what was written."""
+        job = asyncio.ensure_future(self._group.run(fn))
+        if then is not None:
+            def after(done: asyncio.Future[T]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    then(done.result())
+            job.add_done_callback(after)
+        return await asyncio.shield(job)
+
+    async def _read(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """A read on a worker thread: a slow disk or a big answer never holds the loop."""
+        self._reading += 1  # (a fake clock waits for it, as real time would)
+        try:
+            return await asyncio.to_thread(fn, *args, **kw)
+        finally:
+            self._reading -= 1
 
     def _kick(self) -> None:
         self._wake.set()
 
     def _current(self, automation_id: str) -> Automation:
-        """The engine is the only writer, so its view of an automation is current."""
+        """The engine is the only writer and holds every automation, so its view is current
+        (and one it does not hold is gone)."""
         slot = self._slots.get(automation_id)
-        return slot.automation if slot is not None else self.store.get(automation_id)
+        if slot is None:
+            raise NotFound(f"automation {automation_id} was deleted")
+        return slot.automation
 
     def _is_paused(self, automation_id: str) -> bool:
         slot = self._slots.get(automation_id)
@@ -102,14 +130,8 @@ class EngineBase:
         a.updated_at = now
         self.store.audit_in(s, a.id, "completed", a.revision, "engine", now, {"reason": why})
 
-    def _refresh(self, automation_id: str, automation: Automation | None = None) -> None:
-        """Take in the stored state of an automation (given, or read) and re-arm for it."""
-        if automation is None:
-            try:
-                automation = self.store.get(automation_id)
-            except NotFound:
-                self._slots.pop(automation_id, None)
-                return
+    def _refresh(self, automation_id: str, automation: Automation) -> None:
+        """Take in the stored state of an automation, just written, and re-arm for it."""
         slot = self._slots.setdefault(automation_id, _Slot(automation))
         slot.automation = automation
         if automation.definition is not None:
@@ -136,11 +158,12 @@ class EngineBase:
         for kind, automation_id, run_id in events:
             self.events.publish(kind, automation_id=automation_id, run_id=run_id)  # type: ignore[arg-type]
 
-    def _slot(self, automation_id: str) -> _Slot:
+    async def _slot(self, automation_id: str) -> _Slot:
+        """The automation's slot; one the engine does not hold is read (from another
+        process's hand, or it raises NotFound with the usual message)."""
         slot = self._slots.get(automation_id)
         if slot is None:
-            self.store.get(automation_id)  # raises NotFound with the usual message
-            self._refresh(automation_id)
+            self._refresh(automation_id, await self._read(self.store.get, automation_id))
             slot = self._slots[automation_id]
         return slot
 

@@ -1,5 +1,9 @@
 """What clients ask of the engine (through :mod:`errands.engine.api`): create, revise, pause
-and resume, run now, stop, delete, attention and settings."""
+and resume, run now, stop, delete, attention and settings.
+
+Every command's storage work runs off the loop: its writes on the writer thread after the
+writes queued before it (``_write``), its reads on a worker (``_read``). The engine's memory
+follows on the loop once the write committed."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from ..actors import stopped_by
 from ..catalog import refuse_broken
 from ..errors import Conflict, InvalidInput, NotFound
 from ..records import Automation, Run
+from ..settings import Settings
 from ..store import _run, new_id
 from .base import PAUSED, REPLACED, SHUTDOWN, EngineBase, _failed, _Slot
 from .processes import settle
@@ -23,8 +28,9 @@ from .processes import settle
 class Commands(EngineBase):
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> tuple[Automation, bool]:
-        automation, created = self.catalog.create(doc, request_id=request_id, actor=actor)
-        self._refresh(automation.id)
+        automation, created = await self._write(
+            lambda: self.catalog.create(doc, request_id=request_id, actor=actor),
+            then=lambda made: self._refresh(made[0].id, made[0]))
         return automation, created
 
     async def import_document(self, doc: Any, *, dry_run: bool = False,
@@ -33,15 +39,21 @@ class Commands(EngineBase):
         ones created in one transaction (none when ``dry_run``). The plan is the answer."""
         from ..transfer import apply_import, plan_import
 
-        await self._group.settled()
         if dry_run:  # writes nothing: checked off the loop, so fires and requests go on
-            return await asyncio.to_thread(plan_import, self.catalog, doc)
-        plan = plan_import(self.catalog, doc)  # here: what it finds is what it creates
-        if not dry_run:
+            await self._group.settled()
+            return await self._read(plan_import, self.catalog, doc)
+
+        def write() -> tuple[Any, list[Automation]]:
+            plan = plan_import(self.catalog, doc)  # on the writer: what it finds it creates
             apply_import(self.catalog, plan, actor=actor)
-            for item, _, _ in plan.creates:
-                assert item.automation_id is not None
-                self._refresh(item.automation_id)
+            ids = [item.automation_id for item, _, _ in plan.creates]
+            return plan, [self.store.get(i) for i in ids if i is not None]
+
+        def take_in(done: tuple[Any, list[Automation]]) -> None:
+            for automation in done[1]:
+                self._refresh(automation.id, automation)
+
+        plan, _ = await self._write(write, then=take_in)
         return plan
 
     async def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
@@ -50,39 +62,44 @@ class Commands(EngineBase):
         changed it since the caller read it (a form open while the CLI edited)."""
         await self._group.settled()  # act on the store as it is, queued run starts included
         if expected_revision is not None:
-            current = self._slot(automation_id).automation
+            current = (await self._slot(automation_id)).automation
             if current.revision != expected_revision:
                 raise Conflict("stale_revision", f"{current.title} changed since you opened it "
                                f"(revision {expected_revision}, now {current.revision}); "
                                "reload it and edit again")
-        automation, changed = self.catalog.revise(automation_id, doc, actor=actor)
-        if changed:
-            self._refresh(automation_id)
-        return automation, changed
+
+        def take_in(done: tuple[Automation, bool]) -> None:
+            if done[1]:
+                self._refresh(automation_id, done[0])
+
+        return await self._write(lambda: self.catalog.revise(automation_id, doc, actor=actor),
+                                 then=take_in)
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
-        await self._group.settled()  # act on the store as it is, queued run starts included
-        self.catalog.set_paused(automation_id, paused, actor=actor)
-        self._refresh(automation_id)
+        automation = await self._write(
+            lambda: self.catalog.set_paused(automation_id, paused, actor=actor),
+            then=lambda done: self._refresh(automation_id, done))
         if paused:  # a pending retry of an automatic fire is dropped, quietly
             slot = self._slots[automation_id]
             for run_id in (slot.active, slot.queued):
                 if run_id is None:
                     continue
-                run = self.store.get_run(run_id)
+                run = await self._read(self.store.get_run, run_id)
                 if run.trigger != "manual" and run.state == "scheduled":
-                    self._cancel(run_id, PAUSED)
-        return self.store.get(automation_id)
+                    closing = self._cancel(run_id, PAUSED)
+                    if closing is not None:
+                        await closing
+        return automation
 
     async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
                     actor: str = "user") -> Run:
         """An attended follow-up turn in a session: a run of its automation whose user turn
         is ``text``, in that session (it sees the turns before it)."""
-        session = self.store.session(session_id)
+        session = await self._read(self.store.session, session_id)
         if session.automation_id is None:
             raise Conflict("no_automation", f"session {session_id} has no automation left to "
                            "answer in it")
-        automation = self._slot(session.automation_id).automation
+        automation = (await self._slot(session.automation_id)).automation
         if automation.definition is None or automation.definition.runner.kind != "agent":
             raise InvalidInput("session", "only an agent automation's session takes a reply",
                                "the session of an agent run", "errands session reply r-… 'go on'")
@@ -97,13 +114,16 @@ class Commands(EngineBase):
         """Run by hand, paused or not. Idempotent by ``request_id`` (a repeat sent while
         the first is still being written gets the same run); refused while busy.
         ``reply``: (session id, session kind, text) of an attended follow-up turn."""
-        slot = self._slot(automation_id)
+        slot = await self._slot(automation_id)
         refuse_broken(slot.automation)
         if request_id:
             writing = self._claims.get((automation_id, request_id))
             if writing is not None:
                 return await asyncio.shield(writing)
-            existing = self.store.run_by_request(automation_id, request_id)
+            existing = await self._read(self.store.run_by_request, automation_id, request_id)
+            writing = self._claims.get((automation_id, request_id))  # (sent while it read)
+            if writing is not None:
+                return await asyncio.shield(writing)
             if existing is not None:
                 return existing
         if self._stopping:
@@ -168,7 +188,8 @@ class Commands(EngineBase):
             if slot.active == run_id:
                 slot.active = None
             if isinstance(error, IntegrityError):  # the same request id, sent before
-                existing = self.store.run_by_request(automation_id, request_id or "")
+                existing = await self._read(self.store.run_by_request, automation_id,
+                                            request_id or "")
                 if existing is not None:
                     return existing
             raise error
@@ -181,8 +202,9 @@ class Commands(EngineBase):
         if why is not None:  # never started: it ends here, with its reason
             if slot.active == run_id:
                 slot.active = None
-            self._close(run_id, _failed(why), "interrupted" if why is SHUTDOWN else "cancelled")
-            run = self.store.get_run(run_id)
+            await settle(self._close(run_id, _failed(why),
+                                     "interrupted" if why is SHUTDOWN else "cancelled"))
+            run = await self._read(self.store.get_run, run_id)
             if interrupted is not None:
                 done.set_result(run)
                 raise interrupted
@@ -197,41 +219,51 @@ class Commands(EngineBase):
         return run
 
     async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
-        slot = self._slot(automation_id)
+        slot = await self._slot(automation_id)
         run_id = slot.active
         if run_id is None:
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
         why = ("cancelled", stopped_by(actor))
         if slot.queued:
-            self._close(slot.queued, _failed(why), "cancelled")
+            await self._close(slot.queued, _failed(why), "cancelled")
         await self._cancel_and_wait(run_id, why)
-        return self.store.get_run(run_id)
+        return await self._read(self.store.get_run, run_id)
 
     async def delete(self, automation_id: str, *, actor: str = "user") -> None:
         """Cancel what runs, then delete the definition and its run ledger (logs are kept)."""
         await self._group.settled()  # act on the store as it is, queued run starts included
-        slot = self._slot(automation_id)
+        slot = await self._slot(automation_id)
         for run_id in (slot.queued, slot.active):
             if run_id is not None:
                 await self._cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
-        self.catalog.delete(automation_id, actor=actor)
-        self._slots.pop(automation_id, None)
-        self.events.publish("automation_deleted", automation_id=automation_id)
 
-    def mark_attention_read(self, item_id: int | None = None) -> int:
-        count = self.store.mark_attention_read(item_id)
-        self.events.publish("attention_raised", data={"read": item_id if item_id else "all"})
+        def gone(_: None) -> None:
+            self._slots.pop(automation_id, None)
+            self.events.publish("automation_deleted", automation_id=automation_id)
+
+        await self._write(lambda: self.catalog.delete(automation_id, actor=actor), then=gone)
+
+    async def mark_attention_read(self, item_id: int | None = None) -> int:
+        count = await self._write(lambda: self.store.mark_attention_read(item_id),
+                                  then=lambda _: self.events.publish(
+                                      "attention_raised",
+                                      data={"read": item_id if item_id else "all"}))
         return count
 
-    def set_setting(self, key: str, value: str | None) -> str:
+    async def set_setting(self, key: str, value: str | None) -> str:
         """Store a setting (None: back to the default) and apply it at once."""
-        if value is None:
-            self.store.unset_setting(key)
-        else:
-            self.store.set_setting(key, value)
-        self.settings = settings = self.store.settings()
-        if key == "concurrency":
-            self._cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its slot
-        self._kick()
-        self.events.publish("settings_changed", data={"key": key})
-        return settings.raw(key)
+        def write() -> Settings:
+            if value is None:
+                self.store.unset_setting(key)
+            else:
+                self.store.set_setting(key, value)
+            return self.store.settings()
+
+        def apply(settings: Settings) -> None:
+            self.settings = settings
+            if key == "concurrency":  # running work keeps its slot
+                self._cap = asyncio.Semaphore(settings.concurrency)
+            self._kick()
+            self.events.publish("settings_changed", data={"key": key})
+
+        return (await self._write(write, then=apply)).raw(key)

@@ -22,6 +22,8 @@ import logging
 from datetime import datetime
 from pathlib import Path
 
+from sqlalchemy import select
+
 from ..catalog import Catalog
 from ..db.schema import RunRow
 from ..records import Automation, Run
@@ -99,9 +101,11 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._group.register("close", self._close_batch_in)
         # any other write the engine awaits, in order (run_now's claim): fn(session) each
         self._group.register("call", lambda s, calls: [call(s) for call in calls])
+        self._reading = 0  # reads under way on worker threads
+        self._lock_wait: asyncio.Task[None] | None = None  # the writer waits out a lock
         track = getattr(self.clock, "track", None)  # a fake clock waits for the writer
         if track is not None:
-            track(lambda: self._group.busy)
+            track(lambda: self._group.busy or self._reading > 0)
         self._expiries: dict[str, datetime] = {}  # parked run -> when it expires
         self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)
         # run-now claims being written: (automation, request id or run id) -> the run
@@ -126,27 +130,33 @@ class Engine(Timer, Lifecycle, Commands, Services):
     async def start(self) -> None:
         """Recover what a dead engine left, account for missed fires, arm the timer."""
         self._group.open()
-        # The engine is the only writer while it runs, and settings change only through
-        # set_setting, so one read at start (and one per change) is enough.
-        self.settings = settings = self.store.settings()
-        self._cap = asyncio.Semaphore(settings.concurrency)
         now = self.clock.now()
         self._started_at = now
-        self._recover(now)
+        await self._recover(now)
+
+        def load() -> tuple[Settings, list[Automation], list[Run], dict[str, datetime]]:
+            return (self.store.settings(), self.store.list(), self.store.active_runs(),
+                    {p.run_id: p.expires_at for p in self.store.parked()})
+
+        # The engine is the only writer while it runs, and settings change only through
+        # set_setting, so one read at start (and one per change) is enough.
+        settings, automations, active, expiries = await self._read(load)
+        self.settings = settings
+        self._cap = asyncio.Semaphore(settings.concurrency)
         broken = []
-        for automation in self.store.list():
+        for automation in automations:
             self._slots[automation.id] = _Slot(automation)  # a broken one is never armed
             if automation.problem is not None:
                 broken.append(automation)
-        self._flag_broken(broken, now)
+        if broken:
+            await self._flag_broken(broken, now)
         waiting = []
-        for run in self.store.active_runs():
+        for run in active:
             slot = self._slots.get(run.automation_id)
             if slot is not None and run.state == "awaiting_input" and not run.dry_run:
                 slot.active = run.id
             if run.state == "awaiting_input":
                 waiting.append(run.id)
-        expiries = {p.run_id: p.expires_at for p in self.store.parked()}
         expiry = self.settings.get("parked_expiry")
         for run_id in waiting:  # parked before a restart wait on, until they expire (one
             # parked before blockers were recorded gets the full wait from now)
@@ -161,11 +171,11 @@ class Engine(Timer, Lifecycle, Commands, Services):
             self._loop_task = asyncio.get_running_loop().create_task(self._timer_loop())
         self.events.publish("engine_state", data={"state": "running"})
 
-    def _flag_broken(self, broken: list[Automation], now: datetime) -> None:
+    async def _flag_broken(self, broken: list[Automation], now: datetime) -> None:
         for automation in broken if self.automatic else ():  # a serving engine says so
             log.warning("automation %s (%s) is broken and will not run: %s", automation.id,
                         automation.title, automation.problem)
-        for automation in self.store.flag_broken(broken, now):
+        for automation in await self._write(lambda: self.store.flag_broken(broken, now)):
             self.events.publish("attention_raised", automation_id=automation.id)
 
     async def stop(self) -> None:
@@ -176,6 +186,8 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._wake.set()
         if self._loop_task is not None:
             await self._loop_task
+        if self._lock_wait is not None:  # ends within one try (it sees _stopping)
+            await asyncio.gather(self._lock_wait, return_exceptions=True)
         if self._claims:  # run-now claims being written: each then ends as interrupted
             await asyncio.wait(list(self._claims.values()))  # (wait cancels none of them)
         grace = self.settings.get("shutdown_grace").total_seconds()
@@ -191,9 +203,10 @@ class Engine(Timer, Lifecycle, Commands, Services):
                     task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             everything.cancel()
-        for slot in list(self._slots.values()):  # queued runs that never started
-            if slot.queued:
-                self._close(slot.queued, _failed(SHUTDOWN), "interrupted")
+        closing = [self._close(slot.queued, _failed(SHUTDOWN), "interrupted")
+                   for slot in list(self._slots.values()) if slot.queued]  # never started
+        if closing:
+            await asyncio.gather(*closing)
         if self._preparing is not None:
             await asyncio.gather(self._preparing, return_exceptions=True)
         if self._reaper is not None:  # a dead engine's children still in their grace
@@ -206,22 +219,31 @@ class Engine(Timer, Lifecycle, Commands, Services):
         await self._group.aclose()
         self.events.publish("engine_state", data={"state": "stopped"})
 
-    def _recover(self, now: datetime) -> None:
-        """Close what a dead engine left active. Its children get SIGTERM now; waiting for
-        them (SIGKILL after a grace) happens in the background, so a child that ignores
-        SIGTERM delays nothing."""
-        leftovers = [r for r in self.store.active_runs() if r.state in ("running", "scheduled")]
-        with self._transaction() as s:
-            rows = [s.get(RunRow, r.id) for r in leftovers]
-            groups = [(row.pid, row.pid_started) for row in rows if row is not None and row.pid]
-        ending = [pid for pid, started in groups if begin_termination(pid, started)]
+    async def _recover(self, now: datetime) -> None:
+        """Close what a dead engine left active, on the writer thread. Its children get
+        SIGTERM first; waiting for them (SIGKILL after a grace) happens in the background,
+        so a child that ignores SIGTERM delays nothing."""
+        def recover() -> list[int]:
+            with self.store.db.read() as s:  # (before any slot is loaded: nothing in memory
+                groups = list(s.execute(select(  # to update)
+                    RunRow.id, RunRow.pid, RunRow.pid_started).where(
+                        RunRow.state.in_(("running", "scheduled")))))
+            ending = [pid for _, pid, started in groups
+                      if isinstance(pid, int) and pid > 0 and begin_termination(pid, started)]
+            with self.store.transaction() as s:
+                for run_id, _, _ in groups:
+                    try:  # one damaged row costs that row, not the start
+                        with s.begin_nested():
+                            self._close_in(s, run_id, "interrupted", _failed(CRASHED), now)
+                    except Exception:
+                        log.exception("could not end run %s left by a previous engine", run_id)
+            return ending
+
+        ending = await self._write(recover)
         if ending:
             log.info("ending %d process group(s) left by a previous engine", len(ending))
             self._reaper = asyncio.get_running_loop().create_task(
                 self._end_leftovers(ending))
-        with self._transaction() as s:  # before any slot is loaded: nothing in memory to update
-            for run in leftovers:
-                self._close_in(s, run.id, "interrupted", _failed(CRASHED), now)
 
     @staticmethod
     async def _end_leftovers(pids: list[int]) -> None:

@@ -10,17 +10,20 @@ time, so the writes keep their order and a batch grows while the one before it c
 batch that fails is retried item by item, so one bad item fails alone.
 
 Batch functions run on the writer thread: they may use the session and the store, never
-the engine's memory. A synchronous transaction on the loop (``drain`` first) still follows
-every write queued before it.
+the engine's memory. A command's work (a create, an edit, a decision) runs there too, alone
+and in its own transactions (``run``), after every write queued before it. The one
+synchronous transaction left on the loop, the timer's claim of due fires, calls ``drain``
+first, so it too follows every queued write.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -29,6 +32,7 @@ from ..errors import StoreError
 from ..store import Store
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A batch function applies its items and returns one result (or exception) per item.
 BatchFn = Callable[[Session, Sequence[Any]], Sequence[Any]]
@@ -185,6 +189,37 @@ class GroupCommit:
             if self._ended is None:
                 self._ended = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._ended)
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """``fn()`` on the writer thread, after every write queued before the call, with
+        the caller's context (a command's short wait for a lock goes with it). It makes its
+        own transactions; the batches queued meanwhile commit after it. Cancelling the
+        wait cancels nothing: once asked for, ``fn`` runs and its writes land."""
+        await self.settled()
+        loop = asyncio.get_running_loop()
+        while self._busy is not None:  # a commit begun since: ``fn`` goes after it
+            if self._ended is None:
+                self._ended = loop.create_future()
+            await asyncio.shield(self._ended)
+        if self._closed:  # no writer any more (an engine stopping): here
+            return fn()
+        self.open()
+        assert self._writer is not None
+        answer: concurrent.futures.Future[T] = concurrent.futures.Future()
+        context = contextvars.copy_context()
+
+        def job() -> _Outcomes:
+            try:
+                answer.set_result(context.run(fn))
+            except BaseException as exc:  # the caller hears it
+                answer.set_exception(exc)
+            return []
+
+        self._busy_batches = []
+        self._started += 1
+        self._busy = running = self._writer.submit(job)
+        running.add_done_callback(lambda _: _call_soon(loop, self._committed, running))
+        return await asyncio.shield(asyncio.wrap_future(answer))
 
     async def aclose(self) -> None:
         """Commit what is queued and end the writer thread; later writes commit at once,

@@ -8,7 +8,8 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 from pathlib import Path
 
 from sqlalchemy import select
@@ -39,42 +40,47 @@ from .runner import Outcome, Resume, RunContext, Runner
 from .sessions import RunTranscript, session_for
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 class Lifecycle(EngineBase):
-    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | None = None,
+    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | str | None = None,
                resume: Resume | None = None) -> None:
-        """Start a run's task; ``run`` is its record when the caller has it at hand."""
-        if run is None:
-            run = self.store.get_run(run_id)
-        self._task_automation[run_id] = run.automation_id
+        """Start a run's task; ``run`` is its record when the caller has it at hand, else
+        its automation's id (the record is read off the loop as the task starts)."""
+        automation_id = run.automation_id if isinstance(run, Run) else run
+        assert automation_id is not None
+        self._task_automation[run_id] = automation_id
         # in a context of its own: a run started by a command writes as the engine does,
         # not with the command's short wait for a lock (``api.COMMAND_BUSY_MS``)
-        task = asyncio.get_running_loop().create_task(self._execute(run, delay, resume),
-                                                      context=usual_waits())
+        task = asyncio.get_running_loop().create_task(
+            self._execute(run if isinstance(run, Run) else run_id, delay, resume),
+            context=usual_waits())
         self._tasks[run_id] = task
         task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
 
-    async def _execute(self, run: Run, delay: float, resume: Resume | None = None) -> None:
-        run_id = run.id
+    async def _execute(self, run: Run | str, delay: float, resume: Resume | None = None) -> None:
+        run_id = run.id if isinstance(run, Run) else run
         try:
+            if not isinstance(run, Run):
+                run = await self._read(self.store.get_run, run_id)
             if delay:
                 await self.clock.sleep(delay)
             automation = self._current(run.automation_id)
             # A resumed run goes on as it was claimed: that revision's task and policies,
             # whatever was edited (or broke) meanwhile.
-            claimed = (self.store.definition_at(automation.id, run.revision)
+            claimed = (await self._read(self.store.definition_at, automation.id, run.revision)
                        if resume is not None and run.revision != automation.revision
                        else automation.definition)
             if claimed is None:
-                self._close(run_id, Outcome(state="failed", error_code="broken",
-                                            error_message=automation.problem or "broken"))
+                await self._close(run_id, Outcome(state="failed", error_code="broken",
+                                                  error_message=automation.problem or "broken"))
                 return
             kind = claimed.runner.kind
             runner = self.runners.get(kind)
             if runner is None:
-                self._close(run_id, Outcome(state="failed", error_code="no_runner",
-                                            error_message=f"this Errands cannot run {kind} "
-                                            "automations"))
+                await self._close(run_id, Outcome(state="failed", error_code="no_runner",
+                                                  error_message=f"this Errands cannot run "
+                                                  f"{kind} automations"))
                 return
             if run.trigger == "catch_up" and runner.needs_network and self.network is not None \
                     and resume is None:
@@ -92,7 +98,7 @@ class Lifecycle(EngineBase):
                     resume = None
                     outcome = await self._attempt(runner, ctx)
                 if outcome.state == "awaiting_input":
-                    self._park(run_id, outcome)
+                    await self._park(run_id, outcome)
                     return
                 retry = (outcome.state == "failed" and not ctx.dry_run
                          and outcome.stop_reason is None
@@ -102,20 +108,22 @@ class Lifecycle(EngineBase):
                     await self._close_soon(run_id, outcome)
                     return
                 delay_td = ctx.definition.policy.retry.delay(attempt)
-                self._backoff(run_id, outcome, self.clock.now() + delay_td)
+                await self._backoff(run_id, outcome, self.clock.now() + delay_td)
                 await self.clock.sleep(delay_td.total_seconds())
                 attempt += 1
         except asyncio.CancelledError:
             reason = self._cancel_reason.pop(run_id, "interrupted")
             why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
-            self._close(run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING),
-                        reason)
+            # the task ends with its close committed (a stop waiting for it reads the end)
+            await settle(self._close(
+                run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING), reason))
         except NotFound:
             return  # the automation was deleted while this run waited
         except Exception as exc:  # a runner bug fails the run, never the engine
             log.exception("run %s crashed", run_id)
-            self._close(run_id, Outcome(state="failed", error_code="internal",
-                                        error_message=f"{type(exc).__name__}: {exc}"))
+            await settle(self._close(run_id, Outcome(
+                state="failed", error_code="internal",
+                error_message=f"{type(exc).__name__}: {exc}")))
 
     async def _attempt(self, runner: Runner, ctx: RunContext) -> Outcome:
         backstop = ctx.timeout.total_seconds() + 30
@@ -162,26 +170,43 @@ class Lifecycle(EngineBase):
                           session=transcript, resume=resume, services=self,  # type: ignore[arg-type]
                           data_dir=self.data_dir)
 
-    def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
+    async def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
+        """running -> scheduled, until its next attempt."""
         now = self.clock.now()
-        with self._transaction() as s:
+
+        def write(s: Session) -> str:
             row = self.store.update_run_in(s, run_id, state="scheduled", retry_at=retry_at,
                                            pid=None, pid_started=None,
                                            error_code=outcome.error_code,
                                            error_message=outcome.error_message,
                                            output_tail=_tail(outcome.output_tail))
             row.attempts = _close_attempt(row.attempts, now, "failed", outcome)
-            automation_id = row.automation_id
-        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
-                            data={"state": "scheduled", "retry_at": format_instant(retry_at)})
+            return row.automation_id
 
-    def _park(self, run_id: str, outcome: Outcome) -> None:
+        def backed_off(automation_id: str) -> None:
+            self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                                data={"state": "scheduled", "retry_at": format_instant(retry_at)})
+
+        await self._landed(self._group.submit("call", write), backed_off)
+
+    async def _landed(self, future: asyncio.Future[T], then: Callable[[T], None]) -> None:
+        """Wait for a queued write; ``then`` its result on the loop, even when cancelled
+        meanwhile (the cancel is raised after it: what was written is what memory says)."""
+        interrupted = await settle(future)
+        then(future.result())
+        if interrupted is not None:
+            raise interrupted
+
+    async def _park(self, run_id: str, outcome: Outcome) -> None:
         """running -> awaiting_input, with the blocker, until a decision or expiry."""
         now = self.clock.now()
         blocker = outcome.blocker or Blocker(
             kind="question", question=outcome.result or "The run needs your input to go on.")
         expires_at = now + self.settings.get("parked_expiry")
-        with self._transaction() as s:
+        slot = self._slots.get(self._task_automation.get(run_id, ""))
+        title = slot.automation.title if slot is not None else None
+
+        def write(s: Session) -> str:
             row = self.store.get_row_in(s, run_id)
             row.state = "awaiting_input"
             row.session_id = outcome.session_id or row.session_id
@@ -195,15 +220,20 @@ class Lifecycle(EngineBase):
             row.attempts = _close_attempt(row.attempts, now, "awaiting_input", outcome)
             automation_id = row.automation_id
             self.store.add_blocker_in(s, run_id, blocker, now=now, expires_at=expires_at)
+            named = title or self.store.get_in(s, automation_id).title
             self.store.add_attention_in(
                 s, kind="awaiting_input", now=now, automation_id=automation_id, run_id=run_id,
-                title=f"{self._current(automation_id).title} waits for you",
-                body=blocker.summary())
-        self._expiries[run_id] = expires_at
-        self._kick()
-        self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
-                            data={"state": "awaiting_input"})
-        self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+                title=f"{named} waits for you", body=blocker.summary())
+            return automation_id
+
+        def parked(automation_id: str) -> None:
+            self._expiries[run_id] = expires_at
+            self._kick()
+            self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                                data={"state": "awaiting_input"})
+            self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+
+        await self._landed(self._group.submit("call", write), parked)
 
     async def decide(self, run_id: str, decision: Decision, *, request_id: str | None = None,
                      actor: str = "user") -> Run:
@@ -224,20 +254,37 @@ class Lifecycle(EngineBase):
     async def _decide_runs(self, run_ids: list[str], decision: Decision,
                            request_id: str | None, actor: str) -> list[Run | ErrandsError]:
         now = self.clock.now()
-        outcomes: list[Run | ErrandsError] = []
-        resumed: list[tuple[Run, Blocker]] = []
-        with self._transaction() as s:
-            for run_id in run_ids:
+
+        def write() -> tuple[list[Run | ErrandsError], list[tuple[Run, Blocker]]]:
+            outcomes: list[Run | ErrandsError] = []
+            resumed: list[tuple[Run, Blocker]] = []
+            with self.store.transaction() as s:
+                for run_id in run_ids:
+                    try:
+                        decided = self._decide_in(s, run_id, decision, request_id, actor, now)
+                    except ErrandsError as exc:  # raised before this run changed anything
+                        outcomes.append(exc)
+                        continue
+                    if isinstance(decided, Run):
+                        outcomes.append(decided)  # decided before under this request id
+                    else:
+                        outcomes.append(decided[0])
+                        resumed.append(decided)
+            return outcomes, resumed
+
+        outcomes, resumed = await self._write(write, then=lambda done: self._resume(
+            done[1], decision))
+        for record, asked in resumed:  # the runs go on first: a rule that cannot be saved
+            if decision.kind == "approve_always" and not record.dry_run:  # costs only itself
                 try:
-                    decided = self._decide_in(s, run_id, decision, request_id, actor, now)
-                except ErrandsError as exc:  # raised before this run changed anything
-                    outcomes.append(exc)
-                    continue
-                if isinstance(decided, Run):
-                    outcomes.append(decided)  # decided before under this request id
-                else:
-                    outcomes.append(decided[0])
-                    resumed.append(decided)
+                    await self._save_approval(record.automation_id, asked, decision, actor)
+                except ErrandsError as exc:
+                    log.warning("run %s was approved, but its rule could not be saved on "
+                                "automation %s: %s", record.id, record.automation_id, exc)
+        return outcomes
+
+    def _resume(self, resumed: list[tuple[Run, Blocker]], decision: Decision) -> None:
+        """After the decisions committed: the runs go on."""
         for record, asked in resumed:
             self._expiries.pop(record.id, None)
             slot = self._slots.get(record.automation_id)
@@ -249,14 +296,6 @@ class Lifecycle(EngineBase):
             self.events.publish("attention_raised", automation_id=record.automation_id,
                                 run_id=record.id, data={"read": "awaiting_input"})
             self._spawn(record.id, run=record, resume=Resume(asked, decision))
-        for record, asked in resumed:  # the runs go on first: a rule that cannot be saved
-            if decision.kind == "approve_always" and not record.dry_run:  # costs only itself
-                try:
-                    await self._save_approval(record.automation_id, asked, decision, actor)
-                except ErrandsError as exc:
-                    log.warning("run %s was approved, but its rule could not be saved on "
-                                "automation %s: %s", record.id, record.automation_id, exc)
-        return outcomes
 
     def _decide_in(self, s: Session, run_id: str, decision: Decision, request_id: str | None,
                    actor: str, now: datetime) -> Run | tuple[Run, Blocker]:
@@ -306,27 +345,41 @@ class Lifecycle(EngineBase):
         for run_id, at in list(self._expiries.items()):
             if at <= now:
                 waited = format_duration(self.settings.get("parked_expiry"))
+                self._expiries.pop(run_id, None)  # (closing: not expired twice meanwhile)
                 self._close(run_id, Outcome(state="failed", error_code="expired",
                                             stop_reason="approval_expired",
                                             error_message=f"nobody decided within {waited}"),
                             "expired")
-                self._expiries.pop(run_id, None)
 
     def _until_expiry(self, now: datetime) -> float | None:
         first = min(self._expiries.values(), default=None)
         return None if first is None else max(0.0, (first - now).total_seconds())
 
-    def _close(self, run_id: str, outcome: Outcome, state: str | None = None) -> None:
+    def _close(self, run_id: str, outcome: Outcome, state: str | None = None
+               ) -> asyncio.Future[None]:
         """The one way a run ends (success, failure, timeout, cancel or stop of a running,
-        queued or parked run, expiry, shutdown): record it, then account for it."""
+        queued or parked run, expiry, shutdown): record it, then account for it. The
+        write is queued for the writer thread (runs that end together share a commit);
+        notices and memory follow once it committed, when the returned future ends. A
+        close that cannot be written is logged: the run stays active until the next
+        start, whose recovery ends it as interrupted."""
         state = state or outcome.state
-        self._pending_events = []
-        try:
-            with self._transaction() as s:
-                closed = self._close_in(s, run_id, state, outcome, self.clock.now())
-        finally:
-            self._flush_events()
-        self._closed(run_id, state, closed)
+        write = self._group.submit("close", (run_id, state, outcome, self.clock.now()))
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def committed(future: asyncio.Future[Any]) -> None:
+            try:
+                if future.cancelled() or future.exception() is not None:
+                    log.error("the end of run %s could not be recorded: %s", run_id,
+                              "cancelled" if future.cancelled() else future.exception())
+                    return
+                self._closed(run_id, state, future.result())
+            finally:
+                if not done.done():
+                    done.set_result(None)
+
+        write.add_done_callback(committed)
+        return done
 
     async def _close_soon(self, run_id: str, outcome: Outcome) -> None:
         """``_close`` for a run its runner ended: runs that end in the same loop turn share
@@ -387,7 +440,7 @@ class Lifecycle(EngineBase):
         self._refresh(automation_id, snapshot)
         if slot.queued and slot.active is None and not self._stopping:
             slot.active, slot.queued = slot.queued, None
-            self._spawn(slot.active)
+            self._spawn(slot.active, run=automation_id)
 
     def _close_in(self, s: Session, run_id: str, state: str, outcome: Outcome,
                   now: datetime) -> tuple[str, list[str], Automation | None] | None:
@@ -451,20 +504,24 @@ class Lifecycle(EngineBase):
                                         automation_id=a.id, run_id=run.id)
         return [kind for kind, _, _ in v.attention]
 
-    def _cancel(self, run_id: str, why: tuple[str, str]) -> None:
+    def _cancel(self, run_id: str, why: tuple[str, str]) -> asyncio.Future[None] | None:
+        """Cancel a run's task (it closes itself), or close a run no task executes (parked
+        or queued): the close's future then."""
         task = self._tasks.get(run_id)
         if task is not None and not task.done():
             self._cancel_reason[run_id] = "cancelled"
             self._cancel_why[run_id] = why
             task.cancel()
-            return
-        self._close(run_id, _failed(why), "cancelled")  # parked or queued: nothing executes
+            return None
+        return self._close(run_id, _failed(why), "cancelled")
 
     async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None:
         task = self._tasks.get(run_id)
-        self._cancel(run_id, why)
+        closing = self._cancel(run_id, why)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
+        if closing is not None:
+            await closing
 
     async def wait_run(self, run_id: str) -> Run:
         """Until the run is final (for ``run-now --wait``)."""
@@ -472,4 +529,4 @@ class Lifecycle(EngineBase):
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         # read off the loop: runs that end together would otherwise read in one turn
-        return await asyncio.to_thread(self.store.get_run, run_id)
+        return await self._read(self.store.get_run, run_id)

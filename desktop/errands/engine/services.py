@@ -10,26 +10,41 @@ to review it, as does any change to permissions an unattended run asks for.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
+
+from sqlalchemy.orm import Session
 
 from ..errors import InvalidInput
 from ..timeutil import format_instant
 from .base import EngineBase
 from .runner import RunContext
 
+log = logging.getLogger(__name__)
 MAX_DEPTH = 3
 ACTIONS = ("create", "update", "pause", "resume", "delete", "list", "run_now")
 
 
 class Services(EngineBase):
     def notify(self, ctx: RunContext, title: str, body: str) -> None:
+        """Queued with the engine's writes (the run goes on at once); the notice follows
+        the commit."""
         now = self.clock.now()
-        with self._transaction() as s:
+
+        def write(s: Session) -> None:
             self.store.add_attention_in(s, kind="notify", title=title or ctx.definition.title,
                                         body=body, now=now, automation_id=ctx.automation_id,
                                         run_id=ctx.run_id)
-        self.events.publish("attention_raised", automation_id=ctx.automation_id,
-                            run_id=ctx.run_id, data={"notify": {"title": title, "body": body}})
+
+        def written(future: asyncio.Future[None]) -> None:
+            if future.cancelled() or future.exception() is not None:
+                log.error("run %s's notice %r could not be recorded: %s", ctx.run_id, title,
+                          "cancelled" if future.cancelled() else future.exception())
+                return
+            self.events.publish("attention_raised", automation_id=ctx.automation_id,
+                                run_id=ctx.run_id, data={"notify": {"title": title, "body": body}})
+
+        self._group.submit("call", write).add_done_callback(written)
 
     async def provider_config(self) -> Any:
         """The model provider as configured now (the key is read off the loop: a keyring
@@ -52,7 +67,7 @@ class Services(EngineBase):
                 {"id": a.id, "title": a.title, "status": a.status,
                  "kind": a.definition.runner.kind if a.definition else None,
                  "next_fire_at": format_instant(a.next_fire_at)}
-                for a in self.store.list()]}
+                for a in await self._read(self.store.list)]}
         if action == "create":
             doc = self._document(ctx, arguments, base=None)
             depth = ctx.definition.origin.depth + 1
@@ -71,14 +86,14 @@ class Services(EngineBase):
                 doc["paused"] = True
             automation, _ = await self.create(doc, actor=actor)  # type: ignore[attr-defined]
             if not attended:
-                self._review(ctx, automation.id, f"New automation to review: {automation.title}",
+                await self._review(ctx, automation.id, f"New automation to review: {automation.title}",
                              "Created by an unattended run; it stays paused until you resume it.")
             return self._echo(automation, created=True)
         ident = arguments.get("id")
         if not isinstance(ident, str) or not ident:
             raise InvalidInput("id", "is required for " + action, "an automation id (see list)",
                                '{"action": "' + action + '", "id": "3f2a…"}')
-        ident = self.store.resolve_id(ident)
+        ident = await self._read(self.store.resolve_id, ident)
         if action == "delete" and ident == ctx.automation_id:  # it would wait for itself
             raise InvalidInput("id", "a run cannot delete its own automation; finish, and ask "
                                "the user to delete it", "another automation's id",
@@ -88,7 +103,7 @@ class Services(EngineBase):
                                "user resumes it after looking at it", "pause, update, list, …",
                                '{"action": "list"}')
         if action == "update":
-            current = self.store.get(ident)
+            current = await self._read(self.store.get, ident)
             base = current.definition.to_dict() if current.definition else {}
             doc = self._document(ctx, arguments, base=base)
             doc.pop("origin", None)  # where an automation came from is not the model's to say
@@ -107,7 +122,7 @@ class Services(EngineBase):
                     doc["paused"] = True
             automation, _ = await self.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
             if review:
-                self._review(ctx, ident, f"Changed automation to review: {automation.title}",
+                await self._review(ctx, ident, f"Changed automation to review: {automation.title}",
                              "An unattended run changed what it runs; it stays paused until "
                              "you resume it.")
             return self._echo(automation, created=False)
@@ -132,12 +147,16 @@ class Services(EngineBase):
                 doc.pop("workdir", None)
         return doc
 
-    def _review(self, ctx: RunContext, automation_id: str, title: str, body: str) -> None:
-        with self._transaction() as s:
-            self.store.add_attention_in(s, kind="review", title=title, body=body,
-                                        now=self.clock.now(), automation_id=automation_id,
-                                        run_id=ctx.run_id)
-        self.events.publish("attention_raised", automation_id=automation_id, run_id=ctx.run_id)
+    async def _review(self, ctx: RunContext, automation_id: str, title: str, body: str) -> None:
+        now = self.clock.now()
+
+        def write() -> None:
+            with self.store.transaction() as s:
+                self.store.add_attention_in(s, kind="review", title=title, body=body, now=now,
+                                            automation_id=automation_id, run_id=ctx.run_id)
+
+        await self._write(write, then=lambda _: self.events.publish(
+            "attention_raised", automation_id=automation_id, run_id=ctx.run_id))
 
     @staticmethod
     def _echo(automation: Any, *, created: bool) -> dict[str, Any]:

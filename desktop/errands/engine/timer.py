@@ -1,12 +1,21 @@
 """The single timer and the admission of due fires: one wake per due instant, wall/monotonic
 checks for a sleeping machine or a clock jump, and every due fire claimed (or skipped with
-its reason) in one transaction that also moves the durable cursor."""
+its reason) in one transaction that also moves the durable cursor.
+
+That claim is the one write the engine makes on its loop, on purpose: the claimed runs
+start in the same turn, and a fire's lateness is what users (and the APScheduler
+comparison) measure; a burst of a thousand claims commits in tens of milliseconds. It never
+waits long for another program's lock (a backup, an sqlite3 shell): ``ADMIT_WAIT_MS`` at
+most, and not at all while the writer thread already waits for one. Refused, the fires stay
+due, and the writer thread waits for the lock instead (``_wait_for_lock``), waking the timer
+once it is free, so the loop (the control channel, the runs) goes on meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
 import heapq
 import logging
+import time
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,10 +26,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..db.bulk import Cursor, StaleCursor, write_cursors
+from ..db.database import waiting_at_most
 from ..db.schema import AutomationRow, RunRow
 from ..definition import AfterTrigger, Definition
+from ..errors import StoreError
 from ..paths import run_log_path, workspace_path
-from ..records import Automation
+from ..records import Automation, Run
 from ..schedule import jitter_offset
 from ..store import Claimed, _automation, _run, run_from_values
 from .base import (
@@ -38,6 +49,8 @@ from .base import (
 from .fires import cursor_after, due_window, plan_fires
 
 log = logging.getLogger(__name__)
+ADMIT_WAIT_MS = 50    # the claim's longest wait on the loop for another program's write lock
+LOCK_PROBE_MS = 1000  # the writer thread's wait for it, per try (a quit is heard between)
 
 class Timer(EngineBase):
     def _arm(self, automation_id: str) -> None:
@@ -86,6 +99,7 @@ class Timer(EngineBase):
 
     async def _timer_loop(self) -> None:
         last_wall, last_mono = self.clock.now(), self.clock.monotonic()
+        locked_since: datetime | None = None
         while not self._stopping:
             now, mono = self.clock.now(), self.clock.monotonic()
             drift = (now - last_wall).total_seconds() - (mono - last_mono)
@@ -107,11 +121,47 @@ class Timer(EngineBase):
                 expiry = self._until_expiry(self.clock.now())
                 if expiry is not None:
                     timeout = min(timeout, expiry)
-            except Exception:  # the store failed (locked, disk full): try again shortly
+                locked_since = None
+            except StoreError as exc:
+                if exc.code != "locked":
+                    log.exception("admitting due fires failed; retrying in %.0f s",
+                                  RETRY_ADMISSION)
+                    timeout = RETRY_ADMISSION
+                else:  # another program writes: said once; the writer waits for the lock
+                    if locked_since is None:
+                        locked_since = now
+                        log.warning("due fires wait: %s", exc)
+                    self._wait_for_lock()
+                    timeout = RETRY_ADMISSION
+            except Exception:  # the store failed (disk full, damaged): try again shortly
                 log.exception("admitting due fires failed; retrying in %.0f s", RETRY_ADMISSION)
                 timeout = RETRY_ADMISSION
             self.wakeups += 1
             await self.clock.wait(self._wake, timeout)
+
+    def _wait_for_lock(self) -> None:
+        """Wait for another program's write lock on the writer thread, not on the loop;
+        the timer wakes once it is free (or in ``RETRY_ADMISSION`` anyway)."""
+        if self._lock_wait is not None and not self._lock_wait.done():
+            return
+
+        def until_free() -> None:
+            while not self._stopping:
+                try:
+                    with waiting_at_most(LOCK_PROBE_MS), self.store.transaction():
+                        return
+                except StoreError as exc:
+                    if exc.code != "locked":
+                        return  # another failure: the timer's next try says what it is
+                    time.sleep(0.01)  # (a refusal that did not wait: not a busy loop)
+
+        async def wait() -> None:
+            try:
+                await self._group.run(until_free)
+            finally:
+                self._kick()
+
+        self._lock_wait = asyncio.get_running_loop().create_task(wait())
 
     def _sleep_for(self, due: datetime | None) -> float:
         """How long the timer may sleep. Linux lets a sleep overrun by 0.1 % (its timer
@@ -128,7 +178,9 @@ class Timer(EngineBase):
             mono = self.clock.monotonic()
             if until >= FINAL_STRETCH / 2 and mono - self._checkpointed >= CHECKPOINT_EVERY:
                 self._checkpointed = mono
-                self.store.checkpoint()  # so the claim's commit does not copy the log back
+                # so the claim's commit does not copy the log back (on a worker: it writes
+                # the file; a commit meanwhile goes on, the checkpoint being passive)
+                asyncio.get_running_loop().run_in_executor(None, self.store.checkpoint)
                 until = (due - self.clock.now()).total_seconds()
         return max(0.0, until)
 
@@ -149,13 +201,17 @@ class Timer(EngineBase):
             return
         settings = self.settings
         try:
+            if self.store.db.waiting_for_lock:  # the writer waits: so would this, on the loop
+                raise StoreError("locked", "another program is writing to the database")
             try:  # fast path: one transaction, no savepoints
-                batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger,
-                                          careful=False)
+                with waiting_at_most(ADMIT_WAIT_MS):
+                    batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger,
+                                              careful=False)
             except (IntegrityError, StaleCursor) as exc:  # a slot claimed before, or memory behind
                 log.debug("admitting one by one: %s", exc)
-                batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger,
-                                          careful=True)
+                with waiting_at_most(ADMIT_WAIT_MS):
+                    batch = self._admit_batch(due_ids, now, settings, reason_hint, stagger,
+                                              careful=True)
         except BaseException:  # nothing was recorded: these fires stay due for the next try
             for automation_id in due_ids:
                 self._arm(automation_id)
@@ -182,19 +238,18 @@ class Timer(EngineBase):
                     self._cancel_why[run_id] = REPLACED
                     task.cancel()
         for run_id, delay, claim in started:
-            record = (run_from_values(claim.values) if isinstance(claim, Claimed)
-                      else _run(claim))
+            record = run_from_values(claim.values) if isinstance(claim, Claimed) else claim
             self._spawn(run_id, delay, record)
 
     def _admit_batch(self, due_ids: list[str], now: datetime, settings: Any,
                      reason_hint: str | None, stagger: bool, *, careful: bool
-                     ) -> tuple[list[tuple[str, float, RunRow | Claimed]], list[str],
+                     ) -> tuple[list[tuple[str, float, Run | Claimed]], list[str],
                                 list[Automation | Cursor], list[tuple[str, str, str]]]:
         """Plan and record every due automation in one transaction. Memory is changed only
         by the caller, after the commit, from what this returns."""
         grace = settings.grace
         stagger_step = settings.get("catch_up_stagger").total_seconds()
-        started: list[tuple[str, float, RunRow | Claimed]] = []
+        started: list[tuple[str, float, Run | Claimed]] = []
         cancels: list[str] = []
         changed: list[AutomationRow] = []
         placed: list[tuple[str, str, str]] = []
@@ -252,7 +307,10 @@ class Timer(EngineBase):
                             if plan.catch_up and stagger:
                                 delay = catch_ups * stagger_step
                                 catch_ups += 1
-                            started.append((run.id, delay, run))
+                            # a plain record (or the bulk insert's values): no row
+                            # leaves the transaction
+                            started.append((run.id, delay, run if isinstance(run, Claimed)
+                                            else _run(run)))
                             busy = True
                         else:
                             placed.append((automation_id, run.id, "queued"))
