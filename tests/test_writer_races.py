@@ -1,7 +1,9 @@
 """Races around the engine's writer thread: a run-now whose claim is still being written
 while the caller gives up, a fire replaces it, the engine stops, the same request comes
 again or the automation is deleted; and group commit's waits (cancelled, or under a steady
-stream of writes). Each once failed (a hostile review of the writer thread)."""
+stream of writes); and, since commands and closes write there too, a stop racing a decision
+or a run's end, and start under another program's lock. Each once failed (a hostile
+review of the writer thread)."""
 
 from __future__ import annotations
 
@@ -13,13 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_support import Harness
+from engine_support import Harness, ok
 from errands.engine.group_commit import GroupCommit
 from errands.errors import Conflict, NotFound
+from errands.records import Decision
 from errands.store import Store
 from sqlalchemy.orm import Session
+from test_lifecycle import h, parking  # noqa: F401  (h: the parking harness fixture)
 
 H = timedelta(hours=1)
+M = timedelta(minutes=1)
 
 
 def gate_claims(h: Harness) -> tuple[threading.Event, threading.Event]:
@@ -91,10 +96,13 @@ async def fire_during_claim(tmp_path: Path, overlap: str) -> tuple[Harness, str,
 
 
 async def test_a_fire_that_replaces_a_run_being_claimed_ends_it_as_cancelled(tmp_path: Path) -> None:
+    """The timer's claim waits for the writer: run-now's claim lands first and its run is
+    started, then the fire replaces it (cancelled before its task took a step)."""
     h, a, manual = await fire_during_claim(tmp_path, "cancel_previous")
     try:
         assert orphans(h, a) == [], "the manual run was left 'scheduled' with no task"
-        assert manual.state == "cancelled" and manual.error_code == "replaced"
+        [ended] = [r for r in h.runs(a) if r.id == manual.id]
+        assert ended.state == "cancelled" and ended.error_code == "replaced"
     finally:
         await h.stop()
 
@@ -226,3 +234,138 @@ async def test_a_delete_while_a_claim_is_written_says_so(tmp_path: Path) -> None
     await h.clock.settle()
     assert not h.engine._tasks and a not in h.engine._slots
     await h.stop()
+
+
+# ------------------------------------------------- commands and closes off the loop
+
+@pytest.fixture
+async def he(tmp_path: Path) -> Any:
+    harness = Harness(tmp_path, max_sleep=3600)
+    await harness.engine.start()
+    yield harness
+    await harness.stop()
+
+
+async def test_a_stop_while_a_decision_is_written_wins_and_the_action_never_runs(h: Harness) -> None:
+    """The decision is being written on the writer thread when a stop arrives: the stop's
+    close follows it and wins (closes commit before starts), so the resumed run finds itself
+    ended and its approved action never runs; the slot is free again."""
+    a = await h.add("ask", {"kind": "manual"})
+    run = await h.engine.run_now(a)
+    await h.clock.settle()
+    assert h.states(a) == ["awaiting_input"]
+    seen: list[object] = []
+    original = parking(h).run
+
+    async def spy(ctx):  # type: ignore[no-untyped-def]
+        if ctx.resume is not None:
+            seen.append((h.store.get_run(ctx.run_id).state, h.engine._slots[a].active))
+        return await original(ctx)
+    parking(h).run = spy  # type: ignore[method-assign]
+    decide = asyncio.ensure_future(h.engine.decide(run.id, Decision("approve_once")))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)   # decide's write is on the writer thread now
+    stopped = await h.engine.stop_current(a)
+    decided = await decide
+    await h.clock.settle()
+    assert stopped.state == "cancelled"
+    assert seen == [], f"the stopped run's approved action ran anyway: {seen}"
+    assert h.states(a) == ["cancelled"] and h.engine._slots[a].active is None
+    assert decided.state == "scheduled"  # the decision itself was taken
+
+
+async def _hold_close_of(h: Harness, run_id: str) -> tuple[threading.Event, threading.Event]:
+    entered, release = threading.Event(), threading.Event()
+    batch = h.engine._group._kinds["close"]
+
+    def held(s, items):  # type: ignore[no-untyped-def]
+        if any(item[0] == run_id for item in items):
+            entered.set()
+            release.wait(10)
+        return batch(s, items)
+    h.engine._group._kinds["close"] = held
+    return entered, release
+
+async def test_a_queued_fire_a_stop_dropped_is_not_started_by_the_run_ending_meanwhile(he: Harness) -> None:
+    """queue_one: A runs, Q waits. A ends, and while its close commits a stop arrives: Q
+    leaves the slot at once (so A's end does not start it) and ends cancelled."""
+    h = he
+    h.runner.script("q", (90 * 60, ok()))
+    a = await h.add("q", {"kind": "every", "every": "1h"}, overlap="queue_one")
+    await h.clock.advance(H + M)
+    first, queued = h.runs(a)
+    assert (first.state, queued.state) == ("running", "scheduled")
+    entered, release = await _hold_close_of(h, first.id)
+    advancing = asyncio.ensure_future(h.clock.advance(30 * M))  # A ends at 1h30
+    deadline = time.monotonic() + 10
+    while not entered.is_set():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.001)
+    stopping = asyncio.ensure_future(h.engine.stop_current(a))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    release.set()
+    stopped = await stopping
+    await advancing
+    await h.clock.settle()
+    await h.clock.advance(M)
+    runs = h.runs(a)
+    assert [c.scheduled_for for c in h.runner.calls] == [first.scheduled_for], \
+        "the queued fire that stop dropped was run anyway"
+    assert runs[1].state == "cancelled"
+
+@pytest.mark.logs("due fires wait")
+async def test_an_engine_starts_under_a_brief_lock_and_claims_the_missed_fires_after(he: Harness) -> None:
+    """Another program holds the write lock for a second as the engine starts with missed
+    fires to account for: it starts anyway, and accounts for them once the lock is free."""
+    import sqlite3
+
+    h = he
+    a = await h.add("hourly", {"kind": "every", "every": "1h"})
+    await h.stop()
+    h.clock.jump_wall(2 * H)  # missed fires to account for at start
+    holder = sqlite3.connect(h.tmp_path / "errands.sqlite3", isolation_level=None,
+                             check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    threading.Timer(1.0, lambda: holder.execute("ROLLBACK")).start()
+    h.engine = h._new_engine()
+    try:
+        await h.engine.start()
+        started = "started"
+    except Exception as exc:  # noqa: BLE001
+        started = f"{type(exc).__name__}: {exc}"
+    await asyncio.sleep(1.2)
+    holder.close()
+    assert started == "started"
+    await h.clock.settle()
+    assert "skipped" in h.states(a) or len(h.runs(a)) >= 2, h.states(a)
+
+async def test_a_commands_work_is_not_kept_off_the_writer_by_a_stream_of_batches(tmp_path: Path) -> None:
+    """A burst keeps the writer committing batches back to back; a command's work still
+    gets its turn within one or two commits."""
+    from errands.engine.group_commit import GroupCommit
+    from errands.store import Store
+
+    store = Store(tmp_path / "g.sqlite3")
+    group = GroupCommit(store)
+    group.register("slow", lambda s, items: [time.sleep(0.01) for _ in items[:1]] + [None] * (len(items) - 1))
+    group.open()
+    streaming = True
+
+    async def stream() -> None:
+        while streaming:
+            group.post("slow", 1)
+            await asyncio.sleep(0)
+
+    feeder = asyncio.ensure_future(stream())
+    await asyncio.sleep(0.05)
+    began = time.monotonic()
+    command = asyncio.ensure_future(group.run(lambda: "done"))
+    await asyncio.wait({command}, timeout=2.0)
+    waited = time.monotonic() - began
+    streaming = False
+    await feeder
+    await command
+    await group.aclose()
+    store.close()
+    assert waited < 0.5, f"run() starved {waited:.2f} s behind a stream of batches"

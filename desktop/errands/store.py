@@ -24,7 +24,7 @@ from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
                         RevisionRow, RunRow, SessionRow, SettingRow)
 from .definition import Definition
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import Conflict, ErrandsError, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
                       Message, Parked, Run, SessionInfo, load_definition)
 from .settings import Settings, check_key, normalize
@@ -440,18 +440,22 @@ class Store:
         return row
 
     def start_attempts_in(self, s: Session, items: Sequence[tuple[str, int, datetime]]
-                          ) -> list[Run | NotFound]:
+                          ) -> list[Run | ErrandsError]:
         """Mark runs running, each for its (run id, attempt, time). One statement for all:
-        a burst starts a thousand at once (see ``engine.group_commit``)."""
+        a burst starts a thousand at once (see ``engine.group_commit``). Only a scheduled
+        run starts: one ended since it was asked to start gets ``Conflict("ended")``."""
         table = RunRow.__table__
         found = {row.id: run_from_values(row._mapping)
                  for row in select_rows(s, table, [run_id for run_id, _, _ in items])}
-        results: list[Run | NotFound] = []
+        results: list[Run | ErrandsError] = []
         changes = []
         for run_id, attempt, now in items:
             run = found.get(run_id)
             if run is None:
                 results.append(NotFound(f"no run with id {run_id!r}"))
+                continue
+            if run.state != "scheduled":  # ended meanwhile (a stop, an expiry): stays ended
+                results.append(Conflict("ended", f"run #{run.index} is {run.state}"))
                 continue
             segment: dict[str, Any] = {"attempt": attempt, "started_at": format_instant(now)}
             if run.attempts and run.attempts[-1].get("attempt") == attempt:

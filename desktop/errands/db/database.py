@@ -283,8 +283,10 @@ class Database:
             raise  # a constraint doing its job (a slot claimed twice); callers decide
         except OperationalError as exc:
             if _locked(exc):
+                waited = _WAIT_MS.get()
+                waited = self.busy_ms if waited is None else waited
                 raise StoreError("locked", f"{self.path} stayed locked for "
-                                 f"{self.busy_ms / 1000:g} s by another process; try again.") from exc
+                                 f"{waited / 1000:g} s by another process; try again.") from exc
             raise StoreError("database", f"{self.path}: {exc.orig}") from exc
         except DBAPIError as exc:
             raise StoreError("database", f"{self.path}: {exc.orig}") from exc

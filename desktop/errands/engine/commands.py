@@ -225,7 +225,9 @@ class Commands(EngineBase):
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
         why = ("cancelled", stopped_by(actor))
         if slot.queued:
-            await self._close(slot.queued, _failed(why), "cancelled")
+            closing = self._cancel(slot.queued, why)  # (no task: a close, queued run gone)
+            if closing is not None:
+                await closing
         await self._cancel_and_wait(run_id, why)
         return await self._read(self.store.get_run, run_id)
 

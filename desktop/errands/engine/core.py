@@ -28,6 +28,7 @@ from ..catalog import Catalog
 from ..db.schema import RunRow
 from ..records import Automation, Run
 from ..settings import Settings
+from ..errors import StoreError
 from ..store import Store
 from .base import (  # noqa: F401
     CHECKPOINT_EVERY,
@@ -93,12 +94,14 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._readied: datetime | None = None  # the fire the store was last readied for
         self._checkpointed = float("-inf")       # monotonic time of the last checkpoint
         self._group = GroupCommit(store)
+        # closes first: a stop asked for before a run's start committed wins over it (the
+        # start then finds the run ended); nothing else needs an order between kinds
+        self._group.register("close", self._close_batch_in)
         self._group.register("start", store.start_attempts_in)
         self._group.register("pid", self._record_pids_in)
         # an agent's transcript lines wait a moment: their commit then falls in the model's
         # answer time instead of between a reply and the next request
         self._group.register("message", store.append_messages_in, delay=MESSAGE_DELAY)
-        self._group.register("close", self._close_batch_in)
         # any other write the engine awaits, in order (run_now's claim): fn(session) each
         self._group.register("call", lambda s, calls: [call(s) for call in calls])
         self._reading = 0  # reads under way on worker threads
@@ -167,7 +170,14 @@ class Engine(Timer, Lifecycle, Commands, Services):
         if self.automatic:
             for automation_id in self._slots:
                 self._arm(automation_id)
-            self._admit_due(now, reason_hint="app_not_running", stagger=True)
+            await self._group.idle()  # (the claim then waits for no write of ours)
+            try:
+                self._admit_due(now, reason_hint="app_not_running", stagger=True)
+            except StoreError as exc:  # another program writes: the timer claims them
+                if exc.code != "locked":  # once it is free
+                    raise
+                log.info("due fires wait for the database: %s", exc)  # (the timer warns)
+                self._wait_for_lock()
             self._loop_task = asyncio.get_running_loop().create_task(self._timer_loop())
         self.events.publish("engine_state", data={"state": "running"})
 

@@ -57,12 +57,13 @@ class GroupCommit:
         self._started = 0   # commits handed to the writer so far
         self._finished = 0  # ... and settled
         self._ended: asyncio.Future[None] | None = None  # the next commit's end, for settled()
+        self._side: set[concurrent.futures.Future[Any]] = set()  # ``run`` jobs under way
         self._closed = False
 
     @property
     def busy(self) -> bool:
-        """Whether a commit is under way on the writer thread."""
-        return self._busy is not None
+        """Whether a commit (or a ``run`` job) is under way on the writer thread."""
+        return self._busy is not None or bool(self._side)
 
     def register(self, kind: str, batch: BatchFn, *, delay: float = 0.0) -> None:
         """``delay``: seconds an item of this kind may wait for company (0: the next turn
@@ -162,6 +163,8 @@ class GroupCommit:
     def drain(self) -> None:
         """Commit everything queued, here and now (blocking): for a synchronous
         transaction that must follow them."""
+        if self._side:
+            concurrent.futures.wait(list(self._side))
         job = self._busy
         if job is not None:
             concurrent.futures.wait([job])
@@ -196,35 +199,32 @@ class GroupCommit:
         own transactions; the batches queued meanwhile commit after it. Cancelling the
         wait cancels nothing: once asked for, ``fn`` runs and its writes land."""
         await self.settled()
-        loop = asyncio.get_running_loop()
-        while self._busy is not None:  # a commit begun since: ``fn`` goes after it
-            if self._ended is None:
-                self._ended = loop.create_future()
-            await asyncio.shield(self._ended)
         if self._closed:  # no writer any more (an engine stopping): here
             return fn()
         self.open()
         assert self._writer is not None
-        answer: concurrent.futures.Future[T] = concurrent.futures.Future()
         context = contextvars.copy_context()
+        # The writer is one thread: ``fn`` follows the commit under way, if one began
+        # since, and precedes what is handed to it later (bounded, however much comes).
+        job = self._writer.submit(context.run, fn)
+        self._side.add(job)
+        job.add_done_callback(self._side.discard)
+        return await asyncio.shield(asyncio.wrap_future(job))
 
-        def job() -> _Outcomes:
-            try:
-                answer.set_result(context.run(fn))
-            except BaseException as exc:  # the caller hears it
-                answer.set_exception(exc)
-            return []
-
-        self._busy_batches = []
-        self._started += 1
-        self._busy = running = self._writer.submit(job)
-        running.add_done_callback(lambda _: _call_soon(loop, self._committed, running))
-        return await asyncio.shield(asyncio.wrap_future(answer))
+    async def idle(self) -> None:
+        """Until what was queued before the call has committed and no ``run`` job is under
+        way: a transaction begun here then waits for none of ours (the timer's claim)."""
+        await self.settled()
+        for job in list(self._side):
+            waiter = asyncio.wrap_future(job)
+            await asyncio.wait([waiter])
+            if not waiter.cancelled():
+                waiter.exception()  # (retrieved: the caller of ``run`` hears it)
 
     async def aclose(self) -> None:
         """Commit what is queued and end the writer thread; later writes commit at once,
         on the caller's thread (nothing starts another writer)."""
-        await self.settled()
+        await self.idle()
         self._closed = True
         self.drain()
         if self._writer is not None:

@@ -26,6 +26,7 @@ from ..store import _automation, _run
 from ..timeutil import format_duration, format_instant
 from .accounting import Counters, Ended, account
 from .base import (
+    PAUSED,
     SHUTDOWN_RUNNING,
     EngineBase,
     _attempt_open,
@@ -42,6 +43,10 @@ from .sessions import RunTranscript, session_for
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+
+class _Ended(Exception):
+    """The run was closed (a stop, an expiry) between being asked to start and starting."""
+
 class Lifecycle(EngineBase):
     def _spawn(self, run_id: str, delay: float = 0.0, run: Run | str | None = None,
                resume: Resume | None = None) -> None:
@@ -56,7 +61,16 @@ class Lifecycle(EngineBase):
             self._execute(run if isinstance(run, Run) else run_id, delay, resume),
             context=usual_waits())
         self._tasks[run_id] = task
-        task.add_done_callback(lambda _t, rid=run_id: self._tasks.pop(rid, None))
+        task.add_done_callback(lambda t, rid=run_id: self._task_ended(rid, t))
+
+    def _task_ended(self, run_id: str, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(run_id) is task:
+            del self._tasks[run_id]
+        if task.cancelled():  # cancelled before its first step: its own close never ran
+            reason = self._cancel_reason.pop(run_id, "interrupted")
+            why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
+            self._close(run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING),
+                        reason)
 
     async def _execute(self, run: Run | str, delay: float, resume: Resume | None = None) -> None:
         run_id = run.id if isinstance(run, Run) else run
@@ -119,6 +133,11 @@ class Lifecycle(EngineBase):
                 run_id, _failed(why if reason == "cancelled" else SHUTDOWN_RUNNING), reason))
         except NotFound:
             return  # the automation was deleted while this run waited
+        except _Ended:  # closed before it could start: its slot is free again
+            self._task_automation.pop(run_id, None)
+            slot = self._slots.get(run.automation_id) if isinstance(run, Run) else None
+            if slot is not None and slot.active == run_id:
+                slot.active = None
         except Exception as exc:  # a runner bug fails the run, never the engine
             log.exception("run %s crashed", run_id)
             await settle(self._close(run_id, Outcome(
@@ -139,7 +158,13 @@ class Lifecycle(EngineBase):
                              claimed: Definition | None = None) -> RunContext:
         """scheduled -> running. Starts asked for in one loop turn share one transaction."""
         run_id = run.id
-        started: Run = await self._group.submit("start", (run_id, attempt, self.clock.now()))
+        try:
+            started: Run = await self._group.submit("start", (run_id, attempt,
+                                                              self.clock.now()))
+        except Conflict as exc:
+            if exc.code == "ended":  # a stop or an expiry closed it before it could start
+                raise _Ended(run_id) from exc
+            raise
         self.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
                             data={"state": "running", "attempt": attempt})
         d = claimed or automation.definition  # a resumed run's, as it was claimed
@@ -233,7 +258,15 @@ class Lifecycle(EngineBase):
                                 data={"state": "awaiting_input"})
             self.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
 
-        await self._landed(self._group.submit("call", write), parked)
+        future = self._group.submit("call", write)
+        interrupted = await settle(future)
+        parked(future.result())
+        if interrupted is not None:
+            if self._cancel_reason.get(run_id) == "interrupted":  # a quit: it waits, parked,
+                self._cancel_reason.pop(run_id, None)            # for the next start
+                self._cancel_why.pop(run_id, None)
+                return
+            raise interrupted  # a stop: it ends here
 
     async def decide(self, run_id: str, decision: Decision, *, request_id: str | None = None,
                      actor: str = "user") -> Run:
@@ -349,22 +382,24 @@ class Lifecycle(EngineBase):
                 self._close(run_id, Outcome(state="failed", error_code="expired",
                                             stop_reason="approval_expired",
                                             error_message=f"nobody decided within {waited}"),
-                            "expired")
+                            "expired", only_from="awaiting_input")  # (not one decided since)
 
     def _until_expiry(self, now: datetime) -> float | None:
         first = min(self._expiries.values(), default=None)
         return None if first is None else max(0.0, (first - now).total_seconds())
 
-    def _close(self, run_id: str, outcome: Outcome, state: str | None = None
-               ) -> asyncio.Future[None]:
+    def _close(self, run_id: str, outcome: Outcome, state: str | None = None, *,
+               only_from: str | None = None) -> asyncio.Future[None]:
         """The one way a run ends (success, failure, timeout, cancel or stop of a running,
         queued or parked run, expiry, shutdown): record it, then account for it. The
         write is queued for the writer thread (runs that end together share a commit);
         notices and memory follow once it committed, when the returned future ends. A
         close that cannot be written is logged: the run stays active until the next
-        start, whose recovery ends it as interrupted."""
+        start, whose recovery ends it as interrupted. ``only_from``: close it only if it
+        is still in that state when the write happens (an expiry, not a decided run)."""
         state = state or outcome.state
-        write = self._group.submit("close", (run_id, state, outcome, self.clock.now()))
+        write = self._group.submit("close", (run_id, state, outcome, self.clock.now(),
+                                             only_from))
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         def committed(future: asyncio.Future[Any]) -> None:
@@ -403,7 +438,8 @@ class Lifecycle(EngineBase):
         return self.store.set_run_pids_in(
             s, [(run_id, pid, process_start_ticks(pid)) for run_id, pid in items])
 
-    def _close_batch_in(self, s: Session, items: list[tuple[str, str, Outcome, datetime]]
+    def _close_batch_in(self, s: Session,
+                        items: list[tuple[str, str, Outcome, datetime, str | None]]
                         ) -> list[Any]:
         """Close many runs in one transaction: their rows and automations are read in two
         statements, and nothing is flushed until the commit (each ``get`` would otherwise
@@ -439,15 +475,22 @@ class Lifecycle(EngineBase):
             slot.queued = None
         self._refresh(automation_id, snapshot)
         if slot.queued and slot.active is None and not self._stopping:
-            slot.active, slot.queued = slot.queued, None
-            self._spawn(slot.active, run=automation_id)
+            queued, slot.queued = slot.queued, None
+            if slot.automation.status != "active":  # paused meanwhile: its fire is dropped
+                self._close(queued, _failed(PAUSED), "cancelled")
+            else:
+                slot.active = queued
+                self._spawn(queued, run=automation_id)
 
     def _close_in(self, s: Session, run_id: str, state: str, outcome: Outcome,
-                  now: datetime) -> tuple[str, list[str], Automation | None] | None:
+                  now: datetime, only_from: str | None = None
+                  ) -> tuple[str, list[str], Automation | None] | None:
         """The run's final row and its automation's accounting, in the caller's transaction.
-        None when the run is gone or already final (never closed twice)."""
+        None when the run is gone or already final (never closed twice), or not in
+        ``only_from`` when that is given."""
         row = s.get(RunRow, run_id)
-        if row is None or row.state not in ACTIVE_STATES:
+        if row is None or row.state not in ACTIVE_STATES or (
+                only_from is not None and row.state != only_from):
             return None
         if row.state == "awaiting_input":  # nobody needs to answer it any more
             self.store.read_attention_in(s, run_id=run_id, kind="awaiting_input")
@@ -506,13 +549,19 @@ class Lifecycle(EngineBase):
 
     def _cancel(self, run_id: str, why: tuple[str, str]) -> asyncio.Future[None] | None:
         """Cancel a run's task (it closes itself), or close a run no task executes (parked
-        or queued): the close's future then."""
+        or queued): the close's future then. A queued run leaves its slot at once, so no
+        run ending meanwhile starts it."""
         task = self._tasks.get(run_id)
         if task is not None and not task.done():
             self._cancel_reason[run_id] = "cancelled"
             self._cancel_why[run_id] = why
             task.cancel()
             return None
+        slot = self._slots.get(self._task_automation.get(run_id, ""))
+        for held in [slot] if slot is not None else self._slots.values():
+            if held.queued == run_id:
+                held.queued = None
+                break
         return self._close(run_id, _failed(why), "cancelled")
 
     async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None:

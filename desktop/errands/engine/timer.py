@@ -115,6 +115,11 @@ class Timer(EngineBase):
             last_wall, last_mono = now, mono
             self._wake.clear()
             try:
+                due = self._peek_due()
+                if due is not None and due <= now and self._group.busy:
+                    # the claim must not wait on the loop for our writer: it waits here
+                    await self._group.idle()
+                    now = self.clock.now()
                 self._admit_due(now, reason_hint=reason, stagger=reason is not None)
                 self._expire_due(now)
                 timeout = self._sleep_for(self._peek_due())
