@@ -97,7 +97,10 @@ class EngineBase:
         if then is not None:
             def after(done: asyncio.Future[T]) -> None:
                 if not done.cancelled() and done.exception() is None:
-                    then(done.result())
+                    try:
+                        then(done.result())
+                    except Exception:  # memory could not follow a committed write: say
+                        log.exception("the engine could not take in what it just wrote")
             job.add_done_callback(after)
         return await asyncio.shield(job)
 
