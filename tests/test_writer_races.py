@@ -369,3 +369,39 @@ async def test_a_commands_work_is_not_kept_off_the_writer_by_a_stream_of_batches
     await group.aclose()
     store.close()
     assert waited < 0.5, f"run() starved {waited:.2f} s behind a stream of batches"
+
+
+@pytest.mark.logs("could not be recorded yet")
+async def test_a_run_end_the_store_refuses_for_a_while_is_recorded_later_as_it_was(
+        he: Harness) -> None:
+    """A run's end meets a database locked for longer than the engine's wait (a long
+    backup): it is tried again, recorded as it ended (succeeded, not an internal error),
+    and the automation runs again afterwards."""
+    from errands.engine.base import RETRY_ADMISSION
+    from errands.errors import StoreError
+
+    h = he
+    a = await h.add("m", {"kind": "manual"})
+    h.runner.durations["m"] = 1.0
+    batch = h.engine._group._kinds["close"]
+    refusals = iter(range(2))
+
+    def refused(s: Any, items: Any) -> Any:
+        if next(refusals, None) is not None:
+            raise StoreError("locked", "stayed locked for 10 s by another process")
+        return batch(s, items)
+
+    h.engine._group._kinds["close"] = refused
+    run = await h.engine.run_now(a)
+    await h.clock.advance(2)
+    assert h.states(a) == ["running"] and h.engine._slots[a].active == run.id  # waits
+    await h.clock.advance(2 * RETRY_ADMISSION)
+    [done] = h.runs(a)
+    assert (done.state, done.error_code) == ("succeeded", None)
+    assert done.finished_at is not None and done.finished_at < done.scheduled_for + timedelta(
+        seconds=2)  # when it ended, not when it could be written
+    assert h.engine._slots[a].active is None
+    again = await h.engine.run_now(a)
+    await h.clock.advance(2)
+    assert [r.state for r in h.runs(a)] == ["succeeded", "succeeded"] and again.id
+

@@ -105,6 +105,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
         # any other write the engine awaits, in order (run_now's claim): fn(session) each
         self._group.register("call", lambda s, calls: [call(s) for call in calls])
         self._reading = 0  # reads under way on worker threads
+        self._retries: set[asyncio.Task[None]] = set()  # closes to try again (_close)
         self._lock_wait: asyncio.Task[None] | None = None  # the writer waits out a lock
         track = getattr(self.clock, "track", None)  # a fake clock waits for the writer
         if track is not None:
@@ -194,6 +195,8 @@ class Engine(Timer, Lifecycle, Commands, Services):
             return
         self._stopping = True
         self._wake.set()
+        for retry in list(self._retries):  # closes waiting to be tried again: now, once
+            retry.cancel()
         if self._loop_task is not None:
             await self._loop_task
         if self._lock_wait is not None:  # ends within one try (it sees _stopping)

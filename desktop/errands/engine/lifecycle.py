@@ -27,6 +27,7 @@ from ..timeutil import format_duration, format_instant
 from .accounting import Counters, Ended, account
 from .base import (
     PAUSED,
+    RETRY_ADMISSION,
     SHUTDOWN_RUNNING,
     EngineBase,
     _attempt_open,
@@ -389,44 +390,74 @@ class Lifecycle(EngineBase):
         return None if first is None else max(0.0, (first - now).total_seconds())
 
     def _close(self, run_id: str, outcome: Outcome, state: str | None = None, *,
-               only_from: str | None = None) -> asyncio.Future[None]:
+               only_from: str | None = None, at: datetime | None = None,
+               done: asyncio.Future[None] | None = None) -> asyncio.Future[None]:
         """The one way a run ends (success, failure, timeout, cancel or stop of a running,
         queued or parked run, expiry, shutdown): record it, then account for it. The
         write is queued for the writer thread (runs that end together share a commit);
         notices and memory follow once it committed, when the returned future ends. A
-        close that cannot be written is logged: the run stays active until the next
-        start, whose recovery ends it as interrupted. ``only_from``: close it only if it
-        is still in that state when the write happens (an expiry, not a decided run)."""
+        close that cannot be written (the database locked for long, a full disk) is tried
+        again every ``RETRY_ADMISSION`` seconds, so the automation is not left with a run
+        that never ends; one still unwritten when Errands quits is ended by the next
+        start's recovery. ``only_from``: close it only if it is still in that state when
+        the write happens (an expiry, not a decided run)."""
         state = state or outcome.state
-        write = self._group.submit("close", (run_id, state, outcome, self.clock.now(),
-                                             only_from))
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        at = at or self.clock.now()
+        write = self._group.submit("close", (run_id, state, outcome, at, only_from))
+        done = done or asyncio.get_running_loop().create_future()
+        assert done is not None
 
         def committed(future: asyncio.Future[Any]) -> None:
-            try:
-                if future.cancelled() or future.exception() is not None:
-                    log.error("the end of run %s could not be recorded: %s", run_id,
-                              "cancelled" if future.cancelled() else future.exception())
+            if future.cancelled() or future.exception() is not None:
+                why = "cancelled" if future.cancelled() else future.exception()
+                if not self._stopping:
+                    log.warning("the end of run %s could not be recorded yet (%s); trying "
+                                "again in %.0f s", run_id, why, RETRY_ADMISSION)
+                    self._later(self._close_again(run_id, outcome, state, only_from, at, done))
                     return
-                self._closed(run_id, state, future.result())
-            finally:
-                if not done.done():
-                    done.set_result(None)
+                log.error("the end of run %s could not be recorded (%s); the next start "
+                          "ends it as interrupted", run_id, why)
+            else:
+                try:
+                    self._closed(run_id, state, future.result())
+                except Exception:
+                    log.exception("after run %s ended", run_id)
+            if not done.done():
+                done.set_result(None)
 
         write.add_done_callback(committed)
         return done
+
+    async def _close_again(self, run_id: str, outcome: Outcome, state: str,
+                           only_from: str | None, at: datetime,
+                           done: asyncio.Future[None]) -> None:
+        try:
+            await self.clock.sleep(RETRY_ADMISSION)
+        except asyncio.CancelledError:
+            pass  # the engine stops: one last try, now
+        self._close(run_id, outcome, state, only_from=only_from, at=at, done=done)
+
+    def _later(self, coro: Any) -> None:
+        """A task the engine keeps (a close tried again) until it ends."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     async def _close_soon(self, run_id: str, outcome: Outcome) -> None:
         """``_close`` for a run its runner ended: runs that end in the same loop turn share
         one transaction (group commit), so a burst's finishes do not delay its starts. The
         run has ended whatever happens meanwhile, so a cancel arriving now (a stop, a quit)
         lets the close complete first."""
-        future = self._group.submit("close", (run_id, outcome.state, outcome,
-                                              self.clock.now()))
+        at = self.clock.now()
+        future = self._group.submit("close", (run_id, outcome.state, outcome, at))
         interrupted = await settle(future)
-        if interrupted is not None:
-            if future.cancelled() or future.exception() is not None:
+        if future.cancelled() or future.exception() is not None:  # tried again, as _close does
+            again = self._close(run_id, outcome, at=at)
+            interrupted = await settle(again) or interrupted
+            if interrupted is not None:
                 raise interrupted
+            return
+        if interrupted is not None:
             self._cancel_reason.pop(run_id, None)
             self._cancel_why.pop(run_id, None)
         self._closed(run_id, outcome.state, future.result())
