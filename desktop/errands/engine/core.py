@@ -26,9 +26,9 @@ from sqlalchemy import select
 
 from ..catalog import Catalog
 from ..db.schema import RunRow
+from ..errors import StoreError
 from ..records import Automation, Run
 from ..settings import Settings
-from ..errors import StoreError
 from ..store import Store
 from .base import (  # noqa: F401
     CHECKPOINT_EVERY,

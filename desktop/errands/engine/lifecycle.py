@@ -8,8 +8,8 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 from sqlalchemy import select
@@ -42,20 +42,17 @@ from .runner import Outcome, Resume, RunContext, Runner
 from .sessions import RunTranscript, session_for
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 class _Ended(Exception):
     """The run was closed (a stop, an expiry) between being asked to start and starting."""
 
 class Lifecycle(EngineBase):
-    def _spawn(self, run_id: str, delay: float = 0.0, run: Run | str | None = None,
+    def _spawn(self, run_id: str, delay: float = 0.0, *, run: Run | str,
                resume: Resume | None = None) -> None:
         """Start a run's task; ``run`` is its record when the caller has it at hand, else
         its automation's id (the record is read off the loop as the task starts)."""
-        automation_id = run.automation_id if isinstance(run, Run) else run
-        assert automation_id is not None
-        self._task_automation[run_id] = automation_id
+        self._task_automation[run_id] = run.automation_id if isinstance(run, Run) else run
         # in a context of its own: a run started by a command writes as the engine does,
         # not with the command's short wait for a lock (``api.COMMAND_BUSY_MS``)
         task = asyncio.get_running_loop().create_task(
@@ -120,7 +117,7 @@ class Lifecycle(EngineBase):
                          and attempt < ctx.definition.policy.retry.max_attempts
                          and not (self._is_paused(run.automation_id) and run.trigger != "manual"))
                 if not retry:
-                    await self._close_soon(run_id, outcome)
+                    await self._close_ended(run_id, outcome)
                     return
                 delay_td = ctx.definition.policy.retry.delay(attempt)
                 await self._backoff(run_id, outcome, self.clock.now() + delay_td)
@@ -213,13 +210,9 @@ class Lifecycle(EngineBase):
             self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                                 data={"state": "scheduled", "retry_at": format_instant(retry_at)})
 
-        await self._landed(self._group.submit("call", write), backed_off)
-
-    async def _landed(self, future: asyncio.Future[T], then: Callable[[T], None]) -> None:
-        """Wait for a queued write; ``then`` its result on the loop, even when cancelled
-        meanwhile (the cancel is raised after it: what was written is what memory says)."""
-        interrupted = await settle(future)
-        then(future.result())
+        future = self._group.submit("call", write)
+        interrupted = await settle(future)  # written whatever happens meanwhile, and said
+        backed_off(future.result())
         if interrupted is not None:
             raise interrupted
 
@@ -443,24 +436,13 @@ class Lifecycle(EngineBase):
         self._retries.add(task)
         task.add_done_callback(self._retries.discard)
 
-    async def _close_soon(self, run_id: str, outcome: Outcome) -> None:
-        """``_close`` for a run its runner ended: runs that end in the same loop turn share
-        one transaction (group commit), so a burst's finishes do not delay its starts. The
-        run has ended whatever happens meanwhile, so a cancel arriving now (a stop, a quit)
-        lets the close complete first."""
-        at = self.clock.now()
-        future = self._group.submit("close", (run_id, outcome.state, outcome, at))
-        interrupted = await settle(future)
-        if future.cancelled() or future.exception() is not None:  # tried again, as _close does
-            again = self._close(run_id, outcome, at=at)
-            interrupted = await settle(again) or interrupted
-            if interrupted is not None:
-                raise interrupted
-            return
-        if interrupted is not None:
+    async def _close_ended(self, run_id: str, outcome: Outcome) -> None:
+        """``_close`` for a run its runner ended. The run has ended whatever happens
+        meanwhile, so a cancel arriving now (a stop, a quit) lets the close complete and
+        changes nothing."""
+        if await settle(self._close(run_id, outcome)) is not None:
             self._cancel_reason.pop(run_id, None)
             self._cancel_why.pop(run_id, None)
-        self._closed(run_id, outcome.state, future.result())
 
     def _record_pids_in(self, s: Session, items: list[tuple[str, int]]) -> list[None]:
         """The pids of started children with their start times, on the writer thread:

@@ -244,7 +244,7 @@ class Timer(EngineBase):
                     task.cancel()
         for run_id, delay, claim in started:
             record = run_from_values(claim.values) if isinstance(claim, Claimed) else claim
-            self._spawn(run_id, delay, record)
+            self._spawn(run_id, delay, run=record)
 
     def _admit_batch(self, due_ids: list[str], now: datetime, settings: Any,
                      reason_hint: str | None, stagger: bool, *, careful: bool
