@@ -65,6 +65,12 @@ class GroupCommit:
         """Whether a commit (or a ``run`` job) is under way on the writer thread."""
         return self._busy is not None or bool(self._side)
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing queued and nothing under way: a transaction begun now waits for none of
+        ours, and every write so far has been heard of on the loop."""
+        return not self.busy and not any(self._pending.values())
+
     def register(self, kind: str, batch: BatchFn, *, delay: float = 0.0) -> None:
         """``delay``: seconds an item of this kind may wait for company (0: the next turn
         of the loop). A write of another kind, or any transaction of the engine's, commits

@@ -116,9 +116,11 @@ class Timer(EngineBase):
             self._wake.clear()
             try:
                 due = self._peek_due()
-                if due is not None and due <= now and self._group.busy:
-                    # the claim must not wait on the loop for our writer: it waits here
+                if due is not None and due <= now and not self._group.quiet:
+                    # the claim must not wait on the loop for our writer, and memory must
+                    # have heard of every write before it (a run's end): it waits here
                     await self._group.idle()
+                    await asyncio.sleep(0)  # (what those writes settled runs first)
                     now = self.clock.now()
                 self._admit_due(now, reason_hint=reason, stagger=reason is not None)
                 self._expire_due(now)
