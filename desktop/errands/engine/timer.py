@@ -128,7 +128,10 @@ class Timer(EngineBase):
                 expiry = self._until_expiry(self.clock.now())
                 if expiry is not None:
                     timeout = min(timeout, expiry)
-                locked_since = None
+                if locked_since is not None:
+                    log.info("the database is free again; due fires were claimed %.0f s late",
+                             (now - locked_since).total_seconds())
+                    locked_since = None
             except StoreError as exc:
                 if exc.code != "locked":
                     log.exception("admitting due fires failed; retrying in %.0f s",
