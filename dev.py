@@ -2,9 +2,16 @@
 """One entry point for a fresh machine: ``python3 dev.py app`` or ``python3 dev.py test``.
 
 It needs nothing but Python 3.11+. It creates ``.venv`` beside this file, installs
-Errands into it (with uv when it can get it, because pip re-downloads every time
-behind this machine's proxy), then launches the app or runs the whole test suite.
-Extra arguments are passed through (``python3 dev.py test -k cron``).
+Errands into it with exactly the versions in ``requirements.lock`` (with uv when it can get
+it, because pip re-downloads every time behind this machine's proxy; both compile byte-code),
+then launches the app or runs the whole test suite. Extra arguments are passed through
+(``python3 dev.py test -k cron``).
+
+``python3 dev.py test --latest [pytest arguments]`` runs the suite in a throwaway
+environment with the newest releases pyproject.toml allows instead of the locked ones, so a
+breaking release is seen before users meet it. ``python3 dev.py lock`` writes
+``requirements.lock`` again after pyproject.toml changed (``lock --upgrade``: every pin to
+the newest allowed).
 
 ``python3 dev.py i18n`` refreshes the translations: the Qt Linguist sources in ``i18n/``
 from the window's code (keeping every translation they have) and the compiled
@@ -33,9 +40,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".errands-installed"
+LOCK = ROOT / "requirements.lock"
+# What the lock covers: every extra, on every platform and Python from 3.11 (uv --universal)
+LOCK_COMMAND = ["pip", "compile", "pyproject.toml", "--universal", "--python-version", "3.11",
+                "--extra", "test", "--extra", "bench", "--extra", "bundle", "--quiet",
+                "--output-file", "requirements.lock"]
 
-EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "i18n": "", "bundle": "",
-          "bundle-smoke": ""}
+EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "i18n": "",
+          "bundle": "[bundle]", "bundle-smoke": ""}
 # What PySide6's QtGui/QtWidgets link against even offscreen, and fonts: DejaVu, and one
 # with Chinese characters for the window in Chinese (and its screenshot).
 QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfontconfig1",
@@ -48,7 +60,34 @@ def _run(cmd: list[str], **kw: object) -> None:
 
 
 def _fingerprint() -> str:
-    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + LOCK.read_bytes()).hexdigest()
+
+
+def locked_version(name: str) -> str:
+    """The version requirements.lock pins for ``name`` (the first line naming it)."""
+    for line in LOCK.read_text().splitlines():
+        pin, _, _ = line.partition(";")
+        if pin.strip().lower().startswith(f"{name.lower()}=="):
+            return pin.strip().split("==", 1)[1]
+    raise SystemExit(f"error: requirements.lock pins no {name}; run: python3 dev.py lock")
+
+
+def install(python: Path, extras: str, *, locked: bool = True, fresh: bool = False) -> None:
+    """Errands (editable) and its dependencies into ``python``'s environment: the versions of
+    requirements.lock, or with ``locked=False`` the newest that pyproject.toml allows."""
+    target = f"{ROOT}{extras}"
+    constraints = ["-c", str(LOCK)] if locked else []
+    try:
+        _run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+              f"uv=={locked_version('uv')}"])
+        # Byte-code compiled now, so every later start is fast even where the environment
+        # forbids writing it (PYTHONDONTWRITEBYTECODE): errands starts in 0.7 s, not 1.7 s.
+        _run([str(python), "-m", "uv", "pip", "install", "-q", "--compile-bytecode",
+              "--python", str(python), *(["--upgrade", "--refresh"] if fresh else []),
+              *constraints, "-e", target])
+    except subprocess.CalledProcessError:
+        _run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+              *(["--upgrade"] if fresh else []), *constraints, "-e", target])
 
 
 def _installed_extras() -> set[str] | None:
@@ -69,16 +108,9 @@ def ensure_env(extras: str) -> None:
     have = _installed_extras()
     if have is not None and wanted <= have:
         return  # already installed, with at least these extras
-    print("Installing Errands and its dependencies into .venv ...", flush=True)
-    target = f"{ROOT}{extras}"
-    try:
-        _run([str(PY), "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"])
-        # Byte-code compiled now, so every later start is fast even where the environment
-        # forbids writing it (PYTHONDONTWRITEBYTECODE): errands starts in 0.7 s, not 1.7 s.
-        _run([str(PY), "-m", "uv", "pip", "install", "-q", "--compile-bytecode", "--python",
-              str(PY), "-e", target])
-    except subprocess.CalledProcessError:
-        _run([str(PY), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", target])
+    print("Installing Errands and its dependencies into .venv (requirements.lock) ...",
+          flush=True)
+    install(PY, extras)
     STAMP.write_text(_fingerprint() + "\n" + ",".join(sorted(wanted)))
 
 
@@ -120,9 +152,49 @@ def install_system_packages() -> int:
     return 0
 
 
+SDKS = ("httpx", "SQLAlchemy", "alembic", "PySide6-Essentials", "qasync", "keyring", "openai")
+
+
+def test_latest(pytest_args: list[str]) -> int:
+    """The whole suite (or ``pytest_args``) in a throwaway environment holding the newest
+    releases pyproject.toml allows, resolved now, not from any cache."""
+    import shutil
+    import tempfile
+    if sys.version_info < (3, 11):
+        sys.exit("Errands needs Python 3.11 or newer.")
+    scratch = Path(tempfile.mkdtemp(prefix="errands-latest-"))
+    try:
+        print(f"Creating a throwaway environment in {scratch} with the newest allowed "
+              "releases ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(scratch)
+        python = scratch / BIN.name / PY.name
+        install(python, EXTRAS["test"], locked=False, fresh=True)
+        versions = subprocess.run(
+            [str(python), "-c", "import importlib.metadata as m, sys\n"
+             "for n in sys.argv[1:]:\n"
+             "    try: print(f'  {n} {m.version(n)}')\n"
+             "    except m.PackageNotFoundError: print(f'  {n} (not installed)')", *SDKS],
+            capture_output=True, text=True, check=True).stdout
+        print("Testing against:\n" + versions, flush=True)
+        env = {**os.environ, "ERRANDS_TEST_LATEST": "1"}
+        return subprocess.call([str(python), "-m", "pytest", *pytest_args], cwd=ROOT, env=env)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def lock(args: list[str]) -> int:
+    """Write requirements.lock again from pyproject.toml (``--upgrade``: newest allowed)."""
+    ensure_env("")
+    return subprocess.call([str(PY), "-m", "uv", *LOCK_COMMAND, *args], cwd=ROOT)
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "system-libraries":
         return install_system_packages()
+    if argv[:2] == ["test", "--latest"]:
+        return test_latest(argv[2:])
+    if argv and argv[0] == "lock":
+        return lock(argv[1:])
     if not argv or argv[0] not in EXTRAS:
         print(__doc__)
         return 2

@@ -19,8 +19,9 @@ Goal 1 (a fresh interpreter): one agent automation (``allow_all``, ``max_steps``
 real engine, real clock and real SQLite store, whose run takes 300 read_file steps, against
 a bare openai SDK loop doing the same calls (the same tool schemas, each step
 ``chat.completions.create()``, the file read through ``asyncio.to_thread``, the same
-messages appended). The model wait is timed the same way for both: the SDK client's
-``post()`` (request, server, reply parsed into a ChatCompletion). Everything else is
+messages appended). The model wait is timed alike for both: the request, the server and
+the reply decoded (Errands' own ``Provider._request``; the SDK client's ``post()``, the
+reply parsed into a ChatCompletion). Everything else is
 overhead: for the agent, from one request's end to the next request's start (the reply
 turned into our records, the transcript, the permission check, the tool, the hops between
 the engine's loop and the provider thread, the transcript's group commit when it falls in
@@ -235,29 +236,42 @@ async def open_engine(data_dir: Path, url: str) -> Any:
 
 
 class RequestTimer:
-    """Wraps the SDK client's ``post`` (``AsyncAPIClient.post``): (start, end) of every model
-    wait, the request sent, the server's answer and the reply parsed. Install it before any
-    client exists: the SDK's resources keep the bound method."""
+    """(start, end) of every model wait: the request sent, the server's answer and the reply
+    decoded. For Errands that is its own ``Provider._request``; for the bare loop, the SDK
+    client's ``post`` (``AsyncAPIClient.post``, inside ``create()``), where this SDK release
+    still has it: without it ``create()`` as a whole is the wait and no transform is shown.
+    Install it before any client exists: the SDK's resources keep the bound method."""
 
     def __init__(self) -> None:
-        from openai._base_client import AsyncAPIClient
+        from errands.agent.provider import Provider
 
-        self.cls = AsyncAPIClient
-        self.original = AsyncAPIClient.post
         self.marks: list[tuple[float, float]] = []
-        original, marks = self.original, self.marks
+        self.patched: list[tuple[Any, str, Any]] = []
+        self._wrap(Provider, "_request")
+        try:
+            from openai._base_client import AsyncAPIClient
+        except ImportError:
+            self.sdk_post = False
+        else:
+            self._wrap(AsyncAPIClient, "post")
+            self.sdk_post = True
 
-        async def post(this: Any, *args: Any, **kw: Any) -> Any:
+    def _wrap(self, cls: Any, name: str) -> None:
+        original, marks = getattr(cls, name), self.marks
+
+        async def timed(this: Any, *args: Any, **kw: Any) -> Any:
             t0 = time.perf_counter()
             try:
                 return await original(this, *args, **kw)
             finally:
-                marks.append((t0, time.perf_counter()))
+                marks.append((t0, time.perf_counter()))  # (a list append is atomic)
 
-        self.cls.post = post  # type: ignore[method-assign]
+        setattr(cls, name, timed)
+        self.patched.append((cls, name, original))
 
     def restore(self) -> None:
-        self.cls.post = self.original  # type: ignore[method-assign]
+        for cls, name, original in self.patched:
+            setattr(cls, name, original)
 
 
 class FlushTimer:
@@ -343,7 +357,6 @@ async def measure_overhead(data_dir: Path, url: str, profile: bool) -> dict:
     cpu_before = cpu_check()
     timer = RequestTimer()  # first: the SDK's resources bind client.post when made
 
-    import httpx
     import openai
 
     from errands.agent.loop import TOOL_SCHEMAS
@@ -354,7 +367,7 @@ async def measure_overhead(data_dir: Path, url: str, profile: bool) -> dict:
     engine = await open_engine(data_dir, url)
     flushes = FlushTimer(engine)
     client = openai.AsyncOpenAI(base_url=url, api_key="not-needed", max_retries=0,
-                                timeout=httpx.Timeout(60.0, connect=10.0))
+                                timeout=60.0)
     system = ("You are the agent of the Errands automation \"bench\". This run is unattended: "
               "nobody is watching, and a question or an approval can take hours to be "
               f"answered. Your working folder is {workdir}; file tools see only what is inside "
@@ -377,7 +390,7 @@ async def measure_overhead(data_dir: Path, url: str, profile: bool) -> dict:
     async def bare_round(steps: int) -> tuple[list, list]:
         timer.marks.clear()
         creates = await bare_loop(client, steps, workdir, system, TOOL_SCHEMAS)
-        return list(timer.marks), creates
+        return (list(timer.marks) if timer.sdk_post else list(creates)), creates
 
     await agent_round(WARM_STEPS, 0)
     await bare_round(WARM_STEPS)
@@ -742,8 +755,14 @@ def report_overhead(r: dict) -> list[str]:
     a, b = r["agent"], r["bare"]
     print(cpu_line(r))
     print(f"  runs: {r['runs']}")
-    print("  the model wait is the SDK client's post(): the request, the server's answer, the "
-          "reply parsed")
+    print("  the model wait: the request, the server's answer, the reply decoded (Errands' "
+          "own Provider._request; the SDK client's post())")
+    try:
+        import importlib.metadata
+        print(f"  peer: openai {importlib.metadata.version('openai')}; Errands on httpx "
+              f"{importlib.metadata.version('httpx')}")
+    except importlib.metadata.PackageNotFoundError:
+        pass
     print(f"\n  per tool step, milliseconds {'p50':>25s} {'p99':>8s} {'max':>8s}")
     print("  agent loop (Engine + AgentRunner, real SQLite)")
     print(_row("overhead: request end -> next request", a["overhead"]))

@@ -25,7 +25,8 @@ DIST = ROOT / "build" / "bundle"
 WORK = ROOT / "build" / "pyinstaller"
 APP = DIST / "errands"
 PROGRAM = APP / ("errands.exe" if os.name == "nt" else "errands")
-PYINSTALLER = "pyinstaller>=6.10"
+PYINSTALLER = "pyinstaller"  # its version: requirements.lock (the bundle extra)
+LOCK = ROOT / "requirements.lock"
 
 # Files the bundle must hold, relative to its _internal folder: what Errands opens by path
 # (migrations, resources) and the Qt plugins without which it cannot start or draw icons.
@@ -55,7 +56,7 @@ def ensure_pyinstaller() -> None:
         cmd = [sys.executable, "-m", "uv", "pip", "install", "-q", "--python", sys.executable]
     else:
         cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    subprocess.run([*cmd, PYINSTALLER], check=True)
+    subprocess.run([*cmd, "-c", str(LOCK), PYINSTALLER], check=True)
 
 
 def missing_files(app: Path = APP) -> list[str]:

@@ -61,12 +61,18 @@ def raw(body: Any) -> Entry:
     return {"raw": body}
 
 
+def octets(data: bytes, *, status: int = 200, headers: dict[str, str] | None = None) -> Entry:
+    """A reply of exactly these bytes (not JSON, or a redirect with a Location header)."""
+    return {"octets": data, "status": status, "headers": headers or {}}
+
+
 class ScriptedServer:
     def __init__(self, models: tuple[str, ...] = ("scripted-model",)) -> None:
         self.models = list(models)
         self.script: list[Entry | Callable[[dict[str, Any]], Entry]] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []  # of the POSTs, with their query
         self._lock = threading.Lock()
         self._stop = threading.Event()
         server = self
@@ -105,7 +111,8 @@ class ScriptedServer:
                     entry = server.script.pop(0) if server.script else None
                 if callable(entry):
                     entry = entry(body)
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                server.paths.append(self.path)
+                if not self.path.split("?")[0].rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": "no such path"}})
                     return
                 if entry is None:
@@ -120,6 +127,14 @@ class ScriptedServer:
                     return
                 if "raw" in entry:
                     self._send(200, entry["raw"])
+                    return
+                if "octets" in entry:
+                    self.send_response(entry["status"])
+                    self.send_header("Content-Length", str(len(entry["octets"])))
+                    for k, v in entry["headers"].items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(entry["octets"])
                     return
                 if "status" in entry:
                     self._send(entry["status"], {"error": entry["error"]}, entry["headers"])

@@ -44,6 +44,7 @@ def test_a_healthy_folder_has_no_failure_and_exit_0(data: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(doctor, "check_tray", _quiet_tray)
     checks = _by_name(run_checks(data, tray=_quiet_tray))
+    assert checks["versions"].status == OK and "httpx" in checks["versions"].detail
     assert checks["data folder"].status == OK and "mode 700" in checks["data folder"].detail
     assert checks["database"].status == OK and "integrity check ok" in checks["database"].detail
     assert checks["schema"].status == OK
@@ -58,6 +59,24 @@ def test_a_healthy_folder_has_no_failure_and_exit_0(data: Path,
     assert all(set(c) == {"name", "status", "detail", "advice"} for c in doc["checks"])
     assert main(["doctor", "--data-dir", str(data)]) == 0
     assert "No check failed." in capsys.readouterr().out
+
+
+def test_versions_name_the_installed_libraries_and_a_missing_one_fails() -> None:
+    import importlib.metadata
+    import sys
+
+    check = doctor.check_versions()
+    assert check.status == OK
+    for name in ("httpx", "SQLAlchemy", "PySide6-Essentials", "keyring", "alembic"):
+        assert f"{name} {importlib.metadata.version(name)}" in check.detail
+    assert f"Python {sys.version_info.major}.{sys.version_info.minor}." in check.detail
+
+    def without_qasync(name: str) -> str:
+        if name == "qasync":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return "1.0"
+    broken = doctor.check_versions(without_qasync)
+    assert broken.status == FAIL and "not installed: qasync" in broken.detail and broken.advice
 
 
 def test_a_folder_that_does_not_exist_yet_is_fine_and_not_created(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The provider: every fault code through the real openai SDK against a scripted server, the
+"""The provider: every fault code through the real HTTP client against a scripted server, the
 key's keeping (keyring, environment, never on disk or in output), the provider settings,
 and ``errands provider set | show | test`` end to end as subprocesses."""
 
@@ -32,7 +32,7 @@ from errands.agent.provider import (BAD_REPLY, CONTEXT_TOO_LONG, KEY_REJECTED, M
 from errands.errors import InvalidInput
 from errands.settings import Settings, normalize
 from keyring_backend import MemoryKeyring
-from openai_server import ScriptedServer, call, fail, raw, say, stall
+from openai_server import ScriptedServer, call, fail, octets, raw, say, stall
 
 KEY = "sk-test-9f2c4e1a7b3d-NEVER-SHOWN"
 TESTS = Path(__file__).parent
@@ -170,6 +170,88 @@ async def test_a_reply_without_choices_is_a_bad_reply(server: ScriptedServer,
                                                       body: dict[str, Any]) -> None:
     server.play(raw(body))
     assert (await _fault(_config(server.base_url))).code == BAD_REPLY
+
+
+async def test_a_redirect_is_not_followed_and_the_key_stays_home(server: ScriptedServer) -> None:
+    elsewhere = ScriptedServer().start()
+    try:
+        elsewhere.play(say("the key came here"))
+        server.play(octets(b"", status=307,
+                           headers={"Location": elsewhere.base_url + "/chat/completions"}))
+        error = await _fault(_config(server.base_url))
+        assert error.code == BAD_REPLY and "redirects to" in error.message
+        assert elsewhere.requests == [] and elsewhere.headers == []
+    finally:
+        elsewhere.close()
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"<html>502 Bad Gateway</html>", "not JSON"),
+    (b'{"choices": "many"}', "no choices"),
+    (b'[1, 2]', "not an object"),
+    (b'{"choices": [{"message": {"content": "x", "tool_calls": {"a": 1}}}]}', "not a list"),
+])
+async def test_a_reply_that_is_not_a_chat_completion_is_a_bad_reply(
+        server: ScriptedServer, data: bytes, words: str) -> None:
+    server.play(octets(data, headers={"Content-Type": "application/json"}))
+    error = await _fault(_config(server.base_url))
+    assert error.code == BAD_REPLY and words in error.message
+
+
+async def test_an_oversized_reply_is_refused_without_reading_it_all(
+        server: ScriptedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from errands.agent import provider
+    monkeypatch.setattr(provider, "MAX_REPLY_BYTES", 1000)
+    server.play(octets(b'{"pad": "' + b"x" * 5000 + b'"}'))
+    error = await _fault(_config(server.base_url))
+    assert error.code == BAD_REPLY and "bytes" in error.message
+
+
+async def test_no_key_sends_no_authorization_and_the_base_query_is_kept(
+        server: ScriptedServer) -> None:
+    server.play(say("hello"))
+    reply = await _complete(_config(server.base_url + "?api-version=1", key=None))
+    assert reply.content == "hello"
+    assert _authorization(server) is None
+    assert server.paths == ["/v1/chat/completions?api-version=1"]
+
+
+async def test_retry_after_ms_and_object_arguments_are_understood(server: ScriptedServer) -> None:
+    server.play(fail(429, "slow", headers={"retry-after-ms": "250"}),
+                raw({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function",
+                     "function": {"name": "ping", "arguments": {"a": 1}}}]},
+                    "finish_reason": "tool_calls"}]}))
+    sleeps = Sleeps()
+    reply = await _complete(_config(server.base_url), sleep=sleeps)
+    assert sleeps.waits == [0.25]
+    assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] == [("ping", {"a": 1})]
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                     | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.sampled_from(["choices", "message", "content",
+                                                        "tool_calls", "function", "name",
+                                                        "arguments", "id", "usage",
+                                                        "finish_reason", "prompt_tokens"]),
+                                       inner, max_size=4), max_leaves=20)
+
+
+@hsettings(max_examples=500, deadline=None, database=None)
+@given(_JSON)
+def test_any_decoded_reply_is_a_reply_or_a_bad_reply(data: Any) -> None:
+    from errands.agent.provider import Reply, _reply
+    try:
+        reply = _reply(data, _config("http://127.0.0.1:9/v1"))
+    except ProviderError as exc:
+        assert exc.code in (BAD_REPLY, CONTEXT_TOO_LONG) and exc.message
+        return
+    assert isinstance(reply, Reply)
+    assert reply.content is None or isinstance(reply.content, str)
+    assert all(isinstance(c.name, str) and c.name and isinstance(c.arguments, str)
+               for c in reply.tool_calls)
+    assert reply.prompt_tokens >= 0 and reply.completion_tokens >= 0
 
 
 # ------------------------------------------------------------------------- the checks
@@ -347,8 +429,6 @@ _URL_PIECES = st.sampled_from(["http://", "https://", "HTTP://", "ftp://", "//",
                  st.tuples(st.sampled_from(["http://", "https://"]),
                            st.text(max_size=40)).map("".join)))
 def test_base_url_parser_refuses_only_with_invalid_input(text: str) -> None:
-    import openai
-
     try:
         value = normalize("provider_base_url", text)
     except InvalidInput as exc:
@@ -356,7 +436,9 @@ def test_base_url_parser_refuses_only_with_invalid_input(text: str) -> None:
         return
     assert value.lower().startswith(("http://", "https://"))
     assert normalize("provider_base_url", value) == value  # canonical
-    openai.AsyncOpenAI(base_url=value, api_key="k")  # the SDK takes whatever was accepted
+    # the client takes whatever was accepted, and keeps the base's path for each endpoint
+    url = Provider(ProviderConfig(value, "m"))._url("chat/completions")
+    assert url.path.endswith("/chat/completions") and not url.path.endswith("//chat/completions")
 
 
 # --------------------------------------------------------------------- the CLI, end to end

@@ -375,10 +375,37 @@ def check_engine(root: Path) -> Check:
                  f"role {answer.get('role')})")
 
 
+# The libraries whose behaviour Errands depends on: the model provider's wire (httpx), the
+# store, the window and its loop, the keyring. pyproject.toml bounds their majors.
+LIBRARIES = ("httpx", "SQLAlchemy", "alembic", "PySide6-Essentials", "qasync", "keyring",
+             "cron-descriptor", "platformdirs")
+
+
+def check_versions(version: Callable[[str], str] | None = None) -> Check:
+    """Which releases of the libraries that matter are installed: the first thing to
+    compare when something works on one machine and not on another."""
+    import importlib.metadata
+    from . import __version__
+
+    look = version or importlib.metadata.version
+    found, missing = [], []
+    for name in LIBRARIES:
+        try:
+            found.append(f"{name} {look(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+    python = ".".join(map(str, sys.version_info[:3]))
+    detail = f"Errands {__version__} on Python {python}; " + ", ".join(found)
+    if missing:
+        return Check("versions", FAIL, detail + f"; not installed: {', '.join(missing)}",
+                     "install Errands again (python3 dev.py app, or the bundle)")
+    return Check("versions", OK, detail)
+
+
 def run_checks(explicit_dir: str | os.PathLike[str] | None = None, *,
                tray: Callable[[], Check] | None = None) -> list[Check]:
     root = resolve_data_dir(explicit_dir)
-    checks = [check_data_dir(root), *check_database(root), check_keyring(root),
+    checks = [check_versions(), check_data_dir(root), *check_database(root), check_keyring(root),
               check_notifications(), (tray or check_tray)()]
     database_ok = all(c.status != FAIL for c in checks if c.name in ("database", "schema"))
     if database_ok:

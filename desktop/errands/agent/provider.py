@@ -1,9 +1,12 @@
-"""The model provider: any OpenAI-compatible Chat Completions endpoint, through the openai SDK.
+"""The model provider: any OpenAI-compatible Chat Completions endpoint, spoken over httpx.
 
+Errands owns this wire path outright (see docs/agent.md, "Why Errands speaks to the provider
+itself"): a POST of plain JSON to ``{base_url}/chat/completions`` and a GET of ``/models``,
+with no model SDK in between, so a new SDK release can neither break runs nor slow them.
 Every fault a provider can produce becomes a :class:`ProviderError` with one of a few stable
 codes, so a run records *why* it failed (and the retry policy decides what happens next)
-instead of carrying an SDK traceback. The API key is handed in by the caller (from the
-keyring or ``ERRANDS_API_KEY``) and never appears in an error message.
+instead of carrying a traceback. The API key is handed in by the caller (from the keyring
+or ``ERRANDS_API_KEY``) and never appears in an error message.
 """
 
 from __future__ import annotations
@@ -12,15 +15,15 @@ import asyncio
 import gc
 import importlib
 import json
+import math
 import threading
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the SDK takes a second to import: only a run that talks to a model pays
-    import openai
-    from openai.types.chat import ChatCompletion
+if TYPE_CHECKING:  # httpx takes a while to import: only a run that talks to a model pays
+    import httpx
 
 # Codes a provider fault is recorded with on the run (``error_code``).
 UNREACHABLE = "provider_unreachable"
@@ -35,7 +38,8 @@ NO_KEY = "no_api_key"
 
 MAX_RETRY_AFTER = 60.0     # longest Retry-After honoured within one attempt, in seconds
 RATE_LIMIT_TRIES = 3       # requests per step while the provider says "too many"
-NO_KEY_PLACEHOLDER = "not-needed"  # the SDK insists on a key; local servers ignore it
+MAX_REPLY_BYTES = 32 * 1024 * 1024  # a reply larger than this is refused, not buffered
+CONNECT_TIMEOUT = 10.0     # seconds to open a connection (the whole request has config.timeout)
 
 
 @dataclass(frozen=True)
@@ -91,61 +95,97 @@ def _is_context_error(text: str) -> bool:
                                       "too many tokens", "context window", "prompt is too long"))
 
 
-def _detail(exc: "openai.APIStatusError") -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
+class _Status(Exception):
+    """A reply whose HTTP status is not 2xx: the status, its headers and what it said."""
+
+    def __init__(self, status: int, headers: "httpx.Headers", body: bytes) -> None:
+        super().__init__(status)
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+
+class _Malformed(Exception):
+    """A 2xx reply that is not what the wire format promises (not JSON, too large, ...)."""
+
+
+def _detail(body: bytes) -> str:
+    """What the provider said about its refusal: ``{"error": {"message": …}}`` as OpenAI
+    sends it, ``{"error": "…"}`` or ``{"message": …}`` as some local servers do, else the
+    start of the text."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return body[:300].decode("utf-8", "replace").strip()
+    if isinstance(data, dict):
+        inner = data.get("error", data)
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
             return inner["message"][:300]
         if isinstance(inner, str):
             return inner[:300]
-    return (exc.message or "")[:300]
+    return ""
 
 
-def _retry_after(exc: "openai.APIStatusError") -> float | None:
-    value = exc.response.headers.get("retry-after") if exc.response is not None else None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None
+def _retry_after(headers: "httpx.Headers") -> float | None:
+    """Retry-After in seconds (or OpenAI's ``retry-after-ms``); an HTTP date is not
+    honoured (no clock arithmetic on a remote clock): the step's own back-off applies."""
+    for name, scale in (("retry-after-ms", 1e-3), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) * scale
+        except ValueError:
+            continue
+        if math.isfinite(seconds):
+            return max(0.0, seconds)
+    return None
 
 
 def classify(exc: BaseException, config: ProviderConfig) -> ProviderError:
-    """One SDK exception → one of the codes above, with a message a user can act on."""
-    where = config.base_url
-    import openai
+    """One transport fault or refusal → one of the codes above, with a message a user can
+    act on."""
+    import httpx
 
-    if isinstance(exc, openai.APITimeoutError):
+    where = config.base_url
+    if isinstance(exc, httpx.TimeoutException):
+        if isinstance(exc, httpx.ConnectTimeout):
+            return ProviderError(UNREACHABLE, f"cannot reach the provider at {where} (no "
+                                 f"connection within {CONNECT_TIMEOUT:g} s); is it running, "
+                                 "and is the base URL right? (errands provider show)")
         return ProviderError(TIMEOUT, f"the provider at {where} did not answer within "
                              f"{config.timeout.total_seconds():g} s")
-    if isinstance(exc, openai.APIConnectionError):
+    if isinstance(exc, httpx.TransportError | OSError):
         return ProviderError(UNREACHABLE, f"cannot reach the provider at {where}; is it "
                              "running, and is the base URL right? (errands provider show)")
-    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-        return ProviderError(KEY_REJECTED, f"the provider at {where} refused the API key "
-                             f"({exc.status_code}); store a valid one with "
-                             "'errands provider set --api-key-stdin'")
-    if isinstance(exc, openai.NotFoundError):
-        return ProviderError(MODEL_NOT_FOUND, f"the provider at {where} has no model "
-                             f"{config.model!r} (or no chat endpoint there): {_detail(exc)}")
-    if isinstance(exc, openai.RateLimitError):
-        return ProviderError(RATE_LIMITED, f"the provider at {where} is rate limiting: "
-                             f"{_detail(exc)}", retry_after=_retry_after(exc))
-    if isinstance(exc, openai.APIStatusError):
-        detail = _detail(exc)
-        if exc.status_code in (400, 413, 422) and _is_context_error(detail):
+    if isinstance(exc, _Status):
+        status, detail = exc.status, _detail(exc.body)
+        if status in (401, 403):
+            return ProviderError(KEY_REJECTED, f"the provider at {where} refused the API key "
+                                 f"({status}); store a valid one with "
+                                 "'errands provider set --api-key-stdin'")
+        if status == 404:
+            return ProviderError(MODEL_NOT_FOUND, f"the provider at {where} has no model "
+                                 f"{config.model!r} (or no chat endpoint there): {detail}")
+        if status == 429:
+            return ProviderError(RATE_LIMITED, f"the provider at {where} is rate limiting: "
+                                 f"{detail}", retry_after=_retry_after(exc.headers))
+        if status in (400, 413, 422) and _is_context_error(detail):
             return ProviderError(CONTEXT_TOO_LONG, "the conversation is longer than the "
                                  f"model's context window: {detail}")
-        if exc.status_code >= 500:
+        if 300 <= status < 400:
+            target = exc.headers.get("location", "elsewhere")
+            return ProviderError(BAD_REPLY, f"the provider at {where} redirects to {target}; "
+                                 "set that address as the base URL (Errands does not follow "
+                                 "a provider's redirects: the key would go with them)")
+        if status >= 500:
             return ProviderError(SERVER_ERROR, f"the provider at {where} failed "
-                                 f"({exc.status_code}): {detail}")
+                                 f"({status}): {detail}")
         return ProviderError(BAD_REPLY, f"the provider at {where} refused the request "
-                             f"({exc.status_code}): {detail}")
-    if isinstance(exc, openai.APIResponseValidationError | json.JSONDecodeError | ValueError):
+                             f"({status}): {detail}")
+    if isinstance(exc, _Malformed):
         return ProviderError(BAD_REPLY, f"the provider at {where} sent a reply that is not "
-                             "an OpenAI-compatible chat completion")
+                             f"an OpenAI-compatible answer: {exc}")
     return ProviderError(SERVER_ERROR, f"the provider at {where} failed: {type(exc).__name__}")
 
 
@@ -156,10 +196,10 @@ _wire_loop: asyncio.AbstractEventLoop | None = None
 def _wire() -> asyncio.AbstractEventLoop:
     """The event loop, on a thread of its own, that every provider request runs on.
 
-    Sending a request and reading its reply through the SDK and httpx costs a millisecond
-    or two of CPU; on the engine's loop, fifty runs stepping at once added that up within
-    one turn of the loop and held it (timers, the control channel, every other run) for a
-    few hundred milliseconds. Here it competes for the interpreter only: the engine's loop
+    Sending a request and reading its reply through httpx costs a millisecond or so of
+    CPU; on the engine's loop, fifty runs stepping at once added that up within one turn
+    of the loop and held it (timers, the control channel, every other run) for a few
+    hundred milliseconds. Here it competes for the interpreter only: the engine's loop
     gets it back within the switch interval."""
     global _wire_loop
     with _wire_lock:
@@ -188,22 +228,21 @@ def _tls_context() -> Any:
 _FIRST_CONNECTION = ("concurrent.futures.thread", "anyio._backends._asyncio",
                      "anyio._core._sockets", "anyio._core._streams",
                      "anyio._core._synchronization", "anyio.streams.memory",
-                     "anyio.streams.stapled")
+                     "anyio.streams.stapled", "httpcore._async.http11", "h11")
 
 
 def warm_up() -> None:
-    """Import the SDK on the provider thread now, in the background. The first request
-    after a start would otherwise wait for it (half a second even from byte-code), and so
-    would every run approved at the same moment as that one."""
+    """Import the HTTP client on the provider thread now, in the background. The first
+    request after a start would otherwise wait for it, and so would every run approved at
+    the same moment as that one."""
     def load() -> None:
-        import openai
-        from openai.types.chat import ChatCompletion  # noqa: F401
+        import httpx
 
         from . import config  # noqa: F401  (the keyring, read for each run's key)
-        # a client loads more on its first making (platform details); this one is never
-        # used (it opens no connection) and is simply dropped
-        openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=NO_KEY_PLACEHOLDER,
-                           http_client=openai.DefaultAsyncHttpxClient(verify=_tls_context()))
+        _tls_context()
+        # a client loads more on its first making; this one is never used (it opens no
+        # connection) and is simply dropped
+        httpx.AsyncClient(verify=_tls_context())
         # and the first connection imports the rest of its transport (measured); loaded
         # now, when fifty runs start together none waits on it
         for name in _FIRST_CONNECTION:
@@ -211,7 +250,7 @@ def warm_up() -> None:
                 importlib.import_module(name)
             except ImportError:  # another version of the library: it loads what it needs
                 pass
-        if gc.get_freeze_count():  # the host settled its heap (errands.heap): the SDK's
+        if gc.get_freeze_count():  # the host settled its heap (errands.heap): these
             gc.freeze()            # modules live as long, and a full collection skips them
     _wire().call_soon_threadsafe(load)
 
@@ -221,31 +260,43 @@ async def _on_wire(coro: Any) -> Any:
     return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, _wire()))
 
 
+def _user_agent() -> str:
+    from .. import __version__
+    return f"errands/{__version__}"
+
+
 class Provider:
-    """One client per configuration; the SDK's own retries are off (the run's retry policy
-    and the bounded Retry-After wait below are the only retries). The client is used on
-    the provider thread only (:func:`_wire`): its connections belong to that loop."""
+    """One HTTP client per configuration, with no retries of its own (the run's retry
+    policy and the bounded Retry-After wait below are the only retries) and no redirects
+    followed (the key would go with them). The client is used on the provider thread only
+    (:func:`_wire`): its connections belong to that loop."""
 
     def __init__(self, config: ProviderConfig, *, sleep: Any = asyncio.sleep) -> None:
         self.config = config
         self._sleep = sleep
-        self._client: "openai.AsyncOpenAI | None" = None  # made on the provider thread
+        self._client: "httpx.AsyncClient | None" = None  # made on the provider thread
 
-    def _on_thread(self) -> "openai.AsyncOpenAI":
+    def _on_thread(self) -> "httpx.AsyncClient":
         """The client, made on first use there: making one loads the TLS certificates,
         tens of milliseconds of CPU the engine's loop does not wait for."""
         if self._client is None:
             import httpx
-            import openai
 
-            timeout = httpx.Timeout(self.config.timeout.total_seconds(), connect=10.0)
-            self._client = openai.AsyncOpenAI(
-                base_url=self.config.base_url,
-                api_key=self.config.api_key or NO_KEY_PLACEHOLDER,
-                timeout=timeout, max_retries=0,
-                http_client=openai.DefaultAsyncHttpxClient(verify=_tls_context(),
-                                                           timeout=timeout))
+            headers = {"Accept": "application/json", "User-Agent": _user_agent()}
+            if self.config.api_key:
+                headers["Authorization"] = f"Bearer {self.config.api_key}"
+            self._client = httpx.AsyncClient(
+                verify=_tls_context(), headers=headers, follow_redirects=False,
+                timeout=httpx.Timeout(self.config.timeout.total_seconds(),
+                                      connect=CONNECT_TIMEOUT))
         return self._client
+
+    def _url(self, endpoint: str) -> "httpx.URL":
+        """``base_url`` + ``/endpoint``, keeping the base's own path and query."""
+        import httpx
+
+        base = httpx.URL(self.config.base_url)
+        return base.copy_with(path=base.path.rstrip("/") + "/" + endpoint)
 
     async def close(self) -> None:
         if self._client is None:  # never used: nothing to close
@@ -253,7 +304,7 @@ class Provider:
 
         async def closing() -> None:
             if self._client is not None:
-                await self._client.close()
+                await self._client.aclose()
 
         await _on_wire(closing())
 
@@ -280,60 +331,104 @@ class Provider:
         if tools:
             body["tools"] = tools
         try:
-            # Posted as it is, not through chat.completions.create(): that walks every
-            # message and tool schema through the SDK's typed-dict transform (a no-op for
-            # plain JSON like ours) on the event loop, ~0.2 ms a message: tens of ms a
-            # request once a transcript is long, which stalls every other run. The client's
-            # own post() still sends, authenticates, maps errors and parses the reply.
-            completion = await _on_wire(self._post(body))
+            completion = await _on_wire(self._request("POST", "chat/completions", body))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             raise classify(exc, self.config) from None
         return _reply(completion, self.config)
 
-    async def _post(self, body: dict[str, Any]) -> "ChatCompletion":
-        from openai.types.chat import ChatCompletion
-
-        return await self._on_thread().post("/chat/completions", body=body,
-                                            cast_to=ChatCompletion)
+    async def _request(self, method: str, endpoint: str, body: Any = None) -> Any:
+        """One request on the provider thread: the decoded JSON of a 2xx reply; a refusal
+        as :class:`_Status`, a reply that is not JSON (or too large) as :class:`_Malformed`."""
+        client = self._on_thread()
+        content = None
+        headers = {}
+        if body is not None:
+            content = json.dumps(body, ensure_ascii=False).encode()
+            headers["Content-Type"] = "application/json"
+        request = client.build_request(method, self._url(endpoint), content=content,
+                                       headers=headers)
+        response = await client.send(request, stream=True)
+        try:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > MAX_REPLY_BYTES:
+                raise _Malformed(f"a reply of {int(declared):,} bytes (at most "
+                                 f"{MAX_REPLY_BYTES:,} are read)")
+            chunks, size = [], 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_REPLY_BYTES:
+                    raise _Malformed(f"a reply of more than {MAX_REPLY_BYTES:,} bytes")
+                chunks.append(chunk)
+        finally:
+            await response.aclose()
+        raw = b"".join(chunks)
+        if not 200 <= response.status_code < 300:
+            raise _Status(response.status_code, response.headers, raw)
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise _Malformed("its body is not JSON") from None
 
     async def list_models(self) -> list[str]:
-        async def listing() -> Any:
-            return await self._on_thread().models.list()
-
         try:
-            page = await _on_wire(listing())
-            return [m.id for m in page.data]
+            page = await _on_wire(self._request("GET", "models"))
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:
             raise classify(exc, self.config) from None
+        data = page.get("data") if isinstance(page, dict) else None
+        if not isinstance(data, list):
+            raise classify(_Malformed("no 'data' list of models"), self.config)
+        return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
 
 
 def _reply(completion: Any, config: ProviderConfig) -> Reply:
-    choices = getattr(completion, "choices", None)
-    if not choices:
-        raise ProviderError(BAD_REPLY, f"the provider at {config.base_url} answered with no "
-                            "choices")
+    """The decoded JSON of a chat completion → a :class:`Reply`, checking each field's
+    shape: a provider's reply is untrusted input like any other."""
+    def bad(what: str) -> ProviderError:
+        return ProviderError(BAD_REPLY, f"the provider at {config.base_url} answered {what}")
+
+    if not isinstance(completion, dict):
+        raise bad("with JSON that is not an object")
+    choices = completion.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise bad("with no choices")
     choice = choices[0]
-    message = getattr(choice, "message", None)
-    if message is None:
-        raise ProviderError(BAD_REPLY, f"the provider at {config.base_url} answered with no "
-                            "message")
-    if choice.finish_reason == "length" and not message.tool_calls and not message.content:
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise bad("with no message")
+    finish_reason = choice.get("finish_reason")
+    finish_reason = finish_reason if isinstance(finish_reason, str) else None
+    content = message.get("content")
+    content = content if isinstance(content, str) else None
+    raw_calls = message.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise bad("with tool_calls that are not a list")
+    if finish_reason == "length" and not raw_calls and not content:
         raise ProviderError(CONTEXT_TOO_LONG, "the model stopped at its length limit before "
                             "saying anything")
     calls = []
-    for i, call in enumerate(message.tool_calls or []):
-        function = getattr(call, "function", None)
-        name = getattr(function, "name", None)
+    for i, call in enumerate(raw_calls):
+        function = call.get("function") if isinstance(call, dict) else None
+        name = function.get("name") if isinstance(function, dict) else None
         if not isinstance(name, str) or not name:
             raise ProviderError(BAD_REPLY, "the model asked for a tool without a name")
-        arguments = getattr(function, "arguments", None)
-        calls.append(ToolCall(id=getattr(call, "id", None) or f"call_{i}", name=name,
+        arguments = function.get("arguments")  # type: ignore[union-attr]
+        if isinstance(arguments, dict | list):  # some local servers send an object
+            arguments = json.dumps(arguments)
+        call_id = call.get("id")  # type: ignore[union-attr]
+        calls.append(ToolCall(id=call_id if isinstance(call_id, str) and call_id
+                              else f"call_{i}", name=name,
                               arguments=arguments if isinstance(arguments, str) else ""))
-    usage = getattr(completion, "usage", None)
-    content = message.content if isinstance(message.content, str) else None
-    return Reply(content=content, tool_calls=calls,
-                 prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                 completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-                 finish_reason=choice.finish_reason)
+    usage = completion.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+
+    def tokens(key: str) -> int:
+        value = usage.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+            else 0
+
+    return Reply(content=content, tool_calls=calls, prompt_tokens=tokens("prompt_tokens"),
+                 completion_tokens=tokens("completion_tokens"), finish_reason=finish_reason)
