@@ -1,4 +1,4 @@
-"""Agent runs end to end inside the engine: the real openai SDK against a scripted
+"""Agent runs end to end inside the engine: the real provider client against a scripted
 OpenAI-compatible server on 127.0.0.1, a real SQLite file, real tools in a real workdir.
 
 The engine's clock is fake (for expiry); the model's replies and the tools run in real time.
@@ -8,77 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from errands.agent.loop import AgentRunner
-from errands.agent.provider import ProviderConfig
-from errands.records import Decision, Run
-from engine_support import Harness
+from errands.records import Decision
+from agent_support import AgentHarness, h, last_tool_result, server  # noqa: F401 (fixtures)
 from openai_server import ScriptedServer, call, calls, fail, say, stall
-
-
-@pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    s = ScriptedServer().start()
-    yield s
-    s.close()
-
-
-class AgentHarness(Harness):
-    server: ScriptedServer
-    workdir: Path
-
-    def _new_engine(self) -> Any:
-        engine = super()._new_engine()
-        engine.runners["agent"] = AgentRunner(config=self._config)
-        return engine
-
-    async def _config(self, ctx: Any) -> ProviderConfig:
-        return ProviderConfig(self.server.base_url, "scripted-model",
-                              timeout=timedelta(seconds=5))
-
-    async def agent(self, title: str = "agent", prompt: str = "Do the thing.", *,
-                    trigger: dict[str, Any] | None = None, **extra: Any) -> str:
-        doc: dict[str, Any] = {"title": title, "runner": {"kind": "agent", "prompt": prompt},
-                               "trigger": trigger or {"kind": "manual"},
-                               "workdir": str(self.workdir),
-                               "policy": {"retry": {"max_attempts": 1}}}
-        for key, value in extra.items():
-            doc[key] = {**doc.get(key, {}), **value} if isinstance(value, dict) else value
-        automation, _ = await self.engine.create(doc)
-        return automation.id
-
-    async def run(self, automation_id: str, **kw: Any) -> Run:
-        run = await self.engine.run_now(automation_id, **kw)
-        return await self.engine.wait_run(run.id)
-
-    async def decide(self, run: Run, kind: str, text: str | None = None) -> Run:
-        await self.engine.decide(run.id, Decision(kind=kind, text=text))  # type: ignore[arg-type]
-        return await self.engine.wait_run(run.id)
-
-    def transcript(self, run: Run) -> list[dict[str, Any]]:
-        assert run.session_id
-        return [{"role": m.role, **m.content} for m in self.store.messages(run.session_id)]
-
-
-@pytest.fixture
-async def h(tmp_path: Path, server: ScriptedServer) -> AsyncIterator[AgentHarness]:
-    harness = AgentHarness(tmp_path, max_sleep=3600)
-    harness.server = server
-    harness.workdir = tmp_path / "work"
-    harness.workdir.mkdir()
-    await harness.engine.start()
-    yield harness
-    await harness.stop()
-
-
-def last_tool_result(server: ScriptedServer, index: int = -1) -> str:
-    return [m for m in server.requests[index]["messages"] if m["role"] == "tool"][-1]["content"]
 
 
 # ------------------------------------------------------------------ the loop
@@ -308,7 +246,9 @@ async def test_rules_are_read_in_order_and_the_last_match_wins(h: AgentHarness,
 
 async def test_untrusted_content_makes_granted_tools_ask(h: AgentHarness,
                                                          server: ScriptedServer) -> None:
-    a = await h.agent("reader", permissions={"mode": "allow_all"})
+    # the scripted server is on loopback: fetch_url reaches it only by a rule naming it
+    names_server = [{"tool": "fetch_url", "pattern": server.base_url + "/*", "action": "allow"}]
+    a = await h.agent("reader", permissions={"mode": "allow_all", "rules": names_server})
     server.play(call("fetch_url", {"url": server.base_url + "/models"}),
                 call("run_command", {"command": "echo hi"}))
     run = await h.run(a)
@@ -316,7 +256,7 @@ async def test_untrusted_content_makes_granted_tools_ask(h: AgentHarness,
     assert h.store.parked()[0].blocker.tool == "run_command"
     assert run.details["untrusted_content"] is True  # type: ignore[index]
     # listed in untrusted_ok, the same call goes ahead
-    b = await h.agent("trusting", permissions={"mode": "allow_all",
+    b = await h.agent("trusting", permissions={"mode": "allow_all", "rules": names_server,
                                                "untrusted_ok": ["run_command"]})
     server.play(call("fetch_url", {"url": server.base_url + "/models"}),
                 call("run_command", {"command": "echo hi"}), say("ok"))

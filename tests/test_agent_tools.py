@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from errands.agent.tools import commands, files, registry, web
 from errands.agent.tools.base import (MAX_RESULT_CHARS, ToolEnv, ToolError, ToolResult,
-                                      parse_arguments)
+                                      UrlJudgement, parse_arguments)
 
 SECRET = "TOP-SECRET"
 LINUX = sys.platform.startswith("linux") and Path("/proc/self/stat").exists()
@@ -501,6 +501,16 @@ class _Site(BaseHTTPRequestHandler):
             pass
 
 
+def _names_loopback(url: str) -> UrlJudgement:
+    """These tests' rules: an allow rule naming 127.0.0.1 (any port), which fetch_url needs
+    to reach the loopback test server."""
+    return UrlJudgement("allow", "test rule", names_host=url.startswith("http://127.0.0.1:"))
+
+
+def _web_env(workdir: Path, dry_run: bool = False) -> ToolEnv:
+    return ToolEnv(workdir=workdir, dry_run=dry_run, judge_url=_names_loopback)
+
+
 @pytest.fixture
 def site(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     for key in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
@@ -519,7 +529,7 @@ def site(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 async def test_fetch_url_reduces_html_to_untrusted_text(site: str, workdir: Path) -> None:
-    result = await web.fetch_url(ToolEnv(workdir=workdir), {"url": site + "/page"})
+    result = await web.fetch_url(_web_env(workdir), {"url": site + "/page"})
     assert result.untrusted
     assert result.text == (
         f"URL: {site}/page\nStatus: 200 OK\nContent-Type: text/html\nTitle: The & Title\n\n"
@@ -530,7 +540,7 @@ async def test_fetch_url_reduces_html_to_untrusted_text(site: str, workdir: Path
 
 
 async def test_fetch_url_passes_text_and_describes_binary(site: str, workdir: Path) -> None:
-    env = ToolEnv(workdir=workdir)
+    env = _web_env(workdir)
     assert (await web.fetch_url(env, {"url": site + "/json"})).text.endswith(
         "application/json\n\n{\"answer\": 42}")
     binary = await web.fetch_url(env, {"url": site + "/binary"})
@@ -545,7 +555,7 @@ async def test_fetch_url_passes_text_and_describes_binary(site: str, workdir: Pa
 
 async def test_fetch_url_reads_at_most_the_cap(site: str, workdir: Path) -> None:
     began = time.monotonic()
-    result = await web.fetch_url(ToolEnv(workdir=workdir), {"url": site + "/endless"})
+    result = await web.fetch_url(_web_env(workdir), {"url": site + "/endless"})
     assert time.monotonic() - began < 10 + LOAD_MARGIN
     assert "only its first 2 MiB were read" in result.text
     assert len(result.text) <= MAX_RESULT_CHARS and result.untrusted
@@ -555,7 +565,7 @@ async def test_fetch_url_gives_up_at_its_deadline(site: str, workdir: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(web, "FETCH_SECONDS", 0.5)
     with pytest.raises(ToolError, match="took longer than 0.5 s"):
-        await web.fetch_url(ToolEnv(workdir=workdir), {"url": site + "/slow"})
+        await web.fetch_url(_web_env(workdir), {"url": site + "/slow"})
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://example.com/x", "example.com",
@@ -564,18 +574,20 @@ async def test_fetch_url_gives_up_at_its_deadline(site: str, workdir: Path,
                                  "http://[::1", "gopher://x"])
 async def test_fetch_url_refuses_what_is_not_http(url: str, workdir: Path) -> None:
     with pytest.raises(ToolError, match="fetch_url"):
-        await web.fetch_url(ToolEnv(workdir=workdir), {"url": url})
+        await web.fetch_url(_web_env(workdir), {"url": url})
 
 
 async def test_fetch_url_redirect_to_another_scheme_and_dry_run(site: str,
                                                                 workdir: Path) -> None:
-    with pytest.raises(ToolError, match="not http or https"):
-        await web.fetch_url(ToolEnv(workdir=workdir), {"url": site + "/to/file:///etc/passwd"})
-    dry = await web.fetch_url(ToolEnv(workdir=workdir, dry_run=True), {"url": site + "/page"})
+    # a refused redirect target is an error result; it quotes the server's URL: untrusted
+    other = await web.fetch_url(_web_env(workdir), {"url": site + "/to/file:///etc/passwd"})
+    assert other.text.startswith("Error: ") and "only http and https URLs" in other.text
+    assert other.untrusted
+    dry = await web.fetch_url(_web_env(workdir, dry_run=True), {"url": site + "/page"})
     assert dry.proposed == f"would fetch {site}/page" and not dry.untrusted
     assert _Site.hits == ["/to/file:///etc/passwd"]
     with pytest.raises(ToolError, match="could not fetch"):
-        await web.fetch_url(ToolEnv(workdir=workdir), {"url": "http://127.0.0.1:1/"})
+        await web.fetch_url(_web_env(workdir), {"url": "http://127.0.0.1:1/"})
 
 
 def test_html_to_text_survives_broken_markup() -> None:

@@ -659,7 +659,9 @@ async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: 
     a = await h.add("once", {"kind": "at", "at": "2026-01-05T08:00:45Z"})
     await h.clock.advance(50)
     before = due - timedelta(seconds=FINAL_STRETCH)
-    assert readied == [before]
+    # readied once, in the final stretch (the checkpoint runs on a worker thread: on a busy
+    # machine the fake clock may have moved on a little when it reads the time)
+    assert len(readied) == 1 and before <= readied[0] <= due, readied
     assert (START, 45 - FINAL_STRETCH) in waits and (before, FINAL_STRETCH) in waits
     assert [r.created_at for r in h.runs(a)] == [due]
     idle = [s for _, s in waits if s == 60]

@@ -6,11 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+import re
+import shlex
+import time
+
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from errands.agent.permissions import (DEFAULT_ACTIONS, ESCALATED_TOOLS, RULE_TOOLS, Verdict,
-                                       decide, parse_rules, rule_matches, subject_of)
+                                       decide, literal, parse_rules, rule_matches, subject_of)
+from errands.agent.shell import MAX_CHARS, Parsed, parse
 from errands.agent.tools.base import EFFECTS, ToolSpec
 from errands.definition import TOOL_NAMES, Permissions, Rule
 from errands.errors import InvalidInput
@@ -247,6 +252,12 @@ def test_the_last_matching_automation_rule_wins(name: str, subject: str | None,
     before_automation = verdict(spec, subject, rules=tuple(rules))
     if before_automation.action == "deny" and before_automation.reason.startswith("your"):
         assert result == before_automation  # a global deny stays
+    elif (action == "allow" and spec.subject == "command" and subject is not None
+          and not parse(subject).proven
+          and any(r.action == "deny" and r.tool in (spec.name, spec.effect, "*")
+                  for r in (*rules, *mine.rules))):
+        # a deny rule makes an unproven command ask, whatever a later allow rule says
+        assert result.action == "ask" and "cannot be checked" in result.reason
     elif (action == "allow" and untrusted and name in ESCALATED_TOOLS
           and name not in permissions.untrusted_ok):
         assert result.action == "ask"
@@ -281,3 +292,313 @@ def test_rules_for_other_tools_change_nothing(name: str, subject: str | None,
     mixed = verdict(spec, subject, rules=unrelated + tuple(rules),
                     permissions=permissions, untrusted=untrusted)
     assert mixed.action == base.action
+
+
+# ------------------------------------------------------- commands: what rules mean on shell
+
+GIT_ALLOWED = Permissions(rules=(Rule("run_command", "git *", "allow"),))
+RM_DENIED = (Rule("run_command", "rm *", "deny"),)
+
+# With `git *` allowed, each of these would run something besides git (or make git run it).
+GIT_ESCAPES = [
+    "git --version ${x:=$'\\x24(touch F)'} ${x@P}",   # the review's finding
+    "git --version `touch F`",
+    "git --version \"`touch F`\"",
+    'git log "$(touch F)"',
+    "git log $'\\x3b' touch F",
+    "git log ${PAGER}",
+    "git log $((1))",
+    "git log >F",
+    "git log 2>&1 >>F",
+    "git log &>F",
+    "git log <(touch F)",
+    "git log & touch F",
+    "git log |& touch F",
+    "git log; (touch F)",
+    "git log && { touch F; }",
+    "git log *",
+    "git log ~/x",
+    "git log \\; touch F",
+    "GIT_PAGER='touch F' git log",
+    "git -c core.pager='touch F' log",
+    "git -c core.fsmonitor='touch F' status",
+    "git --config-env=core.pager=X log",
+    "git --exec-path=/tmp/evil log",
+    "git clone -u 'touch F' x y",
+    "git fetch --upload-pack='touch F' origin",
+    "git fetch --upl='touch F' origin",          # git takes an abbreviated long option
+    "git push --receive-pack='touch F' origin",
+    "git archive --remote=x --exec='touch F' HEAD",
+    "git submodule foreach 'touch F'",
+    "git bisect run touch F",
+    "git rebase --exec 'touch F' main",
+    "git difftool -x 'touch F'",
+    "git grep -O'touch F' x",
+    "git config core.fsmonitor 'touch F'",
+    "git log | sh",
+    "git log\rtouch F",
+    "git log\x00touch F",
+]
+
+
+@pytest.mark.parametrize("command", GIT_ESCAPES)
+def test_an_allow_pattern_allows_only_what_it_can_prove(command: str) -> None:
+    assert verdict(RUN, command, permissions=GIT_ALLOWED).action == "ask"
+    assert not rule_matches(Rule("run_command", "git *", "allow"), RUN, command)
+
+
+@pytest.mark.parametrize("command, parts", [
+    ("git status", [["git", "status"]]),
+    ("git commit -m 'fix: a b' && git push", [["git", "commit", "-m", "fix: a b"],
+                                             ["git", "push"]]),
+    ('git log --format="%h %s" -n 3', [["git", "log", "--format=%h %s", "-n", "3"]]),
+    ("'git' st''atus", [["git", "status"]]),
+    ("git status;\n\ngit diff;", [["git", "status"], ["git", "diff"]]),
+    ("git log |\n  git status", [["git", "log"], ["git", "status"]]),
+])
+def test_a_proven_command_is_allowed_part_by_part(command: str, parts: list[list[str]]) -> None:
+    assert parse(command) == Parsed(tuple(tuple(p) for p in parts), True)
+    assert verdict(RUN, command, permissions=GIT_ALLOWED).action == "allow"
+
+
+# With `rm *` denied, each of these runs rm (or an equal) in a way the text hides.
+RM_ESCAPES = [
+    "bash -c 'rm -rf x'", "sh -c 'rm x'", "/bin/sh -c 'rm x'", "zsh -c 'rm x'",
+    "echo $(rm x)", "echo `rm x`", "echo \"$(rm x)\"", "FOO=1 rm x", "/bin/rm x",
+    "/usr/bin/rm -rf x", "\\rm x", "r''m x", "r\"\"m x", '"rm" x', "'rm' -rf x",
+    "command rm x", "builtin rm x", "exec rm x", "eval 'rm x'", "env rm x",
+    "/usr/bin/env rm x", "env -i rm x", "sudo rm x", "nice -n 5 rm x", "nohup rm x",
+    "timeout 5 rm x", "time rm x", "setsid rm x", "xargs rm", "echo x | xargs rm",
+    "find . -delete", "find . -name x -exec rm ';'", "(rm x)", "{ rm x; }", "! rm x",
+    "if true; then rm x; fi", "ls; rm x", "ls && rm x", "ls || rm x", "ls | rm x",
+    "ls\nrm x", "rm x &", "$'rm' x", "${RM:-rm} x", "'r''m' x", "=rm x",
+    "hash -p /bin/rm ls; ls x", "alias ls=rm\nls x", "trap 'rm x' EXIT",
+]
+_GENEROUS = Permissions(mode="allow_all", tools=("run_command",),
+                        rules=(Rule("run_command", "*", "allow"),),
+                        untrusted_ok=("run_command",))
+
+
+@pytest.mark.parametrize("command", RM_ESCAPES)
+def test_a_deny_rule_is_never_walked_around(command: str) -> None:
+    for rules, permissions in (
+            (RM_DENIED, Permissions(mode="allow_all")),       # a global deny, mode allow_all
+            (RM_DENIED, _GENEROUS),                           # … and a later automation allow
+            (RM_DENIED + (Rule("run_command", "ls *", "allow"),), Permissions()),
+            ((), Permissions(mode="allow_all", rules=RM_DENIED))):   # the automation's deny
+        result = verdict(RUN, command, rules=rules, permissions=permissions)
+        assert result.action in ("ask", "deny"), (command, rules, permissions)
+        if permissions.mode == "allow_all":  # otherwise allowed: the deny rule says why not
+            assert "rm *" in result.reason, result.reason
+            parsed = parse(command)
+            if result.action == "ask" and not parsed.proven:
+                assert parsed.why and parsed.why in result.reason
+    # an unproven command asks even where the automation's own later rule allows all
+    lifted = Permissions(mode="allow_all", rules=(*RM_DENIED, Rule("run_command", "*", "allow")))
+    if not parse(command).proven:
+        assert verdict(RUN, command, permissions=lifted).action == "ask"
+
+
+@pytest.mark.parametrize("command", ["rm -rf x", "r''m x", "/bin/rm -rf x", '"rm" x',
+                                     "ls && /usr/bin/rm x", "echo hi | 'rm' x"])
+def test_a_proven_command_that_runs_a_denied_program_is_denied_finally(command: str) -> None:
+    assert verdict(RUN, command, rules=RM_DENIED, permissions=_GENEROUS) == Verdict(
+        "deny", 'your rule 1 (run_command "rm *": deny)')
+
+
+def test_an_unproven_command_asks_naming_the_deny_rule_and_why() -> None:
+    rules = (Rule("write_file", "*", "deny"), Rule("exec", "curl *", "deny"))
+    result = verdict(RUN, "echo $HOME", rules=rules, permissions=Permissions(mode="allow_all"))
+    assert result == Verdict("ask", 'your rule 2 (exec "curl *": deny) cannot be checked on this '
+                                    f"command, so it asks first: {parse('echo $HOME').why}")
+    assert "$" in result.reason and "character 6" in result.reason
+    # a deny rule for another tool changes nothing; nor does one on a proven command
+    other = (Rule("write_file", "*", "deny"),)
+    assert verdict(RUN, "echo $HOME", rules=other,
+                   permissions=Permissions(mode="allow_all")).action == "allow"
+    assert verdict(RUN, "echo hi", rules=rules,
+                   permissions=Permissions(mode="allow_all")).action == "allow"
+    # an unproven command that is not otherwise allowed keeps its own reason
+    assert verdict(RUN, "echo $HOME", rules=rules).reason == "the default for exec tools"
+
+
+def test_a_deny_rule_names_a_program_not_an_effect() -> None:
+    """Documented: another program with the same effect is not the program denied."""
+    anything = Permissions(mode="allow_all")
+    for other in ("unlink x", "python3 x.py", "git rm x", "shred -u x"):
+        assert verdict(RUN, other, rules=RM_DENIED, permissions=anything).action == "allow"
+
+
+# ------------------------------------------------------------ "always allow": the exact text
+
+def _saved(command: str) -> Rule:
+    from errands.agent.loop import AgentRunner
+    from errands.records import Blocker, Decision
+    rule = AgentRunner().saved_rule(Blocker("permission", "run_command", {"command": command}),
+                                    Decision("approve_always"))
+    assert rule is not None
+    return rule
+
+
+@pytest.mark.parametrize("approved, other", [
+    ("echo a >> log.txt && echo b", "echo a >> log.txt && echo c"),
+    ("echo a >> log.txt && echo b", "echo a >> log.txt && echo b; rm x"),
+    ("echo a >> log.txt && echo b", "echo a >> log.txt"),
+    ("ls *.txt > list", "ls a.txt > list"),
+    ("ls *.txt > list", "ls ?.txt > list"),
+    ("grep -c x [ab].log 2>&1", "grep -c x a.log 2>&1"),
+    ("echo $(date) >> log", "echo $(rm x) >> log"),
+])
+def test_always_allow_matches_exactly_the_approved_text(approved: str, other: str) -> None:
+    rule = _saved(approved)
+    saved = Permissions(rules=(rule,))
+    assert verdict(RUN, approved, permissions=saved) == Verdict(
+        "allow", f'this automation\'s rule 1 (run_command "{rule.pattern}": allow)')
+    assert verdict(RUN, f"  {approved}\n", permissions=saved).action == "allow"  # stripped
+    assert verdict(RUN, other, permissions=saved).action == "ask"
+    assert rule_matches(rule, RUN, approved) and not rule_matches(rule, RUN, other)
+
+
+def test_a_literal_pattern_is_one_without_unescaped_wildcards() -> None:
+    assert literal("echo a >> b") == "echo a >> b"
+    assert literal("ls [*].txt [?] [[]x]") == "ls *.txt ? [x]"
+    assert literal("ls *") is None and literal("ls ?") is None and literal("ls [ab]") is None
+    assert literal("ls [!*]") is None and literal("") == ""
+
+
+def test_an_exact_approval_still_asks_when_a_deny_rule_cannot_check_it() -> None:
+    saved = Permissions(rules=(_saved("echo a >> log.txt"),))
+    result = verdict(RUN, "echo a >> log.txt", rules=RM_DENIED, permissions=saved)
+    assert result.action == "ask" and "redirection" in result.reason
+
+
+# ------------------------------------------------------------------- the shell grammar
+
+@pytest.mark.parametrize("command, words", [
+    ("'a b' \"c d\" e''f", "a b|c d|ef"),
+    ("echo '$HOME `x` \\' ", None),         # a backslash in single quotes: fish
+    ("echo '$HOME `x` *'", "echo|$HOME `x` *"),
+    ('echo "it\'s * ok"', "echo|it's * ok"),
+    ("echo 'a\nb'", None),                     # a line break in quotes: csh
+    ("echo a\tb", "echo|a|b"),
+    ("echo a=b --c=d", "echo|a=b|--c=d"),
+    ("echo 'unterminated", None),
+    ('echo "unterminated', None),
+    ("ls;", "ls"),
+    (";ls", None),
+    ("ls ;; x", None),
+    ("ls &&", None),
+    ("ls ||\n\nx", "ls||x"),
+    ("", None),
+    ("   \n ", None),
+    ("# a comment", None),
+    ("echo a#b", None),
+    ("echo ~", None),
+    ("echo a^b", None),
+    ("echo é ü", "echo|é|ü"),
+    ("for x in a; do echo x; done", None),
+    ("declare 'a[$(touch F)]=1'", None),
+    ("printf -v 'a[$(touch F)]' x", None),
+    ("[ -v 'a[$(touch F)]' ]", None),
+    ("[ -f x ]", None),                        # an unquoted [ is a glob character
+    ("'[' -f x ']'", "[|-f|x|]"),
+    ("test -f x", "test|-f|x"),
+    ("set -euo pipefail; make", "set|-euo|pipefail||make"),
+    ("set -gx PATH /tmp/evil; ls", None),     # fish sets a variable
+    ("export PATH=.; ls", None),
+    ("find . -name x -print", "find|.|-name|x|-print"),
+    ("git -C sub status", "git|-C|sub|status"),
+    ("git clone -q https://x/y", "git|clone|-q|https://x/y"),
+    ("x" * MAX_CHARS, "x" * MAX_CHARS),
+    ("x" * (MAX_CHARS + 1), None),
+])
+def test_the_grammar_reads_words_or_says_why_not(command: str, words: str | None) -> None:
+    parsed = parse(command)
+    if words is None:
+        assert not parsed.proven and parsed.why
+    else:
+        assert parsed.proven and parsed.why == ""
+        assert "||".join("|".join(p) for p in parsed.parts) == words
+
+
+_FRAGMENTS = ["git", "rm", "x", " ", "\t", "\n", ";", "&&", "||", "|", "&", "$(", ")", "`",
+              "'", '"', "\\", ">", "<", ">>", "2>&1", "${x}", "$'\\x24'", "*", "?", "[", "]",
+              "{", "}", "(", "~", "#", "!", "^", "=", "FOO=1", "-c", "'a b'", '"a b"', "if",
+              "env", "find", "-delete", "--upload-pack=x", "\x00", "\r", "é", "\ud800",
+              "/bin/", "''", "-v"]
+_SHELLISH = st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join)
+
+
+@PROPERTY
+@given(st.one_of(st.text(max_size=200), _SHELLISH))
+def test_parse_never_raises_and_answers_in_shape(command: str) -> None:
+    parsed = parse(command)
+    assert isinstance(parsed.proven, bool) and isinstance(parsed.why, str)
+    assert parsed.proven == (parsed.why == "")
+    assert all(isinstance(w, str) for part in parsed.parts for w in part)
+    if parsed.proven:
+        assert parsed.parts and all(parsed.parts)
+    # and the permission model takes any text as a command
+    verdict(RUN, command, rules=RM_DENIED, permissions=GIT_ALLOWED)
+
+
+def test_parse_is_bounded_in_time() -> None:
+    worst = ["'a' " * (MAX_CHARS // 4), "a;" * (MAX_CHARS // 2), "'" * MAX_CHARS,
+             "a" * MAX_CHARS, "\n" * MAX_CHARS, "x " * (MAX_CHARS // 2), "$" * (10 ** 6),
+             "git " + "-C x " * (MAX_CHARS // 5 - 1)]
+    started = time.perf_counter()
+    for text in worst:
+        assert isinstance(parse(text), Parsed)
+        verdict(RUN, text, rules=RM_DENIED, permissions=GIT_ALLOWED)
+    assert time.perf_counter() - started < 2.0
+
+
+_PLAIN = st.text(alphabet="abcxyz019_-./:,@%+=", min_size=1, max_size=6)
+_SINGLE = st.text(st.characters(blacklist_characters="'\\\n",
+                                blacklist_categories=("Cc", "Cs")), max_size=6)
+_DOUBLE = st.text(st.characters(blacklist_characters='"$`\\\n',
+                                blacklist_categories=("Cc", "Cs")), max_size=6)
+_WORD = st.lists(st.one_of(_PLAIN, _SINGLE.map("'{}'".format), _DOUBLE.map('"{}"'.format)),
+                 min_size=1, max_size=3).map("".join)
+_PART = st.lists(_WORD, min_size=1, max_size=4).map(" ".join)
+_LINE = st.tuples(_PART, st.lists(st.tuples(st.sampled_from(
+    ["; ", ";", " && ", "&&", " || ", " | ", "|", "\n", ";\n\n"]), _PART), max_size=3)).map(
+    lambda t: t[0] + "".join(sep + part for sep, part in t[1]))
+
+
+@PROPERTY
+@given(st.one_of(_LINE, st.lists(st.lists(st.text(max_size=8), min_size=1, max_size=4),
+                                 min_size=1, max_size=3).map(
+    lambda parts: " ; ".join(shlex.join(p) for p in parts))))
+def test_a_proven_parse_survives_rejoining(command: str) -> None:
+    parsed = parse(command)
+    assume(parsed.proven)
+    again = parse(" ; ".join(shlex.join(part) for part in parsed.parts))
+    assert again == parsed
+
+
+def _outside_quotes(text: str) -> tuple[list[int], list[int]]:
+    """Insertion points of a proven line outside single quotes, and outside any quotes."""
+    quote, outside_single, outside_all = "", [], []
+    for index in range(len(text) + 1):
+        if quote != "'":
+            outside_single.append(index)
+        if not quote:
+            outside_all.append(index)
+        if index < len(text) and text[index] in "'\"" and quote in ("", text[index]):
+            quote = "" if quote else text[index]
+    return outside_single, outside_all
+
+
+@PROPERTY
+@given(_LINE, st.data())
+def test_a_substitution_or_redirection_anywhere_makes_a_line_unproven(command: str,
+                                                                    data: st.DataObject) -> None:
+    assume(parse(command).proven)
+    outside_single, outside_all = _outside_quotes(command)
+    for insert, places in (("$(", outside_single), ("`", outside_single), (">", outside_all)):
+        at = data.draw(st.sampled_from(places))
+        changed = command[:at] + insert + command[at:]
+        assert not parse(changed).proven, changed
+        assert verdict(RUN, changed, permissions=Permissions(
+            mode="allow_all", rules=(Rule("run_command", "never *", "deny"),))).action == "ask"

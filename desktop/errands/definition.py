@@ -707,6 +707,11 @@ def _permissions(doc: object, runner: Task) -> Permissions:
     return perms
 
 
+def parse_permissions(doc: object, runner: Task) -> Permissions:
+    """A ``permissions`` document on its own (for comparing what a run asks to grant)."""
+    return _permissions(doc, runner)
+
+
 def _origin(doc: object) -> Origin:
     r = _Reader(doc or {}, "origin", ("kind", "template", "session_id", "depth"),
                 '{"kind": "user", "template": null, "session_id": null, "depth": 0}')

@@ -375,6 +375,25 @@ def check_engine(root: Path) -> Check:
                  f"role {answer.get('role')})")
 
 
+def check_confinement() -> Check:
+    """Whether the commands an agent starts run confined (Landlock, Linux)."""
+    from .confine import status
+
+    available, sentence = status()
+    if available:
+        return Check("confinement", OK, sentence)
+    if sys.platform.startswith("linux"):
+        advice = ("use a Linux kernel 5.13 or newer (6.7 or newer to confine the network too) "
+                  "with landlock in its lsm= list: most distributions' kernels have it built "
+                  "in; add it to the kernel command line (for example lsm=landlock,lockdown,"
+                  "yama,integrity,apparmor) if it is missing. Until then allow run_command only "
+                  "for commands you would run yourself")
+    else:
+        advice = ("not confined: on this platform the commands an agent starts can do what "
+                  "you can; allow run_command only for commands you would run yourself")
+    return Check("confinement", WARN, sentence, advice)
+
+
 # The libraries whose behaviour Errands depends on: the model provider's wire (httpx), the
 # store, the window and its loop, the keyring. pyproject.toml bounds their majors.
 LIBRARIES = ("httpx", "SQLAlchemy", "alembic", "PySide6-Essentials", "qasync", "keyring",
@@ -413,5 +432,5 @@ def run_checks(explicit_dir: str | os.PathLike[str] | None = None, *,
     else:
         checks.append(Check("provider", WARN, "not checked: the database cannot be used",
                             "fix the database first (see above)"))
-    checks += [check_clock(), check_engine(root)]
+    checks += [check_clock(), check_engine(root), check_confinement()]
     return checks

@@ -1,8 +1,19 @@
 """Running git for worktrees, and reading its machine output.
 
 Every call is ``git -C DIR …`` (so a missing folder is git's complaint, not a missing git),
-with the variables that would point git at another repository removed, no terminal prompt
-and no optional locks (a status must never take the index lock from a person's own git).
+or, inside a worktree an agent has worked in, ``git --git-dir=ADMIN --work-tree=DIR …``
+with the administrative folder Errands found in the repository itself: the worktree's own
+``.git`` file is written by whoever writes in the worktree and is never trusted to say
+where the repository is. git is never steered by what an agent could have written:
+
+- no system or global configuration (``GIT_CONFIG_NOSYSTEM``, ``GIT_CONFIG_GLOBAL`` set to
+  the null device), and no ``GIT_*`` variable of the caller's environment;
+- the keys through which configuration runs programs are fixed on the command line, which
+  wins over every file: no fsmonitor, no hooks, no pager, no external diff, no credential
+  helper or askpass, no transport at all (``protocol.allow=never``), no ssh command;
+- no terminal prompt and no optional locks (a status must never take the index lock from a
+  person's own git).
+
 Failures become :class:`WorktreeError` with git's own first line, never a traceback.
 The parsers take bytes and never raise: a file name may hold spaces, quotes, newlines or
 bytes that are not UTF-8, so machine output is always read in its ``-z`` form.
@@ -21,10 +32,16 @@ from ..errors import ErrandsError
 
 GIT_TIMEOUT = 120.0       # seconds: a status of a huge repository on a slow disk
 CHECK_TIMEOUT = 10.0      # seconds: the one quick question asked while validating
-# What would make ``git -C DIR`` act on some other repository than DIR's.
-_REDIRECTING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-                "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
-                "GIT_PREFIX", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+NULL = os.devnull
+# Configuration that runs programs, or reaches out, fixed on every call's command line
+# (``-c`` wins over the repository's own files, which an agent may have written).
+SAFE_CONFIG = (
+    "core.fsmonitor=false", f"core.hooksPath={NULL}", "core.pager=cat",
+    "core.untrackedCache=false", "core.askPass=", "core.sshCommand=", "core.editor=false",
+    "core.alternateRefsCommand=", f"core.attributesFile={NULL}", "diff.external=",
+    "credential.helper=", "protocol.allow=never", "submodule.recurse=false",
+    "uploadpack.packObjectsHook=", "gc.auto=0", "maintenance.auto=false",
+)
 
 
 class WorktreeError(ErrandsError):
@@ -45,8 +62,13 @@ class GitResult:
 
 
 def git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _REDIRECTING}
-    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    """The environment of every git call: the caller's without any ``GIT_*`` variable (they
+    could point git at another repository, a pager or a program), and no configuration
+    but the repository's and the command line's."""
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_")}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", GIT_CONFIG_NOSYSTEM="1",
+               GIT_CONFIG_GLOBAL=NULL, GIT_ATTR_NOSYSTEM="1", GIT_NO_REPLACE_OBJECTS="1",
+               GIT_PAGER="cat", GIT_ASKPASS="", GIT_EXTERNAL_DIFF="", GIT_NO_LAZY_FETCH="1")
     return env
 
 
@@ -62,16 +84,21 @@ def first_line(err: bytes) -> str:
     return "no message"
 
 
-def _argv(where: Path | str, args: Sequence[str]) -> list[str]:
-    return ["git", "-C", os.fspath(where), *args]
+def _argv(where: Path | str, args: Sequence[str], git_dir: Path | None = None) -> list[str]:
+    safe = [item for pair in (("-c", c) for c in SAFE_CONFIG) for item in pair]
+    located = ["-C", os.fspath(where)]
+    if git_dir is not None:  # a worktree: its repository as Errands found it, not its .git
+        located += [f"--git-dir={os.fspath(git_dir)}", f"--work-tree={os.fspath(where)}"]
+    return ["git", "--no-pager", *safe, *located, *args]
 
 
 async def git(where: Path | str, *args: str, check: bool = True,
-              timeout: float = GIT_TIMEOUT) -> GitResult:
-    """Run git in ``where`` without blocking the loop; cancelling the caller ends git."""
+              timeout: float = GIT_TIMEOUT, git_dir: Path | None = None) -> GitResult:
+    """Run git in ``where`` without blocking the loop; cancelling the caller ends git.
+    ``git_dir``: the worktree administrative folder to use instead of ``where/.git``."""
     try:
         proc = await asyncio.create_subprocess_exec(
-            *_argv(where, args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            *_argv(where, args, git_dir), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=git_env())
     except OSError as exc:  # only git itself can be missing: -C does the changing of folder
         raise _not_runnable(exc) from exc

@@ -8,6 +8,7 @@ tool call waited is there, without its result, and the decision supplies what co
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import json
 import logging
 import os
@@ -19,7 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ..definition import AgentTask, Rule
+from ..confine import redact
+from ..definition import AgentTask, Permissions, Rule
 from ..errors import ErrandsError, InvalidInput
 from ..records import Blocker, Decision
 from ..timeutil import format_duration, system_zone_name, zone
@@ -28,7 +30,8 @@ from . import permissions
 from .history import for_provider, replay
 from .provider import Provider, ProviderConfig, ProviderError, ToolCall, warm_up
 from .worktree import Worktree, WorktreeError, close_worktree, open_worktree
-from .tools.base import ToolEnv, ToolError, ToolResult, ToolSpec, bounded, parse_arguments
+from .tools.base import (ToolEnv, ToolError, ToolResult, ToolSpec, UrlJudgement, bounded,
+                         parse_arguments)
 from .tools.control import SPECS as CONTROL_SPECS
 from .tools.registry import HANDLERS, SPECS as FAMILY_SPECS, call_subject
 
@@ -168,9 +171,14 @@ class _Loop:
         self.attended = False
         self.changed: list[str] = []
         self.proposed: list[str] = []
+        key = provider.config.api_key
         self.env = ToolEnv(workdir=ctx.workdir, dry_run=ctx.dry_run, run_id=ctx.run_id,
                            automation_id=ctx.automation_id, on_started=ctx.on_started,
-                           max_command_seconds=min(600.0, ctx.timeout.total_seconds()))
+                           max_command_seconds=min(600.0, ctx.timeout.total_seconds()),
+                           judge_url=self._judge_url,
+                           command_network=network_allowed(ctx.definition.permissions,
+                                                           self._global_rules()),
+                           secrets=(key,) if key else ())
         self.deadline = time.monotonic() + ctx.timeout.total_seconds()
 
     # ------------------------------------------------------------------ the transcript
@@ -314,6 +322,10 @@ class _Loop:
         except ToolError as exc:
             self._result(call, ToolResult(f"Error: {exc}"))
             return None
+        except OSError as exc:  # the path changed while it was looked at: a refusal
+            self._result(call, ToolResult(f"Error: {exc.strerror or exc}; the files changed "
+                                          "while the path was checked"))
+            return None
         verdict = permissions.decide(
             spec, args, global_rules=self._global_rules(),
             permissions=self.ctx.definition.permissions, untrusted=self.untrusted,
@@ -365,8 +377,24 @@ class _Loop:
             return ToolResult("Error: " + _explain(exc))
         except ErrandsError as exc:
             return ToolResult(f"Error: {exc.message}")
+        except OSError as exc:  # a path changed under the tool (a folder swapped for a
+            # link mid-call, say): a refusal the model can read, never an internal error
+            where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+            return ToolResult(f"Error: {spec.name} failed{where}: {exc.strerror or exc}; "
+                              "the files changed while it ran")
+
+    def _judge_url(self, url: str) -> UrlJudgement:
+        """The rules' verdict on fetching ``url`` (each redirect hop of fetch_url asks)."""
+        rules = (*self._global_rules(), *self.ctx.definition.permissions.rules)
+        verdict = permissions.decide(SPECS["fetch_url"], {"url": url},
+                                     global_rules=self._global_rules(),
+                                     permissions=self.ctx.definition.permissions,
+                                     untrusted=self.untrusted)
+        return UrlJudgement(verdict.action, verdict.reason, names_host(rules, url))
 
     def _result(self, call: ToolCall, result: ToolResult) -> None:
+        if self.env.secrets:  # a known secret that reached a result goes no further
+            result = replace(result, text=redact(result.text, self.env.secrets))
         self.steps += 1
         self.untrusted = self.untrusted or result.untrusted
         self.changed += [c for c in result.changed if c not in self.changed]
@@ -407,6 +435,48 @@ class _Loop:
         return Outcome(state=state, session_id=session,  # type: ignore[arg-type]
                        prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
                        details=details, **fields)
+
+
+_NETWORK_TOOLS = ("fetch_url", "network", "*")
+
+
+def network_allowed(granted: Permissions, global_rules: tuple[Rule, ...]) -> bool:
+    """Whether the run's commands may use the network: only where the person allowed the
+    network to this automation (fetch_url allowed by its mode, its tools or an allow rule),
+    and no global rule denies fetching everything."""
+    if any(r.action == "deny" and r.tool in _NETWORK_TOOLS and r.pattern == "*"
+           for r in global_rules):
+        return False
+    return (granted.mode == "allow_all"
+            or (granted.mode == "allow_listed" and "fetch_url" in granted.tools)
+            or any(r.action == "allow" and r.tool in _NETWORK_TOOLS
+                   for r in (*granted.rules, *global_rules)))
+
+
+def names_host(rules: tuple[Rule, ...], url: str) -> bool:
+    """Whether an allow rule for fetching names ``url``'s host literally (no wildcard in
+    the host): what a loopback or private address needs, whatever else allows it."""
+    host = _host_of(url)
+    if host is None:
+        return False
+    for rule in rules:
+        if rule.action != "allow" or rule.tool not in _NETWORK_TOOLS:
+            continue
+        named = _host_of(rule.pattern)
+        if named is not None and not re.search(r"[*?\[]", named) and named == host \
+                and fnmatch.fnmatchcase(url, rule.pattern):
+            return True
+    return False
+
+
+def _host_of(text: str) -> str | None:
+    match = re.match(r"(?i)^[a-z][a-z0-9+.-]*://([^/?#]*)", text)
+    if match is None:
+        return None
+    authority = match.group(1).rsplit("@", 1)[-1]
+    if authority.startswith("["):
+        return authority[:authority.find("]") + 1].lower() if "]" in authority else None
+    return authority.split(":", 1)[0].lower() or None
 
 
 def _calls(stored: Any) -> list[ToolCall]:

@@ -56,8 +56,8 @@ def check_api_key(key: str, field: str = "--api-key-stdin") -> str:
 
 
 def _environment_key() -> str | None:
-    value = os.environ.get(ENV_VAR, "").strip()
-    return value or None
+    from ..sealed import environment_key  # (taken out of the environment at start)
+    return environment_key()
 
 
 def get_api_key(data_dir: Path) -> tuple[str | None, Source | None]:

@@ -162,6 +162,9 @@ def _flag(parser: argparse.ArgumentParser, dest: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None and "ERRANDS_API_KEY" in os.environ:  # the program itself (not a
+        from ..sealed import seal  # test calling main): the key out of reach of children
+        seal()
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     parser = build_parser()

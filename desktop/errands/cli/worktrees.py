@@ -45,7 +45,8 @@ def _folders(store: Store, data_dir: Path) -> list[Path]:
 
 def _look(args: argparse.Namespace) -> tuple[Store, Listing, Busy, dict[str, str]]:
     store = open_store(args)
-    listing = asyncio.run(list_worktrees(_folders(store, _dir(args))))
+    listing = asyncio.run(list_worktrees(_folders(store, _dir(args)),
+                                         worktrees_path(_dir(args))))
     busy = {(r.automation_id, r.index) for r in store.active_runs()}
     titles = {a.id: a.title for a in store.list()}
     return store, listing, busy, titles
@@ -54,6 +55,8 @@ def _look(args: argparse.Namespace) -> tuple[Store, Listing, Busy, dict[str, str
 def _state(item: KeptWorktree, busy: Busy) -> str:
     if (item.automation_id, item.run_index) in busy:
         return "in use"
+    if item.tampered:
+        return "tampered"
     if item.missing:
         return "folder gone"
     if not item.changed:
@@ -93,7 +96,7 @@ def worktrees(args: argparse.Namespace) -> int:
 
 def _prune(args: argparse.Namespace, listing: Listing, busy: Busy,
            titles: dict[str, str]) -> int:
-    removed, kept = asyncio.run(prune_worktrees(listing.worktrees, busy))
+    removed, kept = asyncio.run(prune_worktrees(listing.worktrees, busy))  # never a tampered one
     _notes(listing)
     lines = [f"Removed {w.path} (branch {w.branch}, {_state(w, busy)})" for w in removed]
     lines += [f"Kept {w.path}: {why}" for w, why in kept]
@@ -125,7 +128,7 @@ def remove(args: argparse.Namespace) -> int:
         shown = ", ".join(item.changed[:5]) + (" …" if len(item.changed) > 5 else "")
         raise Conflict("has_changes", f"{item.path} has {keep_reason(item)} ({shown}); add "
                        "--force to discard them with its branch")
-    asyncio.run(remove_worktree(item))
+    asyncio.run(remove_worktree(item, worktrees_path(_dir(args))))
     emit(args, {"removed": _doc(item, busy, titles)},
          f"Removed {item.path} and its branch {item.branch}"
          + ("" if item.disposable else f", discarding {len(item.changed)} changed file(s)"))

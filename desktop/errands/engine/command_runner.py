@@ -58,6 +58,16 @@ Example::
     echo "errands: result $n files waiting"
     [ "$n" -gt 100 ] && echo "errands: notify the inbox has $n files"
     [ "$n" -eq 0 ] && echo "errands: done"
+
+Command automations an agent created
+------------------------------------
+
+A command automation an agent created (its ``origin.kind`` is ``agent``) runs confined on
+Linux with Landlock, as the agent's own ``run_command`` does (:mod:`errands.confine`): it may
+write only in its workdir (none when the definition names no workdir) and in a private
+temporary folder made for the attempt (``TMPDIR``, ``TMP`` and ``TEMP`` name it; removed
+afterwards), and uses TCP only when its permissions allow ``fetch_url``. Command automations
+a person made run as described above, unconfined.
 """
 
 from __future__ import annotations
@@ -71,6 +81,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .. import confine
+from ..definition import Definition, Permissions
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
 from ..timeutil import format_duration, format_instant, utcnow
@@ -171,6 +183,22 @@ def _signal_name(number: int) -> str:
 
 def _one_line(text: str, limit: int = ERROR_LINE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def confined(definition: Definition) -> bool:
+    """Whether a command automation runs confined: an agent created it."""
+    return definition.origin.kind == "agent"
+
+
+def network_allowed(permissions: Permissions) -> bool:
+    """Whether permissions let a confined command use the network: they allow ``fetch_url``
+    (mode ``allow_all``; ``allow_listed`` with ``fetch_url`` among the tools; or an allow
+    rule for ``fetch_url``, the ``network`` effect or every tool), as an agent run's own
+    commands are judged (``errands.agent.loop.network_allowed``)."""
+    return (permissions.mode == "allow_all"
+            or (permissions.mode == "allow_listed" and "fetch_url" in permissions.tools)
+            or any(rule.action == "allow" and rule.tool in ("fetch_url", "network", "*")
+                   for rule in permissions.rules))
 
 
 # ------------------------------------------------------------------ output handling
@@ -418,15 +446,37 @@ class CommandRunner:
                            error_message=f"cannot create the working folder {ctx.workdir}: "
                                          f"{exc.strerror or exc}")
         output = _Output()
+        if not confined(ctx.definition):
+            try:
+                return await self._run(ctx, argv, child_environment(variables), output)
+            finally:
+                output.detach()
         try:
-            return await self._run(ctx, argv, child_environment(variables), output)
-        finally:
+            temp = confine.make_private_temp()
+        except OSError as exc:
+            return Outcome(state="failed", error_code="spawn",
+                           error_message=f"cannot make a temporary folder: "
+                                         f"{exc.strerror or exc}")
+        try:
+            variables.update(TMPDIR=temp, TMP=temp, TEMP=temp)
+            write = [str(ctx.workdir)] if ctx.definition.workdir else []
+            launch = confine.wrap(argv, write=[*write, temp],
+                                  network=network_allowed(ctx.definition.permissions))
+            outcome = await self._run(ctx, argv, child_environment(variables), output, launch)
+        except BaseException:
             output.detach()
+            confine.remove_private_temp(temp)
+            raise
+        output.detach()
+        # what the command left there may be large: removed away from the loop
+        await asyncio.to_thread(confine.remove_private_temp, temp)
+        return outcome
 
     async def _run(self, ctx: RunContext, argv: list[str], env: dict[str, str],
-                   output: "_Output") -> Outcome:
+                   output: "_Output", launch: list[str] | None = None) -> Outcome:
+        """``launch``: the command line actually started (``argv`` confined), if not argv."""
         try:
-            child = start_child(argv, cwd=str(ctx.workdir), env=env,
+            child = start_child(launch or argv, cwd=str(ctx.workdir), env=env,
                                 on_output=lambda _stream, data: output.write(data))
         except OSError as exc:
             return Outcome(state="failed", error_code="spawn",

@@ -337,6 +337,11 @@ class Lifecycle(EngineBase):
         if row.state != "awaiting_input" or blocker is None or blocker.decided_at is not None:
             raise Conflict("not_parked", f"run #{row.index} is not waiting for a decision "
                            f"(it is {row.state})")
+        if blocker.expires_at is not None and blocker.expires_at <= now:
+            # (whether an engine has closed it yet or not: a late answer never runs it)
+            raise Conflict("expired", f"run #{row.index} waited for a decision until "
+                           f"{format_instant(blocker.expires_at)} and has expired; it can no "
+                           "longer be approved (run the automation again)")
         asked = Blocker(kind=blocker.kind, tool=blocker.tool,  # type: ignore[arg-type]
                         arguments=blocker.arguments, question=blocker.question,
                         choices=blocker.choices)

@@ -2,9 +2,21 @@
 the agent's ``automate`` tool, and the user's global permission rules.
 
 ``automate`` goes through the same catalog as the CLI and the window, so its validation and
-its refusals are theirs. Two rules are the agent's own: a cascade is bounded (``origin.depth``
-at most ``MAX_DEPTH``), and what an unattended run creates starts paused and asks the user
-to review it, as does any change to permissions an unattended run asks for.
+its refusals are theirs. The rules that are the agent's own ("made by a run, started by a
+person"):
+
+- a cascade is bounded (``origin.depth`` at most ``MAX_DEPTH``);
+- what an unattended run creates starts paused and asks the user to review it, as does a
+  change of what an automation runs (runner, workdir, worktree);
+- no run resumes an automation, and no run starts one that is paused (``run_now``): a
+  paused automation, made by a run or paused by a person, waits for a person;
+- the permissions of what a run creates or changes never exceed those of the automation the
+  run belongs to: no wider mode, no tool or allow rule or untrusted exception it does not
+  have, and its deny and ask rules are carried over; an unattended run never grants
+  ``allow_all`` at all;
+- a run may schedule a later run of its own automation, unchanged (seed 002's "check back
+  in ten minutes"): a one-shot with the same runner, folder and permissions, created
+  active because it grants nothing new.
 """
 
 from __future__ import annotations
@@ -15,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..definition import Permissions, Rule
 from ..errors import InvalidInput
 from ..timeutil import format_instant
 from .base import EngineBase
@@ -69,12 +82,24 @@ class Services(EngineBase):
                  "next_fire_at": format_instant(a.next_fire_at)}
                 for a in await self._read(self.store.list)]}
         if action == "create":
+            follow_up = self._is_follow_up(ctx, arguments)
             doc = self._document(ctx, arguments, base=None)
             depth = ctx.definition.origin.depth + 1
             if depth > MAX_DEPTH:
                 raise InvalidInput("origin.depth", f"automations created by automations may "
                                    f"nest {MAX_DEPTH} deep; this one would be {depth} deep",
                                    f"at most {MAX_DEPTH}", "do the work in this run instead")
+            if follow_up:
+                own = ctx.definition.to_dict()
+                for key in ("runner", "workdir", "worktree", "permissions"):
+                    doc.pop(key, None)
+                    if key in own:
+                        doc[key] = own[key]
+                if doc["trigger"].get("kind") != "at":
+                    raise InvalidInput("schedule", "a later run of this automation is a "
+                                       "one-shot", "in:… or at:…", "in:10m")
+            elif doc.get("runner", {}).get("kind") == "agent":
+                doc["permissions"] = self._within(ctx, doc.get("permissions"), attended)
             keep_session = arguments.get("continue_session", doc["trigger"].get("kind") == "at")
             if not isinstance(keep_session, bool):
                 raise InvalidInput("continue_session", "must be true or false", "a boolean", "true")
@@ -82,10 +107,11 @@ class Services(EngineBase):
             doc["origin"] = {"kind": "agent", "session_id": session, "depth": depth}
             if session is not None:
                 doc["context"] = {**doc.get("context", {}), "mode": "continue"}
-            if not attended:
+            review = not attended and not follow_up
+            if review:
                 doc["paused"] = True
             automation, _ = await self.create(doc, actor=actor)  # type: ignore[attr-defined]
-            if not attended:
+            if review:
                 await self._review(ctx, automation.id, f"New automation to review: {automation.title}",
                              "Created by an unattended run; it stays paused until you resume it.")
             return self._echo(automation, created=True)
@@ -98,9 +124,9 @@ class Services(EngineBase):
             raise InvalidInput("id", "a run cannot delete its own automation; finish, and ask "
                                "the user to delete it", "another automation's id",
                                '{"action": "pause", "id": "…"}')
-        if action == "resume" and not attended:
-            raise InvalidInput("action", "an unattended run cannot resume an automation; the "
-                               "user resumes it after looking at it", "pause, update, list, …",
+        if action == "resume":
+            raise InvalidInput("action", "a run cannot resume an automation; the user "
+                               "resumes it after looking at it", "pause, update, list, …",
                                '{"action": "list"}')
         if action == "update":
             current = await self._read(self.store.get, ident)
@@ -110,13 +136,15 @@ class Services(EngineBase):
             if "origin" in base:
                 doc["origin"] = base["origin"]
             review = False
-            if not attended:
-                if doc.get("permissions") != base.get("permissions"):
+            if base.get("paused"):
+                doc["paused"] = True  # resuming is the user's
+            if doc.get("permissions") != base.get("permissions"):
+                if not attended:
                     raise InvalidInput("permissions", "an unattended run cannot change what an "
                                        "automation may do; ask the user to", "leave permissions "
                                        "out", '{"action": "update", "id": "…", "title": "New title"}')
-                if base.get("paused"):
-                    doc["paused"] = True  # resuming is the user's
+                doc["permissions"] = self._within(ctx, doc.get("permissions"), attended)
+            if not attended:
                 review = any(doc.get(k) != base.get(k) for k in ("runner", "workdir", "worktree"))
                 if review:  # what it runs changed: nobody has looked at that yet
                     doc["paused"] = True
@@ -132,8 +160,43 @@ class Services(EngineBase):
         if action == "delete":
             await self.delete(ident, actor=actor)  # type: ignore[attr-defined]
             return {"deleted": ident}
+        target = await self._read(self.store.get, ident)
+        if target.status != "active":
+            raise InvalidInput("id", f"{target.title!r} is {target.status}; a run cannot start "
+                               "an automation that is not active (one a run made or changed "
+                               "waits for the user to look at it and resume it)",
+                               "an active automation's id (see list)", '{"action": "list"}')
         run = await self.run_now(ident, actor=actor)  # type: ignore[attr-defined]
         return {"run": {"id": run.id, "index": run.index, "state": run.state}}
+
+    @staticmethod
+    def _is_follow_up(ctx: RunContext, arguments: dict[str, Any]) -> bool:
+        """A later run of the run's own automation, unchanged: no runner given (or the very
+        same one), and nothing else that would change what runs or what it may do."""
+        runner = arguments.get("runner")
+        same = runner is None or runner == ctx.definition.to_dict().get("runner")
+        return same and not any(k in arguments for k in ("permissions", "workdir", "worktree"))
+
+    def _within(self, ctx: RunContext, doc: Any, attended: bool) -> dict[str, Any]:
+        """``doc`` (a permissions document, or None) if it grants nothing beyond the run's
+        own automation's permissions, with that automation's deny and ask rules carried
+        over (last, so they win); else an :class:`InvalidInput` naming what is wider."""
+        from ..definition import parse_permissions
+
+        parent = ctx.definition.permissions
+        child = parse_permissions(doc or {}, ctx.definition.runner)
+        wider = _wider(child, parent)
+        if wider is None and not attended and child.mode == "allow_all":
+            wider = "mode allow_all (an unattended run never grants it)"
+        if wider is not None:
+            raise InvalidInput("permissions", f"a run cannot grant more than its own automation "
+                               f"may do: {wider}", "permissions within this automation's own",
+                               '{"mode": "ask"}')
+        kept = [r for r in parent.rules if r.action != "allow" and r not in child.rules]
+        rules = [*child.rules, *kept]
+        return {"mode": child.mode, "tools": list(child.tools),
+                "rules": [{"tool": r.tool, "pattern": r.pattern, "action": r.action}
+                          for r in rules], "untrusted_ok": list(child.untrusted_ok)}
 
     def _document(self, ctx: RunContext, arguments: dict[str, Any],
                   base: dict[str, Any] | None) -> dict[str, Any]:
@@ -164,3 +227,25 @@ class Services(EngineBase):
                 "next_fire_at": format_instant(automation.next_fire_at),
                 "definition": automation.definition.to_dict() if automation.definition else None}
 
+
+
+_MODES = {"ask": 0, "allow_listed": 1, "allow_all": 2}
+
+
+def _wider(child: Permissions, parent: Permissions) -> str | None:
+    """What ``child`` allows that ``parent`` does not, in words; None when nothing."""
+    if _MODES[child.mode] > _MODES[parent.mode]:
+        return f"mode {child.mode} (this automation's is {parent.mode})"
+    if parent.mode != "allow_all":
+        if child.mode == "allow_listed":
+            extra = sorted(set(child.tools) - set(parent.tools))
+            if extra:
+                return "tools " + ", ".join(extra)
+        allowed = {(r.tool, r.pattern) for r in parent.rules if r.action == "allow"}
+        for rule in child.rules:
+            if rule.action == "allow" and (rule.tool, rule.pattern) not in allowed:
+                return f'the allow rule {rule.tool} "{rule.pattern}"'
+    extra = sorted(set(child.untrusted_ok) - set(parent.untrusted_ok))
+    if extra:
+        return "untrusted_ok " + ", ".join(extra)
+    return None

@@ -40,6 +40,20 @@ class ToolEnv:
     automation_id: str = ""
     on_started: Callable[[int], None] | None = None   # told each child pid (crash safety)
     max_command_seconds: float = 600.0
+    # The permission model's verdict on fetching one URL (each redirect hop is judged
+    # again); None: no rules (tests of the tool alone), every URL allowed.
+    judge_url: Callable[[str], "UrlJudgement"] | None = None
+    command_network: bool = False    # whether run_command's children may use the network
+    secrets: tuple[str, ...] = ()    # values never shown to the model or stored (the API key)
+
+
+@dataclass(frozen=True)
+class UrlJudgement:
+    """What the rules say about fetching one URL."""
+
+    action: str          # "allow", "ask" or "deny"
+    reason: str          # which default or rule decided
+    names_host: bool     # an allow rule names this URL's host literally (no wildcard in it)
 
 
 Handler = Callable[[ToolEnv, dict[str, Any]], Awaitable[ToolResult]]

@@ -9,14 +9,22 @@ whole group gets SIGTERM and, after a grace, SIGKILL. Nothing it starts outlives
 
 Unlike the runner, standard output and standard error are kept apart (the model reads
 them differently) and ``errands: …`` lines mean nothing here: an agent has tools for that.
+
+On Linux with Landlock every command is confined (:mod:`errands.confine`): it may write only
+in the workdir and in a private temporary folder made for the call (``TMPDIR``, ``TMP`` and
+``TEMP`` name it; it is removed afterwards), and uses the network only when the run's
+permissions let it (``ToolEnv.command_network``). Any secret of the run (``ToolEnv.secrets``,
+the API key) that the command prints is shown as ``[redacted]``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import signal
 from typing import Any
 
+from ... import confine
 from ...definition import ANY_TEXT
 from ...engine.command_runner import BoundedBytes, child_environment, keep_tail, user_shell
 from ...engine.children import STDERR, STDOUT, start_child
@@ -66,8 +74,12 @@ def _status(returncode: int | None, timed_out: bool, timeout: float) -> str:
     return f"exit code {returncode}"
 
 
-def _stream(name: str, buffer: BoundedBytes, limit: int) -> str:
-    text = buffer.text()
+def _stream(name: str, buffer: BoundedBytes, limit: int,
+            secrets: tuple[str, ...] = ()) -> str:
+    # Redacted before it is cut to ``limit``, so that cut cannot leave part of a secret
+    # behind. The kept bytes may start inside one, but only when they were cut themselves,
+    # and then they hold at least 16,000 characters, far more than any limit shows.
+    text = confine.redact(buffer.text(), secrets)
     if not text:
         return f"{name}: (empty)"
     shown = keep_tail(text, limit, cut=buffer.cut).rstrip("\n")
@@ -108,23 +120,41 @@ async def run_command(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
         raise ToolError(f"the workdir {env.workdir} does not exist")
     variables = {k: v for k, v in (("ERRANDS_RUN_ID", env.run_id),
                                    ("ERRANDS_AUTOMATION_ID", env.automation_id)) if v}
-    pipes, returncode, timed_out = await _run(env, [user_shell(), "-c", command],
-                                              child_environment(variables), timeout)
-    parts = [_status(returncode, timed_out, timeout), _stream("stdout", pipes.streams[STDOUT],
-                                                              STDOUT_CHARS),
-             _stream("stderr", pipes.streams[STDERR], STDERR_CHARS)]
+    try:
+        temp = confine.make_private_temp()
+    except OSError as exc:
+        raise ToolError(f"run_command: cannot make a temporary folder: "
+                        f"{exc.strerror or exc}") from None
+    try:
+        variables.update(TMPDIR=temp, TMP=temp, TEMP=temp)
+        argv = [user_shell(), "-c", command]
+        launch = confine.wrap(argv, write=[str(env.workdir), temp],
+                              network=env.command_network)
+        pipes, returncode, timed_out = await _run(env, argv, child_environment(variables),
+                                                  timeout, launch)
+    except BaseException:
+        confine.remove_private_temp(temp)
+        raise
+    # what the command left there may be large: removed away from the loop
+    await asyncio.to_thread(confine.remove_private_temp, temp)
+    secrets = tuple(env.secrets)
+    parts = [_status(returncode, timed_out, timeout),
+             _stream("stdout", pipes.streams[STDOUT], STDOUT_CHARS, secrets),
+             _stream("stderr", pipes.streams[STDERR], STDERR_CHARS, secrets)]
     if note:
         parts.insert(1, f"[{note}]")
     return ToolResult(text=bounded("\n".join(parts)))
 
 
 async def _run(env: ToolEnv, argv: list[str], variables: dict[str, str],
-               timeout: float) -> tuple[_Pipes, int | None, bool]:
-    """Start, supervise and end the child (the command runner's way, in short)."""
+               timeout: float, launch: list[str] | None = None
+               ) -> tuple[_Pipes, int | None, bool]:
+    """Start, supervise and end the child (the command runner's way, in short). ``launch``:
+    the command line actually started (``argv`` through the confinement launcher)."""
     pipes = _Pipes()
     try:
-        child = start_child(argv, cwd=str(env.workdir), env=variables, on_output=pipes.add,
-                            stderr_apart=True)
+        child = start_child(launch or argv, cwd=str(env.workdir), env=variables,
+                            on_output=pipes.add, stderr_apart=True)
     except OSError as exc:
         raise ToolError(f"run_command: cannot start {argv[0]}: {exc.strerror or exc}") from None
     ending = False

@@ -13,6 +13,13 @@ with ``O_NOFOLLOW``, reading, writing and listing relative to the folder descrip
 reached: a link that appeared since the check makes the call fail instead of escaping.
 Elsewhere the resolved path is opened by name.
 
+Nothing is written into git's own files: a path with a ``.git`` component (in any case,
+and with the trailing dots and spaces Windows ignores), or inside any folder that is a git
+directory (``HEAD``, ``objects/`` and ``refs/`` in it, a bare repository or a worktree's
+records), is refused for writing, whatever the rules say. A run that could write a
+repository's configuration or hooks could make the next git a person or Errands runs
+execute a program of its choosing.
+
 All file I/O runs in a worker thread (``asyncio.to_thread``) so a slow disk never stalls
 the engine's loop. A cancelled call stops waiting at once; a search also stops its thread
 at its next line, while a single read or write still in progress finishes in the background.
@@ -585,6 +592,36 @@ async def search_files(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
 
 # --------------------------------------------------------------------------- writing
 
+def _is_git_name(part: str) -> bool:
+    name = part.rstrip(". ").casefold()
+    return name == ".git" or name.startswith(".git:") or name == "git~1"
+
+
+def _is_git_dir(path: str) -> bool:
+    try:
+        return (os.path.isfile(os.path.join(path, "HEAD"))
+                and os.path.isdir(os.path.join(path, "objects"))
+                and os.path.isdir(os.path.join(path, "refs")))
+    except (OSError, ValueError):
+        return False
+
+
+def _refuse_git(loc: Location) -> None:
+    """Refuse a write into git's own files (see the module text)."""
+    parts = [*Path(loc.root).parts, *loc.parts]
+    if any(_is_git_name(part) for part in parts):
+        raise ToolError(f"{loc.rel}: files named .git, and anything inside a .git folder, "
+                        "are git's own; Errands does not let a run write them")
+    folder = loc.root
+    for part in ("", *loc.parts[:-1]):
+        folder = os.path.join(folder, part) if part else folder
+        if _is_git_dir(folder):
+            raise ToolError(f"{loc.rel}: this is inside a git directory "
+                            f"({os.path.relpath(folder, loc.root)}); Errands does not let a "
+                            "run write git's own files")
+
+
+
 def _write_bytes(loc: Location, data: bytes) -> int | None:
     """Replace the file at ``loc`` with ``data`` through a temporary file beside it, so a
     reader never sees half a file; keeps an existing file's permissions, creates missing
@@ -621,6 +658,7 @@ def _write_bytes(loc: Location, data: bytes) -> int | None:
 
 def _write_file(workdir: Path, path: str, data: bytes, dry_run: bool) -> ToolResult:
     loc = locate(workdir, path)
+    _refuse_git(loc)
     if dry_run:
         if os.path.isdir(loc.target):
             raise ToolError(f"{loc.rel} is a folder, not a file")
@@ -669,6 +707,7 @@ def _line_of(text: str, index: int) -> int:
 
 def _edit_file(workdir: Path, path: str, old: str, new: str, dry_run: bool) -> ToolResult:
     loc = locate(workdir, path)
+    _refuse_git(loc)
     try:
         data, size = _read_regular(loc, MAX_WRITE_BYTES + 1)
     except OSError as exc:

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel
                                QPlainTextEdit, QPushButton, QStackedWidget,
                                QVBoxLayout, QWidget)
 
-from ...agent import permissions
+from ...agent import permissions, shell
 from ...definition import Rule
 from ...records import Automation, Decision, Parked
 from ...timeutil import utcnow
@@ -120,11 +120,11 @@ def pattern_problem(tool: str | None, arguments: dict[str, Any] | None,
     subject = judged_subject(tool, arguments, workdir)
     rule = Rule(tool=spec.name, pattern=pattern, action="allow")
     if not permissions.rule_matches(rule, spec, subject):
-        if spec.subject == "command" and subject and permissions._EXPANDS.search(subject):
+        parsed = shell.parse(subject) if spec.subject == "command" and subject else None
+        if parsed is not None and not parsed.proven:
             return words.tr("A command with $(…), backquotes or redirections is never "
                             "allowed by a pattern; approve it once instead.")
-        if spec.subject == "command" and subject and len(
-                [x for x in permissions._PARTS.split(subject) if x.strip()]) > 1:
+        if parsed is not None and len(parsed.parts) > 1:
             return words.tr("This pattern does not match this call: every part of the "
                             "command (split at ;, &&, ||, | and &) must match it.")
         return words.tr("This pattern does not match this call, so it would not allow it.")
