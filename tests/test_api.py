@@ -70,7 +70,7 @@ async def test_commands_and_queries_through_an_engine_on_its_own_thread(api: Api
     assert [s.title for s in (await api.summaries(status="paused")).value[0]] == ["Poll"]
     await api.resume(every.id)
 
-    with pytest.raises(Conflict, match="changed since you opened it"):
+    with pytest.raises(Conflict, match="changed since you read it"):
         await api.edit(manual.id, doc("Report v2", {"kind": "manual"}), expected_revision=7)
     edited = (await api.edit(manual.id, doc("Report v2", {"kind": "manual"}),
                              expected_revision=1)).value[0]
@@ -127,7 +127,9 @@ async def test_dry_runs_repeated_requests_and_attention_through_the_facade(
     assert again.id == first.id and marker.exists()  # the repeat is the same run
     assert (await api.automation(report.id)).value.run_count == 1
 
-    broken = (await api.create(doc("Broken", {"kind": "manual"}, command="exit 3"))).value[0]
+    # (no retries: the attention item is what this looks at, not 90 s of back-off)
+    broken = (await api.create({**doc("Broken", {"kind": "manual"}, command="exit 3"),
+                                "policy": {"retry": {"max_attempts": 1}}})).value[0]
     failed = (await api.run_now(broken.id, wait=True)).value
     assert failed.state == "failed"
     unread = (await api.attention(unread_only=True)).value

@@ -202,6 +202,40 @@ def test_lifecycle_add_show_list_edit_pause_resume_runs_delete(cli: Cli) -> None
     assert shown_json.error()["code"] == "not_found"
 
 
+def test_edit_with_an_expected_revision_refuses_a_stale_edit(cli: Cli) -> None:
+    """A script reads an automation, then edits it: an edit someone made meanwhile is not
+    overwritten (without an engine, and through a running one alike)."""
+    created = cli.call("add", "--title", "Backup", "--command", "b.sh", "--schedule", "manual",
+                       "--json").json()
+    ident = created["id"]
+    shown = cli.call("show", ident, "--json").json()
+    assert shown["revision"] == 1
+    cli.call("edit", ident, "--title", "Backup 2", "--expect-revision", "1")
+    stale = cli.call("edit", ident, "--title", "Backup 3", "--expect-revision", "1", "--json",
+                     expect=4)
+    assert stale.error()["code"] == "stale_revision"
+    assert "revision 1, now 2" in stale.error()["message"]
+    assert cli.call("show", ident, "--json").json()["title"] == "Backup 2"
+    bad = cli.call("edit", ident, "--title", "x", "--expect-revision", "0", "--json", expect=2)
+    assert bad.error()["field"] == "--expect-revision"
+    # through a running engine: the same refusal, from the engine's own check
+    serve = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(cli.data)], env=cli.env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not (cli.data / "control.sock").exists():
+            assert serve.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        stale = cli.call("edit", ident, "--title", "Backup 4", "--expect-revision", "1",
+                         "--json", expect=4)
+        assert stale.error()["code"] == "stale_revision"
+        cli.call("edit", ident, "--title", "Backup 4", "--expect-revision", "2")
+    finally:
+        serve.terminate()
+        serve.wait(timeout=30)
+    assert cli.call("show", ident, "--json").json()["revision"] == 3
+
+
 def test_from_json_round_trip_and_edits_of_an_agent(cli: Cli) -> None:
     full = cli.call(
         "add", "--title", "Briefing", "--prompt", "Summarize my inbox",

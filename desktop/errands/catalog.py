@@ -92,11 +92,15 @@ class Catalog:
                                                request_id=request_id, fingerprint=fp, actor=actor)
         return created, True
 
-    def revise(self, automation_id: str, doc: Any, *, actor: str = "user") -> tuple[Automation, bool]:
+    def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
+               expected_revision: int | None = None) -> tuple[Automation, bool]:
         """Replace the definition with ``doc``; a document equal to the current one changes
         nothing and makes no revision. A broken automation is repaired this way: it is then
-        armed afresh from now, as after a schedule change."""
+        armed afresh from now, as after a schedule change. With ``expected_revision``, an
+        edit made from an older revision (someone else changed it since) is refused."""
         current = self.store.get(automation_id)
+        if expected_revision is not None and current.revision != expected_revision:
+            raise stale(current, expected_revision)
         old = current.definition
         now = self.clock().replace(microsecond=0)
         definition = self.validate(doc, now, previous=old)
@@ -107,6 +111,8 @@ class Catalog:
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
             if row.revision != current.revision:
+                if expected_revision is not None:
+                    raise stale(current, expected_revision, row.revision)
                 raise Conflict("stale_revision", "the automation changed while it was being "
                                "edited; show it again and repeat the edit")
             mend_instants(row, now)  # a repair also replaces timestamps that do not read
@@ -183,3 +189,11 @@ def _status(definition: Definition, current: str) -> str:
 def _changed_fields(old: Definition | None, new: Definition) -> list[str]:
     a, b = ({} if old is None else old.to_dict()), new.to_dict()
     return sorted(k for k in b if a.get(k) != b.get(k))
+
+
+def stale(current: Automation, expected: int, now: int | None = None) -> Conflict:
+    """The refusal of an edit made from revision ``expected`` of ``current``."""
+    revision = current.revision if now is None else now
+    return Conflict("stale_revision", f"{current.title} changed since you read it (revision "
+                    f"{expected}, now {revision}); show it again (errands show "
+                    f"{current.id[:8]}) and repeat the edit")

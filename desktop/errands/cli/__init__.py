@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_definition_options(p, editing=True)
     p.add_argument("--from-json", metavar="FILE", help="replace the whole definition with this "
                    "document (a file, or - for stdin); the way to repair a broken automation")
+    p.add_argument("--expect-revision", metavar="N", type=_revision,
+                   help="refuse the edit (stale_revision, exit 4) unless the automation is "
+                        "still at revision N, as 'show --json' gave it: no edit made since "
+                        "is overwritten")
     cmd("list", commands.list_, "list automations")
     p = cmd("show", commands.show, "show one automation")
     p.add_argument("id")
@@ -159,6 +163,13 @@ def _flag(parser: argparse.ArgumentParser, dest: str) -> str:
             elif action.dest == dest:
                 return max(action.option_strings, key=len, default=dest)
     return dest
+
+
+def _revision(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise InvalidInput("--expect-revision", f"{text!r} is not a revision number",
+                           "a whole number from 1", "--expect-revision 3")
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import jsondoc
-from ..catalog import Catalog
+from ..catalog import Catalog, stale
 from ..errors import InvalidInput
 from ..paths import data_dir, database_path, run_log_path
 from ..settings import Settings, check_key, env_name, normalize
@@ -145,11 +145,19 @@ def edit(args: argparse.Namespace) -> int:
     else:
         doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
 
+    expected = getattr(args, "expect_revision", None)
+    if expected is not None and current.revision != expected:
+        raise stale(current, expected)
+
     def local() -> dict[str, Any]:
-        automation, changed = catalog.revise(ident, doc, actor="user")
+        automation, changed = catalog.revise(ident, doc, actor="user",
+                                             expected_revision=expected)
         return {"automation": automation.to_dict(), "changed": changed}
 
-    reply = perform(_dir(args), "revise", {"id": ident, "doc": doc}, local)
+    request = {"id": ident, "doc": doc}
+    if expected is not None:
+        request["expected_revision"] = expected
+    reply = perform(_dir(args), "revise", request, local)
     if args.paused is not None and args.paused != current.definition.paused:
         reply = {"automation": _pause(args, catalog, ident, args.paused), "changed": True}
     for w in warnings:

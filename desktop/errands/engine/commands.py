@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
-from ..catalog import refuse_broken
+from ..catalog import refuse_broken, stale
 from ..errors import Conflict, InvalidInput, NotFound
 from ..records import Automation, Run
 from ..settings import Settings
@@ -64,16 +64,14 @@ class Commands(EngineBase):
         if expected_revision is not None:
             current = (await self._slot(automation_id)).automation
             if current.revision != expected_revision:
-                raise Conflict("stale_revision", f"{current.title} changed since you opened it "
-                               f"(revision {expected_revision}, now {current.revision}); "
-                               "reload it and edit again")
+                raise stale(current, expected_revision)
 
         def take_in(done: tuple[Automation, bool]) -> None:
             if done[1]:
                 self._refresh(automation_id, done[0])
 
-        return await self._write(lambda: self.catalog.revise(automation_id, doc, actor=actor),
-                                 then=take_in)
+        return await self._write(lambda: self.catalog.revise(
+            automation_id, doc, actor=actor, expected_revision=expected_revision), then=take_in)
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
         automation = await self._write(
