@@ -71,8 +71,12 @@ def test_expiry_raises_its_own_attention() -> None:
 
 def test_stop_rules() -> None:
     capped = d(LOOP, stop={"max_runs": 2})
-    assert account(capped, counters(run_count=1), ended("succeeded"), NOW).complete == \
-        "reached 2 runs"
+    assert account(capped, counters(run_count=1, counted_runs=1), ended("succeeded"),
+                   NOW).complete == "reached 2 runs"
+    # runs by hand are outside the schedule's count (seed 000, "manual@1")
+    by_hand = account(capped, counters(run_count=5, counted_runs=1),
+                      ended("succeeded", trigger="manual"), NOW)
+    assert by_hand.complete is None and (by_hand.run_count, by_hand.counted_runs) == (6, 1)
     until = d(LOOP, stop={"until": (NOW + timedelta(minutes=5)).isoformat()})
     v = account(until, counters(), ended("succeeded"), NOW)
     assert v.complete == "reached its end time" and v.next_fire_at is None

@@ -509,6 +509,12 @@ async def test_next_fires_respect_the_stop_rules(api: Api) -> None:
                                                  "start_at": start}),
                                 "stop": {"until": until.isoformat()}})).value[0]
     assert len((await api.next_fires(capped.id, 6)).value) == 2
+    # two runs by hand use up none of them, and do not complete it (seed 000, "manual@1")
+    for _ in range(2):
+        assert (await api.run_now(capped.id, wait=True)).value.state == "succeeded"
+    after = (await api.automation(capped.id)).value
+    assert after.status == "active" and after.run_count == 2 and after.counted_runs == 0
+    assert len((await api.next_fires(capped.id, 6)).value) == 2
     fires = (await api.next_fires(ending.id, 6)).value
     assert 3 <= len(fires) <= 4 and all(f < until for f in fires)
     with pytest.raises(NotFound):

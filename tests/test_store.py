@@ -394,6 +394,41 @@ def test_a_damaged_timestamp_costs_its_own_row_and_a_repair_mends_it(
     assert store.get(bad.id).status == "active" and store.get(good.id).revision == 1
 
 
+def test_0005_counts_the_runs_toward_max_runs_from_the_history(tmp_path: Path) -> None:
+    """Upgrading a 0004 database: each automation's counted runs are its finished runs that
+    were neither run by hand nor dry runs."""
+    from alembic import command
+
+    path = tmp_path / "old.sqlite3"
+    engine = create_engine(f"sqlite:///{path}")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(SCRIPT_LOCATION))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+        conn.exec_driver_sql(
+            "INSERT INTO automations (id, title, definition, revision, status, failure_streak, "
+            "run_count, last_index, created_at, updated_at) VALUES ('a1', 'old', "
+            "'{\"title\": \"old\", \"runner\": {\"kind\": \"command\", \"command\": \"true\"}, "
+            "\"trigger\": {\"kind\": \"every\", \"every\": \"1h\", \"start_at\": "
+            "\"2026-01-01T00:00:00Z\"}, \"stop\": {\"max_runs\": 9}}', 1, 'active', 0, 5, 6, "
+            "'2026-01-01 00:00:00', '2026-01-01 00:00:00')")
+        rows = [("schedule", "succeeded", 0), ("schedule", "failed", 0), ("manual", "succeeded", 0),
+                ("catch_up", "succeeded", 0), ("schedule", "skipped", 0), ("manual", "succeeded", 1)]
+        for index, (trigger, state, dry) in enumerate(rows, 1):
+            conn.exec_driver_sql(
+                "INSERT INTO runs (id, automation_id, \"index\", slot, revision, \"trigger\", "
+                "state, attempt, dry_run, created_at) VALUES (?, 'a1', ?, ?, 1, ?, ?, 1, ?, "
+                "'2026-01-01 00:00:00')", (f"r{index}", index, f"s:{index}", trigger, state, dry))
+    engine.dispose()
+    store = Store(path)
+    try:
+        [automation] = store.list()
+        assert (automation.run_count, automation.counted_runs) == (5, 3)
+    finally:
+        store.close()
+
+
 def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> None:
     """A database written before sessions, messages and blockers existed migrates in place:
     its automations, runs (a parked one among them) and audit trail survive, and the parked

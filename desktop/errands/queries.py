@@ -319,7 +319,7 @@ def upcoming(store: Store, after: datetime, until: datetime,
             continue
         first = automation.next_fire_at
         left = (None if d.stop.max_runs is None
-                else max(0, d.stop.max_runs - automation.run_count))
+                else max(0, d.stop.max_runs - automation.counted_runs))
         for instant in itertools.chain([first], iter_fires(d.trigger, first)):
             if instant > until or len(fires) >= 4 * limit or left == 0 \
                     or (d.stop.until is not None and instant >= d.stop.until):

@@ -56,6 +56,7 @@ class Automation:
     last_result: str | None = None
     last_index: int = 0  # the index of its newest run (the ledger's own counter)
     problem: str | None = None
+    counted_runs: int = 0  # finished runs toward stop.max_runs (not those run by hand)
 
     def to_dict(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"id": self.id}

@@ -124,7 +124,7 @@ def _automation(row: AutomationRow) -> Automation:
         updated_at=instant("updated_at"), request_id=row.request_id,
         paused_reason=row.paused_reason, paused_at=instant("paused_at"),
         last_finished_at=instant("last_finished_at"), last_result=row.last_result,
-        last_index=row.last_index)
+        last_index=row.last_index, counted_runs=row.counted_runs or 0)
 
 
 def mend_instants(row: AutomationRow, now: datetime) -> list[str]:
@@ -325,7 +325,8 @@ class Store:
                         id=new_id(), request_id=request_id, request_fingerprint=fingerprint,
                         title=definition.title, definition=doc, revision=1,
                         status="paused" if definition.paused else "active",
-                        next_fire_at=next_fire_at, failure_streak=0, run_count=0, last_index=0,
+                        next_fire_at=next_fire_at, failure_streak=0, run_count=0, counted_runs=0,
+                        last_index=0,
                         created_at=now, updated_at=now)
                     s.add(row)
                     s.flush()

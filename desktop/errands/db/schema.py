@@ -93,6 +93,9 @@ class AutomationRow(Base):
     next_fire_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
     failure_streak: Mapped[int] = mapped_column(Integer, default=0)
     run_count: Mapped[int] = mapped_column(Integer, default=0)
+    # finished runs that count toward stop.max_runs: scheduled and catch-up ones, not those
+    # run by hand (seed 000: a manual run is outside the schedule's count)
+    counted_runs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_index: Mapped[int] = mapped_column(Integer, default=0)
     last_finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_result: Mapped[str | None] = mapped_column(Text)

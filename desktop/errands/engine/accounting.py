@@ -24,6 +24,7 @@ class Counters:
     failure_streak: int
     last_result: str | None
     next_fire_at: datetime | None
+    counted_runs: int = 0   # toward stop.max_runs: finished runs not run by hand
 
 
 @dataclass(frozen=True)
@@ -44,18 +45,22 @@ class Verdict:
     failure_streak: int
     last_result: str | None
     next_fire_at: datetime | None
+    counted_runs: int = 0
     attention: list[tuple[str, str, str | None]] = field(default_factory=list)  # kind, title, body
     pause: str | None = None      # why it pauses itself
     complete: str | None = None   # why it is completed
 
 
 def account(d: Definition, before: Counters, run: Ended, now: datetime) -> Verdict:
-    v = Verdict(before.run_count, before.failure_streak, before.last_result, before.next_fire_at)
+    v = Verdict(before.run_count, before.failure_streak, before.last_result, before.next_fire_at,
+                before.counted_runs)
     for text in run.notes:
         v.attention.append(("notify", d.title, text))
     counted = run.state in COUNTED_STATES
     if counted:
         v.run_count += 1
+        if run.trigger != "manual":  # a run by hand is outside the schedule's count
+            v.counted_runs += 1
     if run.state == "expired":
         v.attention.append(("expired", f"{d.title}: a parked run expired", run.error))
     status = before.status
@@ -82,7 +87,7 @@ def account(d: Definition, before: Counters, run: Ended, now: datetime) -> Verdi
         return v
     automatic = run.trigger != "manual"
     trigger = d.trigger
-    if d.stop.max_runs is not None and v.run_count >= d.stop.max_runs:
+    if d.stop.max_runs is not None and v.counted_runs >= d.stop.max_runs:
         v.complete = f"reached {d.stop.max_runs} runs"
     elif d.stop.when_condition_met and run.condition_met and counted:
         v.complete = "its condition was met"

@@ -257,7 +257,7 @@ class Api:
                 return []
             most = count
             if d.stop.max_runs is not None:  # the stop rules end it before its trigger does
-                most = min(count, max(0, d.stop.max_runs - automation.run_count))
+                most = min(count, max(0, d.stop.max_runs - automation.counted_runs))
             fires: list[datetime] = []
             for fire in itertools.chain([automation.next_fire_at],
                                         iter_fires(d.trigger, automation.next_fire_at)):

@@ -548,11 +548,12 @@ class Lifecycle(EngineBase):
         if d is None:  # broken: a repair arms it afresh
             return []
         v = account(d, Counters(a.status, a.run_count, a.failure_streak, a.last_result,
-                                a.next_fire_at),
+                                a.next_fire_at, a.counted_runs or 0),
                     Ended(run.state, run.trigger, run.result,
                           f"{run.error_code}: {run.error_message}" if run.error_code else None,
                           tuple(outcome.notify), outcome.condition_met), now)
         a.run_count, a.failure_streak, a.last_result = v.run_count, v.failure_streak, v.last_result
+        a.counted_runs = v.counted_runs
         a.next_fire_at = v.next_fire_at
         if v.pause:
             self.store.revise_in(s, a, replace(d, paused=True), now=now, actor="engine",
