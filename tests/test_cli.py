@@ -26,7 +26,7 @@ import pytest
 
 ERRANDS = Path(sys.executable).parent / "errands"
 READ_ONLY = ("id", "revision", "status", "next_fire_at", "failure_streak", "created_at",
-             "updated_at")
+             "updated_at", "run_count", "counted_runs")
 ERROR_KEYS = {"code", "field", "message", "expected", "example"}
 FUTURE = "2099-01-01T00:00:00+01:00"
 

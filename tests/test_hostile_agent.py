@@ -194,6 +194,52 @@ async def test_the_repositorys_own_config_cannot_make_errands_git_run_a_program(
     assert not marker.exists()
 
 
+async def test_filters_and_diff_drivers_the_repository_names_never_run_in_errands_git(
+        h: AgentHarness, server: ScriptedServer, repo: Path, tmp_path: Path) -> None:
+    """From the review: once the repository's config has a filter (written by a command, or
+    a person's own) and the tree's .gitattributes selects it, git worktree add and status
+    ran it."""
+    marker = tmp_path / "PWNED"
+    (repo / ".gitattributes").write_text("* filter=evil diff=evil merge=evil\n")
+    _git(repo, "add", ".gitattributes")
+    _git(repo, "commit", "-q", "-m", "attributes")
+    for key in ("filter.evil.smudge", "filter.evil.clean", "filter.evil.process",
+                "diff.evil.textconv", "diff.evil.command", "merge.evil.driver"):
+        _git(repo, "config", key, f"touch {marker}")
+    _git(repo, "config", "filter.evil.required", "true")
+    a = await h.agent("isolated", workdir=str(repo), worktree=True, context={"mode": "fresh"},
+                      permissions={"mode": "allow_all"})
+    server.play(call("write_file", {"path": "README", "content": "changed\n"}), say("done"))
+    run = await h.run(a)
+    assert run.state == "succeeded", run.error_message
+    assert (run.details or {})["changed_files"] == ["README"]
+    listing = await list_worktrees([repo], worktrees_path(h.tmp_path))
+    await remove_worktree(listing.worktrees[0], worktrees_path(h.tmp_path))
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("command", [
+    "git log -1 --format='[core]%n%x09fsmonitor = touch M' --output=.git/config",
+    "git diff --outp=.git/hooks/pre-commit",
+    "git -p log",
+    "git co main",
+    "git fast-import --export-marks=.git/config",
+    "git --git-dir=elsewhere status",
+    "RM -rf F",
+])
+async def test_git_options_that_write_files_are_not_allowed_by_a_git_rule(
+        h: AgentHarness, server: ScriptedServer, repo: Path, command: str) -> None:
+    """From the review: an allow rule git * let git log --output write .git/config."""
+    a = await h.agent("gitter", workdir=str(repo), permissions={"mode": "ask", "rules": [
+        {"tool": "run_command", "pattern": "git *", "action": "allow"},
+        {"tool": "run_command", "pattern": "rm *", "action": "deny"}]})
+    before = (repo / ".git" / "config").read_text()
+    server.play(call("run_command", {"command": command}), say("done"))
+    run = await h.run(a)
+    assert run.state == "awaiting_input" or "Denied" in tool_results(server)[0], command
+    assert (repo / ".git" / "config").read_text() == before
+
+
 async def test_git_environment_variables_do_not_steer_errands_git(
         h: AgentHarness, server: ScriptedServer, repo: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -279,7 +325,26 @@ async def test_an_unattended_run_never_grants_allow_all_even_when_it_has_it(
         call("automate", {"action": "create", "title": "child", "schedule": "every:1h",
                           "runner": {"kind": "agent", "prompt": "p"},
                           "permissions": {"mode": "allow_all"}}))
-    assert "never grants it" in results[0]
+    assert "cannot grant more" in results[0] and "allow_all" in results[0]
+
+
+async def test_an_unattended_run_with_allow_all_cannot_pass_it_on_tool_by_tool(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    """From the review: a child listing every tool, or an allow rule * for run_command, is
+    allow_all in all but name."""
+    every = ["read_file", "write_file", "edit_file", "list_files", "search_files",
+             "run_command", "fetch_url", "automate"]
+    for permissions in ({"mode": "allow_listed", "tools": every},
+                        {"mode": "ask", "rules": [{"tool": "run_command", "pattern": "*",
+                                                   "action": "allow"}]}):
+        server.script.clear()
+        _, results = await _automate(
+            h, server, {"mode": "allow_all"},
+            call("automate", {"action": "create", "title": "child", "schedule": "every:1h",
+                              "runner": {"kind": "agent", "prompt": "p"},
+                              "permissions": permissions}))
+        assert "cannot grant more" in results[0], permissions
+    assert not any(a.title == "child" for a in h.store.list())
 
 
 async def test_the_makers_deny_rules_go_with_what_it_makes(h: AgentHarness,

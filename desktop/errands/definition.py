@@ -35,7 +35,8 @@ _RULES = {ANY_TEXT: "text without NUL characters",
           PATH_TEXT: "text without control characters",
           LINE_TEXT: "one line of text without control characters"}
 READ_ONLY_FIELDS = ("id", "revision", "status", "next_fire_at", "failure_streak",
-                    "created_at", "updated_at", "paused_reason", "paused_at")
+                    "created_at", "updated_at", "paused_reason", "paused_at", "run_count",
+                    "counted_runs")
 
 
 # ----------------------------------------------------------------------------- tasks

@@ -68,6 +68,7 @@ class Automation:
             "revision": self.revision, "status": self.status,
             "next_fire_at": format_instant(self.next_fire_at),
             "failure_streak": self.failure_streak,
+            "run_count": self.run_count, "counted_runs": self.counted_runs,
             "created_at": format_instant(self.created_at),
             "updated_at": format_instant(self.updated_at),
         })

@@ -10,7 +10,11 @@ where the repository is. git is never steered by what an agent could have writte
   the null device), and no ``GIT_*`` variable of the caller's environment;
 - the keys through which configuration runs programs are fixed on the command line, which
   wins over every file: no fsmonitor, no hooks, no pager, no external diff, no credential
-  helper or askpass, no transport at all (``protocol.allow=never``), no ssh command;
+  helper or askpass, no transport at all (``protocol.allow=never``), no ssh command; and
+  every filter, diff and merge driver the repository's configuration names is neutralised
+  (its clean and smudge are ``cat``, its process, textconv and commands empty), so the
+  attributes in a tree cannot make git run one (Git LFS files are checked out as their
+  pointers in a worktree);
 - no terminal prompt and no optional locks (a status must never take the index lock from a
   person's own git).
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,8 +89,28 @@ def first_line(err: bytes) -> str:
     return "no message"
 
 
-def _argv(where: Path | str, args: Sequence[str], git_dir: Path | None = None) -> list[str]:
-    safe = [item for pair in (("-c", c) for c in SAFE_CONFIG) for item in pair]
+_DRIVER = re.compile(r"(filter|diff|merge)\.(.+)\.[A-Za-z]+")
+
+
+def _neutral(names: bytes) -> list[str]:
+    """``-c`` settings that neutralise every driver ``git config --name-only -z`` listed."""
+    found: set[tuple[str, str]] = set()
+    for raw in names.split(b"\0"):
+        match = _DRIVER.fullmatch(os.fsdecode(raw).strip())
+        if match:
+            found.add((match.group(1), match.group(2)))
+    settings: list[str] = []
+    for kind, name in sorted(found):
+        keys = {"filter": ("process=", "smudge=cat", "clean=cat", "required=false"),
+                "diff": ("textconv=", "command=", "cachetextconv=false"),
+                "merge": ("driver=",)}[kind]
+        settings += [f"{kind}.{name}.{key}" for key in keys]
+    return settings
+
+
+def _argv(where: Path | str, args: Sequence[str], git_dir: Path | None = None,
+          neutral: Sequence[str] = ()) -> list[str]:
+    safe = [item for pair in (("-c", c) for c in (*SAFE_CONFIG, *neutral)) for item in pair]
     located = ["-C", os.fspath(where)]
     if git_dir is not None:  # a worktree: its repository as Errands found it, not its .git
         located += [f"--git-dir={os.fspath(git_dir)}", f"--work-tree={os.fspath(where)}"]
@@ -96,9 +121,15 @@ async def git(where: Path | str, *args: str, check: bool = True,
               timeout: float = GIT_TIMEOUT, git_dir: Path | None = None) -> GitResult:
     """Run git in ``where`` without blocking the loop; cancelling the caller ends git.
     ``git_dir``: the worktree administrative folder to use instead of ``where/.git``."""
+    neutral: list[str] = []
+    if args and args[0] != "config":  # what the configuration names, neutralised first
+        drivers = await git(where, "config", "--name-only", "-z", "--get-regexp",
+                            r"^(filter|diff|merge)\.", check=False, timeout=timeout,
+                            git_dir=git_dir)
+        neutral = _neutral(drivers.out) if drivers.code == 0 else []
     try:
         proc = await asyncio.create_subprocess_exec(
-            *_argv(where, args, git_dir), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            *_argv(where, args, git_dir, neutral), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=git_env())
     except OSError as exc:  # only git itself can be missing: -C does the changing of folder
         raise _not_runnable(exc) from exc

@@ -143,9 +143,11 @@ def _spellings(words: tuple[str, ...]) -> tuple[str, ...]:
     """A part as deny and ask patterns see it: its words, and with its program's base name."""
     joined = shlex.join(words)
     name = shell.program(words)
-    if name != words[0]:
-        return joined, shlex.join((name, *words[1:]))
-    return (joined,)
+    found = [joined]
+    for spelled in (name, name.casefold()):  # (RM runs rm on a case-insensitive disk)
+        if spelled != words[0]:
+            found.append(shlex.join((spelled, *words[1:])))
+    return tuple(dict.fromkeys(found))
 
 
 def _command_matches(pattern: str, command: str, action: str) -> bool:

@@ -123,7 +123,7 @@ _SPECIALS = {
     "!": "! (negation)",
     "^": "^ (a pattern in zsh)",
 }
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_ASSIGNMENT = re.compile(r"[^=/\s]+\+?=")  # any NAME= (zsh allows non-ASCII names)
 
 
 @dataclass(frozen=True)
@@ -313,6 +313,21 @@ _GIT_RUNNING_SHORT = {"clone": "cu", "ls-remote": "u", "rebase": "x", "difftool"
                       "grep": "O"}
 _GIT_RUNNING_SUBCOMMANDS = {"config": "", "filter-branch": "", "submodule": "foreach",
                             "bisect": "run"}
+# The git subcommands a line may be proven with: everyday work on a repository. Anything
+# else (an alias, which may be !a-shell-command; send-email, instaweb, help --web,
+# fast-import, archive, difftool …) is not proven.
+_GIT_SUBCOMMANDS = frozenset({
+    "status", "log", "diff", "show", "branch", "tag", "add", "commit", "restore", "checkout",
+    "switch", "stash", "fetch", "pull", "push", "merge", "rebase", "reset", "rm", "mv",
+    "grep", "blame", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file",
+    "remote", "shortlog", "reflog", "cherry-pick", "revert", "init", "clone", "worktree",
+    "version", "clean", "cherry", "range-diff", "whatchanged", "show-ref", "for-each-ref",
+    "merge-base", "name-rev", "count-objects", "fsck", "gc", "prune", "submodule", "bisect",
+    "sparse-checkout", "am", "apply", "format-patch", "bundle", "notes", "maintenance"})
+# Options that write a file the line names (what a > redirection would do), or pick the
+# repository or the pager: not proven, wherever they stand.
+_GIT_WRITING = ("--output", "--output-directory", "--export-marks", "--import-marks",
+                "--git-dir", "--work-tree", "--paginate")
 
 
 def _abbreviates(option: str, names: tuple[str, ...]) -> str:
@@ -325,15 +340,23 @@ def _abbreviates(option: str, names: tuple[str, ...]) -> str:
 
 def _git_problem(args: tuple[str, ...]) -> str:
     """Why a git command line may run a program it names, or ""."""
+    for arg in args:
+        written = _abbreviates(arg, _GIT_WRITING)
+        if written:
+            return f"git {written} writes a file or picks a pager or repository"
     i = 0
     while i < len(args) and args[i].startswith("-"):
         option = args[i]
         if option.startswith("-c") or _abbreviates(option, _GIT_GLOBAL_RUNNING):
             return f"git {option.split('=', 1)[0]} can make git run a program"
+        if option == "-p":  # (before the subcommand: --paginate, the configured pager)
+            return "git -p runs the configured pager"
         i += 2 if option in _GIT_GLOBAL_VALUED else 1
     if i >= len(args):
         return ""
     sub, rest = args[i], args[i + 1:]
+    if sub not in _GIT_SUBCOMMANDS:
+        return f"git {sub} is not among the subcommands Errands can judge (an alias may run a shell command)"
     if sub in _GIT_RUNNING_SUBCOMMANDS:
         needed = _GIT_RUNNING_SUBCOMMANDS[sub]
         if not needed or needed in rest:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -185,9 +186,11 @@ class Services(EngineBase):
 
         parent = ctx.definition.permissions
         child = parse_permissions(doc or {}, ctx.definition.runner)
+        if not attended and parent.mode == "allow_all":
+            # unattended, allow_all is no grant to pass on, in substance either: only what a
+            # person listed by name (its tools are all, its rules its own)
+            parent = replace(parent, mode="ask", tools=())
         wider = _wider(child, parent)
-        if wider is None and not attended and child.mode == "allow_all":
-            wider = "mode allow_all (an unattended run never grants it)"
         if wider is not None:
             raise InvalidInput("permissions", f"a run cannot grant more than its own automation "
                                f"may do: {wider}", "permissions within this automation's own",
