@@ -22,7 +22,8 @@ from the window's code (keeping every translation they have) and the compiled
 ``python3 dev.py bundle-smoke`` smoke-tests what was built (``packaging/smoke.py``).
 
 ``python3 dev.py system-libraries`` installs, on Debian or Ubuntu, the system libraries Qt
-needs (offscreen too) when some are missing; ``.ci/run`` calls it. It asks ``dpkg`` first and
+needs (offscreen too) and the tools the tests use (desktop-file-validate) when some are
+missing; ``.ci/run`` calls it. It asks ``dpkg`` first and
 runs ``apt-get`` only for what is missing (as root, or through sudo without a password).
 """
 
@@ -53,6 +54,8 @@ EXTRAS = {"app": "", "test": "[test,bench]", "bench": "[bench]", "i18n": "",
 QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfontconfig1",
                       "libfreetype6", "libglib2.0-0", "libdbus-1-3", "fonts-dejavu-core",
                       "fonts-wqy-microhei")
+# What the tests use besides: desktop-file-validate checks the Linux desktop entry.
+TEST_SYSTEM_PACKAGES = ("desktop-file-utils",)
 
 
 def _run(cmd: list[str], **kw: object) -> None:
@@ -128,13 +131,13 @@ def missing_system_packages(packages: tuple[str, ...] = QT_SYSTEM_PACKAGES) -> l
     return missing
 
 
-def install_system_packages() -> int:
-    """apt-get install what Qt needs and is missing; 0 when nothing was missing."""
+def install_system_packages(packages: tuple[str, ...] = QT_SYSTEM_PACKAGES) -> int:
+    """apt-get install those of ``packages`` that are missing; 0 when none was."""
     import shutil
-    missing = missing_system_packages()
+    missing = missing_system_packages(packages)
     if not missing:
         return 0
-    print(f"Installing system libraries Qt needs: {' '.join(missing)} ...", flush=True)
+    print(f"Installing system packages: {' '.join(missing)} ...", flush=True)
     if shutil.which("apt-get") is None:
         print("error: no apt-get here; install them with your package manager", file=sys.stderr)
         return 1
@@ -189,8 +192,8 @@ def lock(args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if argv and argv[0] == "system-libraries":
-        return install_system_packages()
+    if argv and argv[0] == "system-libraries":  # (.ci/run: what the tests need too)
+        return install_system_packages(QT_SYSTEM_PACKAGES + TEST_SYSTEM_PACKAGES)
     if argv[:2] == ["test", "--latest"]:
         return test_latest(argv[2:])
     if argv and argv[0] == "lock":
