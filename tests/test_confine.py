@@ -8,13 +8,19 @@ need, saying what."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import shutil
+import signal
 import socket
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -99,7 +105,8 @@ def test_status_says_what_is_confined_here() -> None:
         assert SENTENCE.startswith(f"Landlock ABI {ABI}: commands an agent starts may write "
                                    "only in their folder and a private temporary folder")
         if ABI >= 4:
-            assert SENTENCE.endswith("network off unless allowed")
+            assert "; network off unless allowed; UNIX sockets refused" in SENTENCE
+        assert "; UNIX sockets refused" in SENTENCE
     else:
         assert "commands run unconfined" in SENTENCE and "Landlock" in SENTENCE
 
@@ -328,6 +335,351 @@ def test_the_engines_api_key_is_out_of_a_confined_commands_reach(tmp_path: Path)
     assert key.encode() not in seen and key.encode()[:12] not in seen
 
 
+# -------------------------------------------------------- UNIX sockets (seccomp)
+
+ERRANDS = Path(sys.executable).with_name("errands")  # the virtualenv's program
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A folder with a path short enough for a UNIX socket (pytest's are often not)."""
+    path = Path(tempfile.mkdtemp(prefix="errands-s-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def unix_listener(short_dir: Path) -> Iterator[tuple[Path, list[bytes]]]:
+    """A path-named stream socket this test process listens on, in a thread: (its path,
+    what each connection it accepted sent)."""
+    path = short_dir / "listen.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    server.listen(16)
+    server.settimeout(0.05)
+    accepted: list[bytes] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(5)
+                try:
+                    accepted.append(conn.recv(100))
+                except OSError:
+                    accepted.append(b"")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield path, accepted
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
+
+
+def settled(accepted: list[bytes], count: int) -> list[bytes]:
+    """``accepted`` once it holds the ``count`` connections expected (waiting up to 10 s),
+    and half a second more: a connection the child (now gone) made would be there too."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(accepted) < count:
+        time.sleep(0.02)
+    time.sleep(0.5)
+    return list(accepted)
+
+
+def python_probe(script: str) -> list[str]:
+    return [sys.executable, "-I", "-S", "-c", textwrap.dedent(script)]
+
+
+@needs_landlock
+def test_a_confined_command_cannot_connect_to_a_path_named_unix_socket(
+        tmp_path: Path, unix_listener: tuple[Path, list[bytes]]) -> None:
+    """Landlock does not control connecting to a path-named socket; the seccomp filter does
+    (refusing the socket itself). The listener sees the test's own connection and the
+    unconfined control's, never the confined command's."""
+    path, accepted = unix_listener
+    mine = socket.socket(socket.AF_UNIX)
+    mine.connect(str(path))
+    mine.sendall(b"from the test")
+    mine.close()
+    assert settled(accepted, 1) == [b"from the test"]
+    probe = python_probe("""\
+        import socket, sys
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(b"from the child")
+            print("connected")
+        except PermissionError as exc:
+            print("refused", exc.errno)
+        """) + [str(path)]
+    done = confined_run(probe, write=[tmp_path])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["refused", "13"]  # EACCES
+    assert settled(accepted, 1) == [b"from the test"]  # nothing reached the listener
+    free = subprocess.run(probe, capture_output=True, text=True, timeout=TIMEOUT)
+    assert free.stdout.split() == ["connected"], free.stderr  # the control
+    assert settled(accepted, 2) == [b"from the test", b"from the child"]
+
+
+@needs_landlock
+def test_a_confined_command_cannot_make_a_unix_socket_at_all(tmp_path: Path) -> None:
+    probe = python_probe("""\
+        import socket
+        for name in ("SOCK_STREAM", "SOCK_DGRAM", "SOCK_SEQPACKET", "SOCK_RAW"):
+            for flags in (0, socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK):
+                try:
+                    socket.socket(socket.AF_UNIX, getattr(socket, name) | flags).close()
+                    print(name, "made")
+                except PermissionError as exc:
+                    print(name, "refused", exc.errno)
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()  # TCP: Landlock's business
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close()
+        print("inet made")
+        """)
+    done = confined_run(probe, write=[tmp_path])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:-1] == [f"{name} refused 13" for name in ("SOCK_STREAM", "SOCK_DGRAM",
+                                                             "SOCK_SEQPACKET", "SOCK_RAW")
+                          for _ in range(2)]
+    assert lines[-1] == "inet made"
+
+
+@needs_landlock
+def test_a_stream_socketpair_still_works_a_datagram_one_does_not(short_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    """A stream (or sequenced-packet) pair is connected to itself and reaches nothing else,
+    so programs that use one (asyncio's event loop) keep working. A datagram socket could
+    be pointed at any path-named one, so a datagram pair is refused."""
+    target = short_dir / "dgram.sock"
+    receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    receiver.bind(str(target))
+    receiver.settimeout(0.5)
+    probe = python_probe("""\
+        import asyncio, socket, sys
+        a, b = socket.socketpair()
+        a.sendall(b"ping")
+        print("stream", b.recv(10).decode())
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        a.send(b"ping")
+        print("seqpacket", b.recv(10).decode())
+        print("asyncio", asyncio.run(asyncio.sleep(0, "ran")))
+        try:
+            a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            a.sendto(b"from the child", sys.argv[1])
+            print("dgram sent")
+        except PermissionError as exc:
+            print("dgram refused", exc.errno)
+        """) + [str(target)]
+    try:
+        done = confined_run(probe, write=[tmp_path])
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == ["stream ping", "seqpacket ping", "asyncio ran",
+                                            "dgram refused 13"]
+        with pytest.raises(TimeoutError):
+            receiver.recv(100)
+        free = subprocess.run(probe, capture_output=True, text=True, timeout=TIMEOUT)
+        assert free.stdout.splitlines()[-1] == "dgram sent", free.stderr  # the control
+        assert receiver.recv(100) == b"from the child"
+    finally:
+        receiver.close()
+
+
+IO_URING_PROBE = """\
+    import ctypes, errno, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    params = ctypes.create_string_buffer(120)  # struct io_uring_params, zeroed
+    for nr, args in ((425, (4, params)), (426, (-1, 1, 0, 0, None, 0)),
+                     (427, (-1, 0, None, 0))):
+        result = libc.syscall(ctypes.c_long(nr),
+                              *(ctypes.c_long(a) if isinstance(a, int) else a for a in args))
+        if result >= 0:
+            os.close(result)
+            print(nr, "ok")
+        else:
+            print(nr, errno.errorcode.get(ctypes.get_errno(), "?"))
+    """
+
+
+@needs_landlock
+def test_a_confined_command_cannot_use_io_uring(tmp_path: Path) -> None:
+    """io_uring's socket and connect operations would not pass through the filter."""
+    probe = python_probe(IO_URING_PROBE)
+    done = confined_run(probe, write=[tmp_path])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["425", "ENOSYS", "426", "ENOSYS", "427", "ENOSYS"]
+    free = subprocess.run(probe, capture_output=True, text=True, timeout=TIMEOUT)
+    setup = free.stdout.split()[:2]
+    try:
+        disabled = Path("/proc/sys/kernel/io_uring_disabled").read_text().strip()
+    except OSError:
+        disabled = "?"
+    if disabled == "0":  # the control: here io_uring works for a process unconfined
+        assert setup == ["425", "ok"], free.stdout + free.stderr
+        assert "ENOSYS" not in free.stdout  # (426 and 427 refuse a bad descriptor)
+
+
+@needs_landlock
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "amd64"), reason="x86_64 only")
+def test_other_entry_points_cannot_bypass_the_filter(tmp_path: Path) -> None:
+    """A 64-bit process making an i386 system call (int 0x80) is killed (SIGSYS): those
+    numbers differ (i386 has socketcall). An x32 number fails with ENOSYS."""
+    int80 = python_probe("""\
+        import ctypes, mmap, os
+        code = mmap.mmap(-1, mmap.PAGESIZE,
+                         prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+        code.write(b"\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3")  # eax=20 (getpid); int 0x80; ret
+        function = ctypes.CFUNCTYPE(ctypes.c_int)(
+            ctypes.addressof(ctypes.c_char.from_buffer(code)))
+        print("i386", function() == os.getpid(), flush=True)
+        """)
+    free = subprocess.run(int80, capture_output=True, text=True, timeout=TIMEOUT)
+    if free.stdout != "i386 True\n":
+        pytest.skip(f"this kernel runs no i386 system calls ({free.returncode})")
+    done = confined_run(int80, write=[tmp_path])
+    assert done.returncode == -signal.SIGSYS and done.stdout == ""
+    x32 = python_probe("""\
+        import ctypes, errno
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        for nr in (41, 39):  # socket, getpid
+            result = libc.syscall(ctypes.c_long(0x40000000 | nr), 1, 1, 0)
+            print(nr, result, errno.errorcode.get(ctypes.get_errno(), "?"))
+        """)
+    done = confined_run(x32, write=[tmp_path])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["41", "-1", "ENOSYS", "39", "-1", "ENOSYS"]
+
+
+def run_bpf(program: list[tuple[int, int, int, int]], nr: int, arch: int,
+            args: tuple[int, ...] = ()) -> int:
+    """What the kernel's classic BPF would return for ``program`` on this system call
+    (the subset of instructions the filter uses)."""
+    data = struct.pack("<iI8x6Q", nr, arch, *(list(args) + [0] * (6 - len(args))))
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = program[pc]
+        pc += 1
+        if code == 0x20:
+            acc = struct.unpack_from("<I", data, k)[0]
+        elif code == 0x54:
+            acc &= k
+        elif code == 0x06:
+            return k
+        else:
+            taken = {0x15: acc == k, 0x35: acc >= k, 0x25: acc > k}[code]
+            pc += jt if taken else jf
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_filter_decides_as_intended_on_each_machine(machine: str) -> None:
+    program = confine.seccomp_program(machine)
+    assert len(program) < 256 and program[0] == (0x20, 0, 0, 4)  # the architecture first
+    arch, socket_nr, pair_nr = {"x86_64": (0xC000003E, 41, 53),
+                                "aarch64": (0xC00000B7, 198, 199)}[machine]
+    allow, kill = confine.SECCOMP_RET_ALLOW, confine.SECCOMP_RET_KILL_PROCESS
+    eacces, enosys = confine.SECCOMP_RET_ERRNO | 13, confine.SECCOMP_RET_ERRNO | 38
+    for other in (0x40000003, 0x40000028, 0xC000003E ^ arch ^ 0xC00000B7, 0):
+        assert run_bpf(program, socket_nr, other, (2,)) == kill  # i386, arm32, the other
+    stream_cloexec = 1 | 0o2000000
+    assert run_bpf(program, socket_nr, arch, (1, 1)) == eacces
+    assert run_bpf(program, socket_nr, arch, (1, 2 | 0o4000)) == eacces
+    assert run_bpf(program, socket_nr, arch, (1 | 1 << 32, 1)) == eacces  # (an int: low half)
+    for domain in (2, 10, 16, 17):  # inet, inet6, netlink, packet: not this filter's business
+        assert run_bpf(program, socket_nr, arch, (domain, 1)) == allow
+    assert run_bpf(program, pair_nr, arch, (1, stream_cloexec)) == allow
+    assert run_bpf(program, pair_nr, arch, (1, 5)) == allow
+    for kind in (2, 3, 2 | 0o4000):  # datagram; raw, which AF_UNIX makes a datagram
+        assert run_bpf(program, pair_nr, arch, (1, kind)) == eacces
+    for nr in (425, 426, 427):
+        assert run_bpf(program, nr, arch) == enosys
+    for nr in (0, 1, 39, 42, 56, 59, 63, 64, 221, 424, 428, 435, 444, 445, 446):
+        if nr not in (socket_nr, pair_nr):
+            assert run_bpf(program, nr, arch, (1, 1)) == allow
+    x32 = run_bpf(program, 0x40000000 | socket_nr, arch, (1, 1))
+    assert x32 == (enosys if machine == "x86_64" else allow)  # (aarch64 has no such bit)
+    with pytest.raises(confine.ConfineError, match="does not know its system calls"):
+        confine.seccomp_program("riscv64")
+
+
+@needs_landlock
+def test_a_confined_command_cannot_drive_the_engine(tmp_path: Path, short_dir: Path) -> None:
+    """End to end: a real ``errands serve``, and a confined Python child that asks it over
+    its control socket to create an (unconfined) command automation. It must fail, and
+    the engine must have no new automation; the same child unconfined (the control)
+    succeeds."""
+    data = short_dir / "data"
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env.pop("ERRANDS_DATA_DIR", None)
+    serve = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(data)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not (data / "control.sock").exists():
+            assert serve.poll() is None and time.monotonic() < deadline, serve.stdout
+            time.sleep(0.05)
+        attack = textwrap.dedent("""\
+            import json, sys
+            from pathlib import Path
+            from errands.engine import control
+            data = Path(sys.argv[1])
+            address = json.loads((data / "errands.owner.json").read_text())["address"]
+            doc = {"title": sys.argv[2], "trigger": {"kind": "manual"},
+                   "runner": {"kind": "command", "command": "touch " + sys.argv[3]}}
+            try:
+                control.request_sync(address, "create", {"doc": doc}, timeout=20)
+                print("created")
+            except Exception as exc:
+                print("failed", type(exc).__name__, exc)
+            """)
+        owner = json.loads((data / "errands.owner.json").read_text())
+        assert owner["address"] == f"unix:{data / 'control.sock'}"
+        marker = tmp_path / "escaped"
+        argv = [sys.executable, "-c", attack, str(data)]
+        done = subprocess.run(confine.wrap([*argv, "confined", str(marker)], write=[work],
+                                           network=False),
+                              cwd=work, env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=TIMEOUT,
+                              start_new_session=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("failed EngineUnreachable"), done.stdout + done.stderr
+        assert "Permission denied" in done.stdout
+
+        def titles() -> list[str]:
+            listed = subprocess.run([str(ERRANDS), "list", "--data-dir", str(data), "--json"],
+                                    env=env, capture_output=True, text=True, timeout=TIMEOUT)
+            assert listed.returncode == 0, listed.stderr
+            return [a["title"] for a in json.loads(listed.stdout)["automations"]]
+
+        assert titles() == []
+        free = subprocess.run([*argv, "unconfined", str(marker)], env=env, cwd=work,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        assert free.stdout == "created\n", free.stdout + free.stderr  # the control
+        assert titles() == ["unconfined"]
+        assert not marker.exists()  # (a manual trigger: nothing ran)
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        try:
+            out, _ = serve.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            out, _ = serve.communicate()
+    assert serve.returncode == 0, out
+
+
 # ---------------------------------------------------------------------- fail closed
 
 @needs_landlock
@@ -355,6 +707,37 @@ def test_the_launcher_fails_closed(tmp_path: Path, problem: str) -> None:
     if problem == "a file":
         assert "cannot confine the command, so it was not run" in done.stderr
         assert "Invalid argument" in done.stderr
+
+
+@needs_landlock
+def test_the_launcher_fails_closed_when_the_kernel_refuses_the_filter(tmp_path: Path) -> None:
+    """A process whose own seccomp filter refuses ``prctl(PR_SET_SECCOMP)`` (as a container's
+    might) starts the launcher: it must not run the command without the filter."""
+    marker = tmp_path / "ran"
+    prctl = {"x86_64": 157, "amd64": 157, "aarch64": 167, "arm64": 167}[os.uname().machine]
+    refuse = [(0x20, 0, 0, 0),      # load the system call's number
+              (0x15, 0, 3, prctl),  # prctl?
+              (0x20, 0, 0, 16),     # load its first argument
+              (0x15, 0, 1, 22),     # PR_SET_SECCOMP: EINVAL
+              (0x06, 0, 0, confine.SECCOMP_RET_ERRNO | 22),
+              (0x06, 0, 0, confine.SECCOMP_RET_ALLOW)]
+    parent = textwrap.dedent(f"""\
+        import os, sys
+        from errands import confine
+        landlock = confine._Landlock()
+        landlock.no_new_privs()
+        landlock.seccomp({refuse!r})
+        os.execv(sys.argv[1], sys.argv[1:])
+        """)
+    argv = [sys.executable, "-c", parent,
+            *confine.wrap(["/bin/sh", "-c", f"touch {marker}"], write=[tmp_path],
+                          network=False)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT,
+                          env={**os.environ, "PYTHONPATH": str(SRC)})
+    assert done.returncode == confine.EXIT_NOT_CONFINED and not marker.exists()
+    assert done.stderr == ("errands: cannot confine the command, so it was not run: the "
+                           "kernel refused the seccomp filter that keeps UNIX sockets closed: "
+                           "Invalid argument\n")
 
 
 @needs_landlock

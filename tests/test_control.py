@@ -291,18 +291,22 @@ async def test_close_ends_open_connections_and_then_nobody_answers(data_dir: Pat
 
 
 @needs_unix
-async def test_a_too_long_socket_path_falls_back_to_tcp(tmp_path: Path) -> None:
+async def test_a_too_long_socket_path_uses_a_private_short_one(tmp_path: Path) -> None:
+    """Not tcp: a port is open to every program of the user, confined commands included,
+    and the token file is readable to them; a Unix socket is closed to them."""
     deep = tmp_path / ("d" * 120)
     deep.mkdir()
-    with pytest.raises(StoreError):
-        await ControlServer(deep, handler, transport="unix").start()
     server = ControlServer(deep, handler)
     address = await server.start()
     try:
-        assert address.startswith("tcp:127.0.0.1:")
+        assert address.startswith("unix:") and not (deep / "control.sock").exists()
+        folder = Path(address[len("unix:"):]).parent
+        assert folder.name.startswith(f"errands-{os.getuid()}-")
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
         assert await request(address, "echo", {"x": 1}, data_dir=deep) == {"x": 1}
     finally:
         await server.close()
+    assert not Path(address[len("unix:"):]).exists()
 
 
 # ---------------------------------------------------------------- tcp transport

@@ -9,6 +9,13 @@ private temporary folder) and into a few harmless devices (``/dev/null``, ``/dev
 ``/dev/pts``), not into the rest of ``/dev`` (a disk, ``/dev/mem``, ``/dev/shm``); it may read and execute anything it could before. Unless the network is allowed, it can
 neither connect to nor bind a TCP port (Landlock ABI 4; UDP is not covered). It can neither
 signal nor connect to an abstract UNIX socket of a process outside its confinement (ABI 6).
+Landlock does not control connecting to a path-named UNIX socket (Errands' own control
+socket, the D-Bus session bus, docker, ssh-agent, X11), so a seccomp filter refuses UNIX
+sockets altogether: ``socket(AF_UNIX, …)`` fails with EACCES, as does a datagram
+``socketpair`` (it could be pointed at a path-named socket); a stream ``socketpair``, which
+reaches nothing outside, still works. The filter also refuses io_uring (ENOSYS), whose
+socket operations it could not see, and kills a process that makes a system call through
+another architecture's entry point (i386, x32, arm32), where its numbers would not apply.
 Landlock's ptrace rule keeps it out of the engine too, even as root: it cannot open the
 engine's ``/proc/<pid>/mem`` nor follow its ``cwd``, ``root``, ``exe`` or ``fd/*`` links.
 That rule does not close ``/proc/<pid>/environ`` on every kernel (Linux 6.18 lets a confined
@@ -27,17 +34,21 @@ The engine has several threads, so nothing runs between ``fork`` and ``exec`` in
 (in a PyInstaller bundle, ``errands __confine__ …``: ``packaging/entry.py`` hands the
 hidden first argument here before anything else is imported). The launcher, a fresh
 single-threaded process with the pid, process group and pipes the engine gave it, applies
-the ruleset to itself and then replaces itself with ``ARGV`` (same pid), with exactly the
-environment it was started with (read back from ``/proc/self/environ``: Python adds
-``LC_CTYPE`` to its own when the locale is C). If the ruleset cannot be applied it prints
-why and exits 126: it never runs the command unconfined. :func:`wrap` adds the launcher in
-front of a command line where Landlock is available and leaves it unchanged elsewhere.
+the ruleset and then the seccomp filter to itself and replaces itself with ``ARGV`` (same
+pid), with exactly the environment it was started with (read back from
+``/proc/self/environ``: Python adds ``LC_CTYPE`` to its own when the locale is C). If the
+ruleset or the filter cannot be applied it prints why and exits 126: it never runs the
+command unconfined. :func:`wrap` adds the launcher in front of a command line where
+Landlock is available and leaves it unchanged elsewhere.
 
-Cost: the launcher adds about 11 ms to a command's start (median of 20 runs of ``true``
-through ``subprocess.run`` in a new session: 12.0 ms wrapped against 0.85 ms unwrapped;
-11-13 ms over several rounds; Python 3.11 in a virtualenv, x86_64, Linux 6.18, 2 cores).
-Most of it is the interpreter's own start (about 8 ms with ``-I -S``) and ``ctypes``
-(about 2.5 ms). In the bundle the program's own start is paid instead.
+Cost: the launcher adds about 12 ms to a command's start (median of 20 runs of ``true``
+through ``subprocess.run`` in a new session: 13.0 ms wrapped against 0.82 ms unwrapped;
+11.6-12.8 ms more over six rounds; Python 3.11 in a virtualenv, x86_64, Linux 6.18, 2 cores
+shared with another test run). Most of it is the interpreter's own start (about 7 ms with
+``-I -S``), ``ctypes`` (about 3 ms) and compiling this file (about 2 ms: a script's
+bytecode is not cached). The seccomp filter added about 1 ms (11.5 ms before it, measured
+alongside): its installation takes about 0.1 ms, the rest is the longer file to compile.
+In the bundle the program's own start is paid instead.
 """
 
 from __future__ import annotations
@@ -80,6 +91,30 @@ NET_CONNECT_TCP = 1 << 1  # ABI 4
 SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0  # ABI 6
 SCOPE_SIGNAL = 1 << 1                # ABI 6
 
+# The seccomp filter (uapi/linux/seccomp.h, filter.h, audit.h): per machine, the
+# architecture its system calls must come in by and the numbers of socket and socketpair.
+# io_uring_setup, _enter and _register are 425-427 on both.
+AUDIT_ARCH_X86_64 = 0xC000003E
+AUDIT_ARCH_AARCH64 = 0xC00000B7
+_SECCOMP_ARCH = {"x86_64": (AUDIT_ARCH_X86_64, 41, 53), "amd64": (AUDIT_ARCH_X86_64, 41, 53),
+                 "aarch64": (AUDIT_ARCH_AARCH64, 198, 199),
+                 "arm64": (AUDIT_ARCH_AARCH64, 198, 199)}
+_IO_URING = (425, 427)          # io_uring_setup … io_uring_register: its socket and connect
+                                # operations would not pass through the filter
+_X32_BIT = 0x40000000           # x86_64: the x32 entry point's numbers
+_PR_SET_SECCOMP = 22
+_SECCOMP_MODE_FILTER = 2
+SECCOMP_RET_KILL_PROCESS = 0x80000000
+SECCOMP_RET_ERRNO = 0x00050000
+SECCOMP_RET_ALLOW = 0x7FFF0000
+_AF_UNIX = 1
+_SOCK_TYPE_MASK = 0xF
+_SOCK_STREAM, _SOCK_SEQPACKET = 1, 5
+_EACCES, _ENOSYS = 13, 38       # (asm-generic: the same on both)
+# Classic BPF: load a word at an absolute offset of seccomp_data, jumps, AND, return.
+_LD_ABS, _JEQ, _JGE, _JGT, _AND, _RET = 0x20, 0x15, 0x35, 0x25, 0x54, 0x06
+_NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24  # offsets; an argument's low half (little-endian)
+
 _FS_WRITE_ABI1 = (FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_CHAR | FS_MAKE_DIR
                   | FS_MAKE_REG | FS_MAKE_SOCK | FS_MAKE_FIFO | FS_MAKE_BLOCK | FS_MAKE_SYM)
 # Devices a command may open for writing (``> /dev/null``, a terminal): writing and
@@ -103,7 +138,77 @@ def handled_rights(abi: int) -> tuple[int, int, int]:
 
 
 class ConfineError(Exception):
-    """The ruleset could not be applied (the launcher then exits 126)."""
+    """The ruleset or the seccomp filter could not be applied (the launcher then exits
+    126)."""
+
+
+def seccomp_program(machine: str) -> list[tuple[int, int, int, int]]:
+    """The seccomp filter the launcher installs, as classic BPF ``(code, jt, jf, k)``:
+
+    * a system call made through another architecture's entry point (i386's ``int 0x80``,
+      arm32) kills the process, and on x86_64 an x32 number (bit 30) fails with ENOSYS;
+    * ``socket(AF_UNIX, …)`` fails with EACCES: Landlock does not control connecting to a
+      path-named UNIX socket (Errands' own control socket, the D-Bus session bus, docker,
+      ssh-agent, X11);
+    * ``socketpair(AF_UNIX, …)`` is allowed for streams and sequenced packets (the pair is
+      connected to itself and nothing else), refused (EACCES) for datagrams: a datagram
+      socket can be pointed at a path-named one with ``connect`` or ``sendto``;
+    * ``io_uring_setup``, ``_enter`` and ``_register`` fail with ENOSYS (an io_uring socket
+      operation does not pass through this filter);
+    * everything else is allowed.
+
+    Raises :class:`ConfineError` on a machine it does not know."""
+    known = _SECCOMP_ARCH.get(machine)
+    if known is None:
+        raise ConfineError(f"Errands does not know its system calls on {machine}")
+    arch, socket_nr, socketpair_nr = known
+    # (code, jump if true, jump if false, k); jumps name a label further on
+    code: list[tuple[int, int | str, int | str, int] | str] = [
+        (_LD_ABS, 0, 0, _ARCH),
+        (_JEQ, 1, 0, arch),
+        (_RET, 0, 0, SECCOMP_RET_KILL_PROCESS),
+        (_LD_ABS, 0, 0, _NR),
+    ]
+    if arch == AUDIT_ARCH_X86_64:
+        code.append((_JGE, "enosys", 0, _X32_BIT))
+    code += [
+        (_JEQ, "socket", 0, socket_nr),
+        (_JEQ, "socketpair", 0, socketpair_nr),
+        (_JGE, 0, "allow", _IO_URING[0]),
+        (_JGT, "allow", "enosys", _IO_URING[1]),
+        "socket",
+        (_LD_ABS, 0, 0, _ARG0),
+        (_JEQ, "eacces", "allow", _AF_UNIX),
+        "socketpair",
+        (_LD_ABS, 0, 0, _ARG0),
+        (_JEQ, 0, "allow", _AF_UNIX),
+        (_LD_ABS, 0, 0, _ARG1),
+        (_AND, 0, 0, _SOCK_TYPE_MASK),
+        (_JEQ, "allow", 0, _SOCK_STREAM),
+        (_JEQ, "allow", "eacces", _SOCK_SEQPACKET),
+        "allow",
+        (_RET, 0, 0, SECCOMP_RET_ALLOW),
+        "enosys",
+        (_RET, 0, 0, SECCOMP_RET_ERRNO | _ENOSYS),
+        "eacces",
+        (_RET, 0, 0, SECCOMP_RET_ERRNO | _EACCES),
+    ]
+    labels: dict[str, int] = {}
+    count = 0
+    for item in code:
+        if isinstance(item, str):
+            labels[item] = count  # the index of the instruction that follows it
+        else:
+            count += 1
+    program: list[tuple[int, int, int, int]] = []
+    for item in code:
+        if isinstance(item, str):
+            continue
+        op, jt, jf, k = item
+        here = len(program) + 1  # jumps count from the next instruction
+        program.append((op, labels[jt] - here if isinstance(jt, str) else jt,
+                        labels[jf] - here if isinstance(jf, str) else jf, k))
+    return program
 
 
 # ------------------------------------------------------------------- system calls
@@ -170,6 +275,25 @@ class _Landlock:
     def restrict_self(self, ruleset: int) -> None:
         self._call(self.restrict_nr, ruleset, 0)
 
+    def seccomp(self, program: list[tuple[int, int, int, int]]) -> None:
+        """Install ``program`` as this thread's seccomp filter (set ``no_new_privs``
+        first)."""
+        c = self.ctypes
+
+        class SockFilter(c.Structure):
+            _fields_ = [("code", c.c_uint16), ("jt", c.c_uint8), ("jf", c.c_uint8),
+                        ("k", c.c_uint32)]
+
+        class SockFprog(c.Structure):
+            _fields_ = [("len", c.c_ushort), ("filter", c.POINTER(SockFilter))]
+
+        filters = (SockFilter * len(program))(*(SockFilter(*op) for op in program))
+        prog = SockFprog(len(program), filters)
+        if self.libc.prctl(c.c_int(_PR_SET_SECCOMP), c.c_ulong(_SECCOMP_MODE_FILTER),
+                           c.byref(prog), c.c_ulong(0), c.c_ulong(0)) != 0:
+            err = c.get_errno()
+            raise OSError(err, os.strerror(err))
+
 
 # ------------------------------------------------------------------------ status
 
@@ -202,6 +326,11 @@ def _probe() -> tuple[int, str]:
                 "folder and a private temporary folder")
     sentence += ("; network off unless allowed" if abi >= 4 else
                  "; the network is not confined (it needs Landlock ABI 4, Linux 6.7)")
+    sentence += "; UNIX sockets refused"
+    if os.path.isdir("/proc/sys/kernel") and \
+            not os.path.exists("/proc/sys/kernel/seccomp/actions_avail"):
+        sentence += (", but this kernel seems to have no seccomp filters to refuse them with: "
+                     "such commands would not run at all (exit 126)")
     if abi < 6:
         sentence += ("; they may still signal other processes (scoping needs Landlock ABI 6, "
                      "Linux 6.12)")
@@ -287,7 +416,24 @@ def apply(write: Sequence[str], network: bool) -> int:
             raise ConfineError(f"the ruleset cannot be enforced: {exc.strerror}") from None
     finally:
         os.close(ruleset)
+    refuse_unix_sockets(landlock)
     return abi
+
+
+def refuse_unix_sockets(landlock: _Landlock | None = None) -> None:
+    """Install :func:`seccomp_program` on the calling thread (``no_new_privs`` is set first,
+    as the kernel requires of an unprivileged caller). Raises :class:`ConfineError`."""
+    if sys.byteorder != "little":  # the filter reads arguments' low halves at offset 0
+        raise ConfineError("the seccomp filter is written for little-endian machines")
+    program = seccomp_program(os.uname().machine)
+    try:
+        landlock = landlock or _Landlock()
+        landlock.no_new_privs()
+        landlock.seccomp(program)
+    except (OSError, ImportError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise ConfineError(f"the kernel refused the seccomp filter that keeps UNIX sockets "
+                           f"closed: {why}") from None
 
 
 def _environment() -> dict[bytes, bytes] | None:

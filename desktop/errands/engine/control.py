@@ -6,9 +6,11 @@ requests over a channel private to the user:
 * **unix** (Linux, macOS): the socket ``data_dir / "control.sock"``, created with mode
   0600 (umask set around ``bind``, then ``chmod``). Address ``unix:/path/control.sock``.
   AF_UNIX paths are limited (104 bytes on macOS/BSD, 108 on Linux, terminator included);
-  with ``transport="auto"`` a longer path falls back to tcp, with ``transport="unix"`` it
-  is refused.
-* **tcp** (Windows, where AF_UNIX is not used, or the fallback): ``127.0.0.1`` on a free
+  with ``transport="auto"`` a longer path puts the socket in a private folder of the
+  temporary folder (``errands-<uid>-<hash of the data folder>``, 0700, checked to be the
+  user's own), not on tcp: commands an agent starts may not open Unix sockets, while a
+  port would be open to them; with ``transport="unix"`` it is refused.
+* **tcp** (Windows, where AF_UNIX is not used, or a private folder cannot be had): ``127.0.0.1`` on a free
   port, address ``tcp:127.0.0.1:PORT``. Any local user can connect to a port, so every
   request must carry the token the server wrote to ``data_dir / "control.token"`` (mode
   0600; on Windows privacy rests on the ACL of the user's profile folder where the data
@@ -114,6 +116,27 @@ def _unix_path_limit() -> int:
 
 def unix_path_fits(path: Path) -> bool:
     return len(os.fsencode(str(path))) <= _unix_path_limit()
+
+
+def short_socket_path(data_dir: Path) -> Path:
+    """Where the control socket of a data folder with a long path lives: a folder of this
+    user's own in the temporary folder, named after the data folder's path."""
+    import hashlib
+    import tempfile
+    digest = hashlib.sha256(os.fsencode(str(Path(data_dir).resolve()))).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"errands-{os.getuid()}-{digest}" / SOCKET_FILE
+
+
+def private_runtime_dir(folder: Path) -> None:
+    """Create ``folder`` (0700) or check that the one there is ours, private and no link."""
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() \
+            or stat.S_IMODE(info.st_mode) & 0o077:
+        raise PermissionError(f"{folder} is not a private folder of this user")
 
 
 # ---------------------------------------------------------------- error payloads
@@ -348,7 +371,14 @@ class ControlServer:
 
     @property
     def socket_path(self) -> Path:
-        return self.data_dir / SOCKET_FILE
+        """``control.sock`` in the data folder; when that path is too long for a socket, one
+        in a private folder of the temporary folder named after the data folder (never the
+        tcp fallback on a system with Unix sockets: a port is open to every program of this
+        user, confined ones included, while Unix sockets are closed to those)."""
+        path = self.data_dir / SOCKET_FILE
+        if unix_path_fits(path) or not unix_available():
+            return path
+        return short_socket_path(self.data_dir)
 
     @property
     def token_path(self) -> Path:
@@ -357,7 +387,16 @@ class ControlServer:
     def _choose(self) -> Literal["unix", "tcp"]:
         if self.transport == "tcp":
             return "tcp"
-        fits = unix_path_fits(self.socket_path)
+        if self.transport == "auto" and unix_available() and \
+                not unix_path_fits(self.data_dir / SOCKET_FILE):
+            try:
+                private_runtime_dir(self.socket_path.parent)
+            except OSError as exc:  # a stranger's folder in the way: tcp after all
+                log.warning("cannot use %s for the control socket (%s); using tcp",
+                            self.socket_path.parent, exc)
+                return "tcp"
+            return "unix"
+        fits = unix_path_fits(self.data_dir / SOCKET_FILE)
         if self.transport == "unix":
             if not unix_available():
                 raise StoreError("control_unavailable",
