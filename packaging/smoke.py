@@ -120,6 +120,27 @@ class Smoke:
             raise SmokeFailure(f"the bundled migrations took the database to {version}, "
                                f"not to {migration_head()}")
 
+    def doctor(self) -> None:
+        """doctor names the bundled libraries' versions, and a command an agent would start
+        runs confined through the bundle's own launcher (``errands __confine__``)."""
+        out = subprocess.run([str(self.program), "doctor", "--data-dir", str(self.data),
+                              "--json"], env=self.env, cwd=self.cwd, capture_output=True,
+                             text=True, timeout=TIMEOUT)
+        checks = {c["name"]: c for c in json.loads(out.stdout)["checks"]}
+        if checks["versions"]["status"] != "ok":
+            raise SmokeFailure(f"doctor's versions check: {checks['versions']}")
+        if sys.platform.startswith("linux") and checks["confinement"]["status"] == "ok":
+            inside, outside = self.cwd / "inside", self.cwd.parent / "outside-smoke"
+            inside.mkdir(exist_ok=True)
+            ran = subprocess.run([str(self.program), "__confine__", "--write", str(inside),
+                                  "--", "/bin/sh", "-c", f"echo in > {inside}/f; "
+                                  f"echo out > {outside} 2>/dev/null; true"],
+                                 env=self.env, capture_output=True, text=True, timeout=TIMEOUT)
+            if ran.returncode != 0 or not (inside / "f").exists() or outside.exists():
+                raise SmokeFailure(f"the bundle's confinement: exit {ran.returncode}, "
+                                   f"inside written {(inside / 'f').exists()}, outside "
+                                   f"written {outside.exists()}: {ran.stderr}")
+
     def files(self) -> None:
         """Every resource and migration file of the checkout is in the bundle, unchanged."""
         internal = self.program.parent / "_internal" / "errands"
@@ -240,6 +261,7 @@ def main(argv: list[str]) -> int:
             smoke.step("--version", smoke.version)
             smoke.step("resources and migrations in the bundle", smoke.files)
             smoke.step("add + list (migrations)", smoke.add_and_list)
+            smoke.step("doctor: versions, confinement", smoke.doctor)
             smoke.step("serve, run-now --wait through it, SIGTERM", smoke.serve)
             if not args.no_app:
                 smoke.step("app offscreen, list beside it, SIGTERM", smoke.app)
