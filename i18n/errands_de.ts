@@ -799,6 +799,17 @@
             </translation>
         </message>
         <message>
+            <source>Archived</source>
+            <translation>Archiviert</translation>
+        </message>
+        <message numerus="yes">
+            <source>Archived (%n)</source>
+            <translation>
+                <numerusform>Archiviert (%n)</numerusform>
+                <numerusform>Archiviert (%n)</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>Automations</source>
             <translation>Automatisierungen</translation>
         </message>
@@ -865,8 +876,23 @@
             <translation>Nächster Termin</translation>
         </message>
         <message>
+            <source>No archived automation matches “%1”.</source>
+            <translation>Keine archivierte Automatisierung passt zu „%1“.</translation>
+        </message>
+        <message>
+            <source>No archived automations. Archive one (in its ⋯ menu) to stop it for good and keep its runs.</source>
+            <translation>Keine archivierten Automatisierungen. Archivieren Sie eine (in ihrem ⋯-Menü), um sie endgültig anzuhalten und ihre Läufe zu behalten.</translation>
+        </message>
+        <message>
             <source>No automation matches “%1”.</source>
             <translation>Keine Automatisierung passt zu „%1“.</translation>
+        </message>
+        <message numerus="yes">
+            <source>No automations here: the %n archived ones are under Archived.</source>
+            <translation>
+                <numerusform>Keine Automatisierungen hier: Die archivierte finden Sie unter „Archiviert“.</numerusform>
+                <numerusform>Keine Automatisierungen hier: Die %n archivierten finden Sie unter „Archiviert“.</numerusform>
+            </translation>
         </message>
         <message>
             <source>No automations yet — press Ctrl+N to create one.
@@ -879,6 +905,29 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Runs waiting for your approval or answer</source>
             <translation>Läufe, die auf Ihre Freigabe oder Antwort warten</translation>
+        </message>
+        <message>
+            <source>Show all automations</source>
+            <translation>Alle Automatisierungen zeigen</translation>
+        </message>
+        <message>
+            <source>Show archived</source>
+            <translation>Archivierte zeigen</translation>
+        </message>
+        <message>
+            <source>Show only the archived automations (View ▸ Show archived)</source>
+            <translation>Nur die archivierten Automatisierungen zeigen (Ansicht ▸ Archivierte zeigen)</translation>
+        </message>
+        <message>
+            <source>Show the archived automations</source>
+            <translation>Die archivierten Automatisierungen zeigen</translation>
+        </message>
+        <message numerus="yes">
+            <source>Show the archived automations, %n</source>
+            <translation>
+                <numerusform>Die archivierten Automatisierungen zeigen, %n</numerusform>
+                <numerusform>Die archivierten Automatisierungen zeigen, %n</numerusform>
+            </translation>
         </message>
         <message>
             <source>Sort automations by</source>
@@ -1079,6 +1128,22 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
     <context>
         <name>DetailPane</name>
         <message>
+            <source>Archive</source>
+            <translation>Archivieren</translation>
+        </message>
+        <message>
+            <source>Archive instead</source>
+            <translation>Stattdessen archivieren</translation>
+        </message>
+        <message>
+            <source>Archive instead to stop it for good and keep all of it: its runs, conversations, revisions and logs.</source>
+            <translation>Archivieren Sie sie stattdessen, um sie endgültig anzuhalten und alles zu behalten: ihre Läufe, Gespräche, Revisionen und Protokolle.</translation>
+        </message>
+        <message>
+            <source>Bring it back, paused; resume it to fire again (Ctrl+Shift+A)</source>
+            <translation>Pausiert zurückholen; setzen Sie sie fort, damit sie wieder auslöst (Strg+Umschalt+A)</translation>
+        </message>
+        <message>
             <source>Context</source>
             <translation>Kontext</translation>
         </message>
@@ -1183,6 +1248,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Status</translation>
         </message>
         <message>
+            <source>Stop it for good and keep its runs, conversations and logs (Ctrl+Shift+A)</source>
+            <translation>Endgültig anhalten und ihre Läufe, Gespräche und Protokolle behalten (Strg+Umschalt+A)</translation>
+        </message>
+        <message>
             <source>Stop run</source>
             <translation>Lauf stoppen</translation>
         </message>
@@ -1201,6 +1270,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>Diese Automatisierung konnte nicht gelesen werden: %1
 
 Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswählen.</translation>
+        </message>
+        <message>
+            <source>Unarchive</source>
+            <translation>Aus dem Archiv holen</translation>
         </message>
         <message>
             <source>What it runs</source>
@@ -1363,6 +1436,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Die Automatisierungen einer Exportdatei hinzufügen</translation>
         </message>
         <message>
+            <source>Ar&amp;chive</source>
+            <translation>Ar&amp;chivieren</translation>
+        </message>
+        <message>
+            <source>Archive the selected automation: it stops for good and keeps its runs; or bring an archived one back, paused</source>
+            <translation>Die gewählte Automatisierung archivieren: Sie hält endgültig an und behält ihre Läufe; oder eine archivierte pausiert zurückholen</translation>
+        </message>
+        <message>
             <source>Automations
 
 (the list of automations goes here)</source>
@@ -1431,6 +1512,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Dem &amp;System folgen</translation>
         </message>
         <message>
+            <source>List only the archived automations instead of the others</source>
+            <translation>Nur die archivierten Automatisierungen statt der anderen auflisten</translation>
+        </message>
+        <message>
             <source>New from &amp;template…</source>
             <translation>Neu aus &amp;Vorlage…</translation>
         </message>
@@ -1467,6 +1552,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Wählen Sie eine Automatisierung, um zu sehen, was sie ausführt, wann, und ihren Verlauf.</translation>
         </message>
         <message>
+            <source>Show &amp;archived</source>
+            <translation>&amp;Archivierte zeigen</translation>
+        </message>
+        <message>
             <source>Start from a ready-made automation</source>
             <translation>Mit einer fertigen Automatisierung beginnen</translation>
         </message>
@@ -1489,6 +1578,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Theme</source>
             <translation>Design</translation>
+        </message>
+        <message>
+            <source>Un&amp;archive</source>
+            <translation>Aus dem &amp;Archiv holen</translation>
         </message>
     </context>
     <context>
@@ -2659,6 +2752,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Freigabe widerrufen</translation>
         </message>
         <message>
+            <source>Archive</source>
+            <translation>Archivieren</translation>
+        </message>
+        <message>
+            <source>Archived “%1”: it no longer fires; its runs are kept. View ▸ Show archived lists it.</source>
+            <translation>„%1“ archiviert: Sie löst nicht mehr aus; ihre Läufe bleiben erhalten. Ansicht ▸ Archivierte zeigen listet sie.</translation>
+        </message>
+        <message>
             <source>Automation created</source>
             <translation>Automatisierung angelegt</translation>
         </message>
@@ -2840,8 +2941,24 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Lauf stoppen</translation>
         </message>
         <message>
+            <source>Unarchive</source>
+            <translation>Aus dem Archiv holen</translation>
+        </message>
+        <message>
+            <source>Unarchived “%1”: it has completed, as before.</source>
+            <translation>„%1“ aus dem Archiv geholt: Sie ist abgeschlossen, wie zuvor.</translation>
+        </message>
+        <message>
+            <source>Unarchived “%1”: it is paused; resume it to fire again.</source>
+            <translation>„%1“ aus dem Archiv geholt: Sie ist pausiert; setzen Sie sie fort, damit sie wieder auslöst.</translation>
+        </message>
+        <message>
             <source>a broken automation cannot be duplicated; repair it first</source>
             <translation>eine defekte Automatisierung kann nicht dupliziert werden; reparieren Sie sie zuerst</translation>
+        </message>
+        <message>
+            <source>“%1” is archived: unarchive it to edit it</source>
+            <translation>„%1“ ist archiviert: Holen Sie sie aus dem Archiv, um sie zu bearbeiten</translation>
         </message>
         <message numerus="yes">
             <source>… and %n more</source>
@@ -3127,6 +3244,18 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>An existing folder, e.g. %1</source>
             <translation>Ein vorhandener Ordner, z. B. %1</translation>
+        </message>
+        <message>
+            <source>Another automation was using the folder</source>
+            <translation>Eine andere Automatisierung arbeitete im Ordner</translation>
+        </message>
+        <message>
+            <source>Archived</source>
+            <translation>Archiviert</translation>
+        </message>
+        <message>
+            <source>Archived: it never fires and cannot be run. Its runs, conversations, revisions and output logs are kept; unarchive it to use it again.</source>
+            <translation>Archiviert: Sie löst nie aus und kann nicht ausgeführt werden. Ihre Läufe, Gespräche, Revisionen und Ausgabeprotokolle bleiben erhalten; holen Sie sie aus dem Archiv, um sie wieder zu verwenden.</translation>
         </message>
         <message>
             <source>Asks before it may %1%2</source>
@@ -3485,6 +3614,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Nach Fehlschlägen pausiert</translation>
         </message>
         <message>
+            <source>Paused: nobody answered</source>
+            <translation>Pausiert: niemand hat geantwortet</translation>
+        </message>
+        <message>
             <source>Proposed by an agent</source>
             <translation>Von einem Agenten vorgeschlagen</translation>
         </message>
@@ -3597,6 +3730,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Der Agent möchte ein Werkzeug verwenden, das Ihre Freigabe braucht.</translation>
         </message>
         <message>
+            <source>The automation was paused</source>
+            <translation>Die Automatisierung war pausiert</translation>
+        </message>
+        <message>
             <source>The computer was asleep</source>
             <translation>Der Computer schlief</translation>
         </message>
@@ -3655,6 +3792,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Unread</source>
             <translation>Ungelesen</translation>
+        </message>
+        <message>
+            <source>Waiting for the folder</source>
+            <translation>Wartet auf den Ordner</translation>
         </message>
         <message>
             <source>Waiting for you</source>

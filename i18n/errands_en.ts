@@ -42,6 +42,13 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>Archived (%n)</source>
+            <translation>
+                <numerusform>Archived (%n)</numerusform>
+                <numerusform>Archived (%n)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>Inbox (%n)</source>
             <translation>
                 <numerusform>Inbox (%n)</numerusform>
@@ -53,6 +60,20 @@
             <translation>
                 <numerusform>Inbox, %n unread</numerusform>
                 <numerusform>Inbox, %n unread</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>No automations here: the %n archived ones are under Archived.</source>
+            <translation>
+                <numerusform>No automations here: the archived one is under Archived.</numerusform>
+                <numerusform>No automations here: the %n archived ones are under Archived.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Show the archived automations, %n</source>
+            <translation>
+                <numerusform>Show the archived automations, %n</numerusform>
+                <numerusform>Show the archived automations, %n</numerusform>
             </translation>
         </message>
         <message numerus="yes">

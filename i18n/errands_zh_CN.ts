@@ -794,6 +794,16 @@
             </translation>
         </message>
         <message>
+            <source>Archived</source>
+            <translation>已归档</translation>
+        </message>
+        <message numerus="yes">
+            <source>Archived (%n)</source>
+            <translation>
+                <numerusform>已归档（%n）</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>Automations</source>
             <translation>自动化任务</translation>
         </message>
@@ -858,8 +868,22 @@
             <translation>下次触发</translation>
         </message>
         <message>
+            <source>No archived automation matches “%1”.</source>
+            <translation>没有与“%1”匹配的已归档自动化任务。</translation>
+        </message>
+        <message>
+            <source>No archived automations. Archive one (in its ⋯ menu) to stop it for good and keep its runs.</source>
+            <translation>没有已归档的自动化任务。归档一个（在其 ⋯ 菜单中）可将其永久停止并保留其运行记录。</translation>
+        </message>
+        <message>
             <source>No automation matches “%1”.</source>
             <translation>没有与“%1”匹配的自动化任务。</translation>
+        </message>
+        <message numerus="yes">
+            <source>No automations here: the %n archived ones are under Archived.</source>
+            <translation>
+                <numerusform>这里没有自动化任务：%n 个已归档的任务在“已归档”中。</numerusform>
+            </translation>
         </message>
         <message>
             <source>No automations yet — press Ctrl+N to create one.
@@ -872,6 +896,28 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Runs waiting for your approval or answer</source>
             <translation>等待您批准或回答的运行</translation>
+        </message>
+        <message>
+            <source>Show all automations</source>
+            <translation>显示所有自动化任务</translation>
+        </message>
+        <message>
+            <source>Show archived</source>
+            <translation>显示已归档</translation>
+        </message>
+        <message>
+            <source>Show only the archived automations (View ▸ Show archived)</source>
+            <translation>只显示已归档的自动化任务（视图 ▸ 显示已归档）</translation>
+        </message>
+        <message>
+            <source>Show the archived automations</source>
+            <translation>显示已归档的自动化任务</translation>
+        </message>
+        <message numerus="yes">
+            <source>Show the archived automations, %n</source>
+            <translation>
+                <numerusform>显示已归档的自动化任务，%n 个</numerusform>
+            </translation>
         </message>
         <message>
             <source>Sort automations by</source>
@@ -1070,6 +1116,22 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
     <context>
         <name>DetailPane</name>
         <message>
+            <source>Archive</source>
+            <translation>归档</translation>
+        </message>
+        <message>
+            <source>Archive instead</source>
+            <translation>改为归档</translation>
+        </message>
+        <message>
+            <source>Archive instead to stop it for good and keep all of it: its runs, conversations, revisions and logs.</source>
+            <translation>改为归档可将其永久停止并保留全部内容：运行记录、对话、修订版本和日志。</translation>
+        </message>
+        <message>
+            <source>Bring it back, paused; resume it to fire again (Ctrl+Shift+A)</source>
+            <translation>以暂停状态取回；恢复后才会再次触发 (Ctrl+Shift+A)</translation>
+        </message>
+        <message>
             <source>Context</source>
             <translation>上下文</translation>
         </message>
@@ -1174,6 +1236,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>状态</translation>
         </message>
         <message>
+            <source>Stop it for good and keep its runs, conversations and logs (Ctrl+Shift+A)</source>
+            <translation>永久停止并保留其运行记录、对话和日志 (Ctrl+Shift+A)</translation>
+        </message>
+        <message>
             <source>Stop run</source>
             <translation>停止运行</translation>
         </message>
@@ -1192,6 +1258,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>无法读取此自动化任务：%1
 
 它发生变化或您再次选中它时会重新读取。</translation>
+        </message>
+        <message>
+            <source>Unarchive</source>
+            <translation>取消归档</translation>
         </message>
         <message>
             <source>What it runs</source>
@@ -1353,6 +1423,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>添加导出文件中的自动化任务</translation>
         </message>
         <message>
+            <source>Ar&amp;chive</source>
+            <translation>归档(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Archive the selected automation: it stops for good and keeps its runs; or bring an archived one back, paused</source>
+            <translation>归档所选自动化任务：永久停止并保留其运行记录；或将已归档的任务以暂停状态取回</translation>
+        </message>
+        <message>
             <source>Automations
 
 (the list of automations goes here)</source>
@@ -1421,6 +1499,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>跟随系统(&amp;S)</translation>
         </message>
         <message>
+            <source>List only the archived automations instead of the others</source>
+            <translation>只列出已归档的自动化任务，而不是其他任务</translation>
+        </message>
+        <message>
             <source>New from &amp;template…</source>
             <translation>从模板新建(&amp;T)…</translation>
         </message>
@@ -1457,6 +1539,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>选择一个自动化任务，查看它运行什么、何时运行以及它的历史。</translation>
         </message>
         <message>
+            <source>Show &amp;archived</source>
+            <translation>显示已归档(&amp;A)</translation>
+        </message>
+        <message>
             <source>Start from a ready-made automation</source>
             <translation>从现成的自动化任务开始</translation>
         </message>
@@ -1479,6 +1565,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Theme</source>
             <translation>主题</translation>
+        </message>
+        <message>
+            <source>Un&amp;archive</source>
+            <translation>取消归档(&amp;A)</translation>
         </message>
     </context>
     <context>
@@ -2644,6 +2734,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>批准已撤销</translation>
         </message>
         <message>
+            <source>Archive</source>
+            <translation>归档</translation>
+        </message>
+        <message>
+            <source>Archived “%1”: it no longer fires; its runs are kept. View ▸ Show archived lists it.</source>
+            <translation>已归档“%1”：它不再触发，运行记录已保留。可在 视图 ▸ 显示已归档 中找到它。</translation>
+        </message>
+        <message>
             <source>Automation created</source>
             <translation>自动化任务已创建</translation>
         </message>
@@ -2822,8 +2920,24 @@ It is read again when it changes, or when you select it again.</source>
             <translation>停止运行</translation>
         </message>
         <message>
+            <source>Unarchive</source>
+            <translation>取消归档</translation>
+        </message>
+        <message>
+            <source>Unarchived “%1”: it has completed, as before.</source>
+            <translation>已取消归档“%1”：它和之前一样已完成。</translation>
+        </message>
+        <message>
+            <source>Unarchived “%1”: it is paused; resume it to fire again.</source>
+            <translation>已取消归档“%1”：它已暂停；恢复后才会再次触发。</translation>
+        </message>
+        <message>
             <source>a broken automation cannot be duplicated; repair it first</source>
             <translation>损坏的自动化任务无法创建副本；请先修复它</translation>
+        </message>
+        <message>
+            <source>“%1” is archived: unarchive it to edit it</source>
+            <translation>“%1”已归档：取消归档后才能编辑</translation>
         </message>
         <message numerus="yes">
             <source>… and %n more</source>
@@ -3092,6 +3206,18 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>An existing folder, e.g. %1</source>
             <translation>一个已存在的文件夹，例如 %1</translation>
+        </message>
+        <message>
+            <source>Another automation was using the folder</source>
+            <translation>另一个自动化任务正在使用该文件夹</translation>
+        </message>
+        <message>
+            <source>Archived</source>
+            <translation>已归档</translation>
+        </message>
+        <message>
+            <source>Archived: it never fires and cannot be run. Its runs, conversations, revisions and output logs are kept; unarchive it to use it again.</source>
+            <translation>已归档：它不会触发，也无法运行。其运行记录、对话、修订版本和输出日志均已保留；取消归档后即可再次使用。</translation>
         </message>
         <message>
             <source>Asks before it may %1%2</source>
@@ -3446,6 +3572,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>因失败而暂停</translation>
         </message>
         <message>
+            <source>Paused: nobody answered</source>
+            <translation>因无人回应而暂停</translation>
+        </message>
+        <message>
             <source>Proposed by an agent</source>
             <translation>由智能体提议</translation>
         </message>
@@ -3558,6 +3688,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>智能体想要使用一个需要您批准的工具。</translation>
         </message>
         <message>
+            <source>The automation was paused</source>
+            <translation>自动化任务当时已暂停</translation>
+        </message>
+        <message>
             <source>The computer was asleep</source>
             <translation>电脑处于休眠状态</translation>
         </message>
@@ -3616,6 +3750,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Unread</source>
             <translation>未读</translation>
+        </message>
+        <message>
+            <source>Waiting for the folder</source>
+            <translation>正在等待文件夹</translation>
         </message>
         <message>
             <source>Waiting for you</source>

@@ -99,3 +99,25 @@ def test_results_notify_on_change_only_when_they_change() -> None:
 def test_a_paused_automation_keeps_its_cursor() -> None:
     v = account(d(LOOP), counters(status="paused"), ended("succeeded"), NOW)
     assert v.next_fire_at is None and v.complete is None
+
+
+def test_an_expiry_pauses_an_automation_whose_parks_went_unanswered_for_the_setting() -> None:
+    week = timedelta(days=7)
+    job = d(LOOP)
+    v = account(job, counters(unanswered_since=NOW - week), ended("expired", error="expired: x"),
+                NOW, unattended_expiry=week)
+    assert v.pause == "paused after its parked runs went unanswered for 7d"
+    assert v.next_fire_at is None and v.complete is None  # the loop does not go on
+    assert [k for k, _, _ in v.attention] == ["expired", "unattended"]  # one item for the pause
+    assert v.attention[1] == ("unattended", "job was paused", v.pause)
+    younger = account(job, counters(unanswered_since=NOW - week + timedelta(seconds=1)),
+                      ended("expired"), NOW, unattended_expiry=week)
+    assert younger.pause is None and younger.next_fire_at == NOW + timedelta(minutes=10)
+    # only an expiry pauses (any other end breaks the streak), only an active automation,
+    # and only with the setting given
+    assert account(job, counters(unanswered_since=NOW - week), ended("failed"), NOW,
+                   unattended_expiry=week).pause is None
+    assert account(job, counters(status="paused", unanswered_since=NOW - week),
+                   ended("expired"), NOW, unattended_expiry=week).pause is None
+    assert account(job, counters(unanswered_since=NOW - week), ended("expired"), NOW).pause is None
+    assert account(job, counters(), ended("expired"), NOW, unattended_expiry=week).pause is None

@@ -555,3 +555,40 @@ async def test_run_now_twice_at_once_is_refused(api: Api) -> None:
             break
         await asyncio.sleep(0.02)
     assert [r.id for r in runs] == [run.id] and runs[0].state == "succeeded"
+
+
+async def test_a_one_shot_resumed_after_its_instant_through_the_facade(api: Api) -> None:
+    """The window and the channel resume through the facade: the same path as the CLI."""
+    notices: list[Notice] = []
+    api.subscribe(notices.append)
+    await api.set_setting("grace", "1s")  # later than that is a miss: run_once catches up
+    once = {"kind": "at", "in": "1s"}
+    skip = (await api.create({**doc("skip", once), "paused": True})).value[0]
+    catch = (await api.create({**doc("catch", once), "paused": True,
+                               "misfire": "run_once"})).value[0]
+    await asyncio.sleep(2.5)  # their instant passes while they are paused, and the grace
+    resumed = (await api.resume(skip.id)).value
+    assert (resumed.status, resumed.next_fire_at) == ("completed", None)
+    [missed] = (await api.runs(skip.id)).value[0]
+    assert (missed.state, missed.skip_reason, missed.missed_count) == (
+        "skipped", "automation_paused", 1)
+    assert (await api.resume(catch.id)).value.status == "active"  # due: the timer runs it
+    for _ in range(250):
+        runs = (await api.runs(catch.id)).value[0]
+        if runs and runs[0].state == "succeeded" and any(missed.id in n.runs for n in notices):
+            break
+        await asyncio.sleep(0.02)
+    [ran] = (await api.runs(catch.id)).value[0]
+    assert (ran.state, ran.trigger, ran.missed_count) == ("succeeded", "catch_up", 1)
+    assert (await api.automation(catch.id)).value.status == "completed"
+    assert any(missed.id in n.runs for n in notices)  # the window hears of the record
+
+
+async def test_unattended_expiry_is_a_setting_checked_like_parked_expiry(api: Api) -> None:
+    assert (await api.settings()).value["unattended_expiry"] == "7d"
+    assert (await api.set_setting("unattended_expiry", "72h")).value == "3d"
+    for bad in ("2w", "soon", "367d", ""):
+        with pytest.raises(InvalidInput) as refused:
+            await api.set_setting("unattended_expiry", bad)
+        assert refused.value.field == "unattended_expiry", bad
+    assert (await api.settings()).value["unattended_expiry"] == "3d"

@@ -128,8 +128,8 @@ def test_help_and_version(cli: Cli) -> None:
     # (with no arguments at all, errands opens the app: tests/test_app.py)
     bare, version = cli.many([(("--help",), {"data": False}), (("--version",), {"data": False})])
     assert bare.out.startswith("usage: errands") and bare.err == ""
-    for command in ("add", "edit", "list", "show", "pause", "resume", "delete", "runs",
-                    "schedule", "config"):
+    for command in ("add", "edit", "list", "show", "pause", "resume", "archive", "unarchive",
+                    "delete", "runs", "schedule", "config"):
         assert f"\n    {command} " in bare.out
     name, number = version.out.split()
     assert name == "errands" and number[0].isdigit()
@@ -193,7 +193,11 @@ def test_lifecycle_add_show_list_edit_pause_resume_runs_delete(cli: Cli) -> None
                      "--json").json()["id"]
     paused_text, deleted = cli.many([(("pause", other), {}), (("delete", prefix), {})])
     assert paused_text.out.strip() == "Paused Other — next fire —"
-    assert deleted.out.strip() == f"Deleted Nightly backup ({ident})"
+    assert deleted.out.splitlines() == [
+        f"Deleted Nightly backup ({ident})",
+        "  destroyed    0 runs, 0 transcripts, 4 revisions",
+        f"  kept         the audit trail (errands history {ident})"]
+    assert deleted.err == ""  # no runs: nothing to suggest
     resumed_text, gone, shown_json = cli.many([(("resume", other), {}),
                                                (("show", ident), {"expect": 3}),
                                                (("show", ident, "--json"), {"expect": 3})])
@@ -463,6 +467,42 @@ def test_config_list_get_set_unset_and_environment(cli: Cli) -> None:
     assert unset == {"key": "grace", "value": "2m", "source": "default"}
 
 
+def test_unattended_expiry_is_set_and_checked_like_parked_expiry(cli: Cli) -> None:
+    default, stored, bad, too_long = cli.many([
+        (("config", "get", "unattended_expiry"), {"data": cli.tmp / "fresh"}),
+        (("config", "set", "unattended_expiry", "3d", "--json"), {}),
+        (("config", "set", "unattended_expiry", "2w", "--json"), {"expect": 2}),
+        (("config", "set", "unattended_expiry", "367d", "--json"), {"expect": 2}),
+    ])
+    assert default.out.strip() == "7d"
+    assert stored.json() == {"key": "unattended_expiry", "value": "3d", "source": "stored"}
+    for refused in (bad, too_long):
+        error = refused.error()
+        assert (error["field"], error["code"]) == ("unattended_expiry", "invalid_input")
+    rows = {r["key"]: r for r in cli.call("config", "list", "--json").json()["settings"]}
+    assert rows["unattended_expiry"]["value"] == "3d"
+    assert "unanswered" in rows["unattended_expiry"]["help"]
+
+
+def test_a_one_shot_resumed_after_its_instant_without_an_engine(cli: Cli) -> None:
+    at = (datetime.now(timezone.utc) + timedelta(seconds=3)).replace(microsecond=0)
+    made = cli.call("add", "--title", "Once", "--command", "x", "--schedule",
+                    f"at:{at.isoformat()}", "--paused", "--json").json()
+    time.sleep(max(0.0, (at - datetime.now(timezone.utc)).total_seconds()) + 0.2)
+    resumed = cli.call("resume", made["id"])  # no engine: the CLI writes it itself
+    assert resumed.out.strip() == ("Resumed Once — its fire passed while it was paused: "
+                                   "recorded as skipped, and the automation completed")
+    shown, runs, again = cli.many([(("show", made["id"], "--json"), {}),
+                                   (("runs", made["id"], "--json"), {}),
+                                   (("resume", made["id"], "--json"), {"expect": 4})])
+    assert (shown.json()["status"], shown.json()["next_fire_at"]) == ("completed", None)
+    [run] = runs.json()["runs"]
+    assert (run["state"], run["skip_reason"], run["missed_count"]) == (
+        "skipped", "automation_paused", 1)
+    assert _instant(run["scheduled_for"]) == at
+    assert again.error()["code"] == "completed"
+
+
 def test_data_dir_from_the_environment(cli: Cli) -> None:
     folder = cli.tmp / "from-env"
     made = cli.call("add", "--title", "Env", "--command", "x", "--schedule", "manual",
@@ -562,7 +602,7 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
     doc = again.json()
     assert doc["status"] == "active" and doc["trigger"]["timezone"] == "Europe/Berlin"
     assert doc["next_fire_at"] is not None
-    assert deleted.out.strip() == f"Deleted Text ({text})"
+    assert deleted.out.splitlines()[0] == f"Deleted Text ({text})"
     # an export of a good automation is a document add --from-json takes as it is
     copy = cli.tmp / "copy.json"
     copy.write_text(good_export.out)
@@ -842,3 +882,153 @@ def test_config_shows_durations_as_refusals_write_them(cli: Cli) -> None:
     assert row.split()[1] == "1m" and got.out.strip() == "1m"
     assert {r["key"]: r["value"] for r in listed.json()["settings"]}["min_interval"] == "1m"
     assert "minimum interval of 1m" in refused.error()["message"]
+
+
+# ------------------------------------------------------------------ archive
+
+def _serve(cli: Cli) -> subprocess.Popen[bytes]:
+    """``errands serve`` on this test's folder, answering on its channel."""
+    serve = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(cli.data)], env=cli.env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not (cli.data / "control.sock").exists():
+        assert serve.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    return serve
+
+
+def test_archive_keeps_the_history_readable_and_unarchive_brings_it_back_paused(
+        cli: Cli) -> None:
+    """Without an engine, then through a running one: an archived automation is out of the
+    list, refuses to run, pause, resume or change, and its runs, output log, transcript and
+    trail stay readable; unarchived it is paused, and a resume arms it again."""
+    from openai_server import ScriptedServer, say
+
+    model = ScriptedServer().start()
+    provider = {"ERRANDS_PROVIDER_BASE_URL": model.base_url,
+                "ERRANDS_PROVIDER_MODEL": "scripted-model"}
+    try:
+        model.play(say("Three new mails."))
+        brief = cli.call("add", "--title", "Brief", "--prompt", "Summarize my mail.",
+                         "--schedule", "manual", "--max-attempts", "1", "--json").json()["id"]
+        backup = cli.call("add", "--title", "Backup", "--command", "echo saved it",
+                          "--schedule", "every:1h", "--json").json()["id"]
+        talk = cli.call("run-now", brief, "--wait", "--json", env=provider)
+        ran = cli.call("run-now", backup, "--wait", "--json")  # (each hosts an engine)
+        session = talk.json()["session_id"]
+        assert talk.json()["state"] == "succeeded" and session
+        log = ran.json()["log"]
+        assert ran.json()["state"] == "succeeded" and "saved it" in Path(log).read_text()
+    finally:
+        model.close()
+
+    archived = cli.call("archive", backup[:8], "--json").json()
+    assert archived["changed"] is True
+    doc = archived["automation"]
+    assert doc["status"] == "archived" and doc["next_fire_at"] is None
+    assert doc["revision"] == 1 and doc["paused"] is False  # the definition is untouched
+    said = cli.call("archive", brief[:8])
+    assert said.out.startswith("Archived Brief: it will not fire or run again")
+    assert f"errands unarchive {brief[:8]}" in said.out
+
+    (listed, table, only, only_table, run_now, pause, resume, edit, shown, runs, history,
+     transcript, reply, again) = cli.many([
+        (("list", "--json"), {}),
+        (("list",), {}),
+        (("list", "--archived", "--json"), {}),
+        (("list", "--archived"), {}),
+        (("run-now", backup[:8], "--json"), {"expect": 4}),
+        (("pause", backup[:8], "--json"), {"expect": 4}),
+        (("resume", backup[:8], "--json"), {"expect": 4}),
+        (("edit", backup[:8], "--title", "Other", "--json"), {"expect": 4}),
+        (("show", backup[:8]), {}),
+        (("runs", backup[:8], "--json"), {}),
+        (("history", backup, "--json"), {}),
+        (("session", "show", session, "--json"), {}),
+        (("session", "reply", session, "And now?", "--json"), {"expect": 4}),
+        (("archive", backup[:8], "--json"), {}),
+    ])
+    assert listed.json() == {"automations": []}
+    assert table.out.strip() == "No automations but 2 archived (errands list --archived)."
+    assert {a["id"]: a["status"] for a in only.json()["automations"]} == {
+        brief: "archived", backup: "archived"}
+    assert [line.split()[1] for line in only_table.out.splitlines()[1:]] == ["archived"] * 2
+    for refused in (run_now, pause, resume, edit, reply):
+        error = refused.error()
+        assert error["code"] == "archived", refused
+        assert "unarchive it first" in error["message"] and "errands unarchive" in error["message"]
+    assert "status       archived (it never fires;" in shown.out
+    [kept] = runs.json()["runs"]
+    assert kept["state"] == "succeeded" and kept["log"] == log
+    assert "saved it" in Path(log).read_text()  # its output log, still there
+    assert [e["action"] for e in history.json()["audit"]][-1] == "archived"
+    assert history.json()["audit"][-1]["detail"] == {"status": "active"}
+    assert [m["content"].get("content") for m in transcript.json()["messages"]][-1] == \
+        "Three new mails."
+    assert again.json()["changed"] is False
+
+    serve = _serve(cli)  # the same, through a running engine
+    try:
+        run_now = cli.call("run-now", backup[:8], "--json", expect=4)
+        assert run_now.error()["code"] == "archived"
+        back = cli.call("unarchive", backup[:8], "--json").json()
+        assert back["changed"] is True
+        doc = back["automation"]
+        assert doc["status"] == "paused" and doc["paused"] is True and doc["revision"] == 2
+        assert doc["next_fire_at"] is None  # paused: a person resumes it
+        listed = cli.call("list", "--json").json()["automations"]
+        assert [a["id"] for a in listed] == [backup]
+        said = cli.call("unarchive", backup[:8])
+        assert said.out.strip() == "Backup is not archived; nothing changed"
+        resumed = cli.call("resume", backup[:8], "--json").json()
+        assert resumed["status"] == "active"
+        assert _instant(resumed["next_fire_at"]) > datetime.now(timezone.utc)
+        assert len(cli.call("runs", backup[:8], "--json").json()["runs"]) == 1
+        archived = cli.call("archive", backup[:8], "--json").json()["automation"]
+        assert archived["status"] == "archived" and archived["next_fire_at"] is None
+        trail = [e["action"] for e in cli.call("history", backup, "--json").json()["audit"]]
+        assert trail[-4:] == ["archived", "unarchived", "resumed", "archived"]
+    finally:
+        serve.terminate()
+        serve.wait(timeout=30)
+    assert cli.call("show", backup, "--json").json()["status"] == "archived"  # after a stop
+
+
+def test_delete_says_what_it_destroys_and_suggests_archive(cli: Cli) -> None:
+    """Through a running engine and without one alike: the runs, transcripts and revisions
+    it destroyed, the output logs it kept, and (for one with runs) that archive keeps all."""
+    ran = cli.call("add", "--title", "Ran", "--command", "echo out", "--schedule", "manual",
+                   "--json").json()["id"]
+    idle = cli.call("add", "--title", "Idle", "--command", "true", "--schedule", "manual",
+                    "--json").json()["id"]
+    cli.call("run-now", ran, "--wait")
+    cli.call("run-now", ran, "--wait")
+    cli.call("edit", ran, "--title", "Ran twice")
+    serve = _serve(cli)
+    try:
+        gone = cli.call("delete", ran[:8], "--json").json()
+        assert gone["deleted"] == ran
+        assert gone["destroyed"] == {"runs": 2, "transcripts": 0, "revisions": 2}
+        folder = cli.data / "logs" / "runs" / ran
+        assert gone["output_logs"] == {"kept": 2, "folder": str(folder)}
+        assert len(list(folder.glob("*.log"))) == 2  # kept, as the answer says
+    finally:
+        serve.terminate()
+        serve.wait(timeout=30)
+    said = cli.call("delete", idle[:8])  # no engine now
+    assert said.out.splitlines()[0] == f"Deleted Idle ({idle})"
+    assert "destroyed    0 runs, 0 transcripts, 1 revision" in said.out and said.err == ""
+    again = cli.call("add", "--title", "Again", "--command", "echo x", "--schedule", "manual",
+                     "--json").json()["id"]
+    cli.call("run-now", again, "--wait")
+    said = cli.call("delete", again[:8])
+    assert "destroyed    1 run, 0 transcripts, 1 revision" in said.out
+    assert f"kept         1 output log in {cli.data / 'logs' / 'runs' / again}" in said.out
+    assert said.err.startswith("note: to stop an automation for good and keep its runs")
+    assert "errands archive ID" in said.err
+    trail = cli.call("history", again, "--json").json()["audit"]
+    assert trail[-1]["action"] == "deleted"
+    assert trail[-1]["detail"] == {"title": "Again", "runs": 1, "transcripts": 0,
+                                   "revisions": 1}
+    missing = cli.call("delete", again, "--json", expect=3)  # gone: as before
+    assert missing.error()["code"] == "not_found"

@@ -48,7 +48,8 @@ def test_defaults() -> None:
     assert (p.retry.max_attempts, p.retry.backoff.initial, p.retry.backoff.factor,
             p.retry.backoff.max) == (3, timedelta(seconds=30), 2, timedelta(minutes=10))
     assert (p.timeout, p.max_steps, p.notify, p.failure_notify_after, p.pause_after_failures,
-            p.jitter) == (timedelta(minutes=30), 50, "quiet", 3, None, None)
+            p.jitter, p.history_limit) == (timedelta(minutes=30), 50, "quiet", 3, None, None,
+                                           None)
     assert d.permissions.mode == "ask" and d.permissions.tools == ()
     assert d.workdir is None and d.paused is False and d.worktree is False
     assert d.origin.kind == "user" and d.origin.depth == 0
@@ -72,7 +73,8 @@ def test_round_trip_of_a_full_definition() -> None:
         policy={"retry": {"max_attempts": 5, "backoff": {"initial": "10s", "factor": 3,
                                                           "max": "5m"}},
                 "timeout": "2h", "max_steps": 20, "notify": "on_change",
-                "failure_notify_after": 2, "pause_after_failures": 4, "jitter": "5m"},
+                "failure_notify_after": 2, "pause_after_failures": 4, "jitter": "5m",
+                "history_limit": 250},
         permissions={"mode": "allow_listed", "tools": ["read_file", "notify"],
                      "rules": [{"tool": "run_command", "pattern": "git *", "action": "allow"}],
                      "untrusted_ok": ["fetch_url"]},
@@ -85,6 +87,7 @@ def test_round_trip_of_a_full_definition() -> None:
     assert out["stop"]["until"] == "2026-12-31T23:00:00Z"
     assert out["runner"] == {"kind": "agent", "prompt": "Summarize my inbox", "model": None}
     assert out["policy"]["jitter"] == "5m"
+    assert out["policy"]["history_limit"] == 250 and d.policy.history_limit == 250
 
 
 @pytest.mark.parametrize("doc, field", [
@@ -156,6 +159,11 @@ def test_round_trip_of_a_full_definition() -> None:
     (base(policy={"pause_after_failures": 1}), "policy.pause_after_failures"),
     (base(policy={"pause_after_failures": 101}), "policy.pause_after_failures"),
     (base(policy={"jitter": "2h"}), "policy.jitter"),
+    (base(policy={"history_limit": 0}), "policy.history_limit"),
+    (base(policy={"history_limit": 1_000_001}), "policy.history_limit"),
+    (base(policy={"history_limit": "all"}), "policy.history_limit"),
+    (base(policy={"history_limit": 5.5}), "policy.history_limit"),
+    (base(policy={"history_limit": True}), "policy.history_limit"),
     (base(policy={"cost_cap": 5}), "policy.cost_cap"),
     (agent(permissions={"mode": "yolo"}), "permissions.mode"),
     (agent(permissions={"tools": ["rm_rf"]}), "permissions.tools[0]"),

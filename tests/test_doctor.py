@@ -271,3 +271,30 @@ async def test_engine_running_answers_and_a_silent_one_fails(
     monkeypatch.setattr("errands.engine.lock.read_owner", lambda root: silent)
     check = await asyncio.to_thread(doctor.check_engine, data)
     assert check.status == FAIL and "does not answer" in check.detail and check.advice
+
+
+def test_data_size_names_the_database_logs_and_worktrees(
+        data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctor, "check_tray", _quiet_tray)
+    logs = data / "logs" / "runs" / "a-1"
+    logs.mkdir(parents=True)
+    (logs / "r-1.log").write_bytes(b"x" * 2000)
+    (logs / "r-2.log").write_bytes(b"x" * 1000)
+    (data / "worktrees" / "a-1" / "7").mkdir(parents=True)
+    (data / "worktrees" / "a-1" / "7" / "file").write_bytes(b"y" * 2048)
+    check = doctor.check_data_size(data)
+    assert check.status == OK, check
+    assert f"in {data}" in check.detail
+    assert "run logs 2.9 KB" in check.detail and "worktrees 2.0 KB" in check.detail
+    assert "database " in check.detail and "working folders 0 B" in check.detail
+    assert doctor.check_data_size(data.parent / "nothing-here").detail == "nothing stored yet"
+    Store(data / "errands.sqlite3").set_setting("output_log_limit", "2KB")
+    over = doctor.check_data_size(data)
+    assert over.status == WARN and "1 automation(s)" in over.detail and "a-1" in over.detail
+    assert "output_log_limit (2KB)" in over.detail and "next run" in over.advice
+    (logs / "r-1.log").unlink()
+    (logs / "r-2.log").write_bytes(b"x" * 5000)  # the newest log is kept however big
+    assert doctor.check_data_size(data).status == OK
+    assert main(["doctor", "--data-dir", str(data), "--json"]) in (0, 1)
+    names = [c["name"] for c in json.loads(capsys.readouterr().out)["checks"]]
+    assert names.index("data size") == names.index("schema") + 1

@@ -409,6 +409,76 @@ async def test_resume_rearms_without_catching_up(h: Harness) -> None:
     assert "skipped" not in h.states(a)
 
 
+async def test_a_one_shot_resumed_after_its_instant_records_the_missed_fire_and_completes(
+        h: Harness) -> None:
+    at = START + 90 * M  # 09:30
+    once = await h.add("once", {"kind": "at", "at": "2026-01-05T09:30:00Z"})
+    edited = await h.add("edited", {"kind": "at", "at": "2026-01-05T09:30:00Z"})
+    ahead = await h.add("ahead", {"kind": "at", "at": "2026-01-05T12:00:00Z"})
+    for a in (once, edited, ahead):
+        await h.engine.set_paused(a, True)
+    await h.clock.advance(2 * H)  # 10:00: the 09:30 fire came and went while paused
+    resumed = await h.engine.set_paused(once, False)
+    assert (resumed.status, resumed.next_fire_at) == ("completed", None)
+    [run] = h.runs(once)
+    assert (run.state, run.trigger, run.skip_reason) == ("skipped", "schedule", "automation_paused")
+    assert (run.scheduled_for, run.missed_count, run.missed_first, run.missed_last) == (
+        at, 1, at, at)
+    completed = [e for e in h.store.audit(once) if e.action == "completed"]
+    assert [(e.actor, e.detail) for e in completed] == [("engine", {
+        "reason": "its fire at 2026-01-05T09:30:00Z was missed while it was paused"})]
+    with pytest.raises(Conflict, match="has completed"):
+        await h.engine.set_paused(once, False)
+    # resumed by an edit of its definition: the same
+    doc = h.store.get(edited).definition.to_dict()  # type: ignore[union-attr]
+    await h.engine.revise(edited, {**doc, "paused": False})
+    assert h.store.get(edited).status == "completed"
+    assert [(r.state, r.skip_reason) for r in h.runs(edited)] == [("skipped", "automation_paused")]
+    # one whose instant is still ahead is armed as before
+    assert (await h.engine.set_paused(ahead, False)).next_fire_at == START + 4 * H
+    await h.clock.advance(3 * H)
+    assert h.states(ahead) == ["succeeded"] and h.store.get(ahead).status == "completed"
+    assert [c.title for c in h.runner.calls] == ["ahead"]  # nothing missed ever ran
+    assert h.states(once) == ["skipped"]
+
+
+async def test_a_one_shot_with_run_once_follows_its_misfire_policy_when_resumed_late(
+        h: Harness) -> None:
+    late = await h.add("late", {"kind": "at", "at": "2026-01-05T09:30:00Z"}, misfire="run_once")
+    old = await h.add("old", {"kind": "at", "at": "2026-01-05T09:30:00Z"}, misfire="run_once",
+                      catch_up_max_age="1h")
+    grace = await h.add("grace", {"kind": "at", "at": "2026-01-05T09:30:00Z"},
+                        misfire="run_once")
+    plain = await h.add("plain", {"kind": "at", "at": "2026-01-05T09:30:00Z"})
+    for a in (late, old, grace, plain):
+        await h.engine.set_paused(a, True)
+    await h.clock.advance(90 * M + timedelta(seconds=30))  # 09:30:30: within grace
+    await h.engine.set_paused(plain, False)  # misfire skip: a pause never catches up
+    await h.engine.set_paused(grace, False)  # (last: the timer then waits for no command)
+    await h.clock.settle()
+    [on_time] = h.runs(grace)  # as a fire missed while closed would: on time within grace
+    assert (on_time.state, on_time.trigger, on_time.scheduled_for) == (
+        "succeeded", "schedule", START + 90 * M)
+    assert [(r.state, r.skip_reason) for r in h.runs(plain)] == [("skipped", "automation_paused")]
+    await h.clock.advance(3 * H)  # 12:30: 3 h after the fire
+    await h.engine.set_paused(old, False)
+    await h.engine.set_paused(late, False)  # (last: the timer then waits for no command)
+    await h.clock.settle()
+    [catch_up] = h.runs(late)  # younger than catch_up_max_age (24h): it runs once, late
+    assert (catch_up.state, catch_up.trigger, catch_up.scheduled_for) == (
+        "succeeded", "catch_up", START + 90 * M)
+    assert (catch_up.missed_count, catch_up.missed_first, catch_up.missed_last) == (
+        1, START + 90 * M, START + 90 * M)
+    [skipped] = h.runs(old)  # older than its 1h: skipped as a closed Errands would
+    assert (skipped.state, skipped.skip_reason) == ("skipped", "past_catch_up_age")
+    for a in (late, old, grace, plain):
+        assert h.store.get(a).status == "completed", a
+    why = [e.detail for e in h.store.audit(old) if e.action == "completed"]
+    assert why == [{"reason": "its fire at 2026-01-05T09:30:00Z was missed while it was "
+                              "paused, too long ago to catch up"}]
+    assert sorted(c.title for c in h.runner.calls) == ["grace", "late"]
+
+
 async def test_run_now_is_idempotent_busy_and_works_while_paused(h: Harness) -> None:
     h.runner.durations["manual"] = 60
     a = await h.add("manual", {"kind": "manual"}, paused=True)

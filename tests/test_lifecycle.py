@@ -17,7 +17,7 @@ from errands.engine.service import default_runners
 from errands.errors import Conflict, InvalidInput, NotFound
 from errands.definition import Rule
 from errands.records import Blocker, Decision
-from engine_support import Harness, command_doc
+from engine_support import START, Harness, command_doc
 
 H = timedelta(hours=1)
 APPROVAL = Blocker(kind="permission", tool="shell", arguments={"command": "rm -rf build"})
@@ -252,6 +252,114 @@ async def test_stopping_a_parked_after_loop_lets_it_fire_again(h: Harness) -> No
     await h.clock.advance(11 * 60)
     assert h.states(a) == ["cancelled", "awaiting_input"]
 
+
+# --------------------------------------------------------- unattended expiry
+
+async def hourly_asker(h: Harness) -> str:
+    """Parks on every run; a park expires in an hour, so it asks every other hour (the fire
+    while it waits is skipped) and nobody is expected to answer for more than a day."""
+    await h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.set_setting("unattended_expiry", "1d")
+    return await h.add("asker", {"kind": "every", "every": "1h"})
+
+
+def unattended_items(h: Harness) -> list[Any]:
+    return [i for i in h.store.attention() if i.kind == "unattended"]
+
+
+async def test_an_automation_whose_parks_go_unanswered_for_a_day_pauses_itself(
+        h: Harness) -> None:
+    a = await hourly_asker(h)
+    await h.clock.advance(24 * H)  # parked at 0h, 2h, ... 22h, expired at 1h ... 23h
+    assert h.store.get(a).status == "active"
+    await h.clock.advance(2 * H)  # the park of 24h expires at 25h: a day past the first
+    automation = h.store.get(a)
+    assert automation.status == "paused" and automation.next_fire_at is None
+    assert automation.paused_reason == "paused after its parked runs went unanswered for 24h"
+    assert automation.paused_at == START + 25 * H
+    [item] = unattended_items(h)  # one for the pause, beside one per expired run
+    assert (item.title, item.body, item.read) == ("asker was paused", automation.paused_reason,
+                                                  False)
+    assert len([i for i in h.store.attention() if i.kind == "expired"]) == 13
+    paused = h.store.audit(a)[-1]
+    assert (paused.action, paused.actor) == ("paused", "engine")
+    runs = len(h.runs(a))
+    await h.clock.advance(timedelta(days=2))  # paused: it asks no more, says it once
+    assert len(h.runs(a)) == runs and len(unattended_items(h)) == 1
+    # a person's resume clears it: the item is read and the day starts again
+    resumed = await h.engine.set_paused(a, False)
+    assert resumed.status == "active" and resumed.paused_reason is None
+    assert [i.read for i in unattended_items(h)] == [True]
+    await h.clock.advance(24 * H)  # parks from the next fire on; a day is not up yet
+    assert h.store.get(a).status == "active"
+    await h.clock.advance(2 * H)
+    assert h.store.get(a).status == "paused"
+    assert [i.read for i in unattended_items(h)] == [False, True]
+
+
+async def test_answering_a_park_starts_the_day_again(h: Harness) -> None:
+    a = await hourly_asker(h)
+    await h.clock.advance(12.5 * H)  # 12:30 past the start: the park of 12h waits
+    [parked] = h.store.parked(a)
+    assert parked.requested_at == START + 12 * H
+    await h.engine.decide(parked.run_id, Decision("approve_once"))
+    assert (await h.engine.wait_run(parked.run_id)).state == "succeeded"
+    await h.clock.advance(13.5 * H)  # a day and 2 h after the first park
+    assert h.store.get(a).status == "active" and not unattended_items(h)
+    await h.clock.advance(12 * H)  # the first park after the answer was at 13h; 38h: a day
+    automation = h.store.get(a)
+    assert automation.status == "paused" and automation.paused_at == START + 38 * H
+    assert len(unattended_items(h)) == 1
+
+
+async def test_one_that_went_unanswered_while_errands_was_closed_pauses_at_start(
+        h: Harness) -> None:
+    a = await hourly_asker(h)
+    waiting = await h.add("waiting", {"kind": "every", "every": "1h"})
+    await h.clock.advance(4.5 * H)  # parked at 0h, 2h and 4h, expired at 1h and 3h
+    await h.stop()
+    h.clock.jump_wall(timedelta(days=2))  # closed for two days, nobody answering
+    h.engine = h._new_engine()
+    h.engine.runners["command"] = parking(h)
+    await h.engine.start()
+    back = h.clock.now()
+    for automation in (h.store.get(a), h.store.get(waiting)):
+        # paused at once, before a fire of the closed time could run
+        assert automation.status == "paused" and automation.paused_at == back
+        assert automation.paused_reason == ("paused after its parked runs went unanswered "
+                                            "for 24h")
+    assert len(unattended_items(h)) == 2
+    await h.clock.advance(H)
+    runs = h.runs(a)
+    assert [r.state for r in runs] == ["expired", "skipped"] * 2 + ["expired", "skipped"]
+    assert runs[4].finished_at == back  # the park of 4h expired as Errands started: no
+    assert len(unattended_items(h)) == 2  # second item for that
+    missed = runs[-1]  # the fires of the closed time: one skipped record, as always
+    assert (missed.skip_reason, missed.missed_count, missed.missed_first, missed.missed_last
+            ) == ("app_not_running", 48, START + 5 * H, START + 52 * H)
+    await h.clock.advance(timedelta(days=1))
+    assert len(h.runs(a)) == len(runs) and len(unattended_items(h)) == 2
+
+
+async def test_a_one_shot_that_went_unattended_past_its_fire_completes_at_start(
+        h: Harness) -> None:
+    await h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.set_setting("unattended_expiry", "1d")
+    a = await h.add("once", {"kind": "at", "at": (START + 30 * H).isoformat()})
+    await h.engine.run_now(a)  # parks, and nobody answers
+    await h.clock.settle()
+    await h.stop()
+    h.clock.jump_wall(timedelta(days=3))  # its one fire passes while Errands is closed
+    h.engine = h._new_engine()
+    h.engine.runners["command"] = parking(h)
+    await h.engine.start()
+    await h.clock.settle()
+    automation = h.store.get(a)  # nothing left to pause: it completes, its fire skipped
+    assert (automation.status, automation.paused_reason) == ("completed", None)
+    runs = h.runs(a)
+    assert [(r.trigger, r.state, r.skip_reason) for r in runs] == [
+        ("manual", "expired", None), ("schedule", "skipped", "app_not_running")]
+    assert runs[1].scheduled_for == START + 30 * H and not unattended_items(h)
 
 # ------------------------------------------------------- stop reasons, every path
 

@@ -125,6 +125,84 @@ def test_select_run_now_pause_resume_delete_through_the_window(
     assert c.detail.automation is None and not w.run_now_action.isEnabled()
 
 
+def test_archive_from_the_window_find_it_under_archived_and_unarchive(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api, w = shell.controller, shell.api, shell.window
+    assert c is not None and api is not None
+    keeper = run(qloop, api.create(command_doc(
+        "Keeper", "echo kept output", {"kind": "every", "every": "6h"}))).value[0]
+    other = run(qloop, api.create(command_doc("Other", "true"))).value[0]
+    run(qloop, until(lambda: {keeper.id, other.id} <= set(c.sidebar.visible_ids())))
+    assert c.sidebar.archived_button.isHidden()  # nothing archived: no filter to offer
+    assert c.sidebar.select(keeper.id)
+    run(qloop, until(lambda: states(shell) == ["succeeded"], what="its first fire lands"))
+    assert w.archive_action.isEnabled() and w.archive_action.text() == "Ar&chive"
+
+    w.archive_action.trigger()                                          # Ctrl+Shift+A
+    run(qloop, until(lambda: keeper.id not in c.sidebar.visible_ids(), what="row leaves"))
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.status == "archived", what="page says so"))
+    assert c.selected == keeper.id  # its page stays open, not a neighbour's
+    assert c.sidebar.visible_ids() == [other.id]
+    assert "Archived" in c.detail.status.text()
+    assert "it never fires" in c.detail.next_label.text()
+    for key in ("run_now", "dry_run", "pause", "edit"):
+        assert c.detail.buttons[key].isHidden(), key
+    unarchive = c.detail.buttons["unarchive"]
+    assert not unarchive.isHidden() and unarchive.accessibleName() == "Unarchive"
+    assert not c.detail.more_actions["archive"].isVisible()
+    assert states(shell) == ["succeeded"]  # its history is still there
+    assert "kept output" in result_column(shell)[0]
+    assert not w.run_now_action.isEnabled() and not w.pause_action.isEnabled()
+    assert not w.edit_action.isEnabled() and w.archive_action.text() == "Un&archive"
+    assert "Archived" in w.statusBar().currentMessage()
+
+    button = c.sidebar.archived_button                                  # the Archived filter
+    assert not button.isHidden() and button.text() == "Archived (1)"
+    assert button.accessibleName() == "Show the archived automations, 1"
+    button.click()
+    assert w.show_archived_action.isChecked() and c.sidebar.title.text() == "Archived"
+    assert c.sidebar.visible_ids() == [keeper.id]
+    assert c.sidebar.summary(keeper.id).status == "archived"
+    assert "Archived" in c.sidebar.archived_model.describe(c.sidebar.summary(keeper.id))
+    assert c.sidebar.select(keeper.id)
+    c.edit(keeper.id)                                       # a double click: no form for it
+    run(qloop, until(lambda: "unarchive it to edit it" in w.statusBar().currentMessage()))
+    assert c.form is None
+
+    unarchive.click()                                                   # back, paused
+    run(qloop, until(lambda: c.sidebar.archived_model.rowCount() == 0, what="row returns"))
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.status == "paused"))
+    assert "No archived automations" in c.sidebar.empty_text()
+    assert c.detail.buttons["pause"].text() == "Resume" and unarchive.isHidden()
+    assert not c.detail.buttons["run_now"].isHidden()
+    w.show_archived_action.trigger()                                    # View ▸ Show archived
+    assert not button.isChecked() and c.sidebar.title.text() == "Automations"
+    assert set(c.sidebar.visible_ids()) == {keeper.id, other.id}
+    assert c.sidebar.model.summary(keeper.id).status == "paused"
+    assert run(qloop, api.automation(keeper.id)).value.next_fire_at is None
+
+    assert c.sidebar.select(keeper.id)                                  # Del offers archive
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.id == keeper.id and c.detail.run_count == 1))
+    w.delete_action.trigger()
+    box = c.detail.delete_box
+    assert isinstance(box, QMessageBox) and "Archive instead" in box.text()
+    next(b for b in box.buttons() if b.text() == "Archive instead").click()
+    run(qloop, until(lambda: c.sidebar.archived_model.rowCount() == 1, what="archived"))
+    assert run(qloop, api.automation(keeper.id)).value.status == "archived"
+    runs, _ = run(qloop, api.runs(keeper.id)).value
+    assert len(runs) == 1  # nothing was deleted
+    c.select(other.id)                                                  # no runs: no offer
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.id == other.id))
+    w.delete_action.trigger()
+    box = c.detail.delete_box
+    assert box is not None and "Archive instead" not in [b.text() for b in box.buttons()]
+    box.button(QMessageBox.StandardButton.Cancel).click()
+
+
 def test_a_failing_command_shows_its_error_and_a_dry_run_is_marked(
         shell: AppShell, qloop: qasync.QEventLoop) -> None:
     c, api = shell.controller, shell.api

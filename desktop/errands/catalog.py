@@ -1,4 +1,5 @@
-"""Operations on the catalogue of automations: create, revise, pause, resume, delete.
+"""Operations on the catalogue of automations: create, revise, pause, resume, archive,
+unarchive, delete.
 
 The CLI calls these directly when no engine runs; the engine calls the same ones for the
 commands it receives, then re-arms. One implementation, so both paths validate alike.
@@ -11,17 +12,23 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
+from sqlalchemy.orm import Session
+
 from .agent.worktree import check_repository
-from .definition import (AfterTrigger, Definition, ParseContext, canonical_json,
+from .db.schema import AutomationRow
+from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, canonical_json,
                          check_request_id, parse_definition)
+from .engine.base import _slot_key
+from .engine.fires import Window, plan_fires
 from .errors import Conflict
-from .records import Automation
-from .schedule import next_fire
-from .store import Store, _automation, mend_instants
-from .timeutil import utcnow
+from .records import Automation, Run
+from .schedule import jitter_offset, next_fire
+from .store import Store, _automation, _load, _run, mend_instants
+from .timeutil import format_instant, utcnow
 
 Clock = Callable[[], datetime]
 _TICK = timedelta(microseconds=1)
+MISSED_WHILE_PAUSED = "automation_paused"  # a skip reason: it came due while paused
 
 
 def first_fire(definition: Definition, now: datetime,
@@ -42,6 +49,16 @@ def refuse_broken(automation: Automation) -> None:
         raise Conflict("broken", f"{automation.title} cannot be loaded ({automation.problem}); "
                        f"repair it with 'errands edit {automation.id[:8]} --from-json FILE' "
                        f"(see 'errands export {automation.id[:8]} --definition') or delete it")
+
+
+def refuse_archived(automation_id: str, title: str, status: str) -> None:
+    """An archived automation keeps its runs, transcripts, revisions and logs, but is not
+    used: it never fires and cannot be run, paused, resumed or edited until it is
+    unarchived. ``status``: the row's stored status (an archived automation that broke
+    since reads ``broken`` when loaded, but is still archived)."""
+    if status == "archived":
+        raise Conflict("archived", f"{title} is archived; unarchive it first "
+                       f"(errands unarchive {automation_id[:8]})")
 
 
 def fingerprint(doc: Any) -> str:
@@ -99,6 +116,7 @@ class Catalog:
         armed afresh from now, as after a schedule change. With ``expected_revision``, an
         edit made from an older revision (someone else changed it since) is refused."""
         current = self.store.get(automation_id)
+        refuse_archived(current.id, current.title, current.status)
         if expected_revision is not None and current.revision != expected_revision:
             raise stale(current, expected_revision)
         old = current.definition
@@ -110,6 +128,7 @@ class Catalog:
             return current, False
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
+            refuse_archived(row.id, row.title, row.status)  # (one that broke since, too)
             if row.revision != current.revision:
                 if expected_revision is not None:
                     raise stale(current, expected_revision, row.revision)
@@ -131,8 +150,10 @@ class Catalog:
                 row.paused_at = now if definition.paused else None
             if row.status != "active":
                 row.next_fire_at = None
-            elif not was_active and not schedule_changed:
+            elif not was_active and not schedule_changed:  # resumed by the edit
                 row.next_fire_at = _resume_fire(definition, now, row.last_finished_at)
+                self.store.read_automation_attention_in(s, row.id, "unattended")
+                self._missed_one_shot_in(s, row, definition, now)
             elif schedule_changed or row.next_fire_at is None:
                 row.next_fire_at = first_fire(definition, now, row.last_finished_at)
             return _automation(row), True
@@ -140,11 +161,18 @@ class Catalog:
     def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user",
                    reason: str | None = None) -> Automation:
         """Pause stops automatic fires; resume re-arms from the next future fire and never
-        catches up the time spent paused."""
+        catches up the time spent paused (a one-shot whose instant passed meanwhile: see
+        ``_missed_one_shot_in``)."""
+        return self.change_paused(automation_id, paused, actor=actor, reason=reason)[0]
+
+    def change_paused(self, automation_id: str, paused: bool, *, actor: str = "user",
+                      reason: str | None = None) -> tuple[Automation, Run | None]:
+        """``set_paused``, and the skipped record a resume wrote (None when it wrote none)."""
         now = self.clock()
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
             automation = _automation(row)
+            refuse_archived(row.id, row.title, row.status)
             refuse_broken(automation)
             current = automation.definition
             assert current is not None  # refuse_broken let only a loaded one through
@@ -152,7 +180,7 @@ class Catalog:
                 raise Conflict("completed", "this automation has completed; edit its schedule "
                                "or stop rule to run it again")
             if current.paused == paused:
-                return _automation(row)
+                return _automation(row), None
             definition = replace(current, paused=paused)
             self.store.revise_in(s, row, definition, now=now, actor=actor,
                                  action="paused" if paused else "resumed",
@@ -165,11 +193,98 @@ class Catalog:
             else:
                 row.failure_streak = 0  # a fresh start: an auto-pause must not re-trigger at once
                 row.next_fire_at = _resume_fire(definition, now, row.last_finished_at)
-            return _automation(row)
+                # a person looked: the unattended pause's item is answered (and its streak
+                # starts afresh, the resume being in the audit trail)
+                self.store.read_automation_attention_in(s, row.id, "unattended")
+                missed = self._missed_one_shot_in(s, row, definition, now)
+                return _automation(row), missed
+            return _automation(row), None
 
-    def delete(self, automation_id: str, *, actor: str = "user") -> None:
+    def _missed_one_shot_in(self, s: Session, row: AutomationRow, definition: Definition,
+                            now: datetime) -> Run | None:
+        """A one-shot made active again (a resume) after its instant passed while it was
+        paused: its fire is accounted for now. It is recorded as skipped
+        (``automation_paused``) and the automation completes, unless ``misfire: run_once``
+        says to run it: then it goes as a fire missed while Errands was closed would
+        (``fires.plan_fires``: on time within ``grace``, else once as a catch-up while
+        younger than ``catch_up_max_age``, else skipped as ``past_catch_up_age``); one that
+        runs is left due (the cursor on its instant) for the engine's timer to claim. A fire
+        already claimed (it ran before the pause) is left alone, as is one still ahead."""
+        trigger = definition.trigger
+        if not isinstance(trigger, AtTrigger) or row.status != "active" \
+                or row.next_fire_at is not None or trigger.at > now:
+            return None
+        at = trigger.at
+        slot = _slot_key(at)
+        if self.store.slot_taken_in(s, row.id, slot) is not None:
+            return None
+        reason = MISSED_WHILE_PAUSED
+        if definition.misfire == "run_once":
+            plan = plan_fires(definition, Window(1, at, at, None), now,
+                              jitter_offset(row.id, definition.policy.jitter),
+                              self.store.settings().grace, reason)
+            if plan.run_at is not None:
+                row.next_fire_at = at  # due now: the timer claims it as it claims missed fires
+                return None
+            reason = plan.skip_reason or reason
+        run = self.store.insert_run_in(s, row, slot=slot, trigger="schedule", state="skipped",
+                                       now=now, scheduled_for=at, skip_reason=reason,
+                                       missed_count=1, missed_first=at, missed_last=at,
+                                       finished_at=now)
+        why = (f"its fire at {format_instant(at)} was missed while it was paused"
+               + (", too long ago to catch up" if reason == "past_catch_up_age" else ""))
+        row.status = "completed"
+        row.next_fire_at = None
+        row.updated_at = now
+        self.store.audit_in(s, row.id, "completed", row.revision, "engine", now,
+                            {"reason": why})
+        return _run(run)  # type: ignore[arg-type]
+
+    def set_archived(self, automation_id: str, archived: bool, *,
+                     actor: str = "user") -> tuple[Automation, bool]:
+        """Archive: the automation stops for good (status ``archived``, no next fire) and
+        keeps everything it has; its definition is not touched, so no revision is made.
+        Unarchive: it comes back paused (a person resumes it, which re-arms it from then on),
+        or completed if it had completed before it was archived. An automation that was
+        active when archived is paused in its definition as it comes back: that revision
+        is the only one either makes. Archiving an archived automation, or unarchiving one
+        that is not, changes nothing (``False``). Both are in the audit trail."""
+        now = self.clock()
         with self.store.transaction() as s:
-            self.store.delete_in(s, automation_id, now=self.clock(), actor=actor)
+            row = self.store.get_in(s, automation_id)
+            if (row.status == "archived") == archived:
+                return _automation(row), False
+            if archived:
+                refuse_broken(_automation(row))  # (it would still read broken: repair it)
+                self.store.audit_in(s, row.id, "archived", row.revision, actor, now,
+                                    {"status": row.status})
+                row.status = "archived"
+                row.next_fire_at = None
+                row.updated_at = now
+                return _automation(row), True
+            before = self.store.archived_from_in(s, row.id)
+            definition, _problem = _load(row)
+            row.next_fire_at = None  # paused or completed: a resume re-arms it from then on
+            row.updated_at = now
+            if before == "completed":
+                row.status = "completed"
+            else:
+                row.status = "paused"
+            if row.status == "paused" and definition is not None and not definition.paused:
+                row.paused_reason, row.paused_at = None, now
+                self.store.revise_in(s, row, replace(definition, paused=True), now=now,
+                                     actor=actor, action="unarchived",
+                                     detail={"status": row.status})
+            else:
+                self.store.audit_in(s, row.id, "unarchived", row.revision, actor, now,
+                                    {"status": row.status})
+            return _automation(row), True
+
+    def delete(self, automation_id: str, *, actor: str = "user") -> dict[str, int]:
+        """Delete the definition and its ledger; what was destroyed, counted (``runs``,
+        ``transcripts``, ``revisions``)."""
+        with self.store.transaction() as s:
+            return self.store.delete_in(s, automation_id, now=self.clock(), actor=actor)
 
 
 def _resume_fire(definition: Definition, now: datetime,

@@ -25,6 +25,7 @@ TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files
 MAX_TEXT_BYTES = 32 * 1024
 MAX_NAME_CHARS = 200       # model names, template names, session ids, request ids
 MAX_PATTERN_CHARS = 1000   # a permission rule's pattern
+MAX_HISTORY_LIMIT = 1_000_000  # policy.history_limit and the run_history_limit setting
 # What a text field must not hold (a lone surrogate is never text). Commands and prompts
 # may hold tabs and newlines but no NUL, which no process argument can carry; a workdir no
 # control character; a title and every short name fit on one line.
@@ -151,6 +152,7 @@ class Policy:
     failure_notify_after: int = 3
     pause_after_failures: int | None = None
     jitter: timedelta | None = None
+    history_limit: int | None = None  # ended runs kept (None: the run_history_limit setting)
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,7 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
             "failure_notify_after": p.failure_notify_after,
             "pause_after_failures": p.pause_after_failures,
             "jitter": format_duration(p.jitter) if p.jitter else None,
+            "history_limit": p.history_limit,
         },
         "permissions": {
             "mode": d.permissions.mode, "tools": list(d.permissions.tools),
@@ -638,7 +641,8 @@ def _stop(doc: object, trigger: Trigger, ctx: ParseContext) -> Stop:
 
 def _policy(doc: object) -> Policy:
     r = _Reader(doc or {}, "policy", ("retry", "timeout", "max_steps", "notify",
-                                      "failure_notify_after", "pause_after_failures", "jitter"),
+                                      "failure_notify_after", "pause_after_failures", "jitter",
+                                      "history_limit"),
                 '{"timeout": "30m", "notify": "quiet"}')
     rr = _Reader(r.raw("retry", {}), "policy.retry", ("max_attempts", "backoff"),
                  '{"max_attempts": 3, "backoff": {"initial": "30s", "factor": 2, "max": "10m"}}')
@@ -661,7 +665,8 @@ def _policy(doc: object) -> Policy:
         max_steps=r.integer("max_steps", 1, 10_000, 50),  # type: ignore[arg-type]
         notify=r.choice("notify", ("quiet", "every_run", "on_change"), "quiet"),  # type: ignore[arg-type]
         failure_notify_after=r.integer("failure_notify_after", 1, 1000, 3),  # type: ignore[arg-type]
-        pause_after_failures=pause_after, jitter=jitter)
+        pause_after_failures=pause_after, jitter=jitter,
+        history_limit=r.integer("history_limit", 1, MAX_HISTORY_LIMIT, None, nullable=True))
 
 
 RULE_EXAMPLE = '{"tool": "run_command", "pattern": "git *", "action": "allow"}'

@@ -166,6 +166,89 @@ def check_database(root: Path) -> list[Check]:
     return checks
 
 
+def _tree_size(top: Path) -> tuple[int, bool]:
+    """Bytes of the files under ``top`` (links not followed), and whether all could be read."""
+    total, complete = 0, True
+    stack = [top]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(Path(entry.path))
+                        else:
+                            total += entry.stat(follow_symlinks=False).st_size
+                    except OSError:
+                        complete = False
+        except FileNotFoundError:
+            continue
+        except OSError:
+            complete = False
+    return total, complete
+
+
+def _bytes(n: int) -> str:
+    for unit, size in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("KB", 1024)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+def check_data_size(root: Path) -> Check:
+    """What the data folder takes: the database (with its write-ahead log), the run logs,
+    the worktrees and the default working folders; and whether any automation keeps more
+    run output than ``output_log_limit`` (the engine trims it after its next run or start)."""
+    from .paths import database_path
+
+    name = "data size"
+    if not root.is_dir():
+        return Check(name, OK, "nothing stored yet")
+    database = 0
+    for path in (database_path(root), *(Path(f"{database_path(root)}{side}")
+                                        for side in ("-wal", "-shm"))):
+        try:
+            database += path.stat().st_size
+        except OSError:
+            pass
+    parts = {"database": database}
+    complete = True
+    for label, folder in (("run logs", "logs"), ("worktrees", "worktrees"),
+                          ("working folders", "workspaces")):
+        parts[label], whole = _tree_size(root / folder)
+        complete = complete and whole
+    total, whole = _tree_size(root)
+    complete = complete and whole
+    detail = f"{_bytes(total)} in {root}: " + ", ".join(
+        f"{label} {_bytes(size)}" for label, size in parts.items())
+    if not complete:
+        detail += " (some files could not be read)"
+    try:
+        limit = _stored_settings(root).get("output_log_limit")
+    except Exception:  # the settings cannot be read: the database check says why
+        return Check(name, OK, detail)
+    from .history import logs_size
+
+    over = []  # automations whose logs the engine would trim (it keeps the newest however big)
+    try:
+        with os.scandir(root / "logs" / "runs") as entries:
+            for entry in entries:
+                logs = logs_size(root, entry.name) if entry.is_dir(follow_symlinks=False) \
+                    else []
+                if len(logs) > 1 and sum(size for _, _, size in logs) > limit:
+                    over.append(entry.name)
+    except OSError:
+        pass
+    if over:
+        from .settings import _show_size
+        return Check(name, WARN, detail + f"; {len(over)} automation(s) keep more run output "
+                     f"than output_log_limit ({_show_size(limit)}), e.g. {over[0]}",
+                     "the engine deletes their oldest logs after their next run or its next "
+                     "start ('errands serve' or the app); lower run_history_limit or "
+                     "output_log_limit (errands config set …) to keep less")
+    return Check(name, OK, detail)
+
+
 def check_keyring(root: Path) -> Check:
     import keyring
     import keyring.errors
@@ -424,7 +507,8 @@ def check_versions(version: Callable[[str], str] | None = None) -> Check:
 def run_checks(explicit_dir: str | os.PathLike[str] | None = None, *,
                tray: Callable[[], Check] | None = None) -> list[Check]:
     root = resolve_data_dir(explicit_dir)
-    checks = [check_versions(), check_data_dir(root), *check_database(root), check_keyring(root),
+    checks = [check_versions(), check_data_dir(root), *check_database(root),
+              check_data_size(root), check_keyring(root),
               check_notifications(), (tray or check_tray)()]
     database_ok = all(c.status != FAIL for c in checks if c.name in ("database", "schema"))
     if database_ok:

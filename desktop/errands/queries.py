@@ -23,7 +23,7 @@ from .timeutil import format_instant
 
 SortKey = Literal["next_fire", "title", "last_run"]
 SORT_KEYS: tuple[SortKey, ...] = ("next_fire", "title", "last_run")
-STATUSES = ("active", "paused", "completed", "broken")
+STATUSES = ("active", "paused", "completed", "archived", "broken")
 PAGE_LIMIT = 10_000
 
 
@@ -104,7 +104,7 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         where.append("(a.title LIKE ? ESCAPE '\\' OR substr(a.id, 1, ?) = ?)")
         params += [pattern, len(text), text]
-    if status in ("active", "paused", "completed"):
+    if status in ("active", "paused", "completed", "archived"):
         where.append("a.status = ?")
         params.append(status)
     if ids is not None:

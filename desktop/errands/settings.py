@@ -10,12 +10,14 @@ empty; storing an empty value is refused (``config unset`` clears it).
 from __future__ import annotations
 
 import os
+import re
 import string
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 
+from .definition import MAX_HISTORY_LIMIT
 from .errors import InvalidInput
 from .timeutil import format_duration, parse_duration, shown
 
@@ -71,6 +73,33 @@ def _bounded_duration(low: timedelta, high: timedelta) -> Callable[[str, str], t
             raise InvalidInput(field, f"{text} is out of range", f"a duration {bounds}", "2m")
         return value
     return parse
+
+
+_UNITS = {"B": 1, "KB": 1024, "MB": 1024 ** 2, "GB": 1024 ** 3, "TB": 1024 ** 4}
+_SIZE = re.compile(r"([0-9]{1,16})\s*([KMGT]?B)?", re.IGNORECASE)
+
+
+def _bounded_size(low: int, high: int) -> Callable[[str, str], int]:
+    """A number of bytes, written with a unit (``50MB``; units of 1024: B, KB, MB, GB, TB;
+    a bare number is bytes)."""
+    def parse(text: str, field: str) -> int:
+        expected = f"a size from {_show_size(low)} to {_show_size(high)}, such as 50MB"
+        found = _SIZE.fullmatch(text.strip()) if isinstance(text, str) else None
+        if found is None:
+            raise InvalidInput(field, f"not a size: {shown(text)}", expected, "50MB")
+        value = int(found.group(1)) * _UNITS[(found.group(2) or "B").upper()]
+        if not low <= value <= high:
+            raise InvalidInput(field, f"{text} is out of range", expected, "50MB")
+        return value
+    return parse
+
+
+def _show_size(value: int) -> str:
+    """The largest unit that states ``value`` exactly: 52428800 → ``50MB``."""
+    for unit in ("TB", "GB", "MB", "KB"):
+        if value and value % _UNITS[unit] == 0:
+            return f"{value // _UNITS[unit]}{unit}"
+    return f"{value}B"
 
 
 def _base_url(text: str, field: str) -> str:
@@ -132,6 +161,15 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("network_wait", "2m", "how long a catch-up waits for the network", _duration),
     SettingSpec("parked_expiry", "24h", "how long a parked run waits for a decision before it "
                 "expires", _duration),
+    SettingSpec("run_history_limit", "1000", "how many ended runs each automation keeps (the "
+                "oldest beyond it are deleted with their logs and transcripts; skipped fires "
+                "are merged into one record); policy.history_limit overrides it",
+                _int_range(1, MAX_HISTORY_LIMIT)),
+    SettingSpec("output_log_limit", "50MB", "how many bytes of run output logs each automation "
+                "keeps (the oldest logs beyond it are deleted)",
+                _bounded_size(1024, 1024 ** 4), _show_size),
+    SettingSpec("unattended_expiry", "7d", "how long an automation's parked runs may go "
+                "unanswered before it is paused", _duration),
     SettingSpec("permission_rules", "[]", "what agent runs may do unasked: a JSON list of "
                 '{"tool", "pattern", "action"}; the last rule that matches a call decides', _rules,
                 _show_rules),

@@ -32,6 +32,9 @@ from .timeutil import format_instant, shown
 
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
+# a park's run expired unanswered or waits still / a run that ended any other way
+_UNANSWERED = ("expired", "awaiting_input")
+_ATTENDED_ENDS = ("succeeded", "failed", "cancelled", "interrupted")
 
 
 @dataclass(frozen=True)
@@ -356,6 +359,15 @@ class Store:
         s.add(AuditRow(automation_id=automation_id, action=action, revision=revision,
                        actor=actor, detail=detail, at=now))
 
+    def archived_from_in(self, s: Session, automation_id: str) -> str | None:
+        """The status the automation had when it was last archived (its ``archived`` audit
+        entry says), or None when no entry says."""
+        detail = s.scalars(select(AuditRow.detail).where(
+            AuditRow.automation_id == automation_id, AuditRow.action == "archived")
+            .order_by(AuditRow.id.desc()).limit(1)).first()
+        status = detail.get("status") if isinstance(detail, dict) else None
+        return status if isinstance(status, str) else None
+
     def revision_docs(self, automation_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
         """Every stored revision's document as stored (readable or not), oldest first."""
         with self.db.read() as s:
@@ -383,15 +395,25 @@ class Store:
                                revision=r.revision, actor=r.actor, detail=r.detail, at=r.at)
                     for r in s.scalars(q)]
 
-    def delete_in(self, s: Session, automation_id: str, *, now: datetime, actor: str) -> None:
+    def delete_in(self, s: Session, automation_id: str, *, now: datetime,
+                  actor: str) -> dict[str, int]:
+        """Delete the automation and its ledger; how many runs, transcripts (sessions) and
+        revisions went with it."""
         row = self.get_in(s, automation_id)
+
+        def count(table: Any) -> int:
+            return s.scalar(select(func.count()).select_from(table)
+                            .where(table.automation_id == automation_id)) or 0
+        destroyed = {"runs": count(RunRow), "transcripts": count(SessionRow),
+                     "revisions": count(RevisionRow)}
         self.audit_in(s, automation_id, "deleted", row.revision, actor, now,
-                      {"title": row.title})
+                      {"title": row.title, **destroyed})
         s.execute(delete(RunRow).where(RunRow.automation_id == automation_id))
         s.execute(delete(RevisionRow).where(RevisionRow.automation_id == automation_id))
         s.execute(delete(AttentionRow).where(AttentionRow.automation_id == automation_id))
         s.execute(delete(SessionRow).where(SessionRow.automation_id == automation_id))
         s.delete(row)
+        return destroyed
 
     # ---------------------------------------------------------------- run ledger
 
@@ -630,6 +652,52 @@ class Store:
                 return None
             run = self.get_row_in(s, run_id)
             return _parked(row, run.automation_id, run.index)
+
+    def unanswered_since_in(self, s: Session, automation_id: str) -> datetime | None:
+        """When the oldest park of the automation's current *unanswered streak* was asked
+        (None: it has none). The streak is its parks (dry runs aside) that nobody decided
+        on, whose runs expired unanswered or wait still, asked since (or at) the last time
+        someone attended to it: a run of it ended any other way (succeeded, failed, cancelled, interrupted),
+        any of its runs got a decision, or a person resumed or edited it."""
+        attended = (
+            s.scalars(select(RunRow.finished_at).where(
+                RunRow.automation_id == automation_id, RunRow.dry_run.is_(False),
+                RunRow.state.in_(_ATTENDED_ENDS)).order_by(RunRow.index.desc()).limit(1)
+            ).first(),
+            s.scalar(select(func.max(BlockerRow.decided_at))
+                     .join(RunRow, RunRow.id == BlockerRow.run_id)
+                     .where(RunRow.automation_id == automation_id)),
+            s.scalar(select(func.max(AuditRow.at)).where(
+                AuditRow.automation_id == automation_id, AuditRow.actor == "user",
+                AuditRow.action.in_(("resumed", "revised")))),
+        )
+        since = max((t for t in attended if isinstance(t, datetime)), default=None)
+        q = (select(func.min(BlockerRow.requested_at))
+             .join(RunRow, RunRow.id == BlockerRow.run_id)
+             .where(RunRow.automation_id == automation_id, RunRow.dry_run.is_(False),
+                    RunRow.state.in_(_UNANSWERED), BlockerRow.decided_at.is_(None)))
+        if since is not None:  # (a park at the same instant came after: a resume armed it)
+            q = q.where(BlockerRow.requested_at >= since)
+        first = s.scalar(q)
+        return first if isinstance(first, datetime) else None
+
+    def unanswered_before_in(self, s: Session, asked_by: datetime) -> list[str]:
+        """Active automations with a park nobody decided on, asked at or before
+        ``asked_by``, whose run expired or waits still: those whose unanswered streak may
+        be that old (``unanswered_since_in`` says)."""
+        return list(s.scalars(
+            select(RunRow.automation_id).distinct()
+            .join(BlockerRow, BlockerRow.run_id == RunRow.id)
+            .join(AutomationRow, AutomationRow.id == RunRow.automation_id)
+            .where(RunRow.state.in_(_UNANSWERED), RunRow.dry_run.is_(False),
+                   BlockerRow.decided_at.is_(None), BlockerRow.requested_at <= asked_by,
+                   AutomationRow.status == "active")))
+
+    def read_automation_attention_in(self, s: Session, automation_id: str, kind: str) -> int:
+        """Mark an automation's unread items of ``kind`` read; how many there were."""
+        return s.execute(update(AttentionRow).where(  # type: ignore[attr-defined,no-any-return]
+            AttentionRow.automation_id == automation_id, AttentionRow.kind == kind,
+            AttentionRow.read.is_(False)).values(read=True)).rowcount or 0
 
     def ensure_session_in(self, s: Session, session_id: str, *, automation_id: str | None,
                           kind: str, title: str, now: datetime) -> None:

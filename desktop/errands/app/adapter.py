@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # Attention kinds that make the tray ask for the user (parked runs count on their own).
-NEEDS_YOU_KINDS = frozenset({"failure", "failure_streak", "auto_paused", "expired"})
+NEEDS_YOU_KINDS = frozenset({"failure", "failure_streak", "auto_paused", "expired",
+                             "unattended"})
 
 
 class Adapter(QObject):

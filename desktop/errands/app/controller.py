@@ -193,6 +193,8 @@ class WindowController(QObject):
             self.tr("Resume"), self.api.resume(i)))
         d.stop_requested.connect(lambda i: self.command(self.tr("Stop run"), self.api.stop(i)))
         d.duplicate_requested.connect(self.duplicate)
+        d.archive_requested.connect(self.archive)
+        d.unarchive_requested.connect(self.unarchive)
         d.delete_requested.connect(self.delete)
         d.edit_requested.connect(lambda i: self.edit(i))
         d.more_runs_wanted.connect(self._more_runs)
@@ -207,6 +209,9 @@ class WindowController(QObject):
         w.run_now_requested.connect(lambda: self.selected and self.run_now(self.selected))
         w.edit_requested.connect(lambda: self.selected and self.edit(self.selected))
         w.toggle_pause_requested.connect(self.toggle_pause)
+        w.toggle_archive_requested.connect(self.toggle_archive)
+        w.show_archived_toggled.connect(s.show_archived)
+        s.archived_toggled.connect(w.show_archived_action.setChecked)
         w.delete_requested.connect(lambda: self.automation and self.detail.confirm_delete())
         w.escape_pressed.connect(self._escape)
 
@@ -367,6 +372,7 @@ class WindowController(QObject):
         self.automation = automation
         self.detail.set_now(utcnow())
         self.detail.set_automation(automation, running=running, run_count=automation.run_count)
+        self.window.show_selected_status(automation.status)
         if automation.definition is not None and automation.definition.runner.kind == "agent" \
                 and automation.definition.permissions.rules:
             self.spawn(self._load_origins(automation))
@@ -439,12 +445,43 @@ class WindowController(QObject):
 
     def toggle_pause(self) -> None:
         a = self.automation
-        if a is None or a.status == "completed" or a.definition is None:
+        if a is None or a.status in ("completed", "archived") or a.definition is None:
             return
         if a.status == "paused":
             self.command(self.tr("Resume"), self.api.resume(a.id))
         else:
             self.command(self.tr("Pause"), self.api.pause(a.id))
+
+    def toggle_archive(self) -> None:
+        """Ctrl+Shift+A: archive the selected automation, or unarchive an archived one."""
+        a = self.automation
+        if a is None:
+            return
+        if a.status == "archived":
+            self.unarchive(a.id)
+        elif a.definition is not None:  # (a broken one: repair it, or delete it)
+            self.archive(a.id)
+
+    def archive(self, automation_id: str) -> None:
+        """It stops for good and keeps everything; its page stays open and says so, and
+        its row moves to the Archived filter."""
+        def done(answer: Any) -> None:
+            automation, _changed = answer.value
+            self.window.statusBar().showMessage(
+                self.tr("Archived “%1”: it no longer fires; its runs are kept. "
+                        "View ▸ Show archived lists it.").replace("%1", automation.title),
+                10_000)
+        self.command(self.tr("Archive"), self.api.archive(automation_id), done)
+
+    def unarchive(self, automation_id: str) -> None:
+        def done(answer: Any) -> None:
+            automation, _changed = answer.value
+            self.window.statusBar().showMessage(
+                (self.tr("Unarchived “%1”: it has completed, as before.")
+                 if automation.status == "completed" else
+                 self.tr("Unarchived “%1”: it is paused; resume it to fire again."))
+                .replace("%1", automation.title), 10_000)
+        self.command(self.tr("Unarchive"), self.api.unarchive(automation_id), done)
 
     def delete(self, automation_id: str) -> None:
         def gone(_answer: Any) -> None:
@@ -471,7 +508,15 @@ class WindowController(QObject):
     def edit(self, automation_id: str) -> None:
         async def go() -> Automation:
             return (await self.api.automation(automation_id)).value
-        self.command(self.tr("Edit"), go(), self.open_form)
+
+        def opened(automation: Automation) -> None:
+            if automation.status == "archived":  # (a double click in the Archived list)
+                self.window.statusBar().showMessage(
+                    self.tr("“%1” is archived: unarchive it to edit it").replace(
+                        "%1", automation.title), 8000)
+                return
+            self.open_form(automation)
+        self.command(self.tr("Edit"), go(), opened)
 
     def new(self, doc: dict[str, Any] | None = None) -> AutomationForm:
         """The form for a new automation (pre-filled from ``doc``: a draft, a template)."""
@@ -692,7 +737,7 @@ class WindowController(QObject):
                                               self.api.unread_counts())
         if answer is None:
             return
-        titles = {s.id: s.title for s in self.sidebar.model.summaries_view()}
+        titles = {s.id: s.title for s in self.sidebar.all_summaries()}
         self.inbox.set_now(utcnow())
         self.inbox.set_items(answer.value, titles, unread=sum(counts.value.values()),
                              complete=len(answer.value) < INBOX_PAGE)

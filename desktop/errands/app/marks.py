@@ -19,6 +19,7 @@ KIND_OF_STATE = {
     "failed": "error", "broken": "error", "interrupted": "warning", "expired": "warning",
     "awaiting_input": "attention", "paused": "disabled", "skipped": "disabled",
     "cancelled": "disabled", "running": "running", "scheduled": "running",
+    "archived": "disabled",
 }
 
 

@@ -397,7 +397,8 @@ class AppShell(QObject):
             return
         rows, _total = answer.value
         self._recent_dirty = False
-        self.tray.set_recent([(r.id, r.title) for r in rows if r.status != "broken"])
+        self.tray.set_recent([(r.id, r.title) for r in rows
+                              if r.status not in ("broken", "archived")])
 
     def run_now(self, automation_id: str) -> None:
         assert self.adapter is not None and self.api is not None

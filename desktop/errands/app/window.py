@@ -41,6 +41,8 @@ class MainWindow(QMainWindow):
     run_now_requested = Signal()
     edit_requested = Signal()
     toggle_pause_requested = Signal()
+    toggle_archive_requested = Signal()
+    show_archived_toggled = Signal(bool)  # View ▸ Show archived
     delete_requested = Signal()
     settings_requested = Signal()
     import_requested = Signal()
@@ -142,15 +144,26 @@ class MainWindow(QMainWindow):
         # hold a selection add this action (use_space_in); elsewhere Space clicks and types
         self.pause_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         automation.addSeparator()
+        self.archive_action = self._add(automation, self.tr("Ar&chive"),
+                                        "Ctrl+Shift+A", self.toggle_archive_requested,
+                                        self.tr("Archive the selected automation: it stops "
+                                                "for good and keeps its runs; or bring an "
+                                                "archived one back, paused"))
         self.delete_action = self._add(automation, self.tr("&Delete…"), "Del", self.delete_requested,
                                        self.tr("Delete the selected automation"))
         self.selection_actions = [self.run_now_action, self.edit_action, self.pause_action,
-                                  self.delete_action]
+                                  self.archive_action, self.delete_action]
         self.set_selection_actions_enabled(False)
 
         view = bar.addMenu(self.tr("&View"))
         self.find_action = self._add(view, self.tr("&Find…"), "Ctrl+F",
                                      self.find_requested, self.tr("Filter the automations"))
+        self.show_archived_action = QAction(self.tr("Show &archived"), self, checkable=True)
+        tip = self.tr("List only the archived automations instead of the others")
+        self.show_archived_action.setStatusTip(tip)
+        self.show_archived_action.setToolTip(tip)
+        self.show_archived_action.toggled.connect(self.show_archived_toggled)
+        view.addAction(self.show_archived_action)
         theme = QMenu(self.tr("&Theme"), view)
         theme.setAccessibleName(self.tr("Theme"))
         view.addMenu(theme)
@@ -190,9 +203,18 @@ class MainWindow(QMainWindow):
             view.addAction(self.pause_action)
 
     def set_selection_actions_enabled(self, enabled: bool) -> None:
-        """Run now, Edit, Pause/Resume and Delete act on a selected automation."""
+        """Run now, Edit, Pause/Resume, Archive and Delete act on a selected automation."""
         for action in self.selection_actions:
             action.setEnabled(enabled)
+
+    def show_selected_status(self, status: str) -> None:
+        """What the selected automation is: an archived one can only be unarchived or
+        deleted (Run now, Edit and Pause/Resume wait for its unarchiving)."""
+        archived = status == "archived"
+        for action in (self.run_now_action, self.edit_action, self.pause_action):
+            action.setEnabled(not archived)
+        self.archive_action.setEnabled(True)
+        self.archive_action.setText(self.tr("Un&archive") if archived else self.tr("Ar&chive"))
 
     def set_theme_choice(self, choice: str) -> None:
         if choice in self.theme_actions:

@@ -40,6 +40,7 @@ def QT_TR_NOOP(text: str) -> str:
 
 STATE_GLYPHS = {
     "active": "●", "paused": "‖", "completed": "✓", "broken": "!", "running": "◐",
+    "archived": "▣",
     "scheduled": "◔", "awaiting_input": "⚑", "succeeded": "✓", "failed": "✕",
     "cancelled": "⊘", "interrupted": "↯", "expired": "◷", "skipped": "○",
 }
@@ -50,9 +51,16 @@ def glyph(state: str | None) -> str:
 
 
 def status_words(status: str) -> str:
-    """An automation's status: active, paused, completed, broken."""
+    """An automation's status: active, paused, completed, archived, broken."""
     return {"active": tr("Active"), "paused": tr("Paused"), "completed": tr("Done"),
-            "broken": tr("Cannot run"), "running": tr("Running now")}.get(status, status)
+            "archived": tr("Archived"), "broken": tr("Cannot run"),
+            "running": tr("Running now")}.get(status, status)
+
+
+def archived_words() -> str:
+    """What an archived automation is, on its page."""
+    return tr("Archived: it never fires and cannot be run. Its runs, conversations, "
+              "revisions and output logs are kept; unarchive it to use it again.")
 
 
 def state_words(state: str | None) -> str:
@@ -340,6 +348,8 @@ def skip_words(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
         "previous_run_active": tr("The previous run was still going"),
         "previous_run_awaiting_input": tr("The previous run is waiting for you"),
         "past_catch_up_age": tr("Too old to catch up"),
+        "folder_busy": tr("Another automation was using the folder"),
+        "automation_paused": tr("The automation was paused"),
     }.get(run.skip_reason or "", run.skip_reason or tr("No reason recorded"))
     count = run.missed_count or 1
     first, last = run.missed_first, run.missed_last
@@ -394,6 +404,8 @@ def run_summary(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
     if run.state == "expired":
         return tr("Expired: nobody answered in time")
     if run.state == "scheduled":
+        if isinstance(run.details, dict) and isinstance(run.details.get("waiting_for"), dict):
+            return tr("Waiting for the folder")  # (``engine.folders``: another run uses it)
         return tr("Queued")
     first_line = (run.result or "").strip().splitlines()
     head = first_line[0] if first_line else ""
@@ -535,12 +547,13 @@ def utc(value: datetime) -> datetime:
 ATTENTION_GLYPHS = {
     "failure": "✕", "failure_streak": "✕", "auto_paused": "‖", "expired": "◷",
     "awaiting_input": "⚑", "notify": "✉", "result": "✓", "review": "?", "broken": "!",
+    "unattended": "‖",
 }
 # the colour kind (app/marks.py) of each attention kind
 ATTENTION_TONES = {
     "failure": "error", "failure_streak": "error", "auto_paused": "warning",
     "expired": "warning", "awaiting_input": "attention", "broken": "error",
-    "review": "attention", "notify": "running", "result": "success",
+    "review": "attention", "notify": "running", "result": "success", "unattended": "warning",
 }
 
 
@@ -551,4 +564,5 @@ def attention_words(kind: str) -> str:
         "auto_paused": tr("Paused after failures"), "expired": tr("Expired unanswered"),
         "awaiting_input": tr("Waiting for you"), "notify": tr("Message"),
         "result": tr("Result"), "review": tr("To review"), "broken": tr("Cannot run"),
+        "unattended": tr("Paused: nobody answered"),
     }.get(kind, kind.replace("_", " ").capitalize())

@@ -69,12 +69,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="refuse the edit (stale_revision, exit 4) unless the automation is "
                         "still at revision N, as 'show --json' gave it: no edit made since "
                         "is overwritten")
-    cmd("list", commands.list_, "list automations")
+    p = cmd("list", commands.list_, "list automations (all but the archived ones)")
+    p.add_argument("--archived", action="store_true",
+                   help="list only the archived automations")
     p = cmd("show", commands.show, "show one automation")
     p.add_argument("id")
-    for name, handler, text in (("pause", commands.pause, "stop automatic fires"),
-                                ("resume", commands.resume, "re-arm from the next future fire"),
-                                ("delete", commands.delete, "delete an automation and its runs")):
+    for name, handler, text in (
+            ("pause", commands.pause, "stop automatic fires"),
+            ("resume", commands.resume, "re-arm from the next future fire"),
+            ("archive", commands.archive, "stop an automation for good, keeping its runs, "
+             "transcripts, revisions and output logs"),
+            ("unarchive", commands.unarchive, "bring an archived automation back, paused"),
+            ("delete", commands.delete, "delete an automation and its runs, transcripts and "
+             "revisions (its output logs are kept); archive keeps them all")):
         p = cmd(name, handler, text)
         p.add_argument("id")
     p = cmd("runs", commands.runs, "the run history of an automation, newest first")

@@ -170,8 +170,12 @@ def edit(args: argparse.Namespace) -> int:
 
 
 def list_(args: argparse.Namespace) -> int:
-    items = open_store(args).list()
-    emit(args, {"automations": [a.to_dict() for a in items]}, render.automation_list(items))
+    """Every automation but the archived ones; ``--archived``: only those."""
+    archived = bool(getattr(args, "archived", False))
+    every = open_store(args).list()
+    items = [a for a in every if (a.status == "archived") == archived]
+    emit(args, {"automations": [a.to_dict() for a in items]},
+         render.automation_list(items, archived=archived, others=len(every) - len(items)))
     return 0
 
 
@@ -192,6 +196,10 @@ def _set_paused(args: argparse.Namespace, paused: bool) -> int:
     ident = catalog.store.resolve_id(args.id)
     reply = _pause(args, catalog, ident, paused)
     automation = _from_reply(catalog.store, reply)
+    if not paused and automation.status == "completed":  # a one-shot whose fire was missed
+        emit(args, reply, f"Resumed {automation.title} — its fire passed while it was "
+             "paused: recorded as skipped, and the automation completed")
+        return 0
     emit(args, reply, f"{'Paused' if paused else 'Resumed'} {automation.title}"
          f" — next fire {render.local(automation.next_fire_at)}")
     return 0
@@ -205,16 +213,48 @@ def resume(args: argparse.Namespace) -> int:
     return _set_paused(args, False)
 
 
+def _set_archived(args: argparse.Namespace, archived: bool) -> int:
+    catalog = _catalog(args)
+    ident = catalog.store.resolve_id(args.id)
+
+    def local() -> dict[str, Any]:
+        automation, changed = catalog.set_archived(ident, archived, actor="user")
+        return {"automation": automation.to_dict(), "changed": changed}
+
+    reply = perform(_dir(args), "archive" if archived else "unarchive", {"id": ident}, local)
+    automation = _from_reply(catalog.store, reply["automation"])
+    emit(args, reply, render.archived(automation, archived, reply["changed"]))
+    return 0
+
+
+def archive(args: argparse.Namespace) -> int:
+    return _set_archived(args, True)
+
+
+def unarchive(args: argparse.Namespace) -> int:
+    return _set_archived(args, False)
+
+
 def delete(args: argparse.Namespace) -> int:
+    """Delete, then say what went with it (runs, transcripts, revisions) and what stays
+    (the output logs, in their folder); for one that had runs, that archive keeps them."""
     catalog = _catalog(args)
     ident = catalog.store.resolve_id(args.id)
     title = catalog.store.get(ident).title
 
     def local() -> dict[str, Any]:
-        catalog.delete(ident, actor="user")
-        return {"deleted": ident}
+        return {"deleted": ident, "destroyed": catalog.delete(ident, actor="user")}
 
-    emit(args, perform(_dir(args), "delete", {"id": ident}, local), f"Deleted {title} ({ident})")
+    reply = perform(_dir(args), "delete", {"id": ident}, local)
+    folder = run_log_path(_dir(args), ident, "-").parent
+    logs = sum(1 for _ in folder.glob("*.log")) if folder.is_dir() else 0
+    reply["output_logs"] = {"kept": logs, "folder": str(folder) if logs else None}
+    destroyed = reply.get("destroyed") or {}
+    emit(args, reply, render.deleted(title, ident, destroyed, logs, folder))
+    if destroyed.get("runs") and not getattr(args, "json", False):
+        print("note: to stop an automation for good and keep its runs, transcripts and "
+              "logs, archive it instead (errands archive ID; errands unarchive ID brings it "
+              "back)", file=sys.stderr)
     return 0
 
 

@@ -38,6 +38,10 @@ def _run_here(args: argparse.Namespace, ident: str) -> dict[str, Any]:
         finally:
             await host.close()
 
+    from ..catalog import refuse_archived
+
+    stored = open_store(args).get(ident)
+    refuse_archived(ident, stored.title, stored.status)  # (before saying it runs here)
     if not args.wait and not getattr(args, "json", False):
         print("note: no engine is running, so this run happens here; waiting for it …",
               file=sys.stderr)

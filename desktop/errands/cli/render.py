@@ -25,13 +25,53 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def automation_list(items: list[Automation]) -> str:
+def automation_list(items: list[Automation], *, archived: bool = False,
+                    others: int = 0) -> str:
+    """``archived``: the list of archived ones; ``others``: how many the list leaves out
+    (archived ones in the plain list, the rest in the archived one)."""
+    if not items and archived:
+        return "No archived automations."
+    if not items and others:
+        return f"No automations but {others} archived (errands list --archived)."
     if not items:
         return "No automations yet. Create one with: errands add --title T --command C --schedule SPEC"
     return table(("ID", "STATUS", "NEXT FIRE", "TITLE", "SCHEDULE"),
                  [(a.id[:8], a.status, local(a.next_fire_at), a.title,
                    describe(a.definition.trigger) if a.definition
                    else f"cannot be loaded: {a.problem}") for a in items])
+
+
+def archived(a: Automation, archiving: bool, changed: bool) -> str:
+    """What ``archive`` / ``unarchive`` did."""
+    short = a.id[:8]
+    if archiving:
+        if not changed:
+            return f"{a.title} was already archived; nothing changed"
+        return (f"Archived {a.title}: it will not fire or run again; its runs, transcripts, "
+                f"revisions and output logs are kept (errands runs {short}). "
+                f"Bring it back with: errands unarchive {short}")
+    if not changed:
+        return f"{a.title} is not archived; nothing changed"
+    if a.status == "completed":
+        return f"Unarchived {a.title}: it has completed, as before it was archived"
+    return (f"Unarchived {a.title}: it is paused; resume it to fire again: "
+            f"errands resume {short}")
+
+
+def deleted(title: str, ident: str, destroyed: dict[str, int], logs: int,
+            folder: object) -> str:
+    """What ``delete`` destroyed and what it kept."""
+    def count(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+    lines = [f"Deleted {title} ({ident})"]
+    if destroyed:
+        lines.append("  destroyed    " + ", ".join([
+            count(destroyed.get("runs", 0), "run", "runs"),
+            count(destroyed.get("transcripts", 0), "transcript", "transcripts"),
+            count(destroyed.get("revisions", 0), "revision", "revisions")]))
+    kept = f"{count(logs, 'output log', 'output logs')} in {folder}, " if logs else ""
+    lines.append(f"  kept         {kept}the audit trail (errands history {ident})")
+    return "\n".join(lines)
 
 
 def broken_detail(a: Automation) -> str:
@@ -59,7 +99,9 @@ def automation_detail(a: Automation) -> str:
     lines = [
         f"{a.title}",
         f"  id           {a.id}",
-        f"  status       {a.status}" + (f" ({a.paused_reason})" if a.paused_reason else ""),
+        f"  status       {a.status}" + (
+            f" (it never fires; 'errands unarchive {a.id[:8]}' brings it back)"
+            if a.status == "archived" else f" ({a.paused_reason})" if a.paused_reason else ""),
         f"  runs         {what}",
         f"  schedule     {describe(d.trigger)}",
         f"  next fire    {local(a.next_fire_at)}",
@@ -84,11 +126,20 @@ def automation_detail(a: Automation) -> str:
 
 
 def run_summary(r: Run) -> str:
+    from ..engine.folders import waiting_for
+
     missed = ""
     if r.missed_count and r.missed_count > 1:
         missed = f"fires {local(r.missed_first)} … {local(r.missed_last)}"
     if r.state == "skipped":
+        merged = (r.details or {}).get("coalesced") if isinstance(r.details, dict) else None
+        if isinstance(merged, dict) and isinstance(merged.get("records"), int):
+            missed += f"{'; ' if missed else ''}{merged['records']} records merged"
         return (r.skip_reason or "") + (f" ({missed})" if missed else "")
+    waiting = waiting_for(r.details) if r.state == "scheduled" else None
+    if waiting is not None:
+        who = waiting.get("title") or "another automation"
+        return f"waiting for the folder {waiting.get('folder')} (in use by {who})"
     if r.error_code:
         text = f"{r.error_code}: {r.error_message or ''}"
     else:

@@ -1,5 +1,5 @@
-"""What a run's end means for its automation: counters, streaks, attention, stop rules and
-the next fire of an ``after`` loop.
+"""What a run's end means for its automation: counters, streaks, attention, stop rules, the
+next fire of an ``after`` loop, and the pause of an automation nobody attends to.
 
 Pure, like :mod:`errands.engine.fires`: given the definition, the automation's counters and
 the run's facts, it returns a :class:`Verdict`; the engine applies it in the transaction that
@@ -9,10 +9,11 @@ records the run's end, whatever ended the run (success, failure, stop, expiry, a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..definition import AfterTrigger, AtTrigger, Definition
 from ..records import COUNTED_STATES
+from ..timeutil import format_duration
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,9 @@ class Counters:
     last_result: str | None
     next_fire_at: datetime | None
     counted_runs: int = 0   # toward stop.max_runs: finished runs not run by hand
+    # when the oldest park of its current unanswered streak was asked (this run's included;
+    # see ``Store.unanswered_since_in``), or None when there is none
+    unanswered_since: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,19 @@ class Verdict:
     complete: str | None = None   # why it is completed
 
 
-def account(d: Definition, before: Counters, run: Ended, now: datetime) -> Verdict:
+def unattended(d: Definition, since: datetime | None, now: datetime,
+               expiry: timedelta | None) -> tuple[str, tuple[str, str, str | None]] | None:
+    """Whether an automation whose parked runs have gone unanswered since ``since`` pauses
+    itself now (the setting ``unattended_expiry`` is ``expiry``): why, and its one attention
+    item. The engine asks when a parked run expires and at start."""
+    if since is None or expiry is None or now - since < expiry:
+        return None
+    why = f"paused after its parked runs went unanswered for {format_duration(expiry)}"
+    return why, ("unattended", f"{d.title} was paused", why)
+
+
+def account(d: Definition, before: Counters, run: Ended, now: datetime, *,
+            unattended_expiry: timedelta | None = None) -> Verdict:
     v = Verdict(before.run_count, before.failure_streak, before.last_result, before.next_fire_at,
                 before.counted_runs)
     for text in run.notes:
@@ -78,6 +94,13 @@ def account(d: Definition, before: Counters, run: Ended, now: datetime) -> Verdi
             status = "paused"
     elif run.state == "succeeded":
         v.failure_streak = 0
+    pause = (unattended(d, before.unanswered_since, now, unattended_expiry)
+             if run.state == "expired" and status == "active" else None)
+    if pause is not None:  # one item for the pause; each expiry has had its own
+        v.pause, item = pause
+        v.attention.append(item)
+        v.next_fire_at = None
+        status = "paused"
     if counted:
         if d.policy.notify == "every_run" or (d.policy.notify == "on_change"
                                                and run.result != before.last_result):

@@ -153,7 +153,21 @@ class Api:
     async def resume(self, automation_id: str, *, actor: str = "user") -> Stamped[Automation]:
         return await self._command(self.engine.set_paused(automation_id, False, actor=actor))
 
-    async def delete(self, automation_id: str, *, actor: str = "user") -> Stamped[None]:
+    async def archive(self, automation_id: str, *,
+                      actor: str = "user") -> Stamped[tuple[Automation, bool]]:
+        """Stop it for good, keeping its runs, transcripts, revisions and logs; the value
+        says whether anything changed (archiving an archived one does not)."""
+        return await self._command(self.engine.set_archived(automation_id, True, actor=actor))
+
+    async def unarchive(self, automation_id: str, *,
+                        actor: str = "user") -> Stamped[tuple[Automation, bool]]:
+        """Bring it back, paused (or completed, if it was); a resume re-arms it."""
+        return await self._command(self.engine.set_archived(automation_id, False, actor=actor))
+
+    async def delete(self, automation_id: str, *,
+                     actor: str = "user") -> Stamped[dict[str, int]]:
+        """Delete it and its ledger; the value counts what went: runs, transcripts,
+        revisions (run logs and the audit trail are kept)."""
         return await self._command(self.engine.delete(automation_id, actor=actor))
 
     async def run_now(self, automation_id: str, *, request_id: str | None = None,

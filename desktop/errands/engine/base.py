@@ -41,6 +41,7 @@ CancelReason = Literal["cancelled", "interrupted"]
 # a stop or a delete says who asked (``stopped_by``).
 REPLACED = ("replaced", "a newer fire replaced it (overlap: cancel_previous)")
 PAUSED = ("paused", "dropped because the automation was paused")
+ARCHIVED = ("archived", "ended because the automation was archived")
 SHUTDOWN = ("interrupted", "Errands quit before this run could start")
 CRASHED = ("interrupted", "Errands stopped while this run was active")
 SHUTDOWN_RUNNING = ("interrupted", "Errands quit while this run was active")
@@ -80,6 +81,15 @@ class EngineBase:
         def _cancel(self, run_id: str, why: tuple[str, str]) -> asyncio.Future[None] | None: ...
         async def _cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None: ...
         async def wait_run(self, run_id: str) -> Run: ...
+        # folders
+        def _folder_of(self, d: Any, dry_run: bool = False) -> str | None: ...
+        def _take_folder(self, key: str, run_id: str, automation_id: str | None) -> bool: ...
+        async def _hold_folder(self, run_id: str, automation_id: str, key: str) -> None: ...
+        def _release_folder(self, run_id: str) -> None: ...
+        def _folder_busy_in_batch(self, key: str, automation_id: str,
+                                  reserving: dict[str, tuple[str, str]]) -> str | None: ...
+        # retention
+        def _want_prune(self, automation_id: str, after: float = ...) -> None: ...
 
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
@@ -126,6 +136,10 @@ class EngineBase:
     def _is_paused(self, automation_id: str) -> bool:
         slot = self._slots.get(automation_id)
         return slot is None or slot.automation.status != "active"
+
+    def _is_archived(self, automation_id: str) -> bool:
+        slot = self._slots.get(automation_id)
+        return slot is not None and slot.automation.status == "archived"
 
     def _complete_in(self, s: Session, a: AutomationRow, now: datetime, why: str) -> None:
         a.status = "completed"

@@ -1,5 +1,5 @@
 """What clients ask of the engine (through :mod:`errands.engine.api`): create, revise, pause
-and resume, run now, stop, delete, attention and settings.
+and resume, archive and unarchive, run now, stop, delete, attention and settings.
 
 Every command's storage work runs off the loop: its writes on the writer thread after the
 writes queued before it (``_write``), its reads on a worker (``_read``). The engine's memory
@@ -16,12 +16,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
-from ..catalog import refuse_broken, stale
+from ..catalog import refuse_archived, refuse_broken, stale
 from ..errors import Conflict, InvalidInput, NotFound
 from ..records import Automation, Run
 from ..settings import Settings
 from ..store import _run, new_id
-from .base import PAUSED, REPLACED, SHUTDOWN, EngineBase, _failed, _Slot
+from .base import ARCHIVED, PAUSED, REPLACED, SHUTDOWN, EngineBase, _failed, _Slot
 from .processes import settle
 
 
@@ -74,9 +74,24 @@ class Commands(EngineBase):
             automation_id, doc, actor=actor, expected_revision=expected_revision), then=take_in)
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
-        automation = await self._write(
-            lambda: self.catalog.set_paused(automation_id, paused, actor=actor),
-            then=lambda done: self._refresh(automation_id, done))
+        """Pause or resume (``Catalog.set_paused``). A one-shot resumed after its instant
+        may record its missed fire and complete, or leave it due for the timer."""
+        held = self._slots.get(automation_id)
+        engine_paused = held is not None and held.automation.paused_reason is not None
+
+        def take_in(done: tuple[Automation, Run | None]) -> None:
+            automation, missed = done
+            self._refresh(automation_id, automation)
+            if missed is not None:
+                self.events.publish("run_changed", automation_id=automation_id,
+                                    run_id=missed.id, data={"state": missed.state})
+            if not paused and engine_paused:  # its pause's attention item was read
+                self.events.publish("attention_raised", automation_id=automation_id,
+                                    data={"read": "unattended"})
+
+        automation, _ = await self._write(
+            lambda: self.catalog.change_paused(automation_id, paused, actor=actor),
+            then=take_in)
         if paused:  # a pending retry of an automatic fire is dropped, quietly
             slot = self._slots[automation_id]
             for run_id in (slot.active, slot.queued):
@@ -88,6 +103,29 @@ class Commands(EngineBase):
                     if closing is not None:
                         await closing
         return automation
+
+    async def set_archived(self, automation_id: str, archived: bool, *,
+                           actor: str = "user") -> tuple[Automation, bool]:
+        """Archive (or unarchive: it comes back paused, see ``Catalog.set_archived``). As
+        with a pause, a run going on now finishes (no retry follows it, and one that asks
+        for a decision ends instead of parking); what waits is ended now, as ``cancelled``
+        with the error ``archived``: a queued fire, a pending retry (run by hand too: an
+        archived automation cannot be run) and a run parked for a decision."""
+        await self._group.settled()  # act on the store as it is, queued run starts included
+        done = await self._write(
+            lambda: self.catalog.set_archived(automation_id, archived, actor=actor),
+            then=lambda made: self._refresh(automation_id, made[0]))
+        slot = self._slots.get(automation_id)
+        if archived and done[1] and slot is not None:
+            for run_id in (slot.queued, slot.active):
+                if run_id is None:
+                    continue
+                run = await self._read(self.store.get_run, run_id)
+                if run.state in ("scheduled", "awaiting_input"):
+                    closing = self._cancel(run_id, ARCHIVED)
+                    if closing is not None:
+                        await closing
+        return done
 
     async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
                     actor: str = "user") -> Run:
@@ -114,6 +152,7 @@ class Commands(EngineBase):
         ``reply``: (session id, session kind, text) of an attended follow-up turn."""
         slot = await self._slot(automation_id)
         refuse_broken(slot.automation)
+        refuse_archived(automation_id, slot.automation.title, slot.automation.status)
         if request_id:
             writing = self._claims.get((automation_id, request_id))
             if writing is not None:
@@ -229,19 +268,21 @@ class Commands(EngineBase):
         await self._cancel_and_wait(run_id, why)
         return await self._read(self.store.get_run, run_id)
 
-    async def delete(self, automation_id: str, *, actor: str = "user") -> None:
-        """Cancel what runs, then delete the definition and its run ledger (logs are kept)."""
+    async def delete(self, automation_id: str, *, actor: str = "user") -> dict[str, int]:
+        """Cancel what runs, then delete the definition and its run ledger (logs are kept);
+        what was destroyed, counted (``Catalog.delete``)."""
         await self._group.settled()  # act on the store as it is, queued run starts included
         slot = await self._slot(automation_id)
         for run_id in (slot.queued, slot.active):
             if run_id is not None:
                 await self._cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
 
-        def gone(_: None) -> None:
+        def gone(_: dict[str, int]) -> None:
             self._slots.pop(automation_id, None)
             self.events.publish("automation_deleted", automation_id=automation_id)
 
-        await self._write(lambda: self.catalog.delete(automation_id, actor=actor), then=gone)
+        return await self._write(lambda: self.catalog.delete(automation_id, actor=actor),
+                                 then=gone)
 
     async def mark_attention_read(self, item_id: int | None = None) -> int:
         count = await self._write(lambda: self.store.mark_attention_read(item_id),

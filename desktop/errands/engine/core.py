@@ -44,11 +44,13 @@ from .base import (  # noqa: F401
 )
 from .clock import Clock, RealClock
 from .commands import Commands
+from .folders import Folders, _Hold, resolve_folders
 from .group_commit import GroupCommit
 from .lifecycle import Lifecycle
 from .network import NetworkProbe
 from .notices import Notices
 from .processes import await_termination, begin_termination
+from .retention import Retention
 from .runner import Runner
 from .services import Services
 from .timer import Timer
@@ -57,8 +59,9 @@ log = logging.getLogger(__name__)
 MESSAGE_DELAY = 0.003  # seconds a transcript line may wait to be committed with others
 
 
-class Engine(Timer, Lifecycle, Commands, Services):
-    """The engine: its parts are in ``timer``, ``lifecycle`` and ``commands``."""
+class Engine(Timer, Lifecycle, Commands, Services, Folders, Retention):
+    """The engine: its parts are in ``timer``, ``lifecycle``, ``commands``, ``folders``
+    and ``retention``."""
 
     def __init__(self, store: Store, data_dir: Path, runners: dict[str, Runner], *,
                  clock: Clock | None = None, network: NetworkProbe | None = None,
@@ -114,6 +117,19 @@ class Engine(Timer, Lifecycle, Commands, Services):
         self._warmed: set[str] = set()  # runner kinds asked to warm up (_warm_up)
         # run-now claims being written: (automation, request id or run id) -> the run
         self._claims: dict[tuple[str, str], asyncio.Future[Run]] = {}
+        # one run at a time per working folder (``folders``)
+        self._holds: dict[str, _Hold] = {}            # folder -> who holds it, who waits
+        self._run_folder: dict[str, str] = {}         # run -> the folder it holds
+        self._folder_keys: dict[str, str] = {}        # workdir text -> the folder compared
+        self._reserving: dict[str, tuple[str, str]] = {}  # taken by the claims of a batch
+        self._leftovers: dict[int, str] = {}          # a dead engine's child -> automation
+        self._leftover_folder: dict[int, str] = {}    # ... -> the folder it holds
+        # history retention (``retention``)
+        self._prune_queue: list[tuple[float, int, str]] = []
+        self._prune_wanted: set[str] = set()
+        self._pruned_at: dict[str, float] = {}
+        self._pruner: asyncio.Task[None] | None = None
+        self._prune_wake = asyncio.Event()
 
     @property
     def busy(self) -> bool:
@@ -154,6 +170,8 @@ class Engine(Timer, Lifecycle, Commands, Services):
                 broken.append(automation)
         if broken:
             await self._flag_broken(broken, now)
+        if self.automatic:  # (before arming: one paused now has no fire to catch up)
+            await self._pause_unattended(now)
         waiting = []
         for run in active:
             slot = self._slots.get(run.automation_id)
@@ -168,7 +186,13 @@ class Engine(Timer, Lifecycle, Commands, Services):
         for slot in self._slots.values():
             if slot.automation.definition is not None:
                 self._warm_up(slot.automation.definition.runner.kind)
+        workdirs = {a.definition.workdir for a in automations
+                    if a.definition is not None and a.definition.workdir}
+        if workdirs:  # compared resolved (``folders``): resolved here, off the loop
+            self._folder_keys.update(await self._read(resolve_folders, workdirs))
+        self._hold_leftovers()
         if self.automatic:
+            self._prune_at_start()
             for automation_id in self._slots:
                 self._arm(automation_id)
             await self._group.idle()  # (the claim then waits for no write of ours)
@@ -222,6 +246,7 @@ class Engine(Timer, Lifecycle, Commands, Services):
             await asyncio.gather(*closing)
         if self._preparing is not None:
             await asyncio.gather(self._preparing, return_exceptions=True)
+        await self._stop_pruning()
         if self._reaper is not None:  # a dead engine's children still in their grace
             self._reaper.cancel()     # are killed now rather than outlive this engine
             await asyncio.gather(self._reaper, return_exceptions=True)
@@ -236,15 +261,15 @@ class Engine(Timer, Lifecycle, Commands, Services):
         """Close what a dead engine left active, on the writer thread. Its children get
         SIGTERM first; waiting for them (SIGKILL after a grace) happens in the background,
         so a child that ignores SIGTERM delays nothing."""
-        def recover() -> list[int]:
+        def recover() -> dict[int, str]:
             with self.store.db.read() as s:  # (before any slot is loaded: nothing in memory
                 groups = list(s.execute(select(  # to update)
-                    RunRow.id, RunRow.pid, RunRow.pid_started).where(
+                    RunRow.id, RunRow.pid, RunRow.pid_started, RunRow.automation_id).where(
                         RunRow.state.in_(("running", "scheduled")))))
-            ending = [pid for _, pid, started in groups
-                      if isinstance(pid, int) and pid > 0 and begin_termination(pid, started)]
+            ending = {pid: automation_id for _, pid, started, automation_id in groups
+                      if isinstance(pid, int) and pid > 0 and begin_termination(pid, started)}
             with self.store.transaction() as s:
-                for run_id, _, _ in groups:
+                for run_id, *_ in groups:
                     try:  # one damaged row costs that row, not the start
                         with s.begin_nested():
                             self._close_in(s, run_id, "interrupted", _failed(CRASHED), now)
@@ -255,13 +280,18 @@ class Engine(Timer, Lifecycle, Commands, Services):
         ending = await self._write(recover)
         if ending:
             log.info("ending %d process group(s) left by a previous engine", len(ending))
+            self._note_leftovers(ending)  # their folders are held until they have ended
             self._reaper = asyncio.get_running_loop().create_task(
-                self._end_leftovers(ending))
+                self._end_leftovers(list(ending)))
 
-    @staticmethod
-    async def _end_leftovers(pids: list[int]) -> None:
-        results = await asyncio.gather(*(await_termination(pid, LEFTOVER_GRACE) for pid in pids),
-                                       return_exceptions=True)
+    async def _end_leftovers(self, pids: list[int]) -> None:
+        async def end(pid: int) -> None:
+            try:
+                await await_termination(pid, LEFTOVER_GRACE)
+            finally:  # (ended, or killed at once as the engine stops)
+                self._leftover_ended(pid)
+
+        results = await asyncio.gather(*(end(pid) for pid in pids), return_exceptions=True)
         for pid, result in zip(pids, results):
             if isinstance(result, Exception):  # never let cleanup take the engine down
                 log.error("could not end the leftover process group %s: %s", pid, result)

@@ -7,25 +7,28 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from collections.abc import Sequence
 from typing import Any
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..actors import stopped_by
 from ..db.schema import AutomationRow, BlockerRow, RunRow
 from ..db.database import usual_waits
-from ..definition import Definition
+from ..definition import AtTrigger, Definition
 from ..errors import Conflict, ErrandsError, NotFound
 from ..paths import run_log_path, workspace_path
+from ..schedule import jitter_offset
 from ..records import ACTIVE_STATES, Automation, Blocker, Decision, Run, bounded
 from ..store import _automation, _run
 from ..timeutil import format_duration, format_instant
-from .accounting import Counters, Ended, account
+from .accounting import Counters, Ended, account, unattended
 from .base import (
+    ARCHIVED,
     PAUSED,
     RETRY_ADMISSION,
     SHUTDOWN_RUNNING,
@@ -34,8 +37,11 @@ from .base import (
     _check_decision,
     _close_attempt,
     _failed,
+    _slot_key,
     _tail,
 )
+from .folders import WAITING
+from .fires import due_window
 from .network import wait_for_network
 from .processes import process_start_ticks, settle, terminate_group
 from .runner import Outcome, Resume, RunContext, Runner
@@ -64,6 +70,8 @@ class Lifecycle(EngineBase):
     def _task_ended(self, run_id: str, task: asyncio.Task[None]) -> None:
         if self._tasks.get(run_id) is task:
             del self._tasks[run_id]
+        if run_id not in self._tasks:  # (not while a later task of it goes on: a resume)
+            self._release_folder(run_id)  # one taken when it was admitted, if it never began
         if task.cancelled():  # cancelled before its first step: its own close never ran
             reason = self._cancel_reason.pop(run_id, "interrupted")
             why = self._cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
@@ -103,19 +111,38 @@ class Lifecycle(EngineBase):
             while True:
                 cap = self._cap
                 assert cap is not None
-                async with cap:
-                    automation = self._current(run.automation_id)
-                    ctx = await self._start_attempt(run, automation, attempt, resume,
-                                                    claimed if resumed else None)
-                    resume = None
-                    outcome = await self._attempt(runner, ctx)
+                # its folder first (held from here to the attempt's end), then a place under
+                # the cap: nothing waits for a folder while it holds a place
+                folder = self._folder_of(claimed if resumed else
+                                         self._current(run.automation_id).definition,
+                                         run.dry_run)
+                try:
+                    if folder is not None:
+                        await self._hold_folder(run_id, run.automation_id, folder)
+                    async with cap:
+                        automation = self._current(run.automation_id)
+                        ctx = await self._start_attempt(run, automation, attempt, resume,
+                                                        claimed if resumed else None)
+                        resume = None
+                        outcome = await self._attempt(runner, ctx)
+                finally:  # parked, waiting to retry or ended: it holds the folder no more
+                    self._release_folder(run_id)
+                archived = self._is_archived(run.automation_id)
+                if outcome.state == "awaiting_input" and archived:  # nobody is to decide
+                    ended = replace(outcome, state="failed", blocker=None,
+                                    error_code=ARCHIVED[0], error_message=ARCHIVED[1])
+                    if await settle(self._close(run_id, ended, "cancelled")) is not None:
+                        self._cancel_reason.pop(run_id, None)
+                        self._cancel_why.pop(run_id, None)
+                    return
                 if outcome.state == "awaiting_input":
                     await self._park(run_id, outcome)
                     return
                 retry = (outcome.state == "failed" and not ctx.dry_run
                          and outcome.stop_reason is None
                          and attempt < ctx.definition.policy.retry.max_attempts
-                         and not (self._is_paused(run.automation_id) and run.trigger != "manual"))
+                         and not (self._is_paused(run.automation_id) and run.trigger != "manual")
+                         and not archived)
                 if not retry:
                     await self._close_ended(run_id, outcome)
                     return
@@ -492,10 +519,12 @@ class Lifecycle(EngineBase):
         if slot.queued == run_id:
             slot.queued = None
         self._refresh(automation_id, snapshot)
+        self._want_prune(automation_id)  # its history may now be over its limit
         if slot.queued and slot.active is None and not self._stopping:
             queued, slot.queued = slot.queued, None
             if slot.automation.status != "active":  # paused meanwhile: its fire is dropped
-                self._close(queued, _failed(PAUSED), "cancelled")
+                self._close(queued, _failed(ARCHIVED if slot.automation.status == "archived"
+                                            else PAUSED), "cancelled")
             else:
                 slot.active = queued
                 self._spawn(queued, run=automation_id)
@@ -527,6 +556,8 @@ class Lifecycle(EngineBase):
         if outcome.prompt_tokens is not None:
             row.prompt_tokens = outcome.prompt_tokens
             row.completion_tokens = outcome.completion_tokens
+        if isinstance(row.details, dict) and WAITING in row.details:  # it waits no more
+            row.details = {k: v for k, v in row.details.items() if k != WAITING} or None
         if outcome.details:
             row.details = {**(row.details if isinstance(row.details, dict) else {}),
                            **outcome.details}
@@ -547,24 +578,116 @@ class Lifecycle(EngineBase):
         a.last_finished_at = now
         if d is None:  # broken: a repair arms it afresh
             return []
+        # only an expiry can make an automation unattended (any other end breaks the streak)
+        since = (self.store.unanswered_since_in(s, a.id)
+                 if run.state == "expired" and a.status == "active" else None)
         v = account(d, Counters(a.status, a.run_count, a.failure_streak, a.last_result,
-                                a.next_fire_at, a.counted_runs or 0),
+                                a.next_fire_at, a.counted_runs or 0, since),
                     Ended(run.state, run.trigger, run.result,
                           f"{run.error_code}: {run.error_message}" if run.error_code else None,
-                          tuple(outcome.notify), outcome.condition_met), now)
+                          tuple(outcome.notify), outcome.condition_met), now,
+                    unattended_expiry=self.settings.get("unattended_expiry"))
         a.run_count, a.failure_streak, a.last_result = v.run_count, v.failure_streak, v.last_result
         a.counted_runs = v.counted_runs
         a.next_fire_at = v.next_fire_at
         if v.pause:
-            self.store.revise_in(s, a, replace(d, paused=True), now=now, actor="engine",
-                                 action="paused", detail={"reason": v.pause})
-            a.status, a.paused_reason, a.paused_at = "paused", v.pause, now
+            self._pause_in(s, a, d, v.pause, now)
         if v.complete:
             self._complete_in(s, a, now, v.complete)
         for kind, title, body in v.attention:
             self.store.add_attention_in(s, kind=kind, title=title, body=body, now=now,
                                         automation_id=a.id, run_id=run.id)
         return [kind for kind, _, _ in v.attention]
+
+    def _pause_in(self, s: Session, a: AutomationRow, d: Definition, why: str,
+                  now: datetime) -> None:
+        """The engine pauses an automation on its own (a failure streak, nobody answering its
+        parked runs): a revision by ``engine`` that says why, until a person resumes it."""
+        self.store.revise_in(s, a, replace(d, paused=True), now=now, actor="engine",
+                             action="paused", detail={"reason": why})
+        a.status, a.paused_reason, a.paused_at = "paused", why, now
+        a.next_fire_at = None
+
+    async def _pause_unattended(self, now: datetime) -> None:
+        """At start: pause each automation whose parked runs went unanswered for
+        ``unattended_expiry`` while Errands was closed (the line is checked at each expiry
+        while it runs), with its one attention item."""
+        expiry = self.settings.get("unattended_expiry")
+
+        def one(s: Session, automation_id: str) -> Automation | None:
+            a = s.get(AutomationRow, automation_id)
+            d = _automation(a).definition if a is not None else None
+            if a is None or d is None or a.status != "active":
+                return None
+            pause = unattended(d, self.store.unanswered_since_in(s, a.id), now, expiry)
+            if pause is None:
+                return None
+            why, (kind, title, body) = pause
+            ended = self._skip_missed_in(s, a, d, now)
+            if ended is not None:  # that was its last fire: nothing is left to pause
+                self._complete_in(s, a, now, ended)
+            else:
+                self._pause_in(s, a, d, why, now)
+                self.store.add_attention_in(s, kind=kind, title=title, body=body, now=now,
+                                            automation_id=a.id)
+            return _automation(a)
+
+        def write() -> list[Automation]:
+            paused = []
+            with self.store.transaction() as s:
+                for automation_id in self.store.unanswered_before_in(s, now - expiry):
+                    try:  # one damaged row costs that row, not the start
+                        with s.begin_nested():
+                            done = one(s, automation_id)
+                    except Exception:
+                        log.exception("could not check automation %s for unanswered parked "
+                                      "runs", automation_id)
+                        continue
+                    if done is not None:
+                        paused.append(done)
+            return paused
+
+        try:
+            changed = await self._write(write)
+        except Exception:  # (another program's lock, a full disk): the expiries check on
+            log.exception("could not check for automations nobody attends to")
+            return
+        for automation in changed:
+            slot = self._slots.get(automation.id)
+            if slot is not None:
+                slot.automation = automation
+            self.events.publish("automation_changed", automation_id=automation.id,
+                                data={"revision": automation.revision,
+                                      "status": automation.status})
+            self.events.publish("attention_raised", automation_id=automation.id)
+
+    def _skip_missed_in(self, s: Session, a: AutomationRow, d: Definition,
+                        now: datetime) -> str | None:
+        """The fires an automation paused at start missed while Errands was closed, as the
+        timer would have recorded them had it admitted them: one skipped record
+        (``app_not_running``), none caught up. Why it is over when that was its last fire
+        (a one-shot's, or its ``until`` passed), else None."""
+        if a.next_fire_at is None:
+            return None
+        horizon = now - jitter_offset(a.id, d.policy.jitter)
+        until = d.stop.until
+        window = due_window(d.trigger, a.next_fire_at,
+                            min(horizon, until - timedelta(microseconds=1)) if until else horizon)
+        if window is not None:
+            try:
+                with s.begin_nested():  # (a slot recorded before is not recorded twice)
+                    self.store.insert_run_in(
+                        s, a, slot=_slot_key(window.last), trigger="schedule",
+                        state="skipped", now=now, scheduled_for=window.last,
+                        skip_reason="app_not_running", missed_count=window.count,
+                        missed_first=window.first, missed_last=window.last, finished_at=now)
+            except IntegrityError:
+                pass
+        if until is not None and now >= until:
+            return "reached its end time"
+        if window is not None and isinstance(d.trigger, AtTrigger):
+            return "no further fires"
+        return None
 
     def _cancel(self, run_id: str, why: tuple[str, str]) -> asyncio.Future[None] | None:
         """Cancel a run's task (it closes itself), or close a run no task executes (parked

@@ -73,8 +73,8 @@ ANSWER = Shape("text of 1 to 10000 characters, or null", "yes", _text(10_000))
 RULE = Shape("a rule pattern of 1 to 500 characters, or null", "git status*", _text(500))
 REVISION = Shape("a revision number (a whole number from 1), or null", "3", _whole)
 TEXT = Shape("search text of 1 to 200 characters, or null", "backup", _text(200))
-STATUS = Shape("one of active, paused, completed, broken, or null", "active",
-               lambda v: v in ("active", "paused", "completed", "broken"))
+STATUS = Shape("one of active, paused, completed, archived, broken, or null", "active",
+               lambda v: v in ("active", "paused", "completed", "archived", "broken"))
 SORT = Shape("one of next_fire, title, last_run", "next_fire",
              lambda v: v in ("next_fire", "title", "last_run"))
 OFFSET = Shape("a whole number from 0", "0",
@@ -137,9 +137,21 @@ async def _resume(api: Api, a: dict[str, Any]) -> Any:
     return _stamped(answer, answer.value.to_dict())
 
 
+async def _archive(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.archive(a["id"], actor=a["actor"])
+    automation, changed = answer.value
+    return _stamped(answer, {"automation": automation.to_dict(), "changed": changed})
+
+
+async def _unarchive(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.unarchive(a["id"], actor=a["actor"])
+    automation, changed = answer.value
+    return _stamped(answer, {"automation": automation.to_dict(), "changed": changed})
+
+
 async def _delete(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.delete(a["id"], actor=a["actor"])
-    return _stamped(answer, {"deleted": a["id"]})
+    return _stamped(answer, {"deleted": a["id"], "destroyed": answer.value})
 
 
 async def _run_now(api: Api, a: dict[str, Any]) -> Any:
@@ -283,6 +295,8 @@ OPERATIONS: dict[str, Operation] = {
                                   "expected_revision": Arg(REVISION), "actor": _ACTOR}),
     "pause": Operation(_pause, {"id": _ID, "actor": _ACTOR}),
     "resume": Operation(_resume, {"id": _ID, "actor": _ACTOR}),
+    "archive": Operation(_archive, {"id": _ID, "actor": _ACTOR}),
+    "unarchive": Operation(_unarchive, {"id": _ID, "actor": _ACTOR}),
     "delete": Operation(_delete, {"id": _ID, "actor": _ACTOR}),
     "run_now": Operation(_run_now, {"id": _ID, "request_id": Arg(REQUEST_ID),
                                     "dry_run": Arg(FLAG, default=False),

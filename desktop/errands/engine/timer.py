@@ -47,6 +47,7 @@ from .base import (
     make_folders,
 )
 from .fires import cursor_after, due_window, plan_fires
+from .folders import FOLDER_BUSY
 
 log = logging.getLogger(__name__)
 ADMIT_WAIT_MS = 50    # the claim's longest wait on the loop for another program's write lock
@@ -230,6 +231,9 @@ class Timer(EngineBase):
         for automation_id, run_id, where in placed:
             slot = self._slots[automation_id]
             setattr(slot, where, run_id)
+        for folder, (run_id, automation_id) in self._reserving.items():
+            self._take_folder(folder, run_id, automation_id)
+        self._reserving = {}
         self._flush_events()
         for change in changed:  # after the events: the claims are what must not wait
             if isinstance(change, Cursor):
@@ -266,6 +270,7 @@ class Timer(EngineBase):
         catch_ups = 0
         self._pending_events = []
         self._bulk: list[dict[str, Any]] = []
+        self._reserving: dict[str, tuple[str, str]] = {}  # folder -> (run, automation)
         with self._transaction() as s:
             rows: dict[str, AutomationRow] = {}
             if careful:
@@ -308,9 +313,25 @@ class Timer(EngineBase):
                 busy = slot.active is not None
                 if run_at is not None and busy:
                     run_at = self._overlap_in(s, slot, row, d, run_at, now, cancels, careful)
+                folder = None
+                if run_at is not None and not busy:  # its folder: one lookup (``folders``)
+                    folder = self._folder_of(d)
+                    holder = (None if folder is None else
+                              self._folder_busy_in_batch(folder, automation_id, self._reserving))
+                    if holder is not None:
+                        folder = None  # not taken now: the run waits for it, or skips
+                        if d.overlap == "skip" and holder != automation_id and not d.one_shot:
+                            count, first, last = ((plan.window.count, plan.window.first,
+                                                   plan.window.last) if plan.catch_up
+                                                  else (1, run_at, run_at))
+                            self._skip_in(s, row, count, first, last, FOLDER_BUSY, now,
+                                          careful)
+                            run_at = None
                 if run_at is not None:
                     run = self._claim_in(s, row, run_at, now, plan.catch_up, plan.window, careful)
                     if run is not None:
+                        if folder is not None:  # held from its admission (after the commit)
+                            self._reserving[folder] = (run.id, automation_id)
                         if not busy or automation_id in cancels:
                             placed.append((automation_id, run.id, "active"))
                             delay = 0.0

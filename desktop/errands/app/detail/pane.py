@@ -63,6 +63,8 @@ class DetailPane(QWidget):
     dry_run_requested = Signal(str)
     stop_requested = Signal(str)
     duplicate_requested = Signal(str)
+    archive_requested = Signal(str)
+    unarchive_requested = Signal(str)
     delete_requested = Signal(str)
     run_selected = Signal(str)              # a run id
     more_runs_wanted = Signal(str, str)     # automation id, cursor
@@ -109,13 +111,17 @@ class DetailPane(QWidget):
                  QT_TRANSLATE_NOOP("DetailPane", "Show what a run would do, without effects")),
                 ("pause", QT_TRANSLATE_NOOP("DetailPane", "Pause"), QT_TRANSLATE_NOOP("DetailPane", "Pause or resume its schedule (Space)")),
                 ("stop", QT_TRANSLATE_NOOP("DetailPane", "Stop run"), QT_TRANSLATE_NOOP("DetailPane", "Stop the run going on now")),
-                ("edit", QT_TRANSLATE_NOOP("DetailPane", "Edit…"), QT_TRANSLATE_NOOP("DetailPane", "Edit the automation (Ctrl+E)"))):
+                ("edit", QT_TRANSLATE_NOOP("DetailPane", "Edit…"), QT_TRANSLATE_NOOP("DetailPane", "Edit the automation (Ctrl+E)")),
+                ("unarchive", QT_TRANSLATE_NOOP("DetailPane", "Unarchive"),
+                 QT_TRANSLATE_NOOP("DetailPane", "Bring it back, paused; resume it to fire "
+                                   "again (Ctrl+Shift+A)"))):
             button = QPushButton(self.tr(text))
             button.setToolTip(self.tr(tip))
             button.setAccessibleName(self.tr(text).rstrip("…"))
             button.clicked.connect(lambda _=False, k=key: self._clicked(k))
             self.buttons[key] = button
             actions.addWidget(button)
+        self.buttons["unarchive"].hide()  # only an archived automation's page offers it
         actions.addStretch(1)
         self.more_button = QToolButton()
         self.more_button.setText("⋯")
@@ -124,8 +130,13 @@ class DetailPane(QWidget):
         self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.more_button)
         for key, text in (("duplicate", QT_TRANSLATE_NOOP("DetailPane", "Duplicate")),
+                          ("archive", QT_TRANSLATE_NOOP("DetailPane", "Archive")),
                           ("delete", QT_TRANSLATE_NOOP("DetailPane", "Delete…"))):
             action = menu.addAction(self.tr(text))
+            if key == "archive":  # (Ctrl+Shift+A is the window's Automation menu's)
+                action.setToolTip(self.tr("Stop it for good and keep its runs, "
+                                          "conversations and logs (Ctrl+Shift+A)"))
+                action.setStatusTip(action.toolTip())
             action.triggered.connect(lambda _=False, k=key: self._clicked(k))
             self.more_actions[key] = action
         self.more_button.setMenu(menu)
@@ -326,8 +337,13 @@ class DetailPane(QWidget):
         self.buttons["pause"].setAccessibleName(self.buttons["pause"].text())
         self.buttons["stop"].setEnabled(self.running)
         broken = d is None
+        archived = a.status == "archived"
         for key in ("run_now", "dry_run", "pause", "edit"):
             self.buttons[key].setEnabled(not broken and (key != "pause" or a.status != "completed"))
+            self.buttons[key].setVisible(not archived)  # an archived one only comes back
+        self.buttons["unarchive"].setVisible(archived)
+        self.more_actions["archive"].setVisible(not archived)
+        self.more_actions["archive"].setEnabled(not broken)
         self.more_actions["duplicate"].setEnabled(not broken)
         if d is None:
             self.subtitle.setText(words.tr("This automation cannot run: %1").replace(
@@ -351,6 +367,8 @@ class DetailPane(QWidget):
             self.next_label.setText(words.tr("Next: %1").replace("%1", texts[0]) + (
                 "\n" + words.tr("then %1").replace("%1", ", ".join(texts[1:]))
                 if len(texts) > 1 else ""))
+        elif archived:
+            self.next_label.setText(words.archived_words())
         elif a.status == "paused":
             self.next_label.setText(words.tr("No fires while paused."))
         elif a.status == "completed":
@@ -383,6 +401,8 @@ class DetailPane(QWidget):
             return
         if key == "pause":
             (self.resume_requested if a.status == "paused" else self.pause_requested).emit(a.id)
+        elif key in ("archive", "unarchive"):
+            (self.archive_requested if key == "archive" else self.unarchive_requested).emit(a.id)
         elif key == "delete":
             self.confirm_delete()
         else:
@@ -390,14 +410,21 @@ class DetailPane(QWidget):
 
     def confirm_delete(self) -> QMessageBox:
         """Ask before deleting (window-modal, not blocking); Delete emits
-        ``delete_requested``."""
+        ``delete_requested``. For one with runs, **Archive instead** (``archive_requested``)
+        stops it for good and keeps them."""
         a = self.automation
         assert a is not None
+        offer = bool(self.run_count) and a.status != "archived" and a.definition is not None
+        text = delete_confirmation(a, self.run_count)
+        if offer:
+            text += "\n\n" + self.tr("Archive instead to stop it for good and keep all of it: "
+                                      "its runs, conversations, revisions and logs.")
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete automation"),
-                          delete_confirmation(a, self.run_count), QMessageBox.StandardButton.NoButton,
-                          self)
+                          text, QMessageBox.StandardButton.NoButton, self)
         box.setTextFormat(Qt.TextFormat.PlainText)
         delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        archive = box.addButton(self.tr("Archive instead"),
+                                QMessageBox.ButtonRole.ActionRole) if offer else None
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         box.setEscapeButton(cancel)
@@ -406,6 +433,8 @@ class DetailPane(QWidget):
         def done() -> None:
             if box.clickedButton() is delete:
                 self.delete_requested.emit(ident)
+            elif archive is not None and box.clickedButton() is archive:
+                self.archive_requested.emit(ident)
             self.delete_box = None
 
         box.finished.connect(lambda _: done())

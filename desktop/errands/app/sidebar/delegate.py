@@ -98,7 +98,7 @@ class AutomationDelegate(QStyledItemDelegate):
         sched_w = max(0, x - left - 4)
         painter.setPen(secondary)
         schedule = self._model.schedule_text(s)
-        if state in ("paused", "completed"):
+        if state in ("paused", "completed", "archived"):
             schedule = words.status_words(state) + " · " + schedule
         painter.drawText(QRect(left, y2, sched_w, line),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

@@ -1,5 +1,6 @@
 """The Automations sidebar: header with the inbox count, filter box, sort choice, the list,
-and an empty state that says what to do next.
+and an empty state that says what to do next. Archived automations are not in the list:
+they have a model of their own, shown instead of it under the **Archived** filter.
 
 Passive: it shows what it is given (``set_summaries``, ``apply_changes``,
 ``set_unread_count``) and emits signals for what the user asks; it never calls the engine.
@@ -30,7 +31,7 @@ SORTS = (("next_fire", QT_TRANSLATE_NOOP("AutomationSidebar", "Next fire")), ("t
 class AutomationSidebar(QWidget):
     """Signals: ``automation_selected(id)`` (empty id: nothing selected),
     ``automation_activated(id)`` (double click / Enter), ``new_requested()``,
-    ``inbox_requested()``, ``upcoming_requested()``."""
+    ``inbox_requested()``, ``upcoming_requested()``, ``archived_toggled(shown)``."""
 
     automation_selected = Signal(str)
     automation_activated = Signal(str)
@@ -38,6 +39,7 @@ class AutomationSidebar(QWidget):
     inbox_requested = Signal()
     upcoming_requested = Signal()
     approvals_requested = Signal()
+    archived_toggled = Signal(bool)     # the Archived filter was turned on or off
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -53,6 +55,12 @@ class AutomationSidebar(QWidget):
         self._plain = QSortFilterProxyModel(self)
         self._plain.setDynamicSortFilter(False)
         self._plain.setSourceModel(self.model)
+        # the archived automations: a list of their own (a few, usually), always filtered
+        self.archived_model = AutomationListModel(self)
+        self.archived_proxy = AutomationFilterProxy(self)
+        self.archived_proxy.setSourceModel(self.archived_model)
+        self._archived = False     # the Archived filter is on: the list shows those
+        self._quiet = False        # a row moving between the two lists: no new selection
         self._unread = 0
         self._loaded = False
 
@@ -101,9 +109,16 @@ class AutomationSidebar(QWidget):
             self.sort_box.addItem(self.tr(label), key)
         self.sort_box.currentIndexChanged.connect(
             lambda _: self.set_sort_key(self.sort_box.currentData()))
+        self.archived_button = QToolButton()
+        self.archived_button.setObjectName("archived-filter")
+        self.archived_button.setCheckable(True)
+        self.archived_button.setToolTip(self.tr("Show only the archived automations "
+                                                "(View ▸ Show archived)"))
+        self.archived_button.toggled.connect(self.show_archived)
         tools = QHBoxLayout()
         tools.addWidget(self.filter_edit, 1)
         tools.addWidget(self.sort_box)
+        tools.addWidget(self.archived_button)
 
         # the list
         self.list = QListView()
@@ -147,8 +162,11 @@ class AutomationSidebar(QWidget):
 
         QShortcut(QKeySequence.StandardKey.Find, self, self.focus_filter)
         for signal in (self.model.rowsInserted, self.model.rowsRemoved, self.model.modelReset,
-                       self.proxy.filter_changed):
+                       self.proxy.filter_changed, self.archived_model.rowsInserted,
+                       self.archived_model.rowsRemoved, self.archived_proxy.filter_changed):
             signal.connect(self._update_empty_state)
+        self.archived_model.counts_changed.connect(self._show_archived_count)
+        self._show_archived_count(0)
         self._clock = QTimer(self)  # relative times ("in 3 h") move on while shown
         self._clock.setInterval(30_000)
         self._clock.timeout.connect(lambda: self.set_now(utcnow()))
@@ -159,14 +177,47 @@ class AutomationSidebar(QWidget):
     def set_summaries(self, rows: Iterable[Summary]) -> None:
         """A fresh snapshot of every automation (queries.summaries)."""
         self._loaded = True
-        self.model.apply_snapshot(rows)
+        plain, archived = _split(rows)
+        self._moving({s.id for s in archived} if not self._archived else {s.id for s in plain})
+        self.model.apply_snapshot(plain)
+        self.archived_model.apply_snapshot(archived)
         self._update_empty_state()
 
     def apply_changes(self, changed: Iterable[Summary] = (), deleted: Iterable[str] = ()) -> None:
-        """What a change notice named: fresh summaries for changed ids, deleted ids."""
+        """What a change notice named: fresh summaries for changed ids, deleted ids. A row
+        archived or unarchived moves to the other list; when it was the one selected, the
+        selection goes quietly (its page stays open, and says what became of it)."""
         self._loaded = True
-        self.model.apply_changes(changed, deleted)
+        plain, archived = _split(changed)
+        gone = set(deleted)
+        self._moving({s.id for s in archived} if not self._archived else {s.id for s in plain})
+        self.model.apply_changes(plain, gone | {s.id for s in archived})
+        self.archived_model.apply_changes(archived, gone | {s.id for s in plain})
         self._update_empty_state()
+
+    def show_archived(self, shown: bool) -> None:
+        """The Archived filter: the list shows the archived automations instead."""
+        if shown == self._archived:
+            return
+        self._archived = shown
+        if self.archived_button.isChecked() != shown:
+            self.archived_button.setChecked(shown)
+        self.title.setText(self.tr("Archived") if shown else self.tr("Automations"))
+        self._show_filtered_or_not()
+        self._show_archived_count(self.archived_model.rowCount())
+        self._update_empty_state()
+        self.archived_toggled.emit(shown)
+
+    @property
+    def archived_shown(self) -> bool:
+        return self._archived
+
+    def summary(self, automation_id: str) -> Summary | None:
+        """The row of an automation, archived or not."""
+        return self.model.summary(automation_id) or self.archived_model.summary(automation_id)
+
+    def all_summaries(self) -> list[Summary]:
+        return self.model.summaries() + self.archived_model.summaries()
 
     def set_unread_count(self, count: int) -> None:
         self._unread = count
@@ -188,10 +239,12 @@ class AutomationSidebar(QWidget):
 
     def set_now(self, now: datetime) -> None:
         self.model.set_now(now)
+        self.archived_model.set_now(now)
 
     def set_sort_key(self, key: str) -> None:
         current = self.current_id()
         self.proxy.set_sort_key(key)
+        self.archived_proxy.set_sort_key(key)
         i = self.sort_box.findData(key)
         if i != self.sort_box.currentIndex():
             self.sort_box.setCurrentIndex(i)
@@ -238,18 +291,41 @@ class AutomationSidebar(QWidget):
 
     # --------------------------------------------------------------- internals
     def _index_of(self, automation_id: str) -> QModelIndex:
-        source_row = self.model.row_of(automation_id)
+        model = self.archived_model if self._archived else self.model
+        source_row = model.row_of(automation_id)
         if source_row is None:
             return QModelIndex()
-        return self.shown_model().mapFromSource(self.model.index(source_row))
+        return self.shown_model().mapFromSource(model.index(source_row))
 
     def _filter_changed(self, text: str) -> None:
         self.proxy.set_search_text(text)
+        self.archived_proxy.set_search_text(text)
+
+    def _moving(self, ids: set[str]) -> None:
+        """The selected row is about to leave the shown list for the other one: unselect
+        it without a signal (the list would otherwise select a neighbour, and open it)."""
+        current = self.current_id()
+        if current is not None and current in ids:
+            self._quiet = True
+            try:
+                self.list.selectionModel().clear()
+            finally:
+                self._quiet = False
+
+    def _show_archived_count(self, count: int) -> None:
+        self.archived_button.setText(self.tr("Archived (%n)", "", count) if count
+                                     else self.tr("Archived"))
+        self.archived_button.setAccessibleName(
+            self.tr("Show the archived automations, %n", "", count))
+        self.archived_button.setVisible(bool(count) or self._archived)
 
     def _show_filtered_or_not(self) -> None:
         """Swap the shown proxy when a filter starts or ends, keeping the selection (and
         so the open detail) and the selected row in view."""
-        wanted = self.proxy if self.proxy.filtering() else self._plain
+        if self._archived:
+            wanted: QSortFilterProxyModel = self.archived_proxy
+        else:
+            wanted = self.proxy if self.proxy.filtering() else self._plain
         if self.list.model() is wanted:
             return
         current = self.current_id()
@@ -267,21 +343,39 @@ class AutomationSidebar(QWidget):
             self.automation_selected.emit("")
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.automation_selected.emit(current.data(Roles.ID) if current.isValid() else "")
+        if not self._quiet:
+            self.automation_selected.emit(current.data(Roles.ID) if current.isValid() else "")
 
     def _activated(self, index: QModelIndex) -> None:
         if index.isValid():
             self.automation_activated.emit(index.data(Roles.ID))
 
     def _empty_action(self) -> None:
-        if self.model.rowCount():
+        if self._archived:
+            if self.archived_model.rowCount():
+                self.filter_edit.clear()
+            else:
+                self.show_archived(False)
+        elif self.model.rowCount():
             self.filter_edit.clear()
             self.proxy.set_status(None)
+        elif self.archived_model.rowCount():
+            self.show_archived(True)
         else:
             self.new_requested.emit()
 
     def _update_empty_state(self) -> None:
-        if self.model.rowCount() == 0:
+        if self._archived:
+            self._update_archived_empty_state()
+        elif self.model.rowCount() == 0 and self.archived_model.rowCount():
+            self.empty_label.setText(self.tr(
+                "No automations here: the %n archived ones are under Archived.", "",
+                self.archived_model.rowCount()))
+            self.empty_button.setText(self.tr("Show archived"))
+            self.empty_button.setAccessibleName(self.tr("Show the archived automations"))
+            self.empty_button.setVisible(True)
+            self.stack.setCurrentIndex(1)
+        elif self.model.rowCount() == 0:
             if self._loaded:
                 self.empty_label.setText(self.tr(
                     "No automations yet — press Ctrl+N to create one.\n\n"
@@ -303,6 +397,25 @@ class AutomationSidebar(QWidget):
         else:
             self.stack.setCurrentIndex(0)
 
+    def _update_archived_empty_state(self) -> None:
+        if self.archived_model.rowCount() == 0:
+            self.empty_label.setText(self.tr("No archived automations. Archive one (in its "
+                                             "⋯ menu) to stop it for good and keep its "
+                                             "runs."))
+            self.empty_button.setText(self.tr("Show all automations"))
+            self.empty_button.setAccessibleName(self.tr("Show all automations"))
+            self.empty_button.setVisible(True)
+            self.stack.setCurrentIndex(1)
+        elif self.archived_proxy.filtering() and self.archived_proxy.rowCount() == 0:
+            self.empty_label.setText(self.tr("No archived automation matches “%1”.").replace(
+                "%1", self.filter_edit.text().strip()))
+            self.empty_button.setText(self.tr("Clear the filter"))
+            self.empty_button.setAccessibleName(self.tr("Clear the filter"))
+            self.empty_button.setVisible(True)
+            self.stack.setCurrentIndex(1)
+        else:
+            self.stack.setCurrentIndex(0)
+
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         self._clock.start()
@@ -310,3 +423,12 @@ class AutomationSidebar(QWidget):
     def hideEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         self._clock.stop()
         super().hideEvent(event)
+
+
+def _split(rows: Iterable[Summary]) -> tuple[list[Summary], list[Summary]]:
+    """The rows of the plain list and those of the archived one."""
+    plain: list[Summary] = []
+    archived: list[Summary] = []
+    for s in rows:
+        (archived if s.status == "archived" else plain).append(s)
+    return plain, archived

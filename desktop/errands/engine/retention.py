@@ -1,0 +1,125 @@
+"""Keeping run history within its limits (:mod:`errands.history`), off the loop and out of
+the way of bursts.
+
+An automation is looked at ``PRUNE_AFTER`` seconds after one of its runs ended (the runs
+of a burst end first), and after the engine's start (``PRUNE_AT_START``), at most once a
+minute each (``PRUNE_EVERY``), one automation at a time, and not while fires are about to
+be admitted (``PRUNE_CLEARANCE``). Whether its history may be over
+its limit is known from memory (it never made more runs than its limit: nothing to do);
+only then is the database asked, on a reader thread. Deleting and merging go in batches of
+``history.BATCH`` rows, each its own short transaction on the writer thread between the
+engine's writes, and logs are deleted on a worker thread. Only an engine that fires
+(``serve``, the app) prunes: a command that runs one automation does not."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+
+from .. import history
+from .base import EngineBase
+
+log = logging.getLogger(__name__)
+PRUNE_AFTER = 5.0      # seconds after a run ended
+PRUNE_AT_START = 10.0  # seconds after the engine started (its catch-ups first)
+PRUNE_EVERY = 60.0     # seconds: an automation is pruned at most once a minute
+PRUNE_CLEARANCE = 2.0  # seconds: a fire due this soon is let through first
+
+
+class Retention(EngineBase):
+    """Attributes (``Engine.__init__``): ``_prune_queue`` a heap of (when, seq, automation),
+    ``_prune_wanted`` automations in it, ``_pruned_at`` automation -> monotonic time of its
+    last pruning, ``_pruner`` the task working through the queue, ``_prune_wake`` set when
+    the queue changed."""
+
+    def _want_prune(self, automation_id: str, after: float = PRUNE_AFTER) -> None:
+        """Look at the automation's history soon (a run of it ended)."""
+        if not self.automatic or self._stopping or automation_id in self._prune_wanted:
+            return
+        when = max(self.clock.monotonic() + after,
+                   self._pruned_at.get(automation_id, float("-inf")) + PRUNE_EVERY)
+        self._prune_wanted.add(automation_id)
+        heapq.heappush(self._prune_queue, (when, next(self._seq), automation_id))
+        self._prune_wake.set()  # (a sleeping pruner looks at the queue's head again)
+        if self._pruner is None or self._pruner.done():
+            self._pruner = asyncio.get_running_loop().create_task(self._prune_loop())
+
+    def _prune_at_start(self) -> None:
+        """After a start: every automation that may be over a limit (one that made more
+        runs than its limit, or runs commands, which write logs)."""
+        default = self.settings.get("run_history_limit")
+        for automation_id, slot in self._slots.items():
+            d = slot.automation.definition
+            keep = (d.policy.history_limit if d is not None else None) or default
+            if slot.automation.last_index > keep or (d is not None
+                                                     and d.runner.kind == "command"):
+                self._want_prune(automation_id, PRUNE_AT_START)
+
+    async def _prune_loop(self) -> None:
+        deferred = False
+        while self._prune_queue and not self._stopping:
+            when, _, automation_id = self._prune_queue[0]
+            wait = when - self.clock.monotonic()
+            if wait > 0:
+                self._prune_wake.clear()
+                await self.clock.wait(self._prune_wake, wait)
+                continue
+            due = self._peek_due()  # type: ignore[attr-defined]
+            ahead = None if due is None else (due - self.clock.now()).total_seconds()
+            if ahead is not None and 0 <= ahead < PRUNE_CLEARANCE and not deferred:
+                deferred = True  # a fire (a burst?) goes first; once, or dense fires starve it
+                await self.clock.sleep(ahead + PRUNE_CLEARANCE)
+                continue
+            deferred = False
+            heapq.heappop(self._prune_queue)
+            self._prune_wanted.discard(automation_id)
+            self._pruned_at[automation_id] = self.clock.monotonic()
+            self._reading += 1  # off the loop from here to its end (a fake clock waits for it)
+            try:
+                await self._prune(automation_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # (a full disk, a lock held for long): tried after its next run
+                log.exception("could not prune the history of automation %s", automation_id)
+            finally:
+                self._reading -= 1
+
+    async def _prune(self, automation_id: str) -> None:
+        """Keep one automation's history and logs within their limits."""
+        slot = self._slots.get(automation_id)
+        if slot is None or slot.automation.status == "archived":  # archived: kept as it is
+            return
+        d = slot.automation.definition
+        keep = (d.policy.history_limit if d is not None else None) \
+            or self.settings.get("run_history_limit")
+        pruned = 0
+        if slot.automation.last_index > keep:  # (else it never made more runs than it keeps)
+            before = await self._read(history.cutoff, self.store, automation_id, keep)
+            more = before is not None
+            while more and not self._stopping:
+                ids, more = await self._group.run(
+                    lambda: history.prune_runs(self.store, automation_id, before))
+                if ids:
+                    pruned += len(ids)
+                    await self._read(history.delete_logs, self.data_dir, automation_id, ids)
+            more = before is not None
+            while more and not self._stopping:
+                merged, more = await self._group.run(
+                    lambda: history.coalesce_skipped(self.store, automation_id, before))
+                pruned += merged
+        limit = self.settings.get("output_log_limit")
+        trimmed = await self._read(history.trim_logs, self.store, self.data_dir,
+                                   automation_id, limit)
+        if pruned or trimmed:
+            log.info("history of automation %s: %d old runs deleted or merged, %d logs "
+                     "deleted", automation_id, pruned, len(trimmed))
+            self.events.publish("automation_changed", automation_id=automation_id,
+                                data={"pruned": pruned})
+
+    async def _stop_pruning(self) -> None:
+        self._prune_queue.clear()
+        self._prune_wanted.clear()
+        if self._pruner is not None:
+            self._pruner.cancel()
+            await asyncio.gather(self._pruner, return_exceptions=True)
