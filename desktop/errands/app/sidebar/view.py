@@ -388,33 +388,29 @@ class AutomationSidebar(QWidget):
             self.empty_button.setAccessibleName(self.tr("Create a new automation"))
             self.stack.setCurrentIndex(1)
         elif self.proxy.filtering() and self.proxy.rowCount() == 0:
-            self.empty_label.setText(self.tr("No automation matches “%1”.").replace(
-                "%1", self.filter_edit.text().strip()))
-            self.empty_button.setText(self.tr("Clear the filter"))
-            self.empty_button.setAccessibleName(self.tr("Clear the filter"))
-            self.empty_button.setVisible(True)
-            self.stack.setCurrentIndex(1)
+            self._show_empty(self.tr("No automation matches “%1”.").replace(
+                "%1", self.filter_edit.text().strip()), self.tr("Clear the filter"))
         else:
             self.stack.setCurrentIndex(0)
 
     def _update_archived_empty_state(self) -> None:
         if self.archived_model.rowCount() == 0:
-            self.empty_label.setText(self.tr("No archived automations. Archive one (in its "
-                                             "⋯ menu) to stop it for good and keep its "
-                                             "runs."))
-            self.empty_button.setText(self.tr("Show all automations"))
-            self.empty_button.setAccessibleName(self.tr("Show all automations"))
-            self.empty_button.setVisible(True)
-            self.stack.setCurrentIndex(1)
+            self._show_empty(self.tr("No archived automations. Archive one (in its ⋯ menu) "
+                                     "to stop it for good and keep its runs."),
+                             self.tr("Show all automations"))
         elif self.archived_proxy.filtering() and self.archived_proxy.rowCount() == 0:
-            self.empty_label.setText(self.tr("No archived automation matches “%1”.").replace(
-                "%1", self.filter_edit.text().strip()))
-            self.empty_button.setText(self.tr("Clear the filter"))
-            self.empty_button.setAccessibleName(self.tr("Clear the filter"))
-            self.empty_button.setVisible(True)
-            self.stack.setCurrentIndex(1)
+            self._show_empty(self.tr("No archived automation matches “%1”.").replace(
+                "%1", self.filter_edit.text().strip()), self.tr("Clear the filter"))
         else:
             self.stack.setCurrentIndex(0)
+
+    def _show_empty(self, text: str, button: str) -> None:
+        """The empty state: what is (not) here, and the one button that helps."""
+        self.empty_label.setText(text)
+        self.empty_button.setText(button)
+        self.empty_button.setAccessibleName(button)
+        self.empty_button.setVisible(True)
+        self.stack.setCurrentIndex(1)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
