@@ -204,6 +204,30 @@ async def test_an_unusable_workdir_is_a_failed_run(tmp_path: Path) -> None:
     assert outcome.error_message is not None and str(blocker / "work") in outcome.error_message
 
 
+async def test_a_known_secret_never_reaches_the_log_the_tail_or_the_result(
+        tmp_path: Path) -> None:
+    """The API key (a secret Errands knows), printed whole or split across two writes of the
+    command, is stored as [redacted] in the run's log, its tail and its result."""
+    from errands import logs
+
+    key = "sk-runner-0123456789abcdef-SECRET"
+    logs.remember_secret(key)
+    try:
+        half = len(key) // 2
+        command = (f"printf '%s\\n' 'start {key} mid'; printf '%s' '{key[:half]}'; sleep 0.2; "
+                   f"printf '%s\\n' '{key[half:]} end'")
+        ctx = make_ctx(tmp_path, command)
+        outcome = await CommandRunner().run(ctx)
+    finally:
+        with logs._lock:
+            logs._secrets.discard(key)
+    assert outcome.state == "succeeded"
+    stored = ctx.log_path.read_text()
+    for text in (stored, outcome.output_tail or "", outcome.result or ""):
+        assert key not in text and key[:8] not in text.replace("[redacted]", "")
+    assert "start [redacted] mid" in stored and "[redacted] end" in stored
+
+
 # ------------------------------------------------------------------- big output
 
 async def test_log_has_everything_while_tail_and_result_stay_bounded(tmp_path: Path) -> None:

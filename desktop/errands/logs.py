@@ -55,14 +55,22 @@ def remember_secret(value: str | None) -> None:
             _secrets.add(value)
 
 
+def known_secrets() -> list[str]:
+    """Every secret this process knows of (remembered, or the environment's key, also when
+    it was taken out of the environment at start), longest first."""
+    from .sealed import environment_key
+
+    with _lock:
+        known = set(_secrets)
+    env = environment_key() or ""
+    if len(env) >= MIN_SECRET:
+        known.add(env)
+    return sorted(known, key=len, reverse=True)
+
+
 def redact(text: str) -> str:
     """``text`` with every known secret and bearer token replaced by ``***``."""
-    with _lock:
-        known = sorted(_secrets, key=len, reverse=True)
-    env = os.environ.get("ERRANDS_API_KEY", "").strip()
-    if len(env) >= MIN_SECRET and env not in known:
-        known.append(env)
-    for secret in known:
+    for secret in known_secrets():
         if secret in text:
             text = text.replace(secret, MASK)
     text = _BEARER.sub(lambda m: m.group(1) + MASK, text)

@@ -85,6 +85,8 @@ from .. import confine
 from ..definition import Definition, Permissions
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
+
+REDACTED = b"[redacted]"
 from ..timeutil import format_duration, format_instant, utcnow
 from .children import start_child
 from .processes import EXIT_WAIT, stop_group, terminate_group_async, wait_event
@@ -363,6 +365,12 @@ class _Output:
         self.tail = BoundedBytes(TAIL_BYTES)
         self.clean = _CleanTail(_CLEAN_BYTES)
         self.scanner = DirectiveScanner(self.clean.add)
+        # secrets Errands knows (the API key) never reach the log, the tail or the result:
+        # the last bytes of each chunk wait for the next, so a key split across two
+        # chunks is caught too
+        from ..logs import known_secrets
+        self.secrets = [s.encode() for s in known_secrets()]
+        self.carry = b""
 
     def attach(self, path: Path, attempt: int) -> None:
         """Open the run's log and write what came before; a log that cannot be written
@@ -378,12 +386,30 @@ class _Output:
             self._to_log(data)
 
     def detach(self) -> None:
+        if self.carry:  # (ended without close: what was held back still goes to the log)
+            self._to_log(self._redacted(b"", final=True))
         if self.log_file is not None:
             self.log_file.close()
             self.log_file = None
         self.early = None
 
     def write(self, data: bytes) -> None:
+        if self.secrets:
+            data = self._redacted(data)
+            if not data:
+                return
+        self._write(data)
+
+    def _redacted(self, data: bytes, final: bool = False) -> bytes:
+        data = self.carry + data
+        for secret in self.secrets:
+            data = data.replace(secret, REDACTED)
+        keep = 0 if final else min(len(data), max(len(s) for s in self.secrets) - 1)
+        cut = len(data) - keep
+        self.carry = data[cut:]
+        return data[:cut]
+
+    def _write(self, data: bytes) -> None:
         if self.early is not None:
             if self.early_size < EARLY_LIMIT:
                 self.early.append(data[:EARLY_LIMIT - self.early_size])
@@ -403,6 +429,8 @@ class _Output:
                 self.log_file = None
 
     def close(self) -> None:
+        if self.carry:
+            self._write(self._redacted(b"", final=True))
         self.scanner.close()
 
     def summary(self) -> str | None:
