@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
+
+from errands.engine.api import Api
 from errands.engine.clock import FakeClock
 from errands.engine.core import Engine
 from errands.engine.runner import Outcome, RunContext
+from errands.engine.service import EngineThread
 from errands.records import Run
 from errands.store import Store
 
@@ -120,3 +125,23 @@ class Harness:
 
     def states(self, automation_id: str) -> list[str]:
         return [r.state for r in self.runs(automation_id)]
+
+
+# fixtures the engine tests share (import them by name into a test module)
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = Harness(tmp_path, max_sleep=3600)
+    await harness.engine.start()
+    yield harness
+    await harness.stop()
+
+
+@pytest.fixture
+async def api(tmp_path: Path) -> AsyncIterator[Api]:
+    host = EngineThread(tmp_path / "data", listen=False, role="app")
+    facade = await host.start()
+    try:
+        yield facade
+    finally:
+        await host.close()

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -31,21 +30,12 @@ from errands.records import Blocker
 from channel_support import no_error_logs  # noqa: F401
 from test_lifecycle import ParkingRunner
 from test_serve import ERRANDS, Serve
+from engine_support import api  # noqa: F401 (fixtures)
 
 
 def doc(title: str, trigger: dict[str, Any], command: str = "echo done") -> dict[str, Any]:
     return {"title": title, "runner": {"kind": "command", "command": command},
             "trigger": trigger}
-
-
-@pytest.fixture
-async def api(tmp_path: Path) -> AsyncIterator[Api]:
-    host = EngineThread(tmp_path / "data", listen=False, role="app")
-    facade = await host.start()
-    try:
-        yield facade
-    finally:
-        await host.close()
 
 
 async def test_commands_and_queries_through_an_engine_on_its_own_thread(api: Api) -> None:

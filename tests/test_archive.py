@@ -5,7 +5,6 @@ stays archived across a restart; unarchiving brings it back paused. Under a fake
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -14,23 +13,14 @@ import pytest
 
 from errands.engine.api import Api
 from errands.engine.operations import perform
-from errands.engine.service import EngineThread
 from errands.errors import Conflict, InvalidInput
 from errands.records import Decision
 from errands.store import Store
-from engine_support import START, Harness, fail, ok
+from engine_support import START, api, h, Harness, fail, ok  # noqa: F401 (fixtures)
 from test_lifecycle import ParkingRunner
 
 H = timedelta(hours=1)
 M = timedelta(minutes=1)
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path, max_sleep=3600)
-    await harness.engine.start()
-    yield harness
-    await harness.stop()
 
 
 def trail(store: Store, automation_id: str) -> list[tuple[str, int | None, Any]]:
@@ -203,16 +193,6 @@ async def test_archiving_ends_a_parked_run_and_keeps_its_transcript(tmp_path: Pa
 
 
 # ------------------------------------------------------------------ the facade
-
-@pytest.fixture
-async def api(tmp_path: Path) -> AsyncIterator[Api]:
-    host = EngineThread(tmp_path / "data", listen=False, role="app")
-    facade = await host.start()
-    try:
-        yield facade
-    finally:
-        await host.close()
-
 
 def doc(title: str, trigger: dict[str, Any], command: str = "echo done") -> dict[str, Any]:
     return {"title": title, "runner": {"kind": "command", "command": command},

@@ -31,8 +31,7 @@ from errands import confine, doctor
 from errands.agent.tools import commands
 from errands.agent.tools.base import ToolEnv
 from errands.definition import ParseContext, Permissions, Rule, parse_definition
-from errands.engine.command_runner import (CommandRunner, child_environment, confined,
-                                           network_allowed)
+from errands.engine.command_runner import CommandRunner, child_environment, confined
 from errands.engine.runner import RunContext
 
 AVAILABLE, SENTENCE = confine.status()
@@ -822,7 +821,7 @@ async def test_an_agents_command_automation_runs_confined(
     before = snapshot(outside)
     ctx = make_ctx(tmp_path, RUNNER_SCRIPT.format(outside=outside), origin="agent",
                    workdir=work)
-    assert confined(ctx.definition) and not network_allowed(ctx.definition.permissions)
+    assert confined(ctx.definition) and not ctx.definition.permissions.allow_network()
     outcome = await CommandRunner().run(ctx)
     assert outcome.state == "succeeded", outcome.error_message
     out = outcome.output_tail or ""
@@ -864,7 +863,7 @@ async def test_an_agents_command_automation_uses_the_network_as_its_permissions_
     probe = (f"{sys.executable} -I -S -c \"import socket; "
              f"socket.create_connection(('127.0.0.1', {tcp_server}), 10); print('connected')\"")
     ctx = make_ctx(tmp_path, probe, origin="agent", workdir=work, permissions=permissions)
-    assert network_allowed(permissions) is allowed
+    assert permissions.allow_network() is allowed
     outcome = await CommandRunner().run(ctx)
     assert (outcome.state == "succeeded") is allowed, outcome.output_tail
     assert ("connected" in (outcome.output_tail or "")) is allowed

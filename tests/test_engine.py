@@ -4,7 +4,6 @@ streaks, pause/resume, run-now, cancel, delete and shutdown, on a real SQLite fi
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -15,18 +14,10 @@ import pytest
 from errands.engine.runner import Outcome
 from errands.errors import Conflict
 from errands.store import Store
-from engine_support import START, Harness, fail, ok
+from engine_support import START, h, Harness, fail, ok  # noqa: F401 (fixtures)
 
 H = timedelta(hours=1)
 M = timedelta(minutes=1)
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path, max_sleep=3600)
-    await harness.engine.start()
-    yield harness
-    await harness.stop()
 
 
 # --------------------------------------------------------------------- rhythms

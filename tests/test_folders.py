@@ -9,7 +9,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -23,19 +22,11 @@ from errands.engine.processes import process_start_ticks
 from errands.engine.runner import Outcome, RunContext
 from errands.records import Blocker, Decision
 from errands.store import Store
-from engine_support import START, Harness, command_doc
+from engine_support import START, h, Harness, command_doc  # noqa: F401 (fixtures)
 
 M = timedelta(minutes=1)
 H = timedelta(hours=1)
 HOURLY = {"kind": "every", "every": "1h"}
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path, max_sleep=3600)
-    await harness.engine.start()
-    yield harness
-    await harness.stop()
 
 
 @pytest.fixture

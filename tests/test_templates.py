@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +16,12 @@ from hypothesis import strategies as st
 
 from template_support import first_run, page  # noqa: F401  (page: a fixture)
 from errands.engine.api import Api
-from errands.engine.service import EngineThread
 from errands.errors import InvalidInput
 from errands.resources_access import resource
 from errands.templates import Template, load_templates, read_template
 
 SHIPPED = resource("templates")
-
-
-@pytest.fixture
-async def api(tmp_path: Path) -> AsyncIterator[Api]:
-    host = EngineThread(tmp_path / "data", listen=False, role="app")
-    facade = await host.start()
-    try:
-        yield facade
-    finally:
-        await host.close()
+from engine_support import api  # noqa: F401 (fixtures)
 
 
 

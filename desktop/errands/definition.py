@@ -162,12 +162,27 @@ class Rule:
     action: Literal["allow", "ask", "deny"]
 
 
+NETWORK_RULE_TOOLS = ("fetch_url", "network", "*")
+
+
 @dataclass(frozen=True)
 class Permissions:
     mode: Literal["ask", "allow_listed", "allow_all"] = "ask"
     tools: tuple[str, ...] = ()
     rules: tuple[Rule, ...] = ()
     untrusted_ok: tuple[str, ...] = ()
+
+    def allow_network(self, global_rules: tuple[Rule, ...] = ()) -> bool:
+        """Whether commands under these permissions may use the network: only where a
+        person allowed the network (fetch_url allowed by the mode, the tools or an allow
+        rule, here or globally) and no global rule denies fetching everything."""
+        if any(r.action == "deny" and r.tool in NETWORK_RULE_TOOLS and r.pattern == "*"
+               for r in global_rules):
+            return False
+        return (self.mode == "allow_all"
+                or (self.mode == "allow_listed" and "fetch_url" in self.tools)
+                or any(r.action == "allow" and r.tool in NETWORK_RULE_TOOLS
+                       for r in (*self.rules, *global_rules)))
 
 
 @dataclass(frozen=True)

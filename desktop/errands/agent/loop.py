@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..confine import redact
-from ..definition import AgentTask, Permissions, Rule
+from ..definition import NETWORK_RULE_TOOLS, AgentTask, Rule
 from ..errors import ErrandsError, InvalidInput
 from ..records import Blocker, Decision
 from ..timeutil import format_duration, system_zone_name, zone
@@ -176,8 +176,8 @@ class _Loop:
                            automation_id=ctx.automation_id, on_started=ctx.on_started,
                            max_command_seconds=min(600.0, ctx.timeout.total_seconds()),
                            judge_url=self._judge_url,
-                           command_network=network_allowed(ctx.definition.permissions,
-                                                           self._global_rules()),
+                           command_network=ctx.definition.permissions.allow_network(
+                               self._global_rules()),
                            secrets=(key,) if key else ())
         self.deadline = time.monotonic() + ctx.timeout.total_seconds()
 
@@ -437,22 +437,6 @@ class _Loop:
                        details=details, **fields)
 
 
-_NETWORK_TOOLS = ("fetch_url", "network", "*")
-
-
-def network_allowed(granted: Permissions, global_rules: tuple[Rule, ...]) -> bool:
-    """Whether the run's commands may use the network: only where the person allowed the
-    network to this automation (fetch_url allowed by its mode, its tools or an allow rule),
-    and no global rule denies fetching everything."""
-    if any(r.action == "deny" and r.tool in _NETWORK_TOOLS and r.pattern == "*"
-           for r in global_rules):
-        return False
-    return (granted.mode == "allow_all"
-            or (granted.mode == "allow_listed" and "fetch_url" in granted.tools)
-            or any(r.action == "allow" and r.tool in _NETWORK_TOOLS
-                   for r in (*granted.rules, *global_rules)))
-
-
 def names_host(rules: tuple[Rule, ...], url: str) -> bool:
     """Whether an allow rule for fetching names ``url``'s host literally (no wildcard in
     the host): what a loopback or private address needs, whatever else allows it."""
@@ -460,7 +444,7 @@ def names_host(rules: tuple[Rule, ...], url: str) -> bool:
     if host is None:
         return False
     for rule in rules:
-        if rule.action != "allow" or rule.tool not in _NETWORK_TOOLS:
+        if rule.action != "allow" or rule.tool not in NETWORK_RULE_TOOLS:
             continue
         named = _host_of(rule.pattern)
         if named is not None and not re.search(r"[*?\[]", named) and named == host \

@@ -82,7 +82,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .. import confine
-from ..definition import Definition, Permissions
+from ..definition import Definition
 from ..paths import PRIVATE_FILE, private_dir
 from ..records import RESULT_LIMIT, bounded
 
@@ -190,17 +190,6 @@ def _one_line(text: str, limit: int = ERROR_LINE_CHARS) -> str:
 def confined(definition: Definition) -> bool:
     """Whether a command automation runs confined: an agent created it."""
     return definition.origin.kind == "agent"
-
-
-def network_allowed(permissions: Permissions) -> bool:
-    """Whether permissions let a confined command use the network: they allow ``fetch_url``
-    (mode ``allow_all``; ``allow_listed`` with ``fetch_url`` among the tools; or an allow
-    rule for ``fetch_url``, the ``network`` effect or every tool), as an agent run's own
-    commands are judged (``errands.agent.loop.network_allowed``)."""
-    return (permissions.mode == "allow_all"
-            or (permissions.mode == "allow_listed" and "fetch_url" in permissions.tools)
-            or any(rule.action == "allow" and rule.tool in ("fetch_url", "network", "*")
-                   for rule in permissions.rules))
 
 
 # ------------------------------------------------------------------ output handling
@@ -489,7 +478,7 @@ class CommandRunner:
             variables.update(TMPDIR=temp, TMP=temp, TEMP=temp)
             write = [str(ctx.workdir)] if ctx.definition.workdir else []
             launch = confine.wrap(argv, write=[*write, temp],
-                                  network=network_allowed(ctx.definition.permissions))
+                                  network=ctx.definition.permissions.allow_network())
             outcome = await self._run(ctx, argv, child_environment(variables), output, launch)
         except BaseException:
             output.detach()
