@@ -121,7 +121,9 @@ def build_docs(now: datetime, rng: random.Random) -> list[tuple[str, dict]]:
         start = now + timedelta(hours=QUIET_HOURS, seconds=rng.randrange(3600))
         docs.append(("every", command_doc(f"every {i:05d}", {
             "kind": "every", "every": rng.choice(DURATIONS), "start_at": _instant(start)})))
-    docs.append(("heavy", command_doc("heavy history", {"kind": "manual"})))
+    # (its whole history is what the paging figures read: kept past the default 1,000 runs)
+    docs.append(("heavy", {**command_doc("heavy history", {"kind": "manual"}),
+                           "policy": {"history_limit": 2 * HEAVY_RUNS}}))
     for i in range(N_MANUAL - 1):
         docs.append(("manual", command_doc(f"manual {i:05d}", {"kind": "manual"})))
     placeholder = _instant(now + timedelta(days=1))  # the child sets the real instant
