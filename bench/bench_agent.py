@@ -214,7 +214,7 @@ def agent_doc(title: str, steps: int, tool: str, workdir: Path, *, allow_all: bo
 async def open_engine(data_dir: Path, url: str) -> Any:
     from datetime import timedelta
 
-    from errands.agent.loop import AgentRunner
+    from errands.runners.agent import AgentRunner
     from errands.agent.provider import ProviderConfig
     from errands.engine.core import Engine
     from errands import gil, heap

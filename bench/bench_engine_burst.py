@@ -105,7 +105,7 @@ async def measure_ours(data_dir: Path, profile: bool = False) -> dict:
     from errands import gil, heap
     from errands.catalog import Catalog
     from errands.db.schema import RunRow
-    from errands.engine.command_runner import CommandRunner
+    from errands.runners.command import CommandRunner
     from errands.engine.core import Engine
     from errands.paths import database_path
     from errands.store import Store
@@ -202,7 +202,7 @@ async def measure_apscheduler() -> dict:
     import apscheduler
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-    from errands.engine.command_runner import user_shell
+    from errands.runners.command import user_shell
 
     argv = [user_shell(), "-c", "true"]
     admitted: list[float] = []

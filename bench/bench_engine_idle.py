@@ -149,7 +149,7 @@ def create_all(data_dir: Path) -> dict:
 # ---------------------------------------------------------------- child: measure
 
 def _runners() -> dict:
-    from errands.engine.command_runner import CommandRunner
+    from errands.runners.command import CommandRunner
 
     return {"command": CommandRunner()}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from errands.agent.loop import AgentRunner
+from errands.runners.agent import AgentRunner
 from errands.agent.provider import ProviderConfig
 from errands.records import Decision, Run
 from engine_support import Harness

@@ -14,7 +14,7 @@ import pytest
 from errands.engine.api import Api
 from errands.engine.clock import FakeClock
 from errands.engine.core import Engine
-from errands.engine.runner import Outcome, RunContext
+from errands.runners.contract import Outcome, RunContext
 from errands.engine.service import EngineThread
 from errands.records import Run
 from errands.store import Store

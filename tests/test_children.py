@@ -1,4 +1,4 @@
-"""Starting a child and hearing it on the loop (errands.engine.children), in real processes:
+"""Starting a child and hearing it on the loop (errands.runners.children), in real processes:
 the loop's own watching (pipes read on the loop, the exit through a pid file descriptor)
 and the threads that stand in where the loop cannot watch (no pidfd, a proactor loop)."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from errands.engine import children
-from errands.engine.children import STDERR, STDOUT, Child, start_child
+from errands.runners import children
+from errands.runners.children import STDERR, STDOUT, Child, start_child
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX shells")
 

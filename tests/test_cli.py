@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ERRANDS = Path(sys.executable).parent / "errands"
 READ_ONLY = ("id", "revision", "status", "next_fire_at", "failure_streak", "created_at",
@@ -352,6 +354,80 @@ def test_invalid_input_exits_2_naming_the_field(cli: Cli) -> None:
     assert cron_line.startswith('error: trigger.expression: expected five fields '
                                 '"minute hour day-of-month month day-of-week"')
     assert cron_line.endswith('e.g. "30 9 * * MON-FRI"')
+
+
+def test_history_limit_is_set_shown_changed_cleared_and_checked(cli: Cli) -> None:
+    """``--history-limit``: how many ended runs one automation keeps, back to the
+    run_history_limit setting with ``default``; a bad value names the flag and its shape."""
+    created = cli.call("add", "--title", "Chatty", "--command", "x", "--schedule", "every:1h",
+                       "--history-limit", "20", "--json").json()
+    ident = created["id"]
+    assert created["policy"]["history_limit"] == 20
+    shown, human = cli.many([(("show", ident, "--json"), {}), (("show", ident), {})])
+    assert shown.json()["policy"]["history_limit"] == 20
+    assert "history      keeps its newest 20 ended runs" in human.out
+
+    changed = cli.call("edit", ident, "--history-limit", "1000000", "--json").json()
+    assert changed["revision"] == 2 and changed["policy"]["history_limit"] == 1_000_000
+    # (an edit of something else keeps it)
+    kept = cli.call("edit", ident, "--title", "Chatty 2", "--json").json()
+    assert kept["policy"]["history_limit"] == 1_000_000
+    cleared = cli.call("edit", ident, "--history-limit", "Default", "--json").json()
+    assert cleared["revision"] == 4 and cleared["policy"]["history_limit"] is None
+    shown, human = cli.many([(("show", ident, "--json"), {}), (("show", ident), {})])
+    assert shown.json()["policy"]["history_limit"] is None
+    assert "history " not in human.out
+
+    expected = ("a whole number from 1 to 1000000, or default (the run_history_limit "
+                "setting)")
+    bad = ["0", "1000001", "-5", "ten", "", " 5", "1_000", "٥", "9" * 400]
+    results = cli.many([(("edit", ident, "--history-limit", value, "--json"), {"expect": 2})
+                        for value in bad]
+                       + [(("add", "--title", "T", "--command", "x", "--schedule", "manual",
+                            "--history-limit", "0"), {"expect": 2})])
+    for value, result in zip(bad, results):
+        error = result.error()
+        assert (error["field"], error["code"]) == ("--history-limit", "invalid_input"), value
+        assert error["expected"] == expected and error["example"] == "500"
+        assert ("out of range" if value.lstrip("-").isascii() and value.lstrip("-").isdigit()
+                else "not a whole number") in error["message"], (value, error)
+    line = results[-1].err.strip()
+    assert results[-1].out == "" and "\n" not in line
+    assert line == (f"error: --history-limit: '0' is out of range; expected {expected}, "
+                    'e.g. "500"')
+    # nothing was changed by the refusals, and no automation made
+    after = cli.call("list", "--json").json()["automations"]
+    assert [(a["id"], a["revision"]) for a in after] == [(ident, 4)]
+    helped = cli.call("edit", "--help", data=False).out
+    assert "--history-limit N" in helped and "run_history_limit" in helped
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(), st.integers().map(str),
+                 st.sampled_from(["default", "DEFAULT", "none", "None", "+7", "007", "1e3",
+                                  "0x10", "\u0661", "５", "1000000", "1000001"])))
+def test_the_history_limit_parser_takes_any_text(text: str) -> None:
+    """Whatever the text, ``--history-limit`` gives a limit in range, None for the words
+    that mean the setting, or a refusal naming the flag, its shape and an example."""
+    from errands.cli.options import HISTORY_LIMIT_WORDS, history_limit
+    from errands.definition import MAX_HISTORY_LIMIT
+    from errands.errors import InvalidInput
+
+    try:
+        value = history_limit(text)
+    except InvalidInput as exc:
+        assert exc.field == "--history-limit" and exc.code == "invalid_input"
+        assert "1 to 1000000" in (exc.expected or "") and "default" in (exc.expected or "")
+        assert exc.example == "500" and history_limit(exc.example) == 500
+        assert text.lower() not in HISTORY_LIMIT_WORDS
+        if text.isascii() and text.lstrip("+-").isdigit() and text.lstrip("+-"):
+            assert "out of range" in exc.message
+        return
+    if value is None:
+        assert text.lower() in HISTORY_LIMIT_WORDS
+    else:
+        assert 1 <= value <= MAX_HISTORY_LIMIT and value == int(text)
+        assert text.isascii() and text.lstrip("+-").isdigit()
 
 
 def test_bytes_that_are_not_utf8_and_usage_errors_are_refused_naming_the_flag(cli: Cli) -> None:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from errands.definition import ParseContext, parse_definition
-from errands.engine import processes
-from errands.engine.command_runner import (CommandRunner, DirectiveScanner, keep_tail,
+from errands.runners import processes
+from errands.runners.command import (CommandRunner, DirectiveScanner, keep_tail,
                                            user_shell)
-from errands.engine.runner import RunContext
+from errands.runners.contract import RunContext
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux")
                                 or not Path("/proc/self/stat").exists(),

@@ -31,8 +31,8 @@ from errands import confine, doctor
 from errands.agent.tools import commands
 from errands.agent.tools.base import ToolEnv
 from errands.definition import ParseContext, Permissions, Rule, parse_definition
-from errands.engine.command_runner import CommandRunner, child_environment, confined
-from errands.engine.runner import RunContext
+from errands.runners.command import CommandRunner, child_environment, confined
+from errands.runners.contract import RunContext
 
 AVAILABLE, SENTENCE = confine.status()
 ABI = confine.abi_version()

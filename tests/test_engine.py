@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from errands.engine.runner import Outcome
+from errands.runners.contract import Outcome
 from errands.errors import Conflict
 from errands.store import Store
 from engine_support import START, h, Harness, fail, ok  # noqa: F401 (fixtures)

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from errands.engine import core
-from errands.engine.command_runner import CommandRunner
+from errands.runners.command import CommandRunner
 from errands.engine.core import Engine
 from errands.engine.folders import waiting_for
-from errands.engine.processes import process_start_ticks
-from errands.engine.runner import Outcome, RunContext
+from errands.runners.processes import process_start_ticks
+from errands.runners.contract import Outcome, RunContext
 from errands.records import Blocker, Decision
 from errands.store import Store
 from engine_support import START, h, Harness, command_doc  # noqa: F401 (fixtures)

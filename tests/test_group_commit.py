@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 
 from errands.catalog import Catalog
 from errands.db.schema import RunRow
-from errands.engine.command_runner import CommandRunner
+from errands.runners.command import CommandRunner
 from errands.engine.core import Engine
 from errands.engine.group_commit import GroupCommit
-from errands.engine.processes import pid_alive
+from errands.runners.processes import pid_alive
 from errands.errors import NotFound
 from errands.store import Store
 from engine_support import START, Harness

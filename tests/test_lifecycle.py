@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from errands.engine.runner import Outcome, RunContext
-from errands.engine.service import default_runners
+from errands.runners.contract import Outcome, RunContext
+from errands.runners import default_runners
 from errands.errors import Conflict, InvalidInput, NotFound
 from errands.definition import Rule
 from errands.records import Blocker, Decision

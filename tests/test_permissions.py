@@ -432,7 +432,7 @@ def test_a_deny_rule_names_a_program_not_an_effect() -> None:
 # ------------------------------------------------------------ "always allow": the exact text
 
 def _saved(command: str) -> Rule:
-    from errands.agent.loop import AgentRunner
+    from errands.runners.agent import AgentRunner
     from errands.records import Blocker, Decision
     rule = AgentRunner().saved_rule(Blocker("permission", "run_command", {"command": command}),
                                     Decision("approve_always"))

@@ -16,7 +16,7 @@ import pytest
 
 from errands.engine.control import request_sync
 from errands.engine.lock import read_owner
-from errands.engine.processes import process_start_ticks
+from errands.runners.processes import process_start_ticks
 from test_serve import ERRANDS, Serve, _alive, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and signals")

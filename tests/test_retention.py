@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from errands import history
 from errands.db.schema import BlockerRow, MessageRow, SessionRow
-from errands.engine.runner import Outcome, RunContext
+from errands.runners.contract import Outcome, RunContext
 from errands.errors import InvalidInput, NotFound
 from errands.records import Blocker, Decision
 from errands.store import Store

@@ -41,8 +41,8 @@ READ_ONLY_FIELDS = ("id", "revision", "status", "next_fire_at", "failure_streak"
 
 
 # ----------------------------------------------------------------------------- tasks
-# What an automation runs (its ``runner`` field). The engine's runners (engine/runner.py,
-# engine/command_runner.py) are what execute a task: one name, one meaning.
+# What an automation runs (its ``runner`` field). The engine's runners (runners/contract.py,
+# runners/command.py) are what execute a task: one name, one meaning.
 
 @dataclass(frozen=True)
 class AgentTask:

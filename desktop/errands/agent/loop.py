@@ -25,7 +25,7 @@ from ..definition import NETWORK_RULE_TOOLS, AgentTask, Rule
 from ..errors import ErrandsError, InvalidInput
 from ..records import Blocker, Decision
 from ..timeutil import format_duration, system_zone_name, zone
-from ..engine.runner import Outcome, RunContext
+from ..runners.contract import Outcome, RunContext
 from . import permissions
 from .history import for_provider, replay
 from .provider import Provider, ProviderConfig, ProviderError, ToolCall, warm_up
@@ -40,125 +40,9 @@ log = logging.getLogger(__name__)
 SPECS: dict[str, ToolSpec] = {**FAMILY_SPECS, **CONTROL_SPECS}
 TOOL_SCHEMAS = [SPECS[name].schema() for name in sorted(SPECS)]
 DRY_EFFECTS = ("write", "exec", "network", "notify", "automate")
-NO_PROVIDER = ("no model provider is configured: set one with 'errands provider set "
-               "--base-url URL --model NAME' (a local Ollama: --base-url "
-               "http://127.0.0.1:11434/v1 --model llama3.1)")
+class AgentLoop:
+    """One agent run's conversation with its model and tools, step by step."""
 
-ConfigSource = Callable[[RunContext], Any]  # async: ProviderConfig | None
-
-
-def _start_worker_threads() -> None:
-    """Start the threads of the loop's default executor (where tools resolve paths and read
-    files) now rather than on first use: a thread started while fifty runs begin together
-    holds the loop until it runs, tens of milliseconds when every thread wants the
-    interpreter lock. Each job waits until all are submitted, so each gets a thread."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return
-    gate = threading.Event()
-    for _ in range(min(32, (os.cpu_count() or 1) + 4)):  # the executor's own maximum
-        loop.run_in_executor(None, gate.wait, 5.0)
-    gate.set()
-
-
-class AgentRunner:
-    kind = "agent"
-    needs_network = True
-
-    def __init__(self, config: ConfigSource | None = None) -> None:
-        self._config = config
-        self._providers: dict[ProviderConfig, Provider] = {}
-
-    async def run(self, ctx: RunContext) -> Outcome:
-        try:
-            config = await self._find_config(ctx)
-        except ProviderError as exc:  # a keyring that cannot be read, say
-            return Outcome(state="failed", error_code=exc.code, error_message=exc.message)
-        if config is None:
-            return Outcome(state="failed", error_code="no_provider", stop_reason="no_provider",
-                           error_message=NO_PROVIDER)
-        task = ctx.definition.runner
-        assert isinstance(task, AgentTask)
-        provider = self._provider(config)
-        loop = _Loop(ctx, provider, task.model or config.model)
-        worktree = None
-        if ctx.definition.worktree and ctx.definition.workdir:
-            try:
-                worktree = await open_worktree(Path(ctx.definition.workdir), ctx.automation_id,
-                                               ctx.run_index, ctx.data_dir or ctx.workdir)
-            except WorktreeError as exc:
-                return loop.outcome("failed", error_code="worktree", error_message=exc.message)
-            loop.env.workdir = worktree.workdir
-        seconds = ctx.timeout.total_seconds()
-        try:
-            async with asyncio.timeout(seconds):
-                outcome = await loop.run()
-        except TimeoutError:
-            outcome = loop.outcome("failed", error_code="timeout", stop_reason="timeout",
-                                   error_message=f"no result within "
-                                   f"{format_duration(ctx.timeout)}")
-        except ProviderError as exc:
-            outcome = loop.outcome("failed", error_code=exc.code, error_message=exc.message)
-        if worktree is not None and outcome.state != "awaiting_input":  # a parked run keeps it
-            outcome = await _close_worktree(worktree, outcome)
-        return outcome
-
-    async def _find_config(self, ctx: RunContext) -> ProviderConfig | None:
-        if self._config is not None:
-            return await self._config(ctx)
-        if ctx.services is not None and hasattr(ctx.services, "provider_config"):
-            return await ctx.services.provider_config()  # type: ignore[attr-defined]
-        return None
-
-    def warm_up(self) -> None:
-        """Automations of this kind exist: load the provider's SDK before a run needs it,
-        and start the threads its tools' file work runs on."""
-        warm_up()
-        _start_worker_threads()
-        import tzlocal  # noqa: F401  (a run's first turn names the system's zone)
-
-    async def aclose(self) -> None:
-        providers, self._providers = list(self._providers.values()), {}
-        for provider in providers:
-            await provider.close()
-
-    def _provider(self, config: ProviderConfig) -> Provider:
-        """One client per configuration (its connection pool is reused across runs)."""
-        found = self._providers.get(config)
-        if found is None:
-            if len(self._providers) >= 4:  # settings changed often: forget the oldest
-                old = self._providers.pop(next(iter(self._providers)))
-                asyncio.get_running_loop().create_task(old.close())
-            found = self._providers[config] = Provider(config)
-        return found
-
-    def saved_rule(self, blocker: Blocker, decision: Decision,
-                   workdir: Path | None = None) -> Rule | None:
-        """The rule an "always allow" saves on the automation: the tool, and the call's
-        subject (its command, path or URL) unless the person gave a pattern. A path is
-        saved as the run judged it, relative to ``workdir`` (an absolute spelling would make
-        a rule no later call matches)."""
-        spec = SPECS.get(blocker.tool or "")
-        if spec is None:
-            return None
-        pattern = decision.rule
-        if not pattern:
-            subject = None
-            if spec.subject == "path" and workdir is not None:
-                try:
-                    subject = call_subject(spec, blocker.arguments or {}, ToolEnv(workdir=workdir))
-                except (ToolError, OSError):
-                    subject = None
-            if subject is None:
-                subject = (blocker.arguments or {}).get(spec.subject) if spec.subject else None
-            # the subject as written: its own * ? [ are characters, not wildcards
-            pattern = (re.sub(r"([*?[])", r"[\1]", subject)
-                       if isinstance(subject, str) and subject else "*")
-        return Rule(tool=spec.name, pattern=pattern, action="allow")
-
-
-class _Loop:
     def __init__(self, ctx: RunContext, provider: Provider, model: str) -> None:
         self.ctx = ctx
         self.provider = provider
@@ -475,7 +359,7 @@ def _calls(stored: Any) -> list[ToolCall]:
     return found
 
 
-async def _close_worktree(worktree: Worktree, outcome: Outcome) -> Outcome:
+async def close_worktree_of(worktree: Worktree, outcome: Outcome) -> Outcome:
     """The run's worktree ends with it: its changed files listed on the run; kept (with its
     branch) when there are any, removed when there are none."""
     details = dict(outcome.details or {})

@@ -13,7 +13,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ..definition import check_request_id
+from ..definition import MAX_HISTORY_LIMIT, check_request_id
 from ..errors import InvalidInput
 from ..jsondoc import MAX_INTEGER
 from ..schedule_spec import SPEC_EXAMPLE, SPEC_FORMS, spec_to_trigger
@@ -57,6 +57,10 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     p.add_argument("--max-attempts", metavar="N", type=whole_number("--max-attempts"))
     p.add_argument("--notify", choices=("quiet", "every-run", "on-change"))
     p.add_argument("--pause-after-failures", metavar="N")
+    p.add_argument("--history-limit", metavar="N",
+                   help=f"ended runs this automation keeps, 1 to {MAX_HISTORY_LIMIT} "
+                        "(default: the run_history_limit setting"
+                        + ("; default to go back to it)" if editing else ")"))
     p.add_argument("--jitter", metavar="DURATION")
     p.add_argument("--permissions", choices=("ask", "allow-listed", "allow-all"))
     p.add_argument("--allow", metavar="TOOL", action="append",
@@ -76,11 +80,13 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
 
 
 def whole_number(flag: str, low: int = -MAX_INTEGER, high: int = MAX_INTEGER,
-                 example: str = "5") -> Any:
+                 example: str = "5", expected: str | None = None) -> Any:
     """An argparse type: a whole number (ASCII digits) from ``low`` to ``high``, refused
-    naming ``flag``; the length is checked before converting, so a huge one is cheap."""
-    expected = ("a whole number" if (low, high) == (-MAX_INTEGER, MAX_INTEGER)
-                else f"a whole number from {low} to {high}")
+    naming ``flag``; the length is checked before converting, so a huge one is cheap.
+    ``expected`` replaces the shape named in a refusal (when words are taken too)."""
+    if expected is None:
+        expected = ("a whole number" if (low, high) == (-MAX_INTEGER, MAX_INTEGER)
+                    else f"a whole number from {low} to {high}")
 
     def parse(text: str) -> int:
         if not _INTEGER.fullmatch(text):  # int() also takes "١٢", " 5" and "1_000"
@@ -100,6 +106,19 @@ def _nullable_int(flag: str, text: str) -> int | None:
     if text.lower() in ("none", "null", ""):
         return None
     return whole_number(flag)(text)
+
+
+HISTORY_LIMIT_WORDS = ("default", "none")  # back to the run_history_limit setting
+
+
+def history_limit(text: str) -> int | None:
+    """``--history-limit``: a whole number of ended runs to keep, or ``default`` (None:
+    the ``run_history_limit`` setting applies); refused naming the flag, like the rest."""
+    if text.lower() in HISTORY_LIMIT_WORDS:
+        return None
+    return whole_number("--history-limit", 1, MAX_HISTORY_LIMIT, "500",
+                        f"a whole number from 1 to {MAX_HISTORY_LIMIT}, or default "
+                        "(the run_history_limit setting)")(text)
 
 
 def phrase_locale(args: argparse.Namespace) -> str | None:
@@ -193,6 +212,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
     if args.pause_after_failures is not None:
         policy["pause_after_failures"] = _nullable_int("--pause-after-failures",
                                                        args.pause_after_failures)
+    if args.history_limit is not None:
+        policy["history_limit"] = history_limit(args.history_limit)
     if args.jitter is not None:
         policy["jitter"] = None if args.jitter.lower() in ("none", "null") else args.jitter
     if not policy:

@@ -109,6 +109,8 @@ def automation_detail(a: Automation) -> str:
         f"  misfire      {d.misfire} (catch-up max age {d.to_dict()['catch_up_max_age']})"
         f"   overlap {d.overlap}",
     ]
+    if d.policy.history_limit is not None:  # (otherwise the run_history_limit setting)
+        lines.append(f"  history      keeps its newest {d.policy.history_limit} ended runs")
     if d.worktree:
         lines.append(f"  worktree     each run in its own git worktree of {d.workdir}")
     stop = d.to_dict()["stop"]

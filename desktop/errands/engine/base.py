@@ -23,7 +23,7 @@ from ..errors import InvalidInput, NotFound
 from ..paths import private_dir
 from ..records import Automation, Blocker, Decision, Run
 from ..timeutil import UTC, format_instant
-from .runner import Outcome, Resume
+from ..runners.contract import Outcome, Resume
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from ..records import Automation, Run
 from ..settings import Settings
 from ..store import _run, new_id
 from .base import ARCHIVED, PAUSED, REPLACED, SHUTDOWN, EngineBase, _failed, _Slot
-from .processes import settle
+from ..runners.processes import settle
 
 
 class Commands(EngineBase):

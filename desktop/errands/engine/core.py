@@ -49,9 +49,9 @@ from .group_commit import GroupCommit
 from .lifecycle import Lifecycle
 from .network import NetworkProbe
 from .notices import Notices
-from .processes import await_termination, begin_termination
+from ..runners.processes import await_termination, begin_termination
 from .retention import Retention
-from .runner import Runner
+from ..runners.contract import Runner
 from .services import Services
 from .timer import Timer
 

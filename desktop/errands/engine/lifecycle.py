@@ -43,8 +43,8 @@ from .base import (
 from .folders import WAITING
 from .fires import due_window
 from .network import wait_for_network
-from .processes import process_start_ticks, settle, terminate_group
-from .runner import Outcome, Resume, RunContext, Runner
+from ..runners.processes import process_start_ticks, settle, terminate_group
+from ..runners.contract import Outcome, Resume, RunContext, Runner
 from .sessions import RunTranscript, session_for
 
 log = logging.getLogger(__name__)

@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from ..errors import Conflict, StoreError
 from ..timeutil import format_instant, utcnow
-from .processes import pid_alive
+from ..runners.processes import pid_alive
 
 Role = Literal["engine", "cli"]
 ROLES: tuple[str, ...] = ("engine", "cli")

@@ -23,7 +23,7 @@ from ..paths import database_path
 from ..queries import Summary
 from ..store import Store
 from .api import READ_BUSY_MS, Api
-from .command_runner import CommandRunner
+from ..runners import default_runners
 from .control import ControlServer
 from .core import Engine
 from .lock import DataDirLock, engine_refusal, read_owner
@@ -32,11 +32,6 @@ from .operations import perform
 
 log = logging.getLogger(__name__)
 NOTICE_DRAIN = 0.1  # seconds subscribers get to receive the engine's last notices
-
-
-def default_runners() -> dict[str, Any]:
-    from ..agent.loop import AgentRunner  # the agent layer sits beside the engine
-    return {"command": CommandRunner(), "agent": AgentRunner()}
 
 
 class EngineHost:

@@ -30,9 +30,10 @@ from sqlalchemy.orm import Session
 
 from ..definition import Permissions, Rule
 from ..errors import InvalidInput
+from ..settings import Settings
 from ..timeutil import format_instant
 from .base import EngineBase
-from .runner import RunContext
+from ..runners.contract import RunContext
 
 log = logging.getLogger(__name__)
 MAX_DEPTH = 3
@@ -60,11 +61,9 @@ class Services(EngineBase):
 
         self._group.submit("call", write).add_done_callback(written)
 
-    async def provider_config(self) -> Any:
-        """The model provider as configured now (the key is read off the loop: a keyring
-        may answer over D-Bus)."""
-        from ..agent.config import load_provider_config
-        return await asyncio.to_thread(load_provider_config, self.settings, self.data_dir)
+    def current_settings(self) -> Settings:
+        """The settings as they are now (a run reads its provider's from them)."""
+        return self.settings
 
     def permission_rules(self) -> tuple[Any, ...]:
         return tuple(self.settings.get("permission_rules"))

@@ -1,7 +1,7 @@
 """The command tool: one shell command in the run's workdir, its exit code and output.
 
 It runs the way the command runner runs an automation's command (see
-:mod:`errands.engine.command_runner`): through the user's shell, with no input, as the
+:mod:`errands.runners.command`): through the user's shell, with no input, as the
 leader of its own process group, its pid reported at once for crash safety. When the shell
 exits, whatever it left running in its group is ended too; on timeout or cancellation the
 whole group gets SIGTERM and, after a grace, SIGKILL. Nothing it starts outlives the call
@@ -26,9 +26,9 @@ from typing import Any
 
 from ... import confine
 from ...definition import ANY_TEXT
-from ...engine.command_runner import BoundedBytes, child_environment, keep_tail, user_shell
-from ...engine.children import STDERR, STDOUT, start_child
-from ...engine.processes import EXIT_WAIT, stop_group, terminate_group_async, wait_event
+from ...runners.command import BoundedBytes, child_environment, keep_tail, user_shell
+from ...runners.children import STDERR, STDOUT, start_child
+from ...runners.processes import EXIT_WAIT, stop_group, terminate_group_async, wait_event
 from .base import Handler, ToolEnv, ToolError, ToolResult, ToolSpec, bounded
 
 KILL_GRACE = 5.0            # between SIGTERM and SIGKILL

@@ -90,7 +90,7 @@ REDACTED = b"[redacted]"
 from ..timeutil import format_duration, format_instant, utcnow
 from .children import start_child
 from .processes import EXIT_WAIT, stop_group, terminate_group_async, wait_event
-from .runner import Outcome, RunContext
+from .contract import Outcome, RunContext
 
 log = logging.getLogger(__name__)
 

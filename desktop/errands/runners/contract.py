@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 
 from ..definition import Definition
 from ..records import Blocker, Decision
+from ..settings import Settings
 
 OutcomeState = Literal["succeeded", "failed", "awaiting_input"]
 
@@ -53,6 +54,8 @@ class RunServices(Protocol):
                        arguments: dict[str, Any]) -> dict[str, Any]: ...
 
     def permission_rules(self) -> tuple[Any, ...]: ...
+
+    def current_settings(self) -> Settings: ...
 
 
 @dataclass(frozen=True)
