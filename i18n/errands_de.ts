@@ -2387,12 +2387,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Englisch</translation>
         </message>
         <message>
+            <source>Errands keeps each automation's newest runs and output logs; older ones are deleted as new runs end.</source>
+            <translation>Errands behält von jeder Automatisierung die neuesten Läufe und Ausgabeprotokolle; ältere werden gelöscht, sobald neue Läufe enden.</translation>
+        </message>
+        <message>
             <source>General</source>
             <translation>Allgemein</translation>
         </message>
         <message>
             <source>Grace window:</source>
             <translation>Toleranzfenster:</translation>
+        </message>
+        <message>
+            <source>History</source>
+            <translation>Verlauf</translation>
         </message>
         <message>
             <source>How late a due fire may still run normally, e.g. 2m.</source>
@@ -2403,12 +2411,24 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Wie lange ein Lauf, der auf Ihre Entscheidung wartet, wartet, bevor er verfällt, z. B. 24h.</translation>
         </message>
         <message>
+            <source>How long an automation's runs may wait for a decision nobody gives before the automation is paused, e.g. 7d.</source>
+            <translation>Wie lange die Läufe einer Automatisierung auf eine Entscheidung warten dürfen, die niemand trifft, bevor die Automatisierung pausiert wird, z. B. 7d.</translation>
+        </message>
+        <message>
             <source>How long one model request may take, e.g. 2m.</source>
             <translation>Wie lange eine Anfrage an das Modell dauern darf, z. B. 2m.</translation>
         </message>
         <message>
+            <source>How many ended runs each automation keeps, 1 to 1,000,000; older ones are deleted with their output and conversations. An automation's own history limit overrides it.</source>
+            <translation>Wie viele beendete Läufe jede Automatisierung behält, 1 bis 1.000.000; ältere werden mit ihrer Ausgabe und ihren Gesprächen gelöscht. Ein eigenes Verlaufslimit der Automatisierung hat Vorrang.</translation>
+        </message>
+        <message>
             <source>How many runs may be active at the same time (1 to 1000).</source>
             <translation>Wie viele Läufe gleichzeitig aktiv sein dürfen (1 bis 1000).</translation>
+        </message>
+        <message>
+            <source>How much run output each automation keeps on disk, e.g. 50MB (1KB to 1TB); its oldest logs are deleted first.</source>
+            <translation>Wie viel Laufausgabe jede Automatisierung auf dem Datenträger behält, z. B. 50MB (1KB bis 1TB); ihre ältesten Protokolle werden zuerst gelöscht.</translation>
         </message>
         <message>
             <source>Language</source>
@@ -2443,12 +2463,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Kein Schlüssel gespeichert. Lokale Anbieter brauchen keinen.</translation>
         </message>
         <message>
+            <source>Output kept:</source>
+            <translation>Behaltene Ausgabe:</translation>
+        </message>
+        <message>
             <source>Parked runs expire after:</source>
             <translation>Wartende Läufe verfallen nach:</translation>
         </message>
         <message>
             <source>Paste the provider's API key</source>
             <translation>Den API-Schlüssel des Anbieters einfügen</translation>
+        </message>
+        <message>
+            <source>Pause if unanswered for:</source>
+            <translation>Pausieren, wenn so lange unbeantwortet:</translation>
         </message>
         <message>
             <source>Permissions</source>
@@ -2469,6 +2497,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Runs at once:</source>
             <translation>Läufe gleichzeitig:</translation>
+        </message>
+        <message>
+            <source>Runs kept:</source>
+            <translation>Behaltene Läufe:</translation>
         </message>
         <message>
             <source>Save</source>

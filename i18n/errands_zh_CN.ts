@@ -2373,12 +2373,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>英语</translation>
         </message>
         <message>
+            <source>Errands keeps each automation's newest runs and output logs; older ones are deleted as new runs end.</source>
+            <translation>Errands 为每个自动化任务保留最新的运行和输出日志；新的运行结束时，较早的会被删除。</translation>
+        </message>
+        <message>
             <source>General</source>
             <translation>常规</translation>
         </message>
         <message>
             <source>Grace window:</source>
             <translation>宽限时间：</translation>
+        </message>
+        <message>
+            <source>History</source>
+            <translation>历史</translation>
         </message>
         <message>
             <source>How late a due fire may still run normally, e.g. 2m.</source>
@@ -2389,12 +2397,24 @@ It is read again when it changes, or when you select it again.</source>
             <translation>等待您决定的运行在过期前等待多久，例如 24h。</translation>
         </message>
         <message>
+            <source>How long an automation's runs may wait for a decision nobody gives before the automation is paused, e.g. 7d.</source>
+            <translation>自动化任务的运行等待无人作出的决定多久后，该自动化任务会被暂停，例如 7d。</translation>
+        </message>
+        <message>
             <source>How long one model request may take, e.g. 2m.</source>
             <translation>单次模型请求最长可用时间，例如 2m。</translation>
         </message>
         <message>
+            <source>How many ended runs each automation keeps, 1 to 1,000,000; older ones are deleted with their output and conversations. An automation's own history limit overrides it.</source>
+            <translation>每个自动化任务保留多少个已结束的运行，1 到 1,000,000；较早的运行会连同其输出和对话一起删除。自动化任务自身的历史上限优先。</translation>
+        </message>
+        <message>
             <source>How many runs may be active at the same time (1 to 1000).</source>
             <translation>最多可同时进行多少个运行（1 到 1000）。</translation>
+        </message>
+        <message>
+            <source>How much run output each automation keeps on disk, e.g. 50MB (1KB to 1TB); its oldest logs are deleted first.</source>
+            <translation>每个自动化任务在磁盘上保留多少运行输出，例如 50MB（1KB 到 1TB）；最早的日志最先删除。</translation>
         </message>
         <message>
             <source>Language</source>
@@ -2429,12 +2449,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>未保存密钥。本地提供方不需要密钥。</translation>
         </message>
         <message>
+            <source>Output kept:</source>
+            <translation>保留的输出：</translation>
+        </message>
+        <message>
             <source>Parked runs expire after:</source>
             <translation>等待中的运行过期时间：</translation>
         </message>
         <message>
             <source>Paste the provider's API key</source>
             <translation>粘贴提供方的 API 密钥</translation>
+        </message>
+        <message>
+            <source>Pause if unanswered for:</source>
+            <translation>无人答复多久后暂停：</translation>
         </message>
         <message>
             <source>Permissions</source>
@@ -2455,6 +2483,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Runs at once:</source>
             <translation>同时运行数：</translation>
+        </message>
+        <message>
+            <source>Runs kept:</source>
+            <translation>保留的运行数：</translation>
         </message>
         <message>
             <source>Save</source>

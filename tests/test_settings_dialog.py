@@ -26,7 +26,8 @@ from errands.app.shell import AppShell
 from errands.settings import SPECS
 from openai_server import ScriptedServer, call
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLineEdit, QScrollArea
+from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QLabel, QLineEdit,
+                               QScrollArea)
 
 KEY = "sk-test-DoNotLeak-7f3a9c21e8"
 
@@ -162,6 +163,100 @@ def test_a_refused_value_shows_beside_its_field_and_the_rest_is_still_saved(
     after = stored(shell, qloop)
     assert after["concurrency"] == "5" and after["min_interval"] == "2m"
     close(flow, qloop)
+
+
+RETENTION = ("run_history_limit", "output_log_limit", "unattended_expiry")
+
+
+def test_history_output_and_unattended_limits_are_saved_like_the_others(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    """The three newer settings: typed, saved through the api, stored in the engine's
+    canonical text, and shown again by the next dialog."""
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    assert [d.fields[k].text() for k in RETENTION] == ["1000", "50MB", "7d"]
+    sent: list[dict[str, str]] = []
+    d.save_requested.connect(sent.append)
+    tabs = [d.tabs.tabText(i) for i in range(d.tabs.count())]
+    assert tabs == ["General", "Model provider", "Permissions", "Limits", "History"]
+    d.tabs.setCurrentIndex(tabs.index("History"))      # where a person finds the two
+    assert d.tabs.currentWidget().isAncestorOf(d.fields["run_history_limit"])
+    assert d.tabs.currentWidget().isAncestorOf(d.fields["output_log_limit"])
+    d.tabs.setCurrentIndex(tabs.index("Limits"))       # next to parked_expiry
+    assert d.tabs.currentWidget().isAncestorOf(d.fields["unattended_expiry"])
+    d.fields["run_history_limit"].setText("250")
+    d.fields["output_log_limit"].setText("2gb")
+    d.fields["unattended_expiry"].setText(" 72h ")
+    run(qloop, save(d))
+
+    assert sent == [{"run_history_limit": "250", "output_log_limit": "2gb",
+                     "unattended_expiry": "72h"}]
+    assert not d.isVisible() and d.result() == QDialog.DialogCode.Accepted
+    after = stored(shell, qloop)
+    assert after["run_history_limit"] == "250"
+    assert after["output_log_limit"] == "2GB"          # the engine's canonical texts
+    assert after["unattended_expiry"] == "3d"
+    assert shell.api is not None
+    assert shell.api.engine.settings.get("run_history_limit") == 250   # in force at once
+    close(flow, qloop)
+
+    again = open_flow(shell, qloop)
+    assert [again.dialog.fields[k].text() for k in RETENTION] == ["250", "2GB", "3d"]
+    close(again, qloop)
+
+
+@pytest.mark.parametrize(("key", "bad", "words"), [
+    ("run_history_limit", "0", "1 to 1000000"),
+    ("run_history_limit", "lots", 'e.g. "500"'),
+    ("output_log_limit", "5 parsecs", "50MB"),
+    ("output_log_limit", "2TB", "1KB to 1TB"),
+    ("unattended_expiry", "soon", "soon"),
+])
+def test_a_refused_retention_value_shows_beside_its_field_and_stores_nothing(
+        shell: AppShell, qloop: qasync.QEventLoop, key: str, bad: str, words: str) -> None:
+    before = stored(shell, qloop)
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    d.fields[key].setText(bad)
+    run(qloop, save(d))
+
+    assert d.isVisible(), "a refusal keeps the dialog open"
+    error = d.error_text(key)
+    assert error and words in error, error
+    assert not error.startswith(key), "the place says which field; the text need not"
+    assert d.errors[key].parent() is d.fields[key].parent()   # beside its field
+    assert d.fields[key].accessibleDescription() == error
+    assert d.fields[key].text() == bad                        # what was typed is kept
+    assert d.tabs.currentWidget().isAncestorOf(d.fields[key])   # its tab is shown
+    assert [k for k in RETENTION if d.error_text(k)] == [key]
+    assert stored(shell, qloop) == before
+    d.fields[key].setText(SPECS[key].default)
+    assert not d.error_text(key), "a changed value loses the old error"
+    close(flow, qloop)
+
+
+def test_the_retention_fields_speak_the_chosen_language(qtbot, qapp: QApplication) -> None:  # type: ignore[no-untyped-def]
+    from errands.app import i18n
+
+    i18n.install(qapp, "de")
+    try:
+        d = dialog(qtbot)
+        labels = {label.text() for label in d.findChildren(QLabel)}
+        assert {"Behaltene Läufe:", "Behaltene Ausgabe:",
+                "Pausieren, wenn so lange unbeantwortet:"} <= labels
+        assert any(text.startswith("Wie viele beendete Läufe") for text in labels)
+        assert [d.tabs.tabText(i) for i in range(d.tabs.count())][-1] == "Verlauf"
+        assert d.fields["run_history_limit"].accessibleName() == "Behaltene Läufe"
+    finally:
+        i18n.uninstall(qapp)
+    e = dialog(qtbot)
+    assert e.fields["run_history_limit"].accessibleName() == "Runs kept"
+    assert e.fields["output_log_limit"].accessibleName() == "Output kept"
+    assert e.fields["unattended_expiry"].accessibleName() == "Pause if unanswered for"
+    hints = {label.text() for label in e.findChildren(QLabel)}
+    assert any("ended runs each automation keeps" in h for h in hints)
+    assert any("run output each automation keeps on disk" in h for h in hints)
+    assert any("before the automation is paused" in h for h in hints)
 
 
 # --------------------------------------------------------------------------- key
@@ -397,6 +492,10 @@ def test_the_dialog_renders_small_and_large(qtbot, qapp: QApplication, scheme: s
     try:
         d = dialog(qtbot, theme=scheme)
         d.show_field_error("concurrency", "not a whole number from 1 to 1000: '0'")
+        d.show_field_error("unattended_expiry", "not a duration: 'soon'")
+        d.show_field_error("run_history_limit", "not a whole number from 1 to 1000000: '0'")
+        d.show_field_error("output_log_limit", "not a size: '5 parsecs'; expected a size "
+                           "from 1KB to 1TB, such as 50MB")
         for width, height in ((d.minimumWidth(), d.minimumHeight()), (1000, 800)):
             d.resize(width, height)
             for index in range(d.tabs.count()):

@@ -35,7 +35,11 @@ def _duration(text: str, field: str) -> timedelta:
     return parse_duration(text, field)
 
 
-def _int_range(low: int, high: int) -> Callable[[str, str], int]:
+def _int_range(low: int, high: int, example: str | None = None) -> Callable[[str, str], int]:
+    """A whole number from ``low`` to ``high``; ``example`` shows a typical one in a refusal
+    (a history limit of 4 would be a strange thing to suggest)."""
+    example = example or str(max(low, 4))
+
     def parse(text: str, field: str) -> int:
         try:
             value = int(text)
@@ -43,7 +47,7 @@ def _int_range(low: int, high: int) -> Callable[[str, str], int]:
             value = None
         if value is None or not low <= value <= high:
             raise InvalidInput(field, f"not a whole number from {low} to {high}: {text!r}",
-                               f"a whole number from {low} to {high}", str(max(low, 4)))
+                               f"a whole number from {low} to {high}", example)
         return value
     return parse
 
@@ -164,7 +168,7 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("run_history_limit", "1000", "how many ended runs each automation keeps (the "
                 "oldest beyond it are deleted with their logs and transcripts; skipped fires "
                 "are merged into one record); policy.history_limit overrides it",
-                _int_range(1, MAX_HISTORY_LIMIT)),
+                _int_range(1, MAX_HISTORY_LIMIT, "500")),
     SettingSpec("output_log_limit", "50MB", "how many bytes of run output logs each automation "
                 "keeps (the oldest logs beyond it are deleted)",
                 _bounded_size(1024, 1024 ** 4), _show_size),

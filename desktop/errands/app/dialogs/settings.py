@@ -1,5 +1,6 @@
 """The Settings dialog: the model provider and its key, the global permission rules, the
-guardrail numbers, and the app's own choices (start at login, theme, language).
+guardrail numbers, how much history each automation keeps, and the app's own choices
+(start at login, theme, language).
 
 The dialog is passive. It shows the values it is given and says what the person asked for
 in signals; whoever owns it (:mod:`.settings_flow`) talks to the engine and the keyring and
@@ -48,9 +49,10 @@ from ..theme import CHOICES, parse_choice, state_colors
 
 # The engine settings this dialog edits, in the order they appear.
 PROVIDER_KEYS = ("provider_base_url", "provider_model", "provider_timeout")
-LIMIT_KEYS = ("concurrency", "min_interval", "grace", "parked_expiry")
+LIMIT_KEYS = ("concurrency", "min_interval", "grace", "parked_expiry", "unattended_expiry")
+HISTORY_KEYS = ("run_history_limit", "output_log_limit")
 RULES_KEY = "permission_rules"
-ENGINE_KEYS = (*PROVIDER_KEYS, RULES_KEY, *LIMIT_KEYS)
+ENGINE_KEYS = (*PROVIDER_KEYS, RULES_KEY, *LIMIT_KEYS, *HISTORY_KEYS)
 API_KEY = "api_key"        # the field name errors about the key use (never a setting)
 ACTIONS = ("allow", "ask", "deny")
 # (code, name): the first two translated where shown, the others in their own language
@@ -313,6 +315,7 @@ class SettingsDialog(QDialog):
                          self.tr("Model provider"))
         self.tabs.addTab(self._rules_page(), self.tr("Permissions"))
         self.tabs.addTab(_scrolling(self._limits_page()), self.tr("Limits"))
+        self.tabs.addTab(_scrolling(self._history_page()), self.tr("History"))
 
         self.general_error = _error_label("general-error", self)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
@@ -491,6 +494,23 @@ class SettingsDialog(QDialog):
         self._field(form, "parked_expiry", self.tr("Parked runs expire after:"),
                     self.tr("How long a run waiting for your decision waits before it "
                             "expires, e.g. 24h."), width=160)
+        self._field(form, "unattended_expiry", self.tr("Pause if unanswered for:"),
+                    self.tr("How long an automation's runs may wait for a decision nobody "
+                            "gives before the automation is paused, e.g. 7d."), width=160)
+        return page
+
+    def _history_page(self) -> QWidget:
+        """What each automation keeps: its own page, so Limits fits without scrolling."""
+        page, form = self._form()
+        form.addRow(_hint(self.tr("Errands keeps each automation's newest runs and output "
+                                  "logs; older ones are deleted as new runs end."), page))
+        self._field(form, "run_history_limit", self.tr("Runs kept:"),
+                    self.tr("How many ended runs each automation keeps, 1 to 1,000,000; "
+                            "older ones are deleted with their output and conversations. An "
+                            "automation's own history limit overrides it."), width=160)
+        self._field(form, "output_log_limit", self.tr("Output kept:"),
+                    self.tr("How much run output each automation keeps on disk, e.g. 50MB "
+                            "(1KB to 1TB); its oldest logs are deleted first."), width=160)
         return page
 
     # ------------------------------------------------------------------ reading
