@@ -280,7 +280,7 @@ class FlushTimer:
 
     def __init__(self, engine: Any) -> None:
         self.marks: list[tuple[float, float]] = []
-        group = engine._group
+        group = engine.ledger.group
         original = group._commit
         marks = self.marks
 
@@ -377,12 +377,12 @@ async def measure_overhead(data_dir: Path, url: str, profile: bool) -> dict:
               "plain text).")
 
     async def agent_round(steps: int, n: int) -> tuple[list, list, dict]:
-        automation, _ = await engine.create(agent_doc(f"bench {n}", steps, "read_file", workdir,
+        automation, _ = await engine.commands.create(agent_doc(f"bench {n}", steps, "read_file", workdir,
                                                       allow_all=True))
         timer.marks.clear()
         flushes.marks.clear()
-        run = await engine.run_now(automation.id)
-        run = await engine.wait_run(run.id)
+        run = await engine.commands.run_now(automation.id)
+        run = await engine.commands.wait_run(run.id)
         info = {"state": run.state, "steps": (run.details or {}).get("steps"),
                 "error": run.error_message}
         return list(timer.marks), list(flushes.marks), info
@@ -448,14 +448,14 @@ async def make_parked(data_dir: Path, url: str) -> dict:
     workdir = data_dir / "work"
     workdir.mkdir()
     engine = await open_engine(data_dir, url)
-    await engine.set_setting("concurrency", "128")
+    await engine.commands.set_setting("concurrency", "128")
     t0 = time.perf_counter()
     ids = []
     for i in range(PARKED):
-        automation, _ = await engine.create(agent_doc(f"parked {i:03d}", 1, "run_command",
+        automation, _ = await engine.commands.create(agent_doc(f"parked {i:03d}", 1, "run_command",
                                                       workdir, allow_all=False))
-        ids.append((await engine.run_now(automation.id)).id)
-    runs = [await engine.wait_run(r) for r in ids]
+        ids.append((await engine.commands.run_now(automation.id)).id)
+    runs = [await engine.commands.wait_run(r) for r in ids]
     made_s = time.perf_counter() - t0
     await engine.stop()
     engine.store.close()
@@ -574,12 +574,12 @@ async def measure_concurrent(data_dir: Path, url: str, profile: bool, delay_ms: 
     workdir.mkdir()
     (workdir / "notes.txt").write_text(NOTES)
     engine = await open_engine(data_dir, url)
-    await engine.set_setting("concurrency", "64")
+    await engine.commands.set_setting("concurrency", "64")
     flushes = FlushTimer(engine)
     timer = RequestTimer()
     ids = []
     for i in range(CONCURRENT):
-        automation, _ = await engine.create(agent_doc(f"together {i:02d}", steps,
+        automation, _ = await engine.commands.create(agent_doc(f"together {i:02d}", steps,
                                                       "read_file", workdir, allow_all=True,
                                                       delay_ms=delay_ms))
         ids.append(automation.id)
@@ -610,10 +610,10 @@ async def measure_concurrent(data_dir: Path, url: str, profile: bool, delay_ms: 
     t_start = time.perf_counter()
     runs = []
     for automation_id in ids:
-        runs.append(await engine.run_now(automation_id))
+        runs.append(await engine.commands.run_now(automation_id))
         await asyncio.sleep(0)
     t_launched = time.perf_counter()
-    finished = await asyncio.gather(*(engine.wait_run(r.id) for r in runs))
+    finished = await asyncio.gather(*(engine.commands.wait_run(r.id) for r in runs))
     t_end = time.perf_counter()
     text = profile_text(prof)
     stop.set()

@@ -494,7 +494,7 @@ def summaries_steps(data_dir: Path) -> dict:
     from errands import queries
     from errands.db.schema import AutomationRow, RunRow
     from errands.paths import database_path
-    from errands.store import Store, _automation
+    from errands.store import Store, automation_record
 
     store = Store(database_path(data_dir), busy_ms=750)
     a, r = AutomationRow.__table__, RunRow.__table__
@@ -537,8 +537,8 @@ def summaries_steps(data_dir: Path) -> dict:
             lambda: sql_only(full.limit(limit)))
         steps["  (for comparison) full rows through SQLAlchemy, definitions decoded"], rows = best(
             lambda: rows_of(full.limit(limit)))
-        steps["  (for comparison) _automation(row) per such row"], _ = best(
-            lambda: [_automation(row) for row in rows])
+        steps["  (for comparison) automation_record(row) per such row"], _ = best(
+            lambda: [automation_record(row) for row in rows])
         steps["  (for comparison) rows without the definition column"], _ = best(
             lambda: rows_of(narrow.limit(limit)))
         steps["  ordered ids only, no join (the first step of summaries)"], _ = best(

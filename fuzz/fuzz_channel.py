@@ -208,12 +208,12 @@ class Target:
 
     def _create(self) -> str:
         assert self.host.engine is not None
-        automation, _ = self.loop.run_until_complete(self.host.engine.create(DOC))
+        automation, _ = self.loop.run_until_complete(self.host.engine.commands.create(DOC))
         return automation.id
 
     def _aim(self, line: bytes) -> bytes:
         assert self.host.engine is not None
-        if self.known not in self.host.engine._slots:  # deleted by a fuzzed request
+        if self.known not in self.host.engine.slots:  # deleted by a fuzzed request
             self.known = self._create()
         return line.replace(KNOWN.encode(), self.known.encode())
 

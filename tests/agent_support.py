@@ -38,16 +38,16 @@ class AgentHarness(Harness):
                                "policy": {"retry": {"max_attempts": 1}}}
         for key, value in extra.items():
             doc[key] = {**doc.get(key, {}), **value} if isinstance(value, dict) else value
-        automation, _ = await self.engine.create(doc)
+        automation, _ = await self.engine.commands.create(doc)
         return automation.id
 
     async def run(self, automation_id: str, **kw: Any) -> Run:
-        run = await self.engine.run_now(automation_id, **kw)
-        return await self.engine.wait_run(run.id)
+        run = await self.engine.commands.run_now(automation_id, **kw)
+        return await self.engine.commands.wait_run(run.id)
 
     async def decide(self, run: Run, kind: str, text: str | None = None) -> Run:
-        await self.engine.decide(run.id, Decision(kind=kind, text=text))  # type: ignore[arg-type]
-        return await self.engine.wait_run(run.id)
+        await self.engine.commands.decide(run.id, Decision(kind=kind, text=text))  # type: ignore[arg-type]
+        return await self.engine.commands.wait_run(run.id)
 
     def transcript(self, run: Run) -> list[dict[str, Any]]:
         assert run.session_id

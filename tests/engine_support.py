@@ -115,7 +115,7 @@ class Harness:
         await self.clock.settle()
 
     async def add(self, title: str, trigger: dict[str, Any], **extra: Any) -> str:
-        automation, _ = await self.engine.create(command_doc(title, trigger, **extra))
+        automation, _ = await self.engine.commands.create(command_doc(title, trigger, **extra))
         await self.clock.settle()
         return automation.id
 

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from errands.definition import ParseContext, parse_definition
-from errands.engine.accounting import Counters, Ended, account
+from errands.ledger.accounting import Counters, Ended, account
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 CTX = ParseContext(now=NOW, min_interval=timedelta(0), default_timezone="UTC")

@@ -48,7 +48,7 @@ async def test_finish_reports_summary_condition_and_notice(h: AgentHarness,
     server.play(call("finish", {"summary": "Release 2.0 is out.", "condition_met": True,
                                 "notify": True}))
     await h.clock.settle()
-    run = await h.engine.wait_run(h.runs(a)[0].id)
+    run = await h.engine.commands.wait_run(h.runs(a)[0].id)
     assert run.state == "succeeded" and run.result == "Release 2.0 is out."
     assert h.store.get(a).status == "completed"  # stopped on its condition
     assert any(i.kind == "notify" and "Release 2.0" in (i.body or "")
@@ -94,14 +94,14 @@ async def test_a_fault_is_retried_by_the_run_policy(h: AgentHarness, server: Scr
     a = await h.agent("flaky", policy={"retry": {"max_attempts": 2,
                                                  "backoff": {"initial": "1s"}}})
     server.play(fail(500, "try later"), say("fine now"))
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     for _ in range(500):  # the first attempt's request takes real time
         if h.store.get_run(run.id).retry_at is not None:
             break
         await asyncio.sleep(0.01)
     await h.clock.settle()
     await h.clock.advance(2)
-    run = await h.engine.wait_run(run.id)
+    run = await h.engine.commands.wait_run(run.id)
     assert run.state == "succeeded" and run.result == "fine now" and run.attempt == 2
     assert len(server.requests[1]["messages"]) == 2  # the retry starts afresh: system + user
 
@@ -193,8 +193,8 @@ async def test_deny_tells_the_model_which_may_go_on(h: AgentHarness, server: Scr
     a = await h.agent("cleaner")
     server.play(call("write_file", {"path": "x.txt", "content": "x"}), say("Skipped writing."))
     run = await h.run(a)
-    run = await h.engine.decide(run.id, Decision(kind="deny", text="not today"))
-    run = await h.engine.wait_run(run.id)
+    run = await h.engine.commands.decide(run.id, Decision(kind="deny", text="not today"))
+    run = await h.engine.commands.wait_run(run.id)
     assert run.state == "succeeded" and run.result == "Skipped writing."
     assert last_tool_result(server) == "Denied by the user. Their note: not today"
     assert not (h.workdir / "x.txt").exists()
@@ -216,7 +216,7 @@ async def test_ask_user_parks_until_answered(h: AgentHarness, server: ScriptedSe
 
 async def test_a_global_deny_beats_the_automation_grant(h: AgentHarness,
                                                         server: ScriptedServer) -> None:
-    await h.engine.set_setting("permission_rules", json.dumps(
+    await h.engine.commands.set_setting("permission_rules", json.dumps(
         [{"tool": "run_command", "pattern": "rm *", "action": "deny"}]))
     a = await h.agent("reckless", permissions={"mode": "allow_all"})
     server.play(call("run_command", {"command": "rm -rf ."}), call("run_command",
@@ -232,7 +232,7 @@ async def test_a_global_deny_beats_the_automation_grant(h: AgentHarness,
 
 async def test_rules_are_read_in_order_and_the_last_match_wins(h: AgentHarness,
                                                                server: ScriptedServer) -> None:
-    await h.engine.set_setting("permission_rules", json.dumps([
+    await h.engine.commands.set_setting("permission_rules", json.dumps([
         {"tool": "exec", "pattern": "*", "action": "deny"},
         {"tool": "run_command", "pattern": "echo *", "action": "allow"}]))
     a = await h.agent("echoer")
@@ -278,7 +278,7 @@ async def test_a_parked_run_survives_a_restart_and_completes(h: AgentHarness,
 
 
 async def test_a_parked_run_expires(h: AgentHarness, server: ScriptedServer) -> None:
-    await h.engine.set_setting("parked_expiry", "2h")
+    await h.engine.commands.set_setting("parked_expiry", "2h")
     a = await h.agent("forgotten")
     server.play(call("run_command", {"command": "true"}))
     run = await h.run(a)
@@ -398,7 +398,7 @@ async def test_an_unattended_run_cannot_resume_what_awaits_review(
 
 async def test_an_unattended_change_of_what_runs_waits_for_review(
         h: AgentHarness, server: ScriptedServer) -> None:
-    other, _ = await h.engine.create({"title": "backup", "trigger": {"kind": "every", "every": "1h"},
+    other, _ = await h.engine.commands.create({"title": "backup", "trigger": {"kind": "every", "every": "1h"},
                                       "runner": {"kind": "command", "command": "echo hi"}})
     a = await h.agent("sneaky", permissions={"mode": "allow_listed", "tools": ["automate"]},
                       origin={"kind": "agent", "depth": 3})
@@ -471,7 +471,7 @@ async def test_paths_that_escape_the_workdir_are_refused_whatever_the_rules(
         h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("s3cret")
     (h.workdir / "link").symlink_to(tmp_path / "secret.txt")
-    await h.engine.set_setting("permission_rules", json.dumps(
+    await h.engine.commands.set_setting("permission_rules", json.dumps(
         [{"tool": "*", "pattern": "*", "action": "allow"}]))
     a = await h.agent("escaper", permissions={"mode": "allow_all"})
     server.play(call("read_file", {"path": "../secret.txt"}),
@@ -491,7 +491,7 @@ async def test_a_path_deny_rule_holds_for_a_link_to_the_denied_file(
     (h.workdir / "secrets").mkdir()
     (h.workdir / "secrets" / "key").write_text("k3y")
     (h.workdir / "innocent").symlink_to(h.workdir / "secrets" / "key")
-    await h.engine.set_setting("permission_rules", json.dumps(
+    await h.engine.commands.set_setting("permission_rules", json.dumps(
         [{"tool": "read_file", "pattern": "secrets/*", "action": "deny"}]))
     a = await h.agent("snoop")
     server.play(call("read_file", {"path": "innocent"}), say("denied"))
@@ -550,8 +550,8 @@ async def test_what_an_attended_turn_creates_starts_active(h: AgentHarness,
     server.play(call("automate", {"action": "create", "title": "Water the plants",
                                   "runner": {"kind": "command", "command": "true"},
                                   "schedule": "every:1h"}), say("Scheduled."))
-    run = await h.engine.reply(first.session_id, "Remind me hourly.")  # type: ignore[arg-type]
-    run = await h.engine.wait_run(run.id)
+    run = await h.engine.commands.reply(first.session_id, "Remind me hourly.")  # type: ignore[arg-type]
+    run = await h.engine.commands.wait_run(run.id)
     assert run.state == "succeeded" and run.session_id == first.session_id
     created = h.store.get(json.loads(last_tool_result(server))["id"])
     assert created.status == "active"

@@ -302,7 +302,7 @@ async def test_a_parked_run_is_listed_and_decided_over_the_channel(tmp_path: Pat
         assert missing.value.field == "text"
         answer = {"run": run["id"], "decision": "answer", "text": "main", "request_id": "q1"}
         await perform(host.api, "decide", answer)
-        await host.engine.wait_run(run["id"])
+        await host.engine.commands.wait_run(run["id"])
         again = await perform(host.api, "decide", answer)  # repeated: harmless
         assert again["state"] == "succeeded" and again["result"] == "answer main"
         shown = await perform(host.api, "run", {"run": run["id"]})

@@ -33,10 +33,10 @@ async def test_an_archived_automation_does_not_fire_when_its_time_comes(h: Harne
     a = await h.add("hourly", {"kind": "every", "every": "1h"})
     await h.clock.advance(10 * M)
     assert h.states(a) == ["succeeded"]
-    archived, changed = await h.engine.set_archived(a, True)
+    archived, changed = await h.engine.commands.set_archived(a, True)
     assert changed and archived.status == "archived" and archived.next_fire_at is None
     assert archived.revision == 1  # the definition did not change: no revision
-    assert h.engine._slots[a].due is None  # never armed
+    assert h.engine.slots[a].due is None  # never armed
     await h.clock.advance(timedelta(days=2))
     assert h.states(a) == ["succeeded"]  # its time came 48 times: nothing fired
     assert len(h.runner.calls) == 1
@@ -44,7 +44,7 @@ async def test_an_archived_automation_does_not_fire_when_its_time_comes(h: Harne
     assert stored.status == "archived" and stored.run_count == 1
     assert [n for n, _, _ in h.store.revision_docs(a)] == [1]
     assert trail(h.store, a)[-1] == ("archived", 1, {"status": "active"})
-    again, changed = await h.engine.set_archived(a, True)  # twice: nothing changes
+    again, changed = await h.engine.commands.set_archived(a, True)  # twice: nothing changes
     assert not changed and again.status == "archived"
     assert [e[0] for e in trail(h.store, a)].count("archived") == 1
 
@@ -52,29 +52,29 @@ async def test_an_archived_automation_does_not_fire_when_its_time_comes(h: Harne
 async def test_archived_survives_a_restart_and_misses_nothing_meanwhile(h: Harness) -> None:
     a = await h.add("hourly", {"kind": "every", "every": "1h"}, misfire="run_once")
     await h.clock.advance(10 * M)
-    await h.engine.set_archived(a, True)
+    await h.engine.commands.set_archived(a, True)
     await h.restart(offline=timedelta(hours=6))
     stored = h.store.get(a)
     assert stored.status == "archived" and stored.next_fire_at is None
-    assert h.engine._slots[a].automation.status == "archived"
+    assert h.engine.slots[a].automation.status == "archived"
     await h.clock.advance(timedelta(hours=3))
     assert h.states(a) == ["succeeded"]  # no catch-up, no skipped record: not its time
     with pytest.raises(Conflict) as refused:
-        await h.engine.run_now(a)
+        await h.engine.commands.run_now(a)
     assert refused.value.code == "archived" and "unarchive" in str(refused.value)
 
 
 async def test_an_archived_automation_cannot_be_run_paused_resumed_or_edited(
         h: Harness) -> None:
     a = await h.add("manual", {"kind": "manual"})
-    await h.engine.set_archived(a, True)
+    await h.engine.commands.set_archived(a, True)
     doc = h.store.get(a).definition.to_dict()  # type: ignore[union-attr]
     attempts = [
-        lambda: h.engine.run_now(a),
-        lambda: h.engine.run_now(a, dry_run=True),
-        lambda: h.engine.set_paused(a, True),
-        lambda: h.engine.set_paused(a, False),
-        lambda: h.engine.revise(a, {**doc, "title": "renamed"}),
+        lambda: h.engine.commands.run_now(a),
+        lambda: h.engine.commands.run_now(a, dry_run=True),
+        lambda: h.engine.commands.set_paused(a, True),
+        lambda: h.engine.commands.set_paused(a, False),
+        lambda: h.engine.commands.revise(a, {**doc, "title": "renamed"}),
     ]
     for attempt in attempts:
         with pytest.raises(Conflict) as refused:
@@ -88,9 +88,9 @@ async def test_unarchive_brings_it_back_paused_and_a_resume_rearms_from_then(
         h: Harness) -> None:
     a = await h.add("hourly", {"kind": "every", "every": "1h"})
     await h.clock.advance(10 * M)
-    await h.engine.set_archived(a, True)
+    await h.engine.commands.set_archived(a, True)
     await h.clock.advance(5 * H)
-    back, changed = await h.engine.set_archived(a, False)
+    back, changed = await h.engine.commands.set_archived(a, False)
     assert changed and back.status == "paused" and back.next_fire_at is None
     assert back.definition is not None and back.definition.paused  # as a pause leaves it
     assert back.revision == 2  # the one revision: the definition's paused flag
@@ -98,21 +98,21 @@ async def test_unarchive_brings_it_back_paused_and_a_resume_rearms_from_then(
                                       ("unarchived", 2, {"status": "paused"})]
     await h.clock.advance(3 * H)
     assert h.states(a) == ["succeeded"]  # paused: still nothing fires
-    resumed = await h.engine.set_paused(a, False)
+    resumed = await h.engine.commands.set_paused(a, False)
     assert resumed.status == "active"
     assert resumed.next_fire_at == START + 9 * H  # the next grid fire from now on
     await h.clock.advance(H)
     assert [r.scheduled_for for r in h.runs(a)] == [START, START + 9 * H]
     assert "skipped" not in h.states(a)  # the archived time is never caught up
-    again, changed = await h.engine.set_archived(a, False)  # not archived: nothing
+    again, changed = await h.engine.commands.set_archived(a, False)  # not archived: nothing
     assert not changed and again.status == "active"
 
 
 async def test_a_paused_one_comes_back_paused_with_no_revision_and_a_completed_one_completed(
         h: Harness) -> None:
     paused = await h.add("paused", {"kind": "every", "every": "1h"}, paused=True)
-    await h.engine.set_archived(paused, True)
-    back, _ = await h.engine.set_archived(paused, False)
+    await h.engine.commands.set_archived(paused, True)
+    back, _ = await h.engine.commands.set_archived(paused, False)
     assert back.status == "paused" and back.revision == 1
     assert [e[:2] for e in trail(h.store, paused)] == [
         ("created", 1), ("archived", 1), ("unarchived", 1)]
@@ -120,11 +120,11 @@ async def test_a_paused_one_comes_back_paused_with_no_revision_and_a_completed_o
     once = await h.add("once", {"kind": "at", "at": (START + M).isoformat()})
     await h.clock.advance(2 * M)
     assert h.store.get(once).status == "completed"
-    await h.engine.set_archived(once, True)
-    back, _ = await h.engine.set_archived(once, False)
+    await h.engine.commands.set_archived(once, True)
+    back, _ = await h.engine.commands.set_archived(once, False)
     assert back.status == "completed" and back.revision == 1
     with pytest.raises(Conflict) as refused:
-        await h.engine.set_paused(once, False)
+        await h.engine.commands.set_paused(once, False)
     assert refused.value.code == "completed"
 
 
@@ -134,7 +134,7 @@ async def test_archiving_lets_the_running_attempt_finish_and_drops_what_waits(
     a = await h.add("q", {"kind": "every", "every": "1h"}, overlap="queue_one")
     await h.clock.advance(H + M)
     assert h.states(a) == ["running", "scheduled"]
-    await h.engine.set_archived(a, True)
+    await h.engine.commands.set_archived(a, True)
     await h.clock.advance(2 * H)
     first, queued = h.runs(a)
     assert (first.state, first.result) == ("succeeded", "long one")  # it finished
@@ -146,10 +146,10 @@ async def test_archiving_lets_the_running_attempt_finish_and_drops_what_waits(
 async def test_archiving_drops_a_pending_retry_even_of_a_run_by_hand(h: Harness) -> None:
     h.runner.script("r", (0, fail()), (0, fail()))
     a = await h.add("r", {"kind": "manual"})
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(10)
     assert h.runs(a)[0].state == "scheduled" and h.runs(a)[0].retry_at is not None
-    await h.engine.set_archived(a, True)
+    await h.engine.commands.set_archived(a, True)
     await h.clock.advance(H)
     run = h.runs(a)[0]
     assert (run.state, run.error_code) == ("cancelled", "archived")
@@ -159,9 +159,9 @@ async def test_archiving_drops_a_pending_retry_even_of_a_run_by_hand(h: Harness)
 async def test_a_failure_after_archiving_is_not_retried(h: Harness) -> None:
     h.runner.script("f", (60, fail("late")))
     a = await h.add("f", {"kind": "manual"})
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(10)
-    await h.engine.set_archived(a, True)
+    await h.engine.commands.set_archived(a, True)
     await h.clock.advance(H)
     run = h.runs(a)[0]
     assert (run.state, run.attempt, run.error_message) == ("failed", 1, "late")
@@ -174,16 +174,16 @@ async def test_archiving_ends_a_parked_run_and_keeps_its_transcript(tmp_path: Pa
     await h.engine.start()
     try:
         a = await h.add("parks", {"kind": "manual"})
-        run = await h.engine.run_now(a)
+        run = await h.engine.commands.run_now(a)
         await h.clock.advance(1)
         assert h.store.get_run(run.id).state == "awaiting_input"
-        await h.engine.set_archived(a, True)
+        await h.engine.commands.set_archived(a, True)
         ended = h.store.get_run(run.id)
         assert (ended.state, ended.error_code) == ("cancelled", "archived")
         assert h.store.parked(a) == []
         assert [i.read for i in h.store.attention() if i.kind == "awaiting_input"] == [True]
         with pytest.raises(Conflict) as refused:
-            await h.engine.decide(run.id, Decision(kind="approve_once"))
+            await h.engine.commands.decide(run.id, Decision(kind="approve_once"))
         assert refused.value.code == "not_parked"
         assert ended.session_id is not None  # the transcript stays readable
         texts = [m.content.get("content") for m in h.store.messages(ended.session_id)]

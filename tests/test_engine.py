@@ -250,7 +250,7 @@ async def test_final_failure_raises_attention_and_streaks_pause(h: Harness) -> N
     assert automation.paused_reason == "paused after 3 consecutive failures"
     kinds = [i.kind for i in reversed(h.store.attention())]
     assert kinds == ["failure", "failure", "failure_streak", "failure", "auto_paused"]
-    resumed = await h.engine.set_paused(a, False)
+    resumed = await h.engine.commands.set_paused(a, False)
     assert resumed.paused_reason is None and resumed.failure_streak == 0
 
 
@@ -259,7 +259,7 @@ async def test_pause_cancels_a_pending_retry(h: Harness) -> None:
     a = await h.add("r", {"kind": "every", "every": "1h"})
     await h.clock.advance(10)
     assert h.runs(a)[0].state == "scheduled" and h.runs(a)[0].retry_at is not None
-    await h.engine.set_paused(a, True)
+    await h.engine.commands.set_paused(a, True)
     await h.clock.advance(timedelta(hours=3))
     assert h.states(a) == ["cancelled"]
     run = h.runs(a)[0]
@@ -273,7 +273,7 @@ async def test_pause_drops_a_queued_fire_and_says_why(h: Harness) -> None:
     a = await h.add("q", {"kind": "every", "every": "1h"}, overlap="queue_one")
     await h.clock.advance(H + M)
     assert h.states(a) == ["running", "scheduled"]
-    await h.engine.set_paused(a, True)
+    await h.engine.commands.set_paused(a, True)
     await h.clock.advance(H)
     first, queued = h.runs(a)
     assert first.state == "succeeded"  # the running attempt finishes
@@ -284,9 +284,9 @@ async def test_pause_drops_a_queued_fire_and_says_why(h: Harness) -> None:
 async def test_a_stop_by_hand_says_it_was_asked_for(h: Harness) -> None:
     h.runner.script("s", (600, ok()))
     a = await h.add("s", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.advance(1)
-    await h.engine.stop_current(a)
+    await h.engine.commands.stop_current(a)
     stopped = h.store.get_run(run.id)
     assert (stopped.state, stopped.error_code, stopped.error_message) == (
         "cancelled", "cancelled", "stopped by the user")
@@ -303,7 +303,7 @@ def _break(path: Path, automation_id: str, sql: str) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute(f"UPDATE automations SET definition = {sql} WHERE id = ?", (automation_id,))
     conn.close()
-    store._DEFINITIONS.clear()  # parsed once per revision: a new process would parse afresh
+    store.DEFINITIONS.clear()  # parsed once per revision: a new process would parse afresh
 
 
 @pytest.mark.logs("is broken and will not run")
@@ -331,10 +331,10 @@ async def test_broken_rows_never_fire_and_the_rest_runs_as_usual(tmp_path: Path)
         assert automation.problem is not None and automation.problem.startswith(problem)
         assert automation.next_fire_at is None
         with pytest.raises(Conflict) as refused:
-            await h.engine.run_now(broken)
+            await h.engine.commands.run_now(broken)
         assert refused.value.code == "broken"
         with pytest.raises(Conflict):
-            await h.engine.set_paused(broken, True)
+            await h.engine.commands.set_paused(broken, True)
     after = [c.title for c in h.runner.calls if c.started > START]
     assert after and set(after) == {"good"}  # after breaking, only the good one fires
     assert [r.scheduled_for for r in h.runs(good)] == [START + i * H for i in range(7)]
@@ -342,7 +342,7 @@ async def test_broken_rows_never_fire_and_the_rest_runs_as_usual(tmp_path: Path)
     assert sorted(i.automation_id for i in items) == sorted([zone, typed, text])
 
     # a whole valid definition repairs it; from then on it fires as usual
-    await h.engine.revise(zone, {"title": "zone", "runner": {"kind": "command", "command": "true"},
+    await h.engine.commands.revise(zone, {"title": "zone", "runner": {"kind": "command", "command": "true"},
                                  "trigger": {"kind": "cron", "expression": "30 * * * *",
                                              "timezone": "Europe/Berlin"}})
     repaired = h.store.get(zone)
@@ -351,7 +351,7 @@ async def test_broken_rows_never_fire_and_the_rest_runs_as_usual(tmp_path: Path)
     before = len(h.runs(zone))
     await h.clock.advance(2 * H)
     assert [r.state for r in h.runs(zone)[before:]] == ["succeeded", "succeeded"]
-    await h.engine.delete(text)  # and a broken one can be deleted
+    await h.engine.commands.delete(text)  # and a broken one can be deleted
     await h.stop()
 
 
@@ -391,9 +391,9 @@ async def test_condition_met_ends_the_loop(h: Harness) -> None:
 async def test_resume_rearms_without_catching_up(h: Harness) -> None:
     a = await h.add("p", {"kind": "every", "every": "1h"})
     await h.clock.advance(10 * M)
-    await h.engine.set_paused(a, True)
+    await h.engine.commands.set_paused(a, True)
     await h.clock.advance(timedelta(hours=5))
-    resumed = await h.engine.set_paused(a, False)
+    resumed = await h.engine.commands.set_paused(a, False)
     assert resumed.next_fire_at == START + 6 * H
     await h.clock.advance(timedelta(hours=1))
     assert [r.scheduled_for for r in h.runs(a)] == [START, START + 6 * H]
@@ -407,9 +407,9 @@ async def test_a_one_shot_resumed_after_its_instant_records_the_missed_fire_and_
     edited = await h.add("edited", {"kind": "at", "at": "2026-01-05T09:30:00Z"})
     ahead = await h.add("ahead", {"kind": "at", "at": "2026-01-05T12:00:00Z"})
     for a in (once, edited, ahead):
-        await h.engine.set_paused(a, True)
+        await h.engine.commands.set_paused(a, True)
     await h.clock.advance(2 * H)  # 10:00: the 09:30 fire came and went while paused
-    resumed = await h.engine.set_paused(once, False)
+    resumed = await h.engine.commands.set_paused(once, False)
     assert (resumed.status, resumed.next_fire_at) == ("completed", None)
     [run] = h.runs(once)
     assert (run.state, run.trigger, run.skip_reason) == ("skipped", "schedule", "automation_paused")
@@ -419,14 +419,14 @@ async def test_a_one_shot_resumed_after_its_instant_records_the_missed_fire_and_
     assert [(e.actor, e.detail) for e in completed] == [("engine", {
         "reason": "its fire at 2026-01-05T09:30:00Z was missed while it was paused"})]
     with pytest.raises(Conflict, match="has completed"):
-        await h.engine.set_paused(once, False)
+        await h.engine.commands.set_paused(once, False)
     # resumed by an edit of its definition: the same
     doc = h.store.get(edited).definition.to_dict()  # type: ignore[union-attr]
-    await h.engine.revise(edited, {**doc, "paused": False})
+    await h.engine.commands.revise(edited, {**doc, "paused": False})
     assert h.store.get(edited).status == "completed"
     assert [(r.state, r.skip_reason) for r in h.runs(edited)] == [("skipped", "automation_paused")]
     # one whose instant is still ahead is armed as before
-    assert (await h.engine.set_paused(ahead, False)).next_fire_at == START + 4 * H
+    assert (await h.engine.commands.set_paused(ahead, False)).next_fire_at == START + 4 * H
     await h.clock.advance(3 * H)
     assert h.states(ahead) == ["succeeded"] and h.store.get(ahead).status == "completed"
     assert [c.title for c in h.runner.calls] == ["ahead"]  # nothing missed ever ran
@@ -442,18 +442,18 @@ async def test_a_one_shot_with_run_once_follows_its_misfire_policy_when_resumed_
                         misfire="run_once")
     plain = await h.add("plain", {"kind": "at", "at": "2026-01-05T09:30:00Z"})
     for a in (late, old, grace, plain):
-        await h.engine.set_paused(a, True)
+        await h.engine.commands.set_paused(a, True)
     await h.clock.advance(90 * M + timedelta(seconds=30))  # 09:30:30: within grace
-    await h.engine.set_paused(plain, False)  # misfire skip: a pause never catches up
-    await h.engine.set_paused(grace, False)  # (last: the timer then waits for no command)
+    await h.engine.commands.set_paused(plain, False)  # misfire skip: a pause never catches up
+    await h.engine.commands.set_paused(grace, False)  # (last: the timer then waits for no command)
     await h.clock.settle()
     [on_time] = h.runs(grace)  # as a fire missed while closed would: on time within grace
     assert (on_time.state, on_time.trigger, on_time.scheduled_for) == (
         "succeeded", "schedule", START + 90 * M)
     assert [(r.state, r.skip_reason) for r in h.runs(plain)] == [("skipped", "automation_paused")]
     await h.clock.advance(3 * H)  # 12:30: 3 h after the fire
-    await h.engine.set_paused(old, False)
-    await h.engine.set_paused(late, False)  # (last: the timer then waits for no command)
+    await h.engine.commands.set_paused(old, False)
+    await h.engine.commands.set_paused(late, False)  # (last: the timer then waits for no command)
     await h.clock.settle()
     [catch_up] = h.runs(late)  # younger than catch_up_max_age (24h): it runs once, late
     assert (catch_up.state, catch_up.trigger, catch_up.scheduled_for) == (
@@ -473,23 +473,23 @@ async def test_a_one_shot_with_run_once_follows_its_misfire_policy_when_resumed_
 async def test_run_now_is_idempotent_busy_and_works_while_paused(h: Harness) -> None:
     h.runner.durations["manual"] = 60
     a = await h.add("manual", {"kind": "manual"}, paused=True)
-    first = await h.engine.run_now(a, request_id="r1")
-    again = await h.engine.run_now(a, request_id="r1")
+    first = await h.engine.commands.run_now(a, request_id="r1")
+    again = await h.engine.commands.run_now(a, request_id="r1")
     assert first.id == again.id
     with pytest.raises(Conflict) as info:
-        await h.engine.run_now(a, request_id="r2")
+        await h.engine.commands.run_now(a, request_id="r2")
     assert info.value.code == "busy" and info.value.exit_code == 4
     await h.clock.advance(2 * M)
     assert h.states(a) == ["succeeded"]
-    assert (await h.engine.run_now(a, request_id="r1")).id == first.id
+    assert (await h.engine.commands.run_now(a, request_id="r1")).id == first.id
     assert h.store.get(a).run_count == 1
 
 
 async def test_dry_runs_are_recorded_but_never_count(h: Harness) -> None:
     a = await h.add("dry", {"kind": "manual"})
-    run = await h.engine.run_now(a, dry_run=True)
+    run = await h.engine.commands.run_now(a, dry_run=True)
     await h.clock.settle()
-    done = await h.engine.wait_run(run.id)
+    done = await h.engine.commands.wait_run(run.id)
     assert done.dry_run and done.state == "succeeded"
     assert h.runner.calls[-1].dry_run is True
     assert h.store.get(a).run_count == 0
@@ -498,15 +498,15 @@ async def test_dry_runs_are_recorded_but_never_count(h: Harness) -> None:
 async def test_stop_current_cancels_and_delete_while_running(h: Harness) -> None:
     h.runner.durations["s"] = 3600
     a = await h.add("s", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.advance(10)
-    stopped = await h.engine.stop_current(a)
+    stopped = await h.engine.commands.stop_current(a)
     assert stopped.id == run.id and stopped.state == "cancelled"
     with pytest.raises(Conflict):
-        await h.engine.stop_current(a)
-    await h.engine.run_now(a)
+        await h.engine.commands.stop_current(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(10)
-    await h.engine.delete(a)
+    await h.engine.commands.delete(a)
     assert h.runner.cancelled == ["s", "s"]
     assert h.store.list() == []
 
@@ -545,8 +545,8 @@ async def test_shutdown_interrupts_what_outlives_the_grace(tmp_path: Path) -> No
     h.runner.durations["short"] = 2
     a = await h.add("long", {"kind": "manual"})
     b = await h.add("short", {"kind": "manual"})
-    await h.engine.run_now(a)
-    await h.engine.run_now(b)
+    await h.engine.commands.run_now(a)
+    await h.engine.commands.run_now(b)
     await h.clock.settle()
     await h.stop()
     assert h.states(a) == ["interrupted"]
@@ -562,11 +562,11 @@ async def test_runs_left_running_by_a_dead_engine_become_interrupted(tmp_path: P
     await h.clock.advance(10)
     assert h.states(a) == ["running"]
     # a crash: the engine object is dropped without stop()
-    h.engine._stopping = True
-    h.engine._wake.set()
-    for task in list(h.engine._tasks.values()):
+    h.engine.stopping = True
+    h.engine.timer.wake.set()
+    for task in list(h.engine.runs.tasks.values()):
         task.cancel()
-    h.engine._cancel_reason.clear()
+    h.engine.runs.cancel_reason.clear()
     from errands.engine.core import Engine
     # reopen as a new process would, with the row forced back to running
     with h.store.transaction() as s:
@@ -597,18 +597,18 @@ async def test_notify_every_run_and_on_change(h: Harness) -> None:
 async def test_a_command_can_ask_for_attention(h: Harness) -> None:
     h.runner.script("n", (0, ok("done", notify=["disk almost full"])))
     a = await h.add("n", {"kind": "manual"})
-    run = await h.engine.run_now(a)
-    await h.engine.wait_run(run.id)
+    run = await h.engine.commands.run_now(a)
+    await h.engine.commands.wait_run(run.id)
     [item] = h.store.attention(unread_only=True)
     assert (item.kind, item.body, item.run_id) == ("notify", "disk almost full", run.id)
-    assert await h.engine.mark_attention_read(item.id) == 1
+    assert await h.engine.commands.mark_attention_read(item.id) == 1
     assert h.store.attention(unread_only=True) == []
 
 
 async def test_run_now_keeps_its_retries_while_paused(h: Harness) -> None:
     h.runner.script("m", (0, fail()), (0, ok("second")))
     a = await h.add("m", {"kind": "every", "every": "1d"}, paused=True)
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.advance(40)
     done = h.store.get_run(run.id)
     assert (done.state, done.attempt, done.result) == ("succeeded", 2, "second")
@@ -619,8 +619,8 @@ async def test_changes_carry_a_growing_revision(h: Harness) -> None:
     h.engine.events.tap(seen.append)
     first = h.engine.events.revision
     a = await h.add("ev", {"kind": "manual"})
-    run = await h.engine.run_now(a)
-    await h.engine.wait_run(run.id)
+    run = await h.engine.commands.run_now(a)
+    await h.engine.commands.wait_run(run.id)
     kinds = [e.kind for e in seen]
     assert kinds[0] == "automation_changed"
     assert [e.data.get("state") for e in seen if e.kind == "run_changed" and e.run_id == run.id] == [
@@ -701,7 +701,7 @@ async def test_memory_behind_the_store_only_costs_the_fast_path(h: Harness) -> N
 async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: Path) -> None:
     """A long sleep may overrun by 0.1 % on Linux, so the timer sleeps to just before a
     fire, readies the store, and ends with a short sleep."""
-    from errands.engine.core import FINAL_STRETCH
+    from errands.engine.base import FINAL_STRETCH
 
     h = Harness(tmp_path, max_sleep=60)
     await h.engine.start()
@@ -731,7 +731,7 @@ async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: 
 
 
 async def test_fires_close_together_share_one_checkpoint(tmp_path: Path) -> None:
-    from errands.engine.core import CHECKPOINT_EVERY
+    from errands.engine.base import CHECKPOINT_EVERY
 
     h = Harness(tmp_path, max_sleep=60)
     await h.engine.start()
@@ -776,7 +776,7 @@ async def test_stopping_a_parked_run_frees_the_automation(h: Harness) -> None:
     await h.clock.advance(10)
     await h.clock.advance(H)  # queue_one: the next fire waits behind the parked run
     assert h.states(a) == ["awaiting_input", "scheduled"]
-    stopped = await h.engine.stop_current(a)
+    stopped = await h.engine.commands.stop_current(a)
     await h.clock.settle()
     assert stopped.state == "cancelled"
     assert h.states(a) == ["cancelled", "cancelled"]  # stop drops the waiting fire too
@@ -832,7 +832,7 @@ async def test_fires_stay_due_while_the_store_refuses_admission(h: Harness, code
     tried again a few seconds later."""
     import contextlib
 
-    from errands.engine.core import RETRY_ADMISSION
+    from errands.engine.base import RETRY_ADMISSION
     from errands.errors import StoreError
 
     a = await h.add("grid", {"kind": "every", "every": "1h"})

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from errands.engine import core
+from errands.engine import runs as core
 from errands.runners.command import CommandRunner
 from errands.engine.core import Engine
 from errands.engine.folders import waiting_for
@@ -94,7 +94,7 @@ async def test_overlap_skip_skips_a_fire_whose_folder_is_busy(h: Harness, folder
     a = await h.add("long", {"kind": "manual"}, workdir=str(folder))
     b = await h.add("hourly", {"kind": "every", "every": "1h", "start_at": "2026-01-05T08:30:00Z"},
                     workdir=str(folder))  # overlap: skip (the default)
-    await h.engine.run_now(a)  # 08:00 to 09:40
+    await h.engine.commands.run_now(a)  # 08:00 to 09:40
     await h.clock.advance(2 * H + 45 * M)
     rows = h.runs(b)
     assert [(r.state, r.skip_reason, r.scheduled_for) for r in rows] == [
@@ -103,9 +103,9 @@ async def test_overlap_skip_skips_a_fire_whose_folder_is_busy(h: Harness, folder
     assert (rows[0].missed_count, rows[0].missed_first) == (1, START + 30 * M)
     assert runs.overlapping("long", "hourly") == []
     # a run asked for by hand is never skipped: it waits
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(M)
-    manual = await h.engine.run_now(b)
+    manual = await h.engine.commands.run_now(b)
     await h.clock.advance(M)
     assert waiting_for(h.store.get_run(manual.id).details) is not None
     await h.clock.advance(2 * H)
@@ -134,9 +134,9 @@ async def test_a_run_waiting_to_retry_holds_no_folder(h: Harness, folder: Path) 
     a = await h.add("flaky", {"kind": "manual"}, workdir=str(folder),
                     policy={"retry": {"max_attempts": 2, "backoff": {"initial": "30s"}}})
     b = await h.add("other", {"kind": "manual"}, workdir=str(folder))
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(70)  # the first attempt failed at 60 s; its retry is due at 90 s
-    other = await h.engine.run_now(b)  # the folder is free: it starts at once
+    other = await h.engine.commands.run_now(b)  # the folder is free: it starts at once
     await h.clock.advance(1)
     assert h.store.get_run(other.id).state == "running"
     await h.clock.advance(60)  # the retry came due while "other" ran: it waits
@@ -162,13 +162,13 @@ async def test_a_parked_run_holds_no_folder_and_waits_for_it_when_it_goes_on(
     runs = Parking(h)
     a = await h.add("asks", {"kind": "manual"}, workdir=str(folder))
     b = await h.add("other", {"kind": "manual"}, workdir=str(folder))
-    parked = await h.engine.run_now(a)
+    parked = await h.engine.commands.run_now(a)
     await h.clock.advance(1)
     assert h.store.get_run(parked.id).state == "awaiting_input"
-    other = await h.engine.run_now(b)  # the parked run is not running: the folder is free
+    other = await h.engine.commands.run_now(b)  # the parked run is not running: the folder is free
     await h.clock.advance(1)
     assert h.store.get_run(other.id).state == "running"
-    await h.engine.decide(parked.id, Decision(kind="answer", text="yes"))
+    await h.engine.commands.decide(parked.id, Decision(kind="answer", text="yes"))
     await h.clock.advance(1)
     resumed = h.store.get_run(parked.id)
     assert resumed.state == "scheduled" and waiting_for(resumed.details)["title"] == "other"
@@ -180,7 +180,7 @@ async def test_a_parked_run_holds_no_folder_and_waits_for_it_when_it_goes_on(
 async def test_the_folder_rule_holds_under_the_concurrency_cap(h: Harness, folder: Path,
                                                               tmp_path: Path) -> None:
     runs = Overlaps(h)
-    await h.engine.set_setting("concurrency", "2")
+    await h.engine.commands.set_setting("concurrency", "2")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     ids = [await h.add(f"f{i}", HOURLY, workdir=str(folder), overlap="queue_one")
@@ -201,18 +201,18 @@ async def test_a_stopped_waiting_run_hands_the_folder_on(h: Harness, folder: Pat
     a = await h.add("holder", {"kind": "manual"}, workdir=str(folder))
     b = await h.add("waiter", {"kind": "manual"}, workdir=str(folder))
     c = await h.add("next", {"kind": "manual"}, workdir=str(folder))
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(1)
-    waiter = await h.engine.run_now(b)
-    nxt = await h.engine.run_now(c)
+    waiter = await h.engine.commands.run_now(b)
+    nxt = await h.engine.commands.run_now(c)
     await h.clock.advance(1)
-    stopped = await h.engine.stop_current(b)
+    stopped = await h.engine.commands.stop_current(b)
     assert stopped.id == waiter.id and stopped.state == "cancelled"
     assert waiting_for(stopped.details) is None  # (it waits no more)
     await h.clock.advance(30 * M)
     assert h.store.get_run(nxt.id).state == "succeeded"
     assert [s[0] for s in runs.spans] == ["holder", "next"]
-    assert h.engine._holds == {}  # nothing left held
+    assert h.engine.folders.holds == {}  # nothing left held
 
 
 async def test_a_crashed_engines_child_holds_its_folder_until_it_has_ended(
@@ -235,7 +235,7 @@ async def test_a_crashed_engines_child_holds_its_folder_until_it_has_ended(
         h.engine = h._new_engine()
         await h.engine.start()
         await h.clock.settle()
-        run = await h.engine.run_now(b)
+        run = await h.engine.commands.run_now(b)
         await h.clock.settle()
         shown = waiting_for(h.store.get_run(run.id).details)
         assert shown is not None and shown["run_id"] is None and shown["title"] == "crashed"
@@ -262,13 +262,13 @@ async def test_real_commands_in_one_folder_do_not_interleave(tmp_path: Path,
         script = ("for i in 1 2 3; do echo \"$ERRANDS_RUN_ID $i\" >> out.txt; sleep 0.1; done")
         ids = []
         for n in range(3):
-            made, _ = await engine.create(command_doc(f"writer {n}", {"kind": "manual"},
+            made, _ = await engine.commands.create(command_doc(f"writer {n}", {"kind": "manual"},
                                                       runner={"kind": "command",
                                                               "command": script},
                                                       workdir=str(folder)))
             ids.append(made.id)
-        started = [await engine.run_now(i) for i in ids]
-        ended = [await engine.wait_run(r.id) for r in started]
+        started = [await engine.commands.run_now(i) for i in ids]
+        ended = [await engine.commands.wait_run(r.id) for r in started]
         assert [r.state for r in ended] == ["succeeded"] * 3
         lines = (folder / "out.txt").read_text().split()
         writers = lines[0::2]

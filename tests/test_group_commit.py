@@ -17,7 +17,7 @@ from errands.catalog import Catalog
 from errands.db.schema import RunRow
 from errands.runners.command import CommandRunner
 from errands.engine.core import Engine
-from errands.engine.group_commit import GroupCommit
+from errands.ledger.group_commit import GroupCommit
 from errands.runners.processes import pid_alive
 from errands.errors import NotFound
 from errands.store import Store
@@ -172,9 +172,9 @@ async def test_the_child_pid_is_recorded_while_running_and_cleared_after(tmp_pat
     store = Store(tmp_path / "errands.sqlite3")
     engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
     await engine.start()
-    automation, _ = await engine.create({"title": "nap", "runner": {
+    automation, _ = await engine.commands.create({"title": "nap", "runner": {
         "kind": "command", "command": "sleep 0.6"}, "trigger": {"kind": "manual"}})
-    run = await engine.run_now(automation.id)
+    run = await engine.commands.run_now(automation.id)
 
     def pid() -> int | None:
         with store.db.read() as s:
@@ -187,7 +187,7 @@ async def test_the_child_pid_is_recorded_while_running_and_cleared_after(tmp_pat
     recorded = pid()
     assert store.get_run(run.id).state == "running" and recorded and recorded > 1
     assert pid_alive(recorded)
-    done = await engine.wait_run(run.id)
+    done = await engine.commands.wait_run(run.id)
     assert done.state == "succeeded" and pid() is None
     await engine.stop()
     store.close()
@@ -210,10 +210,10 @@ async def test_a_pause_in_the_turn_a_run_starts_leaves_the_run_alone(tmp_path: P
 
     async def command() -> None:
         await go.wait()
-        await h.engine.set_paused(a, True)
+        await h.engine.commands.set_paused(a, True)
 
     pause = asyncio.ensure_future(command())
-    group = h.engine._group
+    group = h.engine.ledger.group
     submit = group.submit
 
     def submit_then_command(kind: str, item: Any) -> Any:
@@ -238,13 +238,13 @@ async def test_a_child_whose_pid_cannot_be_recorded_is_ended(tmp_path: Path) -> 
         raise RuntimeError("disk full")
 
     engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
-    engine._group.register("pid", refuse)
+    engine.ledger.group.register("pid", refuse)
     await engine.start()
-    automation, _ = await engine.create({"title": "long", "runner": {
+    automation, _ = await engine.commands.create({"title": "long", "runner": {
         "kind": "command", "command": "sleep 30"}, "trigger": {"kind": "manual"},
         "policy": {"retry": {"max_attempts": 1}}})
-    run = await engine.run_now(automation.id)
-    done = await asyncio.wait_for(engine.wait_run(run.id), timeout=20)
+    run = await engine.commands.run_now(automation.id)
+    done = await asyncio.wait_for(engine.commands.wait_run(run.id), timeout=20)
     assert done.state == "failed" and done.error_code == "signal"
     await engine.stop()
     store.close()
@@ -257,10 +257,10 @@ async def test_run_now_claims_and_a_run_ends_on_the_writer_thread(tmp_path: Path
     store = Store(tmp_path / "errands.sqlite3")
     engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
     await engine.start()
-    automation, _ = await engine.create({"title": "quick", "runner": {
+    automation, _ = await engine.commands.create({"title": "quick", "runner": {
         "kind": "command", "command": "true"}, "trigger": {"kind": "manual"}})
     threads: dict[str, set[str]] = {"claim": set(), "close": set()}
-    insert, close = store.insert_run_in, engine._close_batch_in
+    insert, close = store.insert_run_in, engine.ledger._close_batch_in
 
     def noting_insert(*args: Any, **kw: Any) -> Any:
         threads["claim"].add(threading.current_thread().name)
@@ -271,9 +271,9 @@ async def test_run_now_claims_and_a_run_ends_on_the_writer_thread(tmp_path: Path
         return close(s, items)
 
     store.insert_run_in = noting_insert  # type: ignore[method-assign]
-    engine._group.register("close", noting_close)
-    run = await engine.run_now(automation.id)
-    assert (await engine.wait_run(run.id)).state == "succeeded"
+    engine.ledger.group.register("close", noting_close)
+    run = await engine.commands.run_now(automation.id)
+    assert (await engine.commands.wait_run(run.id)).state == "succeeded"
     loop_thread = threading.current_thread().name
     assert threads["claim"] and loop_thread not in threads["claim"]
     assert threads["close"] and loop_thread not in threads["close"]

@@ -380,7 +380,7 @@ async def test_what_awaits_review_stays_paused(h: AgentHarness, server: Scripted
 
 async def test_a_changed_command_waits_for_review_and_cannot_be_run_meanwhile(
         h: AgentHarness, server: ScriptedServer) -> None:
-    other, _ = await h.engine.create({"title": "backup", "trigger": {"kind": "every",
+    other, _ = await h.engine.commands.create({"title": "backup", "trigger": {"kind": "every",
                                                                      "every": "1h"},
                                       "runner": {"kind": "command", "command": "echo hi"}})
     _, results = await _automate(
@@ -395,7 +395,7 @@ async def test_a_changed_command_waits_for_review_and_cannot_be_run_meanwhile(
 
 async def test_a_run_cannot_start_what_a_person_paused(h: AgentHarness,
                                                       server: ScriptedServer) -> None:
-    other, _ = await h.engine.create({"title": "held", "paused": True,
+    other, _ = await h.engine.commands.create({"title": "held", "paused": True,
                                       "trigger": {"kind": "manual"},
                                       "runner": {"kind": "command", "command": "echo hi"}})
     _, results = await _automate(h, server, AUTOMATE,
@@ -455,8 +455,8 @@ async def test_an_attended_turn_cannot_grant_more_than_its_automation(
                                   "runner": {"kind": "agent", "prompt": "p"},
                                   "schedule": "every:1h", "permissions": {"mode": "allow_all"}}),
                 say("Tried."))
-    run = await h.engine.reply(first.session_id, "Make one that may do anything.")  # type: ignore[arg-type]
-    await h.engine.wait_run(run.id)
+    run = await h.engine.commands.reply(first.session_id, "Make one that may do anything.")  # type: ignore[arg-type]
+    await h.engine.commands.wait_run(run.id)
     assert "cannot grant more" in last_tool_result(server)
     assert [x.title for x in h.store.list()] == ["helper"]
 
@@ -655,10 +655,10 @@ async def test_an_expired_parked_run_cannot_be_approved(h: AgentHarness,
     server.play(call("run_command", {"command": "touch M"}))
     run = await h.run(a)
     assert run.state == "awaiting_input"
-    h.engine._expiries.clear()  # an engine that has not closed it yet (or none at all)
+    h.engine.runs.expiries.clear()  # an engine that has not closed it yet (or none at all)
     await h.clock.advance(timedelta(days=2).total_seconds())
     with pytest.raises(Conflict) as refused:
-        await h.engine.decide(run.id, Decision(kind="approve_once"))
+        await h.engine.commands.decide(run.id, Decision(kind="approve_once"))
     assert refused.value.code == "expired"
     assert not (h.workdir / "M").exists()
 

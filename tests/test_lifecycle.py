@@ -75,7 +75,7 @@ async def restart(h: Harness) -> None:
 
 async def test_a_parked_run_records_its_blocker_and_asks_for_attention(h: Harness) -> None:
     a = await h.add("cleanup", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
     [parked] = h.store.parked()
     assert parked.run_id == run.id and parked.blocker == APPROVAL
@@ -89,13 +89,13 @@ async def test_a_parked_run_records_its_blocker_and_asks_for_attention(h: Harnes
 
 async def test_resumed_after_a_restart_under_the_claimed_revision(h: Harness) -> None:
     a = await h.add("cleanup", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
-    await h.engine.revise(a, command_doc("cleanup v2", {"kind": "manual"}))
+    await h.engine.commands.revise(a, command_doc("cleanup v2", {"kind": "manual"}))
     await restart(h)
-    resumed = await h.engine.decide(run.id, Decision("approve_once"), request_id="d-1")
+    resumed = await h.engine.commands.decide(run.id, Decision("approve_once"), request_id="d-1")
     assert resumed.state == "scheduled"
-    await h.engine.wait_run(run.id)
+    await h.engine.commands.wait_run(run.id)
     first, second = parking(h).contexts
     assert second.resume is not None and second.resume.blocker == APPROVAL
     assert second.revision == 1 and second.definition.title == "cleanup"  # as claimed
@@ -104,11 +104,11 @@ async def test_resumed_after_a_restart_under_the_claimed_revision(h: Harness) ->
     assert done.state == "succeeded" and done.result == "approve_once"
     assert [s.get("resumed", False) for s in done.attempts] == [False, True]
     # the same decision again (a double click, a retried request): nothing happens
-    again = await h.engine.decide(run.id, Decision("approve_once"), request_id="d-1")
+    again = await h.engine.commands.decide(run.id, Decision("approve_once"), request_id="d-1")
     await h.clock.settle()
     assert again.state == "succeeded" and len(parking(h).contexts) == 2
     with pytest.raises(Conflict, match="not waiting"):
-        await h.engine.decide(run.id, Decision("deny"), request_id="d-2")
+        await h.engine.commands.decide(run.id, Decision("deny"), request_id="d-2")
     assert not h.store.parked()
     assert [i.read for i in h.store.attention() if i.kind == "awaiting_input"] == [True]
     assert [e.action for e in h.store.audit(a)][-1] == "decided"
@@ -117,21 +117,21 @@ async def test_resumed_after_a_restart_under_the_claimed_revision(h: Harness) ->
 async def test_one_decision_for_many_runs_commits_once_and_a_refusal_costs_one_run(
         h: Harness) -> None:
     ids = [await h.add(f"cleanup {i}", {"kind": "manual"}) for i in range(3)]
-    runs = [await h.engine.run_now(a) for a in ids]
+    runs = [await h.engine.commands.run_now(a) for a in ids]
     await h.clock.settle()
-    await h.engine.decide(runs[2].id, Decision("deny"))  # decided already: not parked
-    await h.engine.wait_run(runs[2].id)
+    await h.engine.commands.decide(runs[2].id, Decision("deny"))  # decided already: not parked
+    await h.engine.commands.wait_run(runs[2].id)
     sessions: list[int] = []
-    decide_in = h.engine._decide_in
+    decide_in = h.engine.ledger.decide_in
 
     def counted(s: Any, *args: Any) -> Any:
         sessions.append(id(s))
         return decide_in(s, *args)
-    h.engine._decide_in = counted  # type: ignore[method-assign]
-    outcomes = await h.engine.decide_many(
+    h.engine.ledger.decide_in = counted  # type: ignore[method-assign]
+    outcomes = await h.engine.commands.decide_many(
         [runs[0].id, runs[2].id, runs[1].id, runs[0].id, "no-such-run"],
         Decision("approve_once"), actor="cli")
-    h.engine._decide_in = decide_in  # type: ignore[method-assign]
+    h.engine.ledger.decide_in = decide_in  # type: ignore[method-assign]
     assert len(sessions) == 4 and len(set(sessions)) == 1  # the decisions, in one transaction
     assert len(outcomes) == 4  # a run named twice is decided once
     first, denied, second, missing = outcomes
@@ -140,15 +140,15 @@ async def test_one_decision_for_many_runs_commits_once_and_a_refusal_costs_one_r
     for run, outcome in ((runs[0], first), (runs[1], second)):
         assert not isinstance(outcome, Exception) and outcome.id == run.id
         assert outcome.state == "scheduled"
-        done = await h.engine.wait_run(run.id)
+        done = await h.engine.commands.wait_run(run.id)
         assert done.state == "succeeded" and done.result == "approve_once"
     assert not h.store.parked()
     decided = [e for a in ids[:2] for e in h.store.audit(a) if e.action == "decided"]
     assert [e.actor for e in decided] == ["cli", "cli"]
     # an answer to approvals: refused for each, nothing changes
-    more = [await h.engine.run_now(a) for a in ids[:2]]
+    more = [await h.engine.commands.run_now(a) for a in ids[:2]]
     await h.clock.settle()
-    refused = await h.engine.decide_many([r.id for r in more], Decision("answer", text="x"))
+    refused = await h.engine.commands.decide_many([r.id for r in more], Decision("answer", text="x"))
     assert all(isinstance(r, InvalidInput) for r in refused)
     assert len(h.store.parked()) == 2
 
@@ -159,12 +159,12 @@ async def test_a_rule_that_cannot_be_saved_costs_no_run_its_approval(h: Harness)
     (here: a command automation takes no rules) the approved runs still go on."""
     parking(h).saved_rule = lambda *_: Rule("shell", "rm *", "allow")  # type: ignore[attr-defined]
     ids = [await h.add(f"cleanup {i}", {"kind": "manual"}) for i in range(2)]
-    runs = [await h.engine.run_now(a) for a in ids]
+    runs = [await h.engine.commands.run_now(a) for a in ids]
     await h.clock.settle()
-    outcomes = await h.engine.decide_many([r.id for r in runs], Decision("approve_always"))
+    outcomes = await h.engine.commands.decide_many([r.id for r in runs], Decision("approve_always"))
     assert [getattr(o, "state", o) for o in outcomes] == ["scheduled", "scheduled"]
     for run in runs:
-        done = await h.engine.wait_run(run.id)
+        done = await h.engine.commands.wait_run(run.id)
         assert done.state == "succeeded" and done.result == "approve_always"
     assert [h.store.get(a).revision for a in ids] == [1, 1]  # no rule was saved
     assert not h.store.parked()
@@ -172,11 +172,11 @@ async def test_a_rule_that_cannot_be_saved_costs_no_run_its_approval(h: Harness)
 
 async def test_the_transcript_survives_parking_and_a_restart(h: Harness) -> None:
     a = await h.add("cleanup", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
     await restart(h)
-    await h.engine.decide(run.id, Decision("deny"))
-    await h.engine.wait_run(run.id)
+    await h.engine.commands.decide(run.id, Decision("deny"))
+    await h.engine.commands.wait_run(run.id)
     [seen] = parking(h).seen
     assert [m["role"] for m in seen] == ["user", "assistant"]
     messages = h.store.messages(f"r-{run.id}")
@@ -186,10 +186,10 @@ async def test_the_transcript_survives_parking_and_a_restart(h: Harness) -> None
 
 async def test_a_decision_must_fit_the_blocker(h: Harness) -> None:
     a = await h.add("cleanup", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
     with pytest.raises(InvalidInput, match="approval, not an answer"):
-        await h.engine.decide(run.id, Decision("answer", text="yes"))
+        await h.engine.commands.decide(run.id, Decision("answer", text="yes"))
     assert h.store.get_run(run.id).state == "awaiting_input"  # nothing changed
 
 
@@ -201,21 +201,21 @@ async def test_a_question_takes_an_answer_from_its_choices(tmp_path: Path) -> No
     await h.engine.start()
     try:
         a = await h.add("ask", {"kind": "manual"})
-        run = await h.engine.run_now(a)
+        run = await h.engine.commands.run_now(a)
         await h.clock.settle()
         with pytest.raises(InvalidInput, match="not one of the choices"):
-            await h.engine.decide(run.id, Decision("answer", text="feature"))
+            await h.engine.commands.decide(run.id, Decision("answer", text="feature"))
         with pytest.raises(InvalidInput, match="asks a question"):
-            await h.engine.decide(run.id, Decision("approve_once"))
-        await h.engine.decide(run.id, Decision("answer", text="dev"))
-        await h.engine.wait_run(run.id)
+            await h.engine.commands.decide(run.id, Decision("approve_once"))
+        await h.engine.commands.decide(run.id, Decision("answer", text="dev"))
+        await h.engine.commands.wait_run(run.id)
         assert h.store.get_run(run.id).result == "answer dev"
     finally:
         await h.stop()
 
 
 async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
-    await h.engine.set_setting("parked_expiry", "2h")
+    await h.engine.commands.set_setting("parked_expiry", "2h")
     a = await h.add("loop", {"kind": "after", "interval": "30m"})
     await h.clock.advance(1)
     assert h.states(a) == ["awaiting_input"]
@@ -233,9 +233,9 @@ async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
 
 
 async def test_parked_runs_from_before_a_restart_still_expire(h: Harness) -> None:
-    await h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.commands.set_setting("parked_expiry", "1h")
     a = await h.add("cleanup", {"kind": "manual"})
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.settle()
     await restart(h)
     await h.clock.advance(H + timedelta(seconds=1))
@@ -246,7 +246,7 @@ async def test_stopping_a_parked_after_loop_lets_it_fire_again(h: Harness) -> No
     a = await h.add("loop", {"kind": "after", "interval": "10m"})
     await h.clock.advance(1)
     assert h.states(a) == ["awaiting_input"]
-    stopped = await h.engine.stop_current(a)
+    stopped = await h.engine.commands.stop_current(a)
     assert stopped.state == "cancelled" and stopped.stop_reason == "cancelled"
     assert h.store.get(a).next_fire_at is not None  # the accounting ran
     await h.clock.advance(11 * 60)
@@ -258,8 +258,8 @@ async def test_stopping_a_parked_after_loop_lets_it_fire_again(h: Harness) -> No
 async def hourly_asker(h: Harness) -> str:
     """Parks on every run; a park expires in an hour, so it asks every other hour (the fire
     while it waits is skipped) and nobody is expected to answer for more than a day."""
-    await h.engine.set_setting("parked_expiry", "1h")
-    await h.engine.set_setting("unattended_expiry", "1d")
+    await h.engine.commands.set_setting("parked_expiry", "1h")
+    await h.engine.commands.set_setting("unattended_expiry", "1d")
     return await h.add("asker", {"kind": "every", "every": "1h"})
 
 
@@ -287,7 +287,7 @@ async def test_an_automation_whose_parks_go_unanswered_for_a_day_pauses_itself(
     await h.clock.advance(timedelta(days=2))  # paused: it asks no more, says it once
     assert len(h.runs(a)) == runs and len(unattended_items(h)) == 1
     # a person's resume clears it: the item is read and the day starts again
-    resumed = await h.engine.set_paused(a, False)
+    resumed = await h.engine.commands.set_paused(a, False)
     assert resumed.status == "active" and resumed.paused_reason is None
     assert [i.read for i in unattended_items(h)] == [True]
     await h.clock.advance(24 * H)  # parks from the next fire on; a day is not up yet
@@ -302,8 +302,8 @@ async def test_answering_a_park_starts_the_day_again(h: Harness) -> None:
     await h.clock.advance(12.5 * H)  # 12:30 past the start: the park of 12h waits
     [parked] = h.store.parked(a)
     assert parked.requested_at == START + 12 * H
-    await h.engine.decide(parked.run_id, Decision("approve_once"))
-    assert (await h.engine.wait_run(parked.run_id)).state == "succeeded"
+    await h.engine.commands.decide(parked.run_id, Decision("approve_once"))
+    assert (await h.engine.commands.wait_run(parked.run_id)).state == "succeeded"
     await h.clock.advance(13.5 * H)  # a day and 2 h after the first park
     assert h.store.get(a).status == "active" and not unattended_items(h)
     await h.clock.advance(12 * H)  # the first park after the answer was at 13h; 38h: a day
@@ -343,10 +343,10 @@ async def test_one_that_went_unanswered_while_errands_was_closed_pauses_at_start
 
 async def test_a_one_shot_that_went_unattended_past_its_fire_completes_at_start(
         h: Harness) -> None:
-    await h.engine.set_setting("parked_expiry", "1h")
-    await h.engine.set_setting("unattended_expiry", "1d")
+    await h.engine.commands.set_setting("parked_expiry", "1h")
+    await h.engine.commands.set_setting("unattended_expiry", "1d")
     a = await h.add("once", {"kind": "at", "at": (START + 30 * H).isoformat()})
-    await h.engine.run_now(a)  # parks, and nobody answers
+    await h.engine.commands.run_now(a)  # parks, and nobody answers
     await h.clock.settle()
     await h.stop()
     h.clock.jump_wall(timedelta(days=3))  # its one fire passes while Errands is closed
@@ -395,12 +395,12 @@ async def test_every_terminal_run_says_why_it_stopped(tmp_path: Path) -> None:
     a = await h.add("each", {"kind": "manual"},
                     policy={"timeout": "1m", "retry": {"max_attempts": 1}})
     for _ in range(4):
-        await h.engine.run_now(a)
+        await h.engine.commands.run_now(a)
         await h.clock.advance(120)
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(1)
-    await h.engine.stop_current(a)
-    await h.engine.run_now(a)
+    await h.engine.commands.stop_current(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(1)
     await h.stop()
     reasons = [(r.state, r.stop_reason) for r in h.runs(a)]
@@ -417,7 +417,7 @@ async def test_a_step_cap_is_not_retried(tmp_path: Path) -> None:
         Outcome(state="failed", error_code="agent", error_message="cap", stop_reason="step_cap")])
     await h.engine.start()
     a = await h.add("capped", {"kind": "manual"}, policy={"retry": {"max_attempts": 3}})
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.advance(600)
     [run] = h.runs(a)
     assert run.state == "failed" and run.attempt == 1
@@ -430,10 +430,10 @@ async def test_agent_automations_fail_cleanly_without_a_provider(tmp_path: Path)
     h = Harness(tmp_path, max_sleep=3600)
     h.engine.runners["agent"] = default_runners()["agent"]
     await h.engine.start()
-    automation, _ = await h.engine.create({"title": "brief", "trigger": {"kind": "manual"},
+    automation, _ = await h.engine.commands.create({"title": "brief", "trigger": {"kind": "manual"},
                                            "runner": {"kind": "agent", "prompt": "Summarize"}})
-    run = await h.engine.run_now(automation.id)
-    done = await h.engine.wait_run(run.id)
+    run = await h.engine.commands.run_now(automation.id)
+    done = await h.engine.commands.wait_run(run.id)
     assert done.state == "failed" and done.error_code == "no_provider"
     assert (done.error_message or "").startswith("no model provider is configured")
     assert "errands provider set --base-url" in (done.error_message or "")  # what to do
@@ -451,14 +451,14 @@ async def test_a_burst_gives_a_handful_of_stamped_notices(tmp_path: Path) -> Non
     h.engine.events.subscribe(notices.append)
     ids = []
     for i in range(200):
-        automation, _ = await h.engine.create(command_doc(f"b{i}", {"kind": "manual"}))
+        automation, _ = await h.engine.commands.create(command_doc(f"b{i}", {"kind": "manual"}))
         ids.append(automation.id)
     h.engine.events.flush()
     notices.clear()
     began = time.perf_counter()
-    runs = [await h.engine.run_now(a) for a in ids]
+    runs = [await h.engine.commands.run_now(a) for a in ids]
     for run in runs:
-        await h.engine.wait_run(run.id)
+        await h.engine.commands.wait_run(run.id)
     h.engine.events.flush()
     elapsed = time.perf_counter() - began
     changes = sum(n.changes for n in notices)
@@ -500,9 +500,9 @@ async def test_a_snapshot_older_than_a_notice_is_recognisable(tmp_path: Path) ->
 async def test_a_run_parked_before_blockers_existed_gets_the_full_wait(h: Harness) -> None:
     from errands.db.schema import BlockerRow, RunRow
 
-    await h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.commands.set_setting("parked_expiry", "1h")
     a = await h.add("old", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
     await h.stop()
     with h.store.transaction() as s:  # as an upgraded 0001 database holds it: no blocker
@@ -521,23 +521,23 @@ async def test_a_resumed_run_uses_the_task_it_was_claimed_with(h: Harness) -> No
     """Edited into an agent automation while parked: the resumed run still runs the
     command task it was started with (not the agent runner of the new revision)."""
     a = await h.add("cleanup", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
-    await h.engine.revise(a, {"title": "now an agent", "trigger": {"kind": "manual"},
+    await h.engine.commands.revise(a, {"title": "now an agent", "trigger": {"kind": "manual"},
                               "runner": {"kind": "agent", "prompt": "tidy up"}})
-    await h.engine.decide(run.id, Decision("approve_once"))
-    done = await h.engine.wait_run(run.id)
+    await h.engine.commands.decide(run.id, Decision("approve_once"))
+    done = await h.engine.commands.wait_run(run.id)
     assert done.state == "succeeded" and done.result == "approve_once"
     assert parking(h).contexts[-1].definition.runner.kind == "command"
 
 
 async def test_a_stopped_or_expired_parked_run_no_longer_asks_for_attention(h: Harness) -> None:
-    await h.engine.set_setting("parked_expiry", "1h")
+    await h.engine.commands.set_setting("parked_expiry", "1h")
     a = await h.add("ask", {"kind": "manual"})
-    await h.engine.run_now(a)
+    await h.engine.commands.run_now(a)
     await h.clock.settle()
-    await h.engine.stop_current(a)
-    await h.engine.run_now(a)
+    await h.engine.commands.stop_current(a)
+    await h.engine.commands.run_now(a)
     await h.clock.settle()
     await h.clock.advance(H + timedelta(seconds=1))
     assert h.states(a) == ["cancelled", "expired"]
@@ -547,14 +547,14 @@ async def test_a_stopped_or_expired_parked_run_no_longer_asks_for_attention(h: H
 
 async def test_deciding_a_parked_dry_run_leaves_the_real_run_in_charge(h: Harness) -> None:
     a = await h.add("ask", {"kind": "manual"})
-    real = await h.engine.run_now(a)
-    dry = await h.engine.run_now(a, dry_run=True)
+    real = await h.engine.commands.run_now(a)
+    dry = await h.engine.commands.run_now(a, dry_run=True)
     await h.clock.settle()
-    await h.engine.decide(dry.id, Decision("approve_once"))
-    await h.engine.wait_run(dry.id)
+    await h.engine.commands.decide(dry.id, Decision("approve_once"))
+    await h.engine.commands.wait_run(dry.id)
     with pytest.raises(Conflict, match="in progress"):
-        await h.engine.run_now(a)  # the real run still waits: busy
-    stopped = await h.engine.stop_current(a)
+        await h.engine.commands.run_now(a)  # the real run still waits: busy
+    stopped = await h.engine.commands.stop_current(a)
     assert stopped.id == real.id and stopped.state == "cancelled"
 
 

@@ -273,7 +273,7 @@ def test_a_preview_of_a_document_sqlite_cannot_pick_apart_takes_the_full_read(
 
 def forget_parses() -> None:
     queries._SHAPES.clear()
-    store_module._DEFINITIONS.clear()
+    store_module.DEFINITIONS.clear()
 
 
 _PIECES = st.one_of(st.none(), st.integers(-3, 10**6), st.text(max_size=12),

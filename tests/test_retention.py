@@ -103,18 +103,18 @@ async def test_history_limit_keeps_the_newest_runs_and_merges_the_skipped_fires(
 async def test_parked_and_running_runs_are_never_pruned(h: Harness) -> None:
     writer(h).park.add("asks")
     a = await h.add("asks", {"kind": "manual"}, policy={"history_limit": 2})
-    parked = await h.engine.run_now(a, dry_run=True)  # parks, and never blocks a real run
+    parked = await h.engine.commands.run_now(a, dry_run=True)  # parks, and never blocks a real run
     await h.clock.settle()
     writer(h).durations["asks"] = []
-    decided = await h.engine.run_now(a)  # parks, then goes on once decided
+    decided = await h.engine.commands.run_now(a)  # parks, then goes on once decided
     await h.clock.settle()
-    await h.engine.decide(decided.id, Decision(kind="answer", text="yes"))
+    await h.engine.commands.decide(decided.id, Decision(kind="answer", text="yes"))
     await h.clock.settle()
     writer(h).park.discard("asks")
     writer(h).durations["asks"] = [30 * 60]
-    running = await h.engine.run_now(a, dry_run=True)  # half an hour, still going
+    running = await h.engine.commands.run_now(a, dry_run=True)  # half an hour, still going
     for _ in range(4):
-        await h.engine.run_now(a)
+        await h.engine.commands.run_now(a)
         await h.clock.advance(M)
     await h.clock.advance(2 * M)
     states = {r.id: r.state for r in h.runs(a)}
@@ -127,11 +127,11 @@ async def test_parked_and_running_runs_are_never_pruned(h: Harness) -> None:
 
 
 async def test_output_logs_stay_within_their_limit(h: Harness) -> None:
-    await h.engine.set_setting("output_log_limit", "1KB")
+    await h.engine.commands.set_setting("output_log_limit", "1KB")
     a = await h.add("chatty", {"kind": "manual"})
     ids = []
     for _ in range(6):
-        ids.append((await h.engine.run_now(a)).id)
+        ids.append((await h.engine.commands.run_now(a)).id)
         await h.clock.advance(2 * M)
     assert logs(h, a) == set(ids[-2:])  # 400 bytes each: two fit in 1 KiB
     assert len(h.runs(a)) == 6  # the runs stay, with their tails
@@ -141,13 +141,13 @@ async def test_output_logs_stay_within_their_limit(h: Harness) -> None:
 async def test_pruning_waits_and_comes_at_most_once_a_minute(h: Harness) -> None:
     a = await h.add("often", {"kind": "manual"}, policy={"history_limit": 1})
     for _ in range(2):
-        await h.engine.run_now(a)
+        await h.engine.commands.run_now(a)
         await h.clock.advance(1)
     assert len(h.runs(a)) == 2  # not at once: a burst ends first
     await h.clock.advance(5)
     assert len(h.runs(a)) == 1
     for _ in range(3):
-        await h.engine.run_now(a)
+        await h.engine.commands.run_now(a)
         await h.clock.advance(10)
     assert len(h.runs(a)) == 4  # pruned a minute ago at most: not yet again
     await h.clock.advance(30)
@@ -157,7 +157,7 @@ async def test_pruning_waits_and_comes_at_most_once_a_minute(h: Harness) -> None
 async def test_history_is_pruned_at_start_after_the_limit_was_lowered(h: Harness) -> None:
     a = await h.add("daily", {"kind": "manual"})
     for _ in range(4):
-        await h.engine.run_now(a)
+        await h.engine.commands.run_now(a)
         await h.clock.advance(2 * M)
     assert len(h.runs(a)) == 4
     await h.stop()

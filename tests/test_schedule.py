@@ -9,7 +9,7 @@ import pytest
 from errands.definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
                                 ManualTrigger, ParseContext, parse_definition)
 from errands.errors import InvalidInput
-from errands.engine.fires import due_window
+from errands.fires import due_window
 from errands.schedule import describe, fires_between, jitter_offset, next_fire, next_fires
 
 T0 = datetime(2026, 1, 1, 0, 0, 7, tzinfo=timezone.utc)

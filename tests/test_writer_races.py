@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from engine_support import Harness, ok
-from errands.engine.group_commit import GroupCommit
+from errands.ledger.group_commit import GroupCommit
 from errands.errors import Conflict, NotFound
 from errands.records import Decision
 from errands.store import Store
@@ -53,7 +53,7 @@ async def until(flag: threading.Event) -> None:
 def orphans(h: Harness, automation_id: str) -> list[str]:
     """Runs left 'scheduled' that no task will ever start or end."""
     return [r.id for r in h.runs(automation_id)
-            if r.state == "scheduled" and r.id not in h.engine._tasks]
+            if r.state == "scheduled" and r.id not in h.engine.runs.tasks]
 
 
 async def test_a_run_now_cancelled_while_its_claim_is_written_still_starts_and_says_so(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ async def test_a_run_now_cancelled_while_its_claim_is_written_still_starts_and_s
     await h.engine.start()
     a = await h.add("m", {"kind": "manual"})
     gate, entered = gate_claims(h)
-    task = asyncio.ensure_future(h.engine.run_now(a))
+    task = asyncio.ensure_future(h.engine.commands.run_now(a))
     await until(entered)
     task.cancel()  # e.g. the client hung up, the facade's future was cancelled
     gate.set()
@@ -83,11 +83,11 @@ async def fire_during_claim(tmp_path: Path, overlap: str) -> tuple[Harness, str,
     h.runner.durations["c"] = 0
     await h.clock.advance(H - timedelta(seconds=1))  # the first fire ran; the next is 1 s away
     gate, entered = gate_claims(h)
-    task = asyncio.ensure_future(h.engine.run_now(a))
+    task = asyncio.ensure_future(h.engine.commands.run_now(a))
     await until(entered)
     h.clock._move(2_000_000)  # the fire is due now (as real time would pass)
     threading.Timer(0.2, gate.set).start()  # the disk finishes the claim in a moment
-    h.engine._kick()  # the timer wakes: its claim drains the writer, then fires
+    h.engine.timer.kick()  # the timer wakes: its claim drains the writer, then fires
     for _ in range(20):
         await asyncio.sleep(0)
     manual = await task
@@ -122,33 +122,33 @@ async def test_a_stop_while_a_claim_is_written_ends_the_run_as_interrupted(tmp_p
     a = await h.add("m", {"kind": "manual"})
     h.runner.durations["m"] = 10.0
     gate, entered = gate_claims(h)
-    task = asyncio.ensure_future(h.engine.run_now(a))
+    task = asyncio.ensure_future(h.engine.commands.run_now(a))
     await until(entered)
-    assert h.engine._group._writer is not None
+    assert h.engine.ledger.group._writer is not None
     # this engine's own writer: a thread another test left behind is not its business
-    ours = list(h.engine._group._writer._threads)
+    ours = list(h.engine.ledger.group._writer._threads)
     threading.Timer(0.2, gate.set).start()
     await h.stop()  # the app quits
     outcome = (await asyncio.gather(task, return_exceptions=True))[0]
     writers = [t.name for t in ours if t.is_alive()]
     try:
-        assert not h.engine._tasks, "a run was started after the engine stopped"
+        assert not h.engine.runs.tasks, "a run was started after the engine stopped"
         assert [r.state for r in h.runs(a)] == ["interrupted"]
         assert getattr(outcome, "state", None) == "interrupted"
         assert not writers, "the writer thread outlived stop()"
     finally:
-        for t in list(h.engine._tasks.values()):
+        for t in list(h.engine.runs.tasks.values()):
             t.cancel()
-        await asyncio.gather(*h.engine._tasks.values(), return_exceptions=True)
-        await h.engine._group.aclose()
+        await asyncio.gather(*h.engine.runs.tasks.values(), return_exceptions=True)
+        await h.engine.ledger.group.aclose()
 
 
 async def test_the_same_request_twice_at_once_gets_one_run(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     await h.engine.start()
     a = await h.add("m", {"kind": "manual"})
-    first, second = await asyncio.gather(h.engine.run_now(a, request_id="req-1"),
-                                         h.engine.run_now(a, request_id="req-1"),
+    first, second = await asyncio.gather(h.engine.commands.run_now(a, request_id="req-1"),
+                                         h.engine.commands.run_now(a, request_id="req-1"),
                                          return_exceptions=True)
     try:
         assert not isinstance(second, Conflict), "a resent request is refused as busy"
@@ -224,17 +224,17 @@ async def test_a_delete_while_a_claim_is_written_says_so(tmp_path: Path) -> None
     await h.engine.start()
     a = await h.add("m", {"kind": "manual"})
     gate, entered = gate_claims(h)
-    task = asyncio.ensure_future(h.engine.run_now(a))
+    task = asyncio.ensure_future(h.engine.commands.run_now(a))
     await until(entered)
     threading.Timer(0.1, gate.set).start()
-    await h.engine.delete(a)
+    await h.engine.commands.delete(a)
     outcome = (await asyncio.gather(task, return_exceptions=True))[0]
     # the claim, once written, starts its run (which the delete then cancels), or the
     # delete came first and run-now says so; either way nothing is left going
     assert (isinstance(outcome, NotFound) and "was deleted" in str(outcome)) \
         or getattr(outcome, "id", None), outcome
     await h.clock.settle()
-    assert not h.engine._tasks and a not in h.engine._slots
+    assert not h.engine.runs.tasks and a not in h.engine.slots
     await h.stop()
 
 
@@ -253,7 +253,7 @@ async def test_a_stop_while_a_decision_is_written_wins_and_the_action_never_runs
     close follows it and wins (closes commit before starts), so the resumed run finds itself
     ended and its approved action never runs; the slot is free again."""
     a = await h.add("ask", {"kind": "manual"})
-    run = await h.engine.run_now(a)
+    run = await h.engine.commands.run_now(a)
     await h.clock.settle()
     assert h.states(a) == ["awaiting_input"]
     seen: list[object] = []
@@ -261,31 +261,31 @@ async def test_a_stop_while_a_decision_is_written_wins_and_the_action_never_runs
 
     async def spy(ctx):  # type: ignore[no-untyped-def]
         if ctx.resume is not None:
-            seen.append((h.store.get_run(ctx.run_id).state, h.engine._slots[a].active))
+            seen.append((h.store.get_run(ctx.run_id).state, h.engine.slots[a].active))
         return await original(ctx)
     parking(h).run = spy  # type: ignore[method-assign]
-    decide = asyncio.ensure_future(h.engine.decide(run.id, Decision("approve_once")))
+    decide = asyncio.ensure_future(h.engine.commands.decide(run.id, Decision("approve_once")))
     await asyncio.sleep(0)
     await asyncio.sleep(0)   # decide's write is on the writer thread now
-    stopped = await h.engine.stop_current(a)
+    stopped = await h.engine.commands.stop_current(a)
     decided = await decide
     await h.clock.settle()
     assert stopped.state == "cancelled"
     assert seen == [], f"the stopped run's approved action ran anyway: {seen}"
-    assert h.states(a) == ["cancelled"] and h.engine._slots[a].active is None
+    assert h.states(a) == ["cancelled"] and h.engine.slots[a].active is None
     assert decided.state == "scheduled"  # the decision itself was taken
 
 
 async def _hold_close_of(h: Harness, run_id: str) -> tuple[threading.Event, threading.Event]:
     entered, release = threading.Event(), threading.Event()
-    batch = h.engine._group._kinds["close"]
+    batch = h.engine.ledger.group._kinds["close"]
 
     def held(s, items):  # type: ignore[no-untyped-def]
         if any(item[0] == run_id for item in items):
             entered.set()
             release.wait(10)
         return batch(s, items)
-    h.engine._group._kinds["close"] = held
+    h.engine.ledger.group._kinds["close"] = held
     return entered, release
 
 async def test_a_queued_fire_a_stop_dropped_is_not_started_by_the_run_ending_meanwhile(he: Harness) -> None:
@@ -303,7 +303,7 @@ async def test_a_queued_fire_a_stop_dropped_is_not_started_by_the_run_ending_mea
     while not entered.is_set():
         assert time.monotonic() < deadline
         await asyncio.sleep(0.001)
-    stopping = asyncio.ensure_future(h.engine.stop_current(a))
+    stopping = asyncio.ensure_future(h.engine.commands.stop_current(a))
     for _ in range(5):
         await asyncio.sleep(0)
     release.set()
@@ -345,7 +345,7 @@ async def test_an_engine_starts_under_a_brief_lock_and_claims_the_missed_fires_a
 async def test_a_commands_work_is_not_kept_off_the_writer_by_a_stream_of_batches(tmp_path: Path) -> None:
     """A burst keeps the writer committing batches back to back; a command's work still
     gets its turn within one or two commits."""
-    from errands.engine.group_commit import GroupCommit
+    from errands.ledger.group_commit import GroupCommit
     from errands.store import Store
 
     store = Store(tmp_path / "g.sqlite3")
@@ -385,7 +385,7 @@ async def test_a_run_end_the_store_refuses_for_a_while_is_recorded_later_as_it_w
     h = he
     a = await h.add("m", {"kind": "manual"})
     h.runner.durations["m"] = 1.0
-    batch = h.engine._group._kinds["close"]
+    batch = h.engine.ledger.group._kinds["close"]
     refusals = iter(range(2))
 
     def refused(s: Any, items: Any) -> Any:
@@ -393,17 +393,17 @@ async def test_a_run_end_the_store_refuses_for_a_while_is_recorded_later_as_it_w
             raise StoreError("locked", "stayed locked for 10 s by another process")
         return batch(s, items)
 
-    h.engine._group._kinds["close"] = refused
-    run = await h.engine.run_now(a)
+    h.engine.ledger.group._kinds["close"] = refused
+    run = await h.engine.commands.run_now(a)
     await h.clock.advance(2)
-    assert h.states(a) == ["running"] and h.engine._slots[a].active == run.id  # waits
+    assert h.states(a) == ["running"] and h.engine.slots[a].active == run.id  # waits
     await h.clock.advance(2 * RETRY_ADMISSION)
     [done] = h.runs(a)
     assert (done.state, done.error_code) == ("succeeded", None)
     assert done.finished_at is not None and done.finished_at < done.scheduled_for + timedelta(
         seconds=2)  # when it ended, not when it could be written
-    assert h.engine._slots[a].active is None
-    again = await h.engine.run_now(a)
+    assert h.engine.slots[a].active is None
+    again = await h.engine.commands.run_now(a)
     await h.clock.advance(2)
     assert [r.state for r in h.runs(a)] == ["succeeded", "succeeded"] and again.id
 

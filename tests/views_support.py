@@ -52,8 +52,8 @@ async def _build(tmp_path: Path) -> Scenario:
     h.runner.script("Hourly beat", (30, ok("3 new issues, 1 closed")))
     await h.clock.advance(timedelta(hours=14, minutes=30))         # to 22:30 Monday
     await h.restart(offline=timedelta(hours=9, minutes=45))        # back 08:15 Tuesday
-    await h.engine.set_paused(ids["Weekly review"], True)
-    await h.engine.run_now(ids["Deploy by hand"])
+    await h.engine.commands.set_paused(ids["Weekly review"], True)
+    await h.engine.commands.run_now(ids["Deploy by hand"])
     await h.clock.advance(timedelta(hours=3))
     now = h.clock.now()
     await h.stop()

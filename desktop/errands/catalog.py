@@ -18,12 +18,12 @@ from .agent.worktree import check_repository
 from .db.schema import AutomationRow
 from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, canonical_json,
                          check_request_id, parse_definition)
-from .engine.base import _slot_key
-from .engine.fires import Window, plan_fires
+from .ledger.closing import slot_key as _slot_key
+from .fires import Window, plan_fires
 from .errors import Conflict
 from .records import Automation, Run
 from .schedule import jitter_offset, next_fire
-from .store import Store, _automation, _load, _run, mend_instants
+from .store import Store, automation_record, row_definition, run_record, mend_instants
 from .timeutil import format_instant, utcnow
 
 Clock = Callable[[], datetime]
@@ -156,7 +156,7 @@ class Catalog:
                 self._missed_one_shot_in(s, row, definition, now)
             elif schedule_changed or row.next_fire_at is None:
                 row.next_fire_at = first_fire(definition, now, row.last_finished_at)
-            return _automation(row), True
+            return automation_record(row), True
 
     def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user",
                    reason: str | None = None) -> Automation:
@@ -171,7 +171,7 @@ class Catalog:
         now = self.clock()
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
-            automation = _automation(row)
+            automation = automation_record(row)
             refuse_archived(row.id, row.title, row.status)
             refuse_broken(automation)
             current = automation.definition
@@ -180,7 +180,7 @@ class Catalog:
                 raise Conflict("completed", "this automation has completed; edit its schedule "
                                "or stop rule to run it again")
             if current.paused == paused:
-                return _automation(row), None
+                return automation_record(row), None
             definition = replace(current, paused=paused)
             self.store.revise_in(s, row, definition, now=now, actor=actor,
                                  action="paused" if paused else "resumed",
@@ -197,8 +197,8 @@ class Catalog:
                 # starts afresh, the resume being in the audit trail)
                 self.store.read_automation_attention_in(s, row.id, "unattended")
                 missed = self._missed_one_shot_in(s, row, definition, now)
-                return _automation(row), missed
-            return _automation(row), None
+                return automation_record(row), missed
+            return automation_record(row), None
 
     def _missed_one_shot_in(self, s: Session, row: AutomationRow, definition: Definition,
                             now: datetime) -> Run | None:
@@ -238,7 +238,7 @@ class Catalog:
         row.updated_at = now
         self.store.audit_in(s, row.id, "completed", row.revision, "engine", now,
                             {"reason": why})
-        return _run(run)  # type: ignore[arg-type]
+        return run_record(run)  # type: ignore[arg-type]
 
     def set_archived(self, automation_id: str, archived: bool, *,
                      actor: str = "user") -> tuple[Automation, bool]:
@@ -253,17 +253,17 @@ class Catalog:
         with self.store.transaction() as s:
             row = self.store.get_in(s, automation_id)
             if (row.status == "archived") == archived:
-                return _automation(row), False
+                return automation_record(row), False
             if archived:
-                refuse_broken(_automation(row))  # (it would still read broken: repair it)
+                refuse_broken(automation_record(row))  # (it would still read broken: repair it)
                 self.store.audit_in(s, row.id, "archived", row.revision, actor, now,
                                     {"status": row.status})
                 row.status = "archived"
                 row.next_fire_at = None
                 row.updated_at = now
-                return _automation(row), True
+                return automation_record(row), True
             before = self.store.archived_from_in(s, row.id)
-            definition, _problem = _load(row)
+            definition, _problem = row_definition(row)
             row.next_fire_at = None  # paused or completed: a resume re-arms it from then on
             row.updated_at = now
             if before == "completed":
@@ -278,7 +278,7 @@ class Catalog:
             else:
                 self.store.audit_in(s, row.id, "unarchived", row.revision, actor, now,
                                     {"status": row.status})
-            return _automation(row), True
+            return automation_record(row), True
 
     def delete(self, automation_id: str, *, actor: str = "user") -> dict[str, int]:
         """Delete the definition and its ledger; what was destroyed, counted (``runs``,

@@ -18,7 +18,7 @@ from .definition import Trigger
 from .records import AuditEntry, load_trigger
 from .schedule import describe, iter_fires
 from .db.schema import MISSHAPEN_INSTANTS
-from .store import _DEFINITIONS, Store, _definition
+from .store import DEFINITIONS, Store, cached_definition
 from .timeutil import format_instant
 
 SortKey = Literal["next_fire", "title", "last_run"]
@@ -177,7 +177,7 @@ def _shapes(raw: Any, keys: list[tuple[str, int]], preview: bool = False) -> _Sh
     for k in keys:
         if k in found:
             continue
-        definition = _DEFINITIONS.get(k)  # parsed by the engine already: reuse it
+        definition = DEFINITIONS.get(k)  # parsed by the engine already: reuse it
         if definition is not None:
             found[k] = _remember(k, (definition.runner.kind, describe(definition.trigger), None,
                                      definition.trigger))
@@ -221,7 +221,7 @@ def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, st
     except (TypeError, ValueError) as exc:
         return None, "", f"the stored definition is not JSON ({exc})", None
     try:
-        definition = _definition(automation_id, revision, doc)
+        definition = cached_definition(automation_id, revision, doc)
     except InvalidInput as exc:
         return None, "", str(exc), None
     return definition.runner.kind, describe(definition.trigger), None, definition.trigger

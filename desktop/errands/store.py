@@ -69,24 +69,24 @@ def _forget_entropy() -> None:
 os.register_at_fork(after_in_child=_forget_entropy)
 
 
-_DEFINITIONS: "OrderedDict[tuple[str, int], Definition]" = OrderedDict()
+DEFINITIONS: "OrderedDict[tuple[str, int], Definition]" = OrderedDict()
 _DEFINITIONS_KEPT = 20_000
 
 
-def _definition(automation_id: str, revision: int, doc: dict[str, Any]) -> Definition:
+def cached_definition(automation_id: str, revision: int, doc: dict[str, Any]) -> Definition:
     """Parsed definitions are immutable, so one parse per (automation, revision) is enough.
     A write transaction that fails clears the cache, so a revision that was rolled back can
     never be served from it."""
     key = (automation_id, revision)
-    found = _DEFINITIONS.get(key)
+    found = DEFINITIONS.get(key)
     if found is None:
-        found = _DEFINITIONS[key] = load_definition(doc)
-        if len(_DEFINITIONS) > _DEFINITIONS_KEPT:
-            _DEFINITIONS.popitem(last=False)
+        found = DEFINITIONS[key] = load_definition(doc)
+        if len(DEFINITIONS) > _DEFINITIONS_KEPT:
+            DEFINITIONS.popitem(last=False)
     return found
 
 
-def _load(row: AutomationRow) -> tuple[Definition | None, str | None]:
+def row_definition(row: AutomationRow) -> tuple[Definition | None, str | None]:
     """The row's definition, or why it cannot be loaded (the automation is then broken).
     Derived at every load, so a tzdata update that removes a zone, or one that brings it
     back, is noticed without a migration or a stored flag."""
@@ -94,7 +94,7 @@ def _load(row: AutomationRow) -> tuple[Definition | None, str | None]:
     if isinstance(doc, NotJSON):
         return None, f"the stored definition is not JSON ({doc.error})"
     try:
-        return _definition(row.id, row.revision, doc), None
+        return cached_definition(row.id, row.revision, doc), None
     except InvalidInput as exc:
         return None, str(exc)
 
@@ -108,8 +108,8 @@ def _unreadable_instants(row: Any, names: Sequence[str]) -> dict[str, NotInstant
             if isinstance(value := getattr(row, name, None), NotInstant)}
 
 
-def _automation(row: AutomationRow) -> Automation:
-    definition, problem = _load(row)
+def automation_record(row: AutomationRow) -> Automation:
+    definition, problem = row_definition(row)
     bad = _unreadable_instants(row, _AUTOMATION_INSTANTS)
     if bad:  # the engine cannot tell when it would fire: broken until repaired
         problem = "; ".join([*(f"the stored {name} {value}" for name, value in bad.items()),
@@ -142,7 +142,7 @@ def mend_instants(row: AutomationRow, now: datetime) -> list[str]:
     return bad
 
 
-def _run(row: RunRow) -> Run:
+def run_record(row: RunRow) -> Run:
     return run_from_values({name: getattr(row, name) for name in _RUN_FIELDS
                             if hasattr(row, name)})
 
@@ -207,7 +207,7 @@ class Store:
             with self.db.write() as session:
                 yield session
         except BaseException:
-            _DEFINITIONS.clear()
+            DEFINITIONS.clear()
             raise
 
     # ------------------------------------------------------------------ settings
@@ -251,7 +251,7 @@ class Store:
     def get(self, automation_id: str) -> Automation:
         def read(lenient: bool) -> Automation:
             with self.db.read(lenient=lenient) as s:
-                return _automation(self.get_in(s, automation_id))
+                return automation_record(self.get_in(s, automation_id))
         return self.db.leniently(read)
 
     def get_in(self, s: Session, automation_id: str) -> AutomationRow:
@@ -270,7 +270,7 @@ class Store:
                 rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
                     AutomationRow.created_at, literal_column("automations.rowid"))
                     .execution_options(yield_per=500))
-                return [_automation(r) for r in rows]  # type: ignore[arg-type]
+                return [automation_record(r) for r in rows]  # type: ignore[arg-type]
         return self.db.leniently(read)
 
     def stored_text(self, automation_id: str) -> str:
@@ -306,7 +306,7 @@ class Store:
         with self.db.read() as s:
             row = s.scalars(select(AutomationRow)
                             .where(AutomationRow.request_id == request_id)).first()
-            return None if row is None else (_automation(row), row.request_fingerprint)
+            return None if row is None else (automation_record(row), row.request_fingerprint)
 
     def insert_automation(self, definition: Definition, *, now: datetime,
                           next_fire_at: datetime | None, request_id: str | None,
@@ -340,7 +340,7 @@ class Store:
         except IntegrityError as exc:  # a concurrent create with the same request id
             raise Conflict("identity_conflict", "a request id was used by another create at "
                            "the same moment; retry to get its automation") from exc
-        return [_automation(row) for row in rows]
+        return [automation_record(row) for row in rows]
 
     def revise_in(self, s: Session, row: AutomationRow, definition: Definition, *,
                   now: datetime, actor: str, action: str = "revised",
@@ -384,7 +384,7 @@ class Store:
                                                       RevisionRow.revision == revision)).first()
             if row is None:
                 raise NotFound(f"automation {automation_id!r} has no revision {revision}")
-            return _definition(automation_id, revision, row.definition)
+            return cached_definition(automation_id, revision, row.definition)
 
     def audit(self, automation_id: str | None = None) -> list[AuditEntry]:
         with self.db.read() as s:
@@ -454,7 +454,7 @@ class Store:
 
     def get_run(self, run_id: str) -> Run:
         with self.db.read() as s:
-            return _run(self.get_row_in(s, run_id))
+            return run_record(self.get_row_in(s, run_id))
 
     def get_row_in(self, s: Session, run_id: str) -> RunRow:
         row = s.get(RunRow, run_id)
@@ -521,7 +521,7 @@ class Store:
         try:
             with self.db.read() as s:
                 rows = list(s.scalars(q))
-                runs = [_run(r) for r in rows]
+                runs = [run_record(r) for r in rows]
             indexes = [r.index for r in rows]
         except (ValueError, TypeError):  # a value that does not decode: that row alone pays
             runs, indexes = self._runs_one_by_one(q)
@@ -536,7 +536,7 @@ class Store:
         for run_id, index in keys:
             try:
                 with self.db.read() as s:
-                    runs.append(_run(self.get_row_in(s, run_id)))
+                    runs.append(run_record(self.get_row_in(s, run_id)))
             except (ValueError, TypeError):
                 runs.append(self._salvage_run(run_id))
         return runs, [index for _, index in keys]
@@ -566,12 +566,12 @@ class Store:
             q = select(RunRow).where(RunRow.state.in_(ACTIVE_STATES))
             if automation_id:
                 q = q.where(RunRow.automation_id == automation_id)
-            return [_run(r) for r in s.scalars(q.order_by(RunRow.created_at))]
+            return [run_record(r) for r in s.scalars(q.order_by(RunRow.created_at))]
 
     def run_by_request(self, automation_id: str, request_id: str) -> Run | None:
         with self.db.read() as s:
             row = self.slot_taken_in(s, automation_id, f"manual:{request_id}")
-            return None if row is None else _run(row)
+            return None if row is None else run_record(row)
 
     def count_runs(self, automation_id: str) -> int:
         with self.db.read() as s:

@@ -11,25 +11,22 @@ import asyncio
 import fnmatch
 import json
 import logging
-import os
 import re
-import threading
 import time
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..confine import redact
 from ..definition import NETWORK_RULE_TOOLS, AgentTask, Rule
 from ..errors import ErrandsError, InvalidInput
 from ..records import Blocker, Decision
-from ..timeutil import format_duration, system_zone_name, zone
+from ..timeutil import system_zone_name, zone
 from ..runners.contract import Outcome, RunContext
 from . import permissions
 from .history import for_provider, replay
-from .provider import Provider, ProviderConfig, ProviderError, ToolCall, warm_up
-from .worktree import Worktree, WorktreeError, close_worktree, open_worktree
+from .provider import Provider, ToolCall
+from .worktree import Worktree, WorktreeError, close_worktree
 from .tools.base import (ToolEnv, ToolError, ToolResult, ToolSpec, UrlJudgement, bounded,
                          parse_arguments)
 from .tools.control import SPECS as CONTROL_SPECS

@@ -42,7 +42,7 @@ words after quote removal, rejoined with :func:`shlex.join`: ``r''m x`` is ``rm 
   ``git log $(id)``, not ``git -c core.pager=sh log``, not ``GIT_PAGER=sh git log``), or
   when the pattern is literal and, its escapes undone, equals the whole command (both
   stripped). Literal: no ``*``, ``?`` or ``[`` other than the escapes ``[*]``, ``[?]`` and
-  ``[[]``; it is what an "always allow" saves (:meth:`~errands.agent.loop.AgentRunner.saved_rule`),
+  ``[[]``; it is what an "always allow" saves (:meth:`~errands.runners.agent.AgentRunner.saved_rule`),
   so ``echo a >> log.txt && echo b`` approved always is allowed again, exactly that text.
   The pattern ``*`` matches every command, proven or not.
 - An ``ask`` or ``deny`` pattern matches when the whole command matches, or any part: on a

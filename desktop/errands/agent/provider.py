@@ -238,7 +238,7 @@ def warm_up() -> None:
     def load() -> None:
         import httpx
 
-        from . import config  # noqa: F401  (the keyring, read for each run's key)
+        from . import secrets  # noqa: F401  (the keyring, read for each run's key)
         _tls_context()
         # a client loads more on its first making; this one is never used (it opens no
         # connection) and is simply dropped

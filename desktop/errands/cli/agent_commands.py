@@ -99,8 +99,8 @@ def session_reply(args: argparse.Namespace) -> int:
             host = EngineHost(_dir(args), automatic=False, role="cli")
             engine = await host.start()
             try:
-                run = await engine.reply(args.session, args.text, request_id=args.request_id)
-                return (await engine.wait_run(run.id)).to_dict(with_output=True)
+                run = await engine.commands.reply(args.session, args.text, request_id=args.request_id)
+                return (await engine.commands.wait_run(run.id)).to_dict(with_output=True)
             finally:
                 await host.close()
         return asyncio.run(go())

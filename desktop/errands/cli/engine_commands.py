@@ -33,8 +33,8 @@ def _run_here(args: argparse.Namespace, ident: str) -> dict[str, Any]:
         host = EngineHost(_dir(args), automatic=False)
         engine = await host.start()
         try:
-            run = await engine.run_now(ident, request_id=args.request_id, dry_run=args.dry_run)
-            return (await engine.wait_run(run.id)).to_dict(with_output=True)
+            run = await engine.commands.run_now(ident, request_id=args.request_id, dry_run=args.dry_run)
+            return (await engine.commands.wait_run(run.id)).to_dict(with_output=True)
         finally:
             await host.close()
 

@@ -171,11 +171,11 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
             engine = await host.start()
             try:
                 if len(run_ids) == 1:
-                    decided: list[Any] = [await engine.decide(
+                    decided: list[Any] = [await engine.commands.decide(
                         run_ids[0], decision, request_id=args.request_id)]
                 else:
-                    decided = await engine.decide_many(run_ids, decision)
-                done = [r if isinstance(r, ErrandsError) else await engine.wait_run(r.id)
+                    decided = await engine.commands.decide_many(run_ids, decision)
+                done = [r if isinstance(r, ErrandsError) else await engine.commands.wait_run(r.id)
                         for r in decided]
                 return {"hosted": True, "runs": [{"id": i, "refused": error_payload(r)}
                                                  if isinstance(r, ErrandsError) else r.to_dict()

@@ -134,77 +134,77 @@ class Api:
 
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> Stamped[tuple[Automation, bool]]:
-        return await self._command(self.engine.create(doc, request_id=request_id, actor=actor))
+        return await self._command(self.engine.commands.create(doc, request_id=request_id, actor=actor))
 
     async def import_document(self, doc: Any, *, dry_run: bool = False,
                               actor: str = "user") -> Stamped[Any]:
         """Import an export document (:mod:`errands.transfer`); the value is the plan."""
-        return await self._command(self.engine.import_document(doc, dry_run=dry_run,
+        return await self._command(self.engine.commands.import_document(doc, dry_run=dry_run,
                                                                actor=actor))
 
     async def edit(self, automation_id: str, doc: Any, *, expected_revision: int | None = None,
                    actor: str = "user") -> Stamped[tuple[Automation, bool]]:
-        return await self._command(self.engine.revise(
+        return await self._command(self.engine.commands.revise(
             automation_id, doc, actor=actor, expected_revision=expected_revision))
 
     async def pause(self, automation_id: str, *, actor: str = "user") -> Stamped[Automation]:
-        return await self._command(self.engine.set_paused(automation_id, True, actor=actor))
+        return await self._command(self.engine.commands.set_paused(automation_id, True, actor=actor))
 
     async def resume(self, automation_id: str, *, actor: str = "user") -> Stamped[Automation]:
-        return await self._command(self.engine.set_paused(automation_id, False, actor=actor))
+        return await self._command(self.engine.commands.set_paused(automation_id, False, actor=actor))
 
     async def archive(self, automation_id: str, *,
                       actor: str = "user") -> Stamped[tuple[Automation, bool]]:
         """Stop it for good, keeping its runs, transcripts, revisions and logs; the value
         says whether anything changed (archiving an archived one does not)."""
-        return await self._command(self.engine.set_archived(automation_id, True, actor=actor))
+        return await self._command(self.engine.commands.set_archived(automation_id, True, actor=actor))
 
     async def unarchive(self, automation_id: str, *,
                         actor: str = "user") -> Stamped[tuple[Automation, bool]]:
         """Bring it back, paused (or completed, if it was); a resume re-arms it."""
-        return await self._command(self.engine.set_archived(automation_id, False, actor=actor))
+        return await self._command(self.engine.commands.set_archived(automation_id, False, actor=actor))
 
     async def delete(self, automation_id: str, *,
                      actor: str = "user") -> Stamped[dict[str, int]]:
         """Delete it and its ledger; the value counts what went: runs, transcripts,
         revisions (run logs and the audit trail are kept)."""
-        return await self._command(self.engine.delete(automation_id, actor=actor))
+        return await self._command(self.engine.commands.delete(automation_id, actor=actor))
 
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
                       dry_run: bool = False, wait: bool = False,
                       actor: str = "user") -> Stamped[Run]:
         async def go() -> Run:
-            run = await self.engine.run_now(automation_id, request_id=request_id,
+            run = await self.engine.commands.run_now(automation_id, request_id=request_id,
                                             dry_run=dry_run, actor=actor)
-            return await self.engine.wait_run(run.id) if wait else run
+            return await self.engine.commands.wait_run(run.id) if wait else run
         return await self._command(go())
 
     async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
                     wait: bool = False, actor: str = "user") -> Stamped[Run]:
         async def go() -> Run:
-            run = await self.engine.reply(session_id, text, request_id=request_id, actor=actor)
-            return await self.engine.wait_run(run.id) if wait else run
+            run = await self.engine.commands.reply(session_id, text, request_id=request_id, actor=actor)
+            return await self.engine.commands.wait_run(run.id) if wait else run
         return await self._command(go())
 
     async def stop(self, automation_id: str, *, actor: str = "user") -> Stamped[Run]:
-        return await self._command(self.engine.stop_current(automation_id, actor=actor))
+        return await self._command(self.engine.commands.stop_current(automation_id, actor=actor))
 
     async def decide(self, run_id: str, decision: Decision, *, request_id: str | None = None,
                      actor: str = "user") -> Stamped[Run]:
-        return await self._command(self.engine.decide(run_id, decision, request_id=request_id,
+        return await self._command(self.engine.commands.decide(run_id, decision, request_id=request_id,
                                                       actor=actor))
 
     async def decide_many(self, run_ids: Sequence[str], decision: Decision, *,
                           actor: str = "user") -> Stamped[list[Run | ErrandsError]]:
         """One decision for several parked runs in one transaction; a refusal stands in
         the list for the run it concerns."""
-        return await self._command(self.engine.decide_many(run_ids, decision, actor=actor))
+        return await self._command(self.engine.commands.decide_many(run_ids, decision, actor=actor))
 
     async def mark_read(self, item_id: int | None = None) -> Stamped[int]:
-        return await self._command(self.engine.mark_attention_read(item_id))
+        return await self._command(self.engine.commands.mark_attention_read(item_id))
 
     async def set_setting(self, key: str, value: str | None) -> Stamped[str]:
-        return await self._command(self.engine.set_setting(key, value))
+        return await self._command(self.engine.commands.set_setting(key, value))
 
     # ------------------------------------------------------------------ queries
 

@@ -10,27 +10,40 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import replace
-from typing import Any
-
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from ..actors import stopped_by
 from ..catalog import refuse_archived, refuse_broken, stale
 from ..errors import Conflict, InvalidInput, NotFound
 from ..records import Automation, Run
 from ..settings import Settings
-from ..store import _run, new_id
-from .base import ARCHIVED, PAUSED, REPLACED, SHUTDOWN, EngineBase, _failed, _Slot
+from ..ledger import Ledger
+from ..store import new_id
+from .base import ARCHIVED, PAUSED, REPLACED, SHUTDOWN, Slot, failed
 from ..runners.processes import settle
 
+if TYPE_CHECKING:
+    from .core import Engine
 
-class Commands(EngineBase):
+
+class Commands:
+    """What clients ask; ``_claims`` holds the run-now claims being written,
+    (automation, request id or run id) -> the run, so a repeat waits for the first."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self._claims: dict[tuple[str, str], asyncio.Future[Run]] = {}
+
+    async def settle(self) -> None:
+        """The engine stops: run-now claims being written end (as interrupted)."""
+        if self._claims:
+            await asyncio.wait(list(self._claims.values()))  # (wait cancels none of them)
+
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> tuple[Automation, bool]:
-        automation, created = await self._write(
-            lambda: self.catalog.create(doc, request_id=request_id, actor=actor),
-            then=lambda made: self._refresh(made[0].id, made[0]))
+        automation, created = await self.e.write(
+            lambda: self.e.catalog.create(doc, request_id=request_id, actor=actor),
+            then=lambda made: self.e.take_in(made[0].id, made[0]))
         return automation, created
 
     async def import_document(self, doc: Any, *, dry_run: bool = False,
@@ -40,66 +53,66 @@ class Commands(EngineBase):
         from ..transfer import apply_import, plan_import
 
         if dry_run:  # writes nothing: checked off the loop, so fires and requests go on
-            await self._group.settled()
-            return await self._read(plan_import, self.catalog, doc)
+            await self.e.ledger.group.settled()
+            return await self.e.read(plan_import, self.e.catalog, doc)
 
         def write() -> tuple[Any, list[Automation]]:
-            plan = plan_import(self.catalog, doc)  # on the writer: what it finds it creates
-            apply_import(self.catalog, plan, actor=actor)
+            plan = plan_import(self.e.catalog, doc)  # on the writer: what it finds it creates
+            apply_import(self.e.catalog, plan, actor=actor)
             ids = [item.automation_id for item, _, _ in plan.creates]
-            return plan, [self.store.get(i) for i in ids if i is not None]
+            return plan, [self.e.store.get(i) for i in ids if i is not None]
 
         def take_in(done: tuple[Any, list[Automation]]) -> None:
             for automation in done[1]:
-                self._refresh(automation.id, automation)
+                self.e.take_in(automation.id, automation)
 
-        plan, _ = await self._write(write, then=take_in)
+        plan, _ = await self.e.write(write, then=take_in)
         return plan
 
     async def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
                      expected_revision: int | None = None) -> tuple[Automation, bool]:
         """Replace the definition. With ``expected_revision``, refuse when someone else
         changed it since the caller read it (a form open while the CLI edited)."""
-        await self._group.settled()  # act on the store as it is, queued run starts included
+        await self.e.ledger.group.settled()  # act on the store as it is, queued run starts included
         if expected_revision is not None:
-            current = (await self._slot(automation_id)).automation
+            current = (await self.e.slot(automation_id)).automation
             if current.revision != expected_revision:
                 raise stale(current, expected_revision)
 
         def take_in(done: tuple[Automation, bool]) -> None:
             if done[1]:
-                self._refresh(automation_id, done[0])
+                self.e.take_in(automation_id, done[0])
 
-        return await self._write(lambda: self.catalog.revise(
+        return await self.e.write(lambda: self.e.catalog.revise(
             automation_id, doc, actor=actor, expected_revision=expected_revision), then=take_in)
 
     async def set_paused(self, automation_id: str, paused: bool, *, actor: str = "user") -> Automation:
         """Pause or resume (``Catalog.set_paused``). A one-shot resumed after its instant
         may record its missed fire and complete, or leave it due for the timer."""
-        held = self._slots.get(automation_id)
+        held = self.e.slots.get(automation_id)
         engine_paused = held is not None and held.automation.paused_reason is not None
 
         def take_in(done: tuple[Automation, Run | None]) -> None:
             automation, missed = done
-            self._refresh(automation_id, automation)
+            self.e.take_in(automation_id, automation)
             if missed is not None:
-                self.events.publish("run_changed", automation_id=automation_id,
+                self.e.events.publish("run_changed", automation_id=automation_id,
                                     run_id=missed.id, data={"state": missed.state})
             if not paused and engine_paused:  # its pause's attention item was read
-                self.events.publish("attention_raised", automation_id=automation_id,
+                self.e.events.publish("attention_raised", automation_id=automation_id,
                                     data={"read": "unattended"})
 
-        automation, _ = await self._write(
-            lambda: self.catalog.change_paused(automation_id, paused, actor=actor),
+        automation, _ = await self.e.write(
+            lambda: self.e.catalog.change_paused(automation_id, paused, actor=actor),
             then=take_in)
         if paused:  # a pending retry of an automatic fire is dropped, quietly
-            slot = self._slots[automation_id]
+            slot = self.e.slots[automation_id]
             for run_id in (slot.active, slot.queued):
                 if run_id is None:
                     continue
-                run = await self._read(self.store.get_run, run_id)
+                run = await self.e.read(self.e.store.get_run, run_id)
                 if run.trigger != "manual" and run.state == "scheduled":
-                    closing = self._cancel(run_id, PAUSED)
+                    closing = self.e.runs.cancel(run_id, PAUSED)
                     if closing is not None:
                         await closing
         return automation
@@ -111,18 +124,18 @@ class Commands(EngineBase):
         for a decision ends instead of parking); what waits is ended now, as ``cancelled``
         with the error ``archived``: a queued fire, a pending retry (run by hand too: an
         archived automation cannot be run) and a run parked for a decision."""
-        await self._group.settled()  # act on the store as it is, queued run starts included
-        done = await self._write(
-            lambda: self.catalog.set_archived(automation_id, archived, actor=actor),
-            then=lambda made: self._refresh(automation_id, made[0]))
-        slot = self._slots.get(automation_id)
+        await self.e.ledger.group.settled()  # act on the store as it is, queued run starts included
+        done = await self.e.write(
+            lambda: self.e.catalog.set_archived(automation_id, archived, actor=actor),
+            then=lambda made: self.e.take_in(automation_id, made[0]))
+        slot = self.e.slots.get(automation_id)
         if archived and done[1] and slot is not None:
             for run_id in (slot.queued, slot.active):
                 if run_id is None:
                     continue
-                run = await self._read(self.store.get_run, run_id)
+                run = await self.e.read(self.e.store.get_run, run_id)
                 if run.state in ("scheduled", "awaiting_input"):
-                    closing = self._cancel(run_id, ARCHIVED)
+                    closing = self.e.runs.cancel(run_id, ARCHIVED)
                     if closing is not None:
                         await closing
         return done
@@ -131,11 +144,11 @@ class Commands(EngineBase):
                     actor: str = "user") -> Run:
         """An attended follow-up turn in a session: a run of its automation whose user turn
         is ``text``, in that session (it sees the turns before it)."""
-        session = await self._read(self.store.session, session_id)
+        session = await self.e.read(self.e.store.session, session_id)
         if session.automation_id is None:
             raise Conflict("no_automation", f"session {session_id} has no automation left to "
                            "answer in it")
-        automation = (await self._slot(session.automation_id)).automation
+        automation = (await self.e.slot(session.automation_id)).automation
         if automation.definition is None or automation.definition.runner.kind != "agent":
             raise InvalidInput("session", "only an agent automation's session takes a reply",
                                "the session of an agent run", "errands session reply r-… 'go on'")
@@ -150,20 +163,20 @@ class Commands(EngineBase):
         """Run by hand, paused or not. Idempotent by ``request_id`` (a repeat sent while
         the first is still being written gets the same run); refused while busy.
         ``reply``: (session id, session kind, text) of an attended follow-up turn."""
-        slot = await self._slot(automation_id)
+        slot = await self.e.slot(automation_id)
         refuse_broken(slot.automation)
         refuse_archived(automation_id, slot.automation.title, slot.automation.status)
         if request_id:
             writing = self._claims.get((automation_id, request_id))
             if writing is not None:
                 return await asyncio.shield(writing)
-            existing = await self._read(self.store.run_by_request, automation_id, request_id)
+            existing = await self.e.read(self.e.store.run_by_request, automation_id, request_id)
             writing = self._claims.get((automation_id, request_id))  # (sent while it read)
             if writing is not None:
                 return await asyncio.shield(writing)
             if existing is not None:
                 return existing
-        if self._stopping:
+        if self.e.stopping:
             raise Conflict("stopping", "Errands is quitting; run it after the next start")
         if slot.active is not None and not dry_run:
             raise Conflict("busy", f"{slot.automation.title} has a run in progress; wait for it "
@@ -192,101 +205,85 @@ class Commands(EngineBase):
             self._claims.pop(key, None)
         return run
 
-    async def _claim_manual(self, slot: _Slot, run_id: str, request_id: str | None,
+    async def _claim_manual(self, slot: Slot, run_id: str, request_id: str | None,
                             dry_run: bool, actor: str, reply: tuple[str, str, str] | None,
                             done: asyncio.Future[Run]) -> Run:
         """Write run-now's claim (on the writer thread), then start the run, unless the
         engine stopped, the automation went or a fire replaced it meanwhile. A cancelled
         caller does not undo a claim once written: the run starts, then it is told."""
         automation_id = slot.automation.id
-        now = self.clock.now()
+        now = self.e.clock.now()
 
-        def claim(s: Session) -> Run:
-            row = self.store.get_in(s, automation_id)
-            run_row = self.store.insert_run_in(
-                s, row, slot=f"manual:{request_id or uuid.uuid4()}", trigger="manual",
-                state="scheduled", now=now, scheduled_for=now, request_id=request_id,
-                dry_run=dry_run, id=run_id)
-            if reply is not None:
-                session_id, kind, text = reply
-                run_row.session_id = session_id
-                self.store.append_messages_in(s, [(
-                    session_id, automation_id, kind, row.title, run_row.id,
-                    "user", {"content": text, "turn": "reply", "run_id": run_row.id,
-                             "attempt": run_row.attempt or 1}, now)])
-            self.store.audit_in(s, automation_id, "run_requested", row.revision, actor, now,
-                                {"run_id": run_row.id, "dry_run": dry_run})
-            return _run(run_row)
-
-        future = self._group.submit("call", claim)
+        future = self.e.ledger.claim_manual(automation_id, run_id, request_id, dry_run, actor,
+                                            reply, now, f"manual:{request_id or uuid.uuid4()}")
         interrupted = await settle(future)  # written whatever happens meanwhile
         error = future.exception()
         if error is not None:
             if slot.active == run_id:
                 slot.active = None
-            if isinstance(error, IntegrityError):  # the same request id, sent before
-                existing = await self._read(self.store.run_by_request, automation_id,
+            if Ledger.repeated(error):  # the same request id, sent before
+                existing = await self.e.read(self.e.store.run_by_request, automation_id,
                                             request_id or "")
                 if existing is not None:
                     return existing
             raise error
         run: Run = future.result()
-        if self._slots.get(automation_id) is not slot:
+        if self.e.slots.get(automation_id) is not slot:
             raise NotFound(f"{slot.automation.title} was deleted before its run could start")
-        why = SHUTDOWN if self._stopping else None
+        why = SHUTDOWN if self.e.stopping else None
         if not dry_run and slot.active != run_id:
             why = why or REPLACED  # a fire with overlap cancel_previous took the slot
         if why is not None:  # never started: it ends here, with its reason
             if slot.active == run_id:
                 slot.active = None
-            await settle(self._close(run_id, _failed(why),
+            await settle(self.e.runs.close(run_id, failed(why),
                                      "interrupted" if why is SHUTDOWN else "cancelled"))
-            run = await self._read(self.store.get_run, run_id)
+            run = await self.e.read(self.e.store.get_run, run_id)
             if interrupted is not None:
                 done.set_result(run)
                 raise interrupted
             return run
         slot.automation = replace(slot.automation, last_index=run.index)
-        self.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
+        self.e.events.publish("run_changed", automation_id=automation_id, run_id=run.id,
                             data={"state": "scheduled"})
-        self._spawn(run.id, run=run)  # the record just written: no read back
+        self.e.runs.spawn(run.id, run=run)  # the record just written: no read back
         if interrupted is not None:
             done.set_result(run)
             raise interrupted
         return run
 
     async def stop_current(self, automation_id: str, *, actor: str = "user") -> Run:
-        slot = await self._slot(automation_id)
+        slot = await self.e.slot(automation_id)
         run_id = slot.active
         if run_id is None:
             raise Conflict("not_running", f"{slot.automation.title} has no active run")
         why = ("cancelled", stopped_by(actor))
         if slot.queued:
-            closing = self._cancel(slot.queued, why)  # (no task: a close, queued run gone)
+            closing = self.e.runs.cancel(slot.queued, why)  # (no task: a close, queued run gone)
             if closing is not None:
                 await closing
-        await self._cancel_and_wait(run_id, why)
-        return await self._read(self.store.get_run, run_id)
+        await self.e.runs.cancel_and_wait(run_id, why)
+        return await self.e.read(self.e.store.get_run, run_id)
 
     async def delete(self, automation_id: str, *, actor: str = "user") -> dict[str, int]:
         """Cancel what runs, then delete the definition and its run ledger (logs are kept);
         what was destroyed, counted (``Catalog.delete``)."""
-        await self._group.settled()  # act on the store as it is, queued run starts included
-        slot = await self._slot(automation_id)
+        await self.e.ledger.group.settled()  # act on the store as it is, queued run starts included
+        slot = await self.e.slot(automation_id)
         for run_id in (slot.queued, slot.active):
             if run_id is not None:
-                await self._cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
+                await self.e.runs.cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
 
         def gone(_: dict[str, int]) -> None:
-            self._slots.pop(automation_id, None)
-            self.events.publish("automation_deleted", automation_id=automation_id)
+            self.e.slots.pop(automation_id, None)
+            self.e.events.publish("automation_deleted", automation_id=automation_id)
 
-        return await self._write(lambda: self.catalog.delete(automation_id, actor=actor),
+        return await self.e.write(lambda: self.e.catalog.delete(automation_id, actor=actor),
                                  then=gone)
 
     async def mark_attention_read(self, item_id: int | None = None) -> int:
-        count = await self._write(lambda: self.store.mark_attention_read(item_id),
-                                  then=lambda _: self.events.publish(
+        count = await self.e.write(lambda: self.e.store.mark_attention_read(item_id),
+                                  then=lambda _: self.e.events.publish(
                                       "attention_raised",
                                       data={"read": item_id if item_id else "all"}))
         return count
@@ -295,16 +292,28 @@ class Commands(EngineBase):
         """Store a setting (None: back to the default) and apply it at once."""
         def write() -> Settings:
             if value is None:
-                self.store.unset_setting(key)
+                self.e.store.unset_setting(key)
             else:
-                self.store.set_setting(key, value)
-            return self.store.settings()
+                self.e.store.set_setting(key, value)
+            return self.e.store.settings()
 
         def apply(settings: Settings) -> None:
-            self.settings = settings
-            if key == "concurrency":  # running work keeps its slot
-                self._cap = asyncio.Semaphore(settings.concurrency)
-            self._kick()
-            self.events.publish("settings_changed", data={"key": key})
+            self.e.configure(settings)
+            self.e.timer.kick()
+            self.e.events.publish("settings_changed", data={"key": key})
 
-        return (await self._write(write, then=apply)).raw(key)
+        return (await self.e.write(write, then=apply)).raw(key)
+
+    async def decide(self, run_id: str, decision: Any, *, request_id: str | None = None,
+                     actor: str = "user") -> Run:
+        """Resume a parked run with a decision (``Runs.decide``)."""
+        return await self.e.runs.decide(run_id, decision, request_id=request_id, actor=actor)
+
+    async def decide_many(self, run_ids: Any, decision: Any, *, actor: str = "user") -> list[Any]:
+        """One decision for several parked runs, in one transaction (``Runs.decide_many``)."""
+        return await self.e.runs.decide_many(run_ids, decision, actor=actor)
+
+    async def wait_run(self, run_id: str) -> Run:
+        """Until the run is final (for ``run-now --wait``)."""
+        return await self.e.runs.wait_run(run_id)
+

@@ -24,17 +24,15 @@ import asyncio
 import os
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.orm import Session
-
-from ..db.schema import RunRow
 from ..definition import Definition
+from ..ledger import WAITING
 from ..timeutil import format_instant
-from .base import EngineBase
 
-FOLDER_BUSY = "folder_busy"  # the skip reason
-WAITING = "waiting_for"      # the key in a queued run's details while it waits
+if TYPE_CHECKING:
+    from .core import Engine
+
 LEFTOVER = "leftover:"       # the holder id of a dead engine's children in a folder
 
 
@@ -51,38 +49,44 @@ class _Hold:
     waiters: deque[tuple[str, str | None, "asyncio.Future[None]"]] = field(default_factory=deque)
 
 
-class Folders(EngineBase):
-    """Attributes (``Engine.__init__``): ``_holds`` folder -> hold, ``_run_folder`` run ->
-    the folder it holds, ``_folder_keys`` workdir text -> folder, ``_leftovers`` pid ->
-    automation of a dead engine's child, ``_leftover_folder`` pid -> its folder."""
+class Folders:
+    """Who holds which folder, and who waits for it."""
 
-    def _folder_of(self, d: Definition | None, dry_run: bool = False) -> str | None:
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self.holds: dict[str, _Hold] = {}            # folder -> who holds it, who waits
+        self._run_folder: dict[str, str] = {}        # run -> the folder it holds
+        self.keys: dict[str, str] = {}               # workdir text -> the folder compared
+        self._leftovers: dict[int, str] = {}         # a dead engine's child -> automation
+        self._leftover_folder: dict[int, str] = {}   # ... -> the folder it holds
+
+    def folder_of(self, d: Definition | None, dry_run: bool = False) -> str | None:
         """The folder a run of ``d`` holds, or None when it shares nothing."""
         if d is None or d.workdir is None or d.worktree or dry_run:
             return None
-        key = self._folder_keys.get(d.workdir)
+        key = self.keys.get(d.workdir)
         if key is None:
-            key = self._folder_keys[d.workdir] = folder_key(d.workdir)
+            key = self.keys[d.workdir] = folder_key(d.workdir)
         return key
 
-    def _take_folder(self, key: str, run_id: str, automation_id: str | None) -> bool:
+    def take(self, key: str, run_id: str, automation_id: str | None) -> bool:
         """Hold ``key`` for ``run_id`` if it is free (or already its own)."""
-        hold = self._holds.get(key)
+        hold = self.holds.get(key)
         if hold is None:
-            self._holds[key] = _Hold(run_id, automation_id)
+            self.holds[key] = _Hold(run_id, automation_id)
             self._run_folder[run_id] = key
             return True
         return hold.run_id == run_id
 
-    async def _hold_folder(self, run_id: str, automation_id: str, key: str) -> None:
+    async def hold(self, run_id: str, automation_id: str, key: str) -> None:
         """Until ``run_id`` holds ``key``: at once when it is free, else in turn, its row
         saying meanwhile that it waits for the folder. Cancelled while waiting, it leaves
         the line (and hands the folder on if it was given it at that very moment)."""
         if self._run_folder.get(run_id, key) != key:  # admitted for another (an edit since)
-            self._release_folder(run_id)
-        if self._take_folder(key, run_id, automation_id):
+            self.release(run_id)
+        if self.take(key, run_id, automation_id):
             return
-        hold = self._holds[key]
+        hold = self.holds[key]
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         hold.waiters.append((run_id, automation_id, future))
         self._say_waiting(run_id, automation_id, key, hold)
@@ -90,16 +94,16 @@ class Folders(EngineBase):
             await future
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():  # handed over as it was cancelled
-                self._release_folder(run_id)
+                self.release(run_id)
             raise
         self._say_waiting(run_id, automation_id, key, None)
 
-    def _release_folder(self, run_id: str) -> None:
+    def release(self, run_id: str) -> None:
         """``run_id`` no longer holds its folder (if it held one): the next in line gets it."""
         key = self._run_folder.pop(run_id, None)
         if key is None:
             return
-        hold = self._holds.get(key)
+        hold = self.holds.get(key)
         if hold is None or hold.run_id != run_id:
             return
         while hold.waiters:
@@ -110,7 +114,7 @@ class Folders(EngineBase):
             self._run_folder[next_run] = key
             future.set_result(None)
             return
-        del self._holds[key]
+        del self.holds[key]
 
     def _say_waiting(self, run_id: str, automation_id: str, key: str,
                      hold: _Hold | None) -> None:
@@ -118,26 +122,11 @@ class Folders(EngineBase):
         once it has started or ended), or clear it."""
         holder: dict[str, Any] | None = None
         if hold is not None:
-            slot = self._slots.get(hold.automation_id or "")
-            holder = {"folder": key, "since": format_instant(self.clock.now()),
+            slot = self.e.slots.get(hold.automation_id or "")
+            holder = {"folder": key, "since": format_instant(self.e.clock.now()),
                       "run_id": None if hold.run_id.startswith(LEFTOVER) else hold.run_id,
                       "automation_id": hold.automation_id,
                       "title": slot.automation.title if slot is not None else None}
-
-        def write(s: Session) -> None:
-            row = s.get(RunRow, run_id)
-            if row is None:
-                return
-            details = dict(row.details) if isinstance(row.details, dict) else {}
-            if holder is None:  # (whatever its state: its start may have committed first)
-                if WAITING not in details:
-                    return
-                details.pop(WAITING)
-            elif row.state != "scheduled":  # (started or ended meanwhile)
-                return
-            else:
-                details[WAITING] = holder
-            row.details = details or None
 
         def written(future: asyncio.Future[None]) -> None:
             if future.cancelled() or future.exception() is not None:
@@ -145,43 +134,39 @@ class Folders(EngineBase):
             data: dict[str, Any] = {"state": "scheduled"}
             if holder is not None:
                 data[WAITING] = "folder"
-            self.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+            self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                                 data=data)
 
-        self._group.submit("call", write).add_done_callback(written)
+        self.e.ledger.say_waiting(run_id, holder).add_done_callback(written)
 
-    def _folder_busy_in_batch(self, key: str, automation_id: str,
-                              reserving: dict[str, tuple[str, str]]) -> str | None:
-        """Who holds ``key`` for a fire of ``automation_id`` being admitted (memory, then
-        the claims of the same batch): that automation's id, or None when it is free."""
-        hold = self._holds.get(key)
-        if hold is not None:
-            return hold.automation_id or ""
-        taken = reserving.get(key)
-        return taken[1] if taken is not None else None
+    def holder(self, key: str) -> str | None:
+        """Who holds ``key`` now: that automation's id ("" for a dead engine's child), or
+        None when it is free (admission also counts the claims of its own batch)."""
+        hold = self.holds.get(key)
+        return None if hold is None else hold.automation_id or ""
 
     # ------------------------------------------------------------- after a crash
 
-    def _note_leftovers(self, leftovers: dict[int, str]) -> None:
+    def note_leftovers(self, leftovers: dict[int, str]) -> None:
         """The children a dead engine left (pid -> automation), being ended now."""
         self._leftovers.update(leftovers)
 
-    def _hold_leftovers(self) -> None:
+    def hold_leftovers(self) -> None:
         """Once the automations are loaded: the folders of children still being ended are
         held until they have ended, so no new run works beside them."""
         for pid, automation_id in list(self._leftovers.items()):
-            slot = self._slots.get(automation_id)
-            key = self._folder_of(slot.automation.definition) if slot is not None else None
+            slot = self.e.slots.get(automation_id)
+            key = self.folder_of(slot.automation.definition) if slot is not None else None
             if key is None:
                 continue
             self._leftover_folder[pid] = key
-            self._take_folder(key, LEFTOVER + key, automation_id)
+            self.take(key, LEFTOVER + key, automation_id)
 
-    def _leftover_ended(self, pid: int) -> None:
+    def leftover_ended(self, pid: int) -> None:
         self._leftovers.pop(pid, None)
         key = self._leftover_folder.pop(pid, None)
         if key is not None and key not in self._leftover_folder.values():
-            self._release_folder(LEFTOVER + key)
+            self.release(LEFTOVER + key)
 
 
 def resolve_folders(workdirs: set[str]) -> dict[str, str]:

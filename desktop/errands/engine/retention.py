@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import itertools
 import logging
+from typing import TYPE_CHECKING
 
 from .. import history
-from .base import EngineBase
+
+if TYPE_CHECKING:
+    from .core import Engine
 
 log = logging.getLogger(__name__)
 PRUNE_AFTER = 5.0      # seconds after a run ended
@@ -27,100 +31,106 @@ PRUNE_EVERY = 60.0     # seconds: an automation is pruned at most once a minute
 PRUNE_CLEARANCE = 2.0  # seconds: a fire due this soon is let through first
 
 
-class Retention(EngineBase):
-    """Attributes (``Engine.__init__``): ``_prune_queue`` a heap of (when, seq, automation),
-    ``_prune_wanted`` automations in it, ``_pruned_at`` automation -> monotonic time of its
-    last pruning, ``_pruner`` the task working through the queue, ``_prune_wake`` set when
-    the queue changed."""
+class Retention:
+    """A heap of automations to look at (when, seq, automation), the set of those in it,
+    when each was last pruned (monotonic), and the task working through the heap."""
 
-    def _want_prune(self, automation_id: str, after: float = PRUNE_AFTER) -> None:
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self._queue: list[tuple[float, int, str]] = []
+        self._wanted: set[str] = set()
+        self._pruned_at: dict[str, float] = {}
+        self._pruner: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()  # set when the queue changed
+        self._seq = itertools.count()
+
+    def want(self, automation_id: str, after: float = PRUNE_AFTER) -> None:
         """Look at the automation's history soon (a run of it ended)."""
-        if not self.automatic or self._stopping or automation_id in self._prune_wanted:
+        if not self.e.automatic or self.e.stopping or automation_id in self._wanted:
             return
-        when = max(self.clock.monotonic() + after,
+        when = max(self.e.clock.monotonic() + after,
                    self._pruned_at.get(automation_id, float("-inf")) + PRUNE_EVERY)
-        self._prune_wanted.add(automation_id)
-        heapq.heappush(self._prune_queue, (when, next(self._seq), automation_id))
-        self._prune_wake.set()  # (a sleeping pruner looks at the queue's head again)
+        self._wanted.add(automation_id)
+        heapq.heappush(self._queue, (when, next(self._seq), automation_id))
+        self._wake.set()  # (a sleeping pruner looks at the queue's head again)
         if self._pruner is None or self._pruner.done():
-            self._pruner = asyncio.get_running_loop().create_task(self._prune_loop())
+            self._pruner = asyncio.get_running_loop().create_task(self._loop())
 
-    def _prune_at_start(self) -> None:
+    def at_start(self) -> None:
         """After a start: every automation that made more runs than its limit (known from
         memory). Logs over their limit are trimmed after the automation's next run: looking
         at every command automation's logs at each start cost a catalogue of 10,000 a
         scan of 10,000 folders while the window was first being used."""
-        default = self.settings.get("run_history_limit")
-        for automation_id, slot in self._slots.items():
+        default = self.e.settings.get("run_history_limit")
+        for automation_id, slot in self.e.slots.items():
             d = slot.automation.definition
             keep = (d.policy.history_limit if d is not None else None) or default
             if slot.automation.last_index > keep and slot.automation.status != "archived":
-                self._want_prune(automation_id, PRUNE_AT_START)
+                self.want(automation_id, PRUNE_AT_START)
 
-    async def _prune_loop(self) -> None:
+    async def _loop(self) -> None:
         deferred = False
-        while self._prune_queue and not self._stopping:
-            when, _, automation_id = self._prune_queue[0]
-            wait = when - self.clock.monotonic()
+        while self._queue and not self.e.stopping:
+            when, _, automation_id = self._queue[0]
+            wait = when - self.e.clock.monotonic()
             if wait > 0:
-                self._prune_wake.clear()
-                await self.clock.wait(self._prune_wake, wait)
+                self._wake.clear()
+                await self.e.clock.wait(self._wake, wait)
                 continue
-            due = self._peek_due()  # type: ignore[attr-defined]
-            ahead = None if due is None else (due - self.clock.now()).total_seconds()
+            due = self.e.timer.peek_due()  # type: ignore[attr-defined]
+            ahead = None if due is None else (due - self.e.clock.now()).total_seconds()
             if ahead is not None and 0 <= ahead < PRUNE_CLEARANCE and not deferred:
                 deferred = True  # a fire (a burst?) goes first; once, or dense fires starve it
-                await self.clock.sleep(ahead + PRUNE_CLEARANCE)
+                await self.e.clock.sleep(ahead + PRUNE_CLEARANCE)
                 continue
             deferred = False
-            heapq.heappop(self._prune_queue)
-            self._prune_wanted.discard(automation_id)
-            self._pruned_at[automation_id] = self.clock.monotonic()
-            self._reading += 1  # off the loop from here to its end (a fake clock waits for it)
-            try:
-                await self._prune(automation_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # (a full disk, a lock held for long): tried after its next run
-                log.exception("could not prune the history of automation %s", automation_id)
-            finally:
-                self._reading -= 1
+            heapq.heappop(self._queue)
+            self._wanted.discard(automation_id)
+            self._pruned_at[automation_id] = self.e.clock.monotonic()
+            with self.e.ledger.working():  # off the loop to its end (a fake clock waits)
+                try:
+                    await self._prune(automation_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # (a full disk, a lock held long): tried after its next run
+                    log.exception("could not prune the history of automation %s",
+                                  automation_id)
 
     async def _prune(self, automation_id: str) -> None:
         """Keep one automation's history and logs within their limits."""
-        slot = self._slots.get(automation_id)
+        slot = self.e.slots.get(automation_id)
         if slot is None or slot.automation.status == "archived":  # archived: kept as it is
             return
         d = slot.automation.definition
         keep = (d.policy.history_limit if d is not None else None) \
-            or self.settings.get("run_history_limit")
+            or self.e.settings.get("run_history_limit")
         pruned = 0
         if slot.automation.last_index > keep:  # (else it never made more runs than it keeps)
-            before = await self._read(history.cutoff, self.store, automation_id, keep)
+            before = await self.e.read(history.cutoff, self.e.store, automation_id, keep)
             more = before is not None
-            while more and not self._stopping:
-                ids, more = await self._group.run(
-                    lambda: history.prune_runs(self.store, automation_id, before))
+            while more and not self.e.stopping:
+                ids, more = await self.e.write(
+                    lambda: self.e.ledger.prune_runs(automation_id, before))
                 if ids:
                     pruned += len(ids)
-                    await self._read(history.delete_logs, self.data_dir, automation_id, ids)
+                    await self.e.read(history.delete_logs, self.e.data_dir, automation_id, ids)
             more = before is not None
-            while more and not self._stopping:
-                merged, more = await self._group.run(
-                    lambda: history.coalesce_skipped(self.store, automation_id, before))
+            while more and not self.e.stopping:
+                merged, more = await self.e.write(
+                    lambda: self.e.ledger.coalesce_skipped(automation_id, before))
                 pruned += merged
-        limit = self.settings.get("output_log_limit")
-        trimmed = await self._read(history.trim_logs, self.store, self.data_dir,
+        limit = self.e.settings.get("output_log_limit")
+        trimmed = await self.e.read(history.trim_logs, self.e.store, self.e.data_dir,
                                    automation_id, limit)
         if pruned or trimmed:
             log.info("history of automation %s: %d old runs deleted or merged, %d logs "
                      "deleted", automation_id, pruned, len(trimmed))
-            self.events.publish("automation_changed", automation_id=automation_id,
+            self.e.events.publish("automation_changed", automation_id=automation_id,
                                 data={"pruned": pruned})
 
-    async def _stop_pruning(self) -> None:
-        self._prune_queue.clear()
-        self._prune_wanted.clear()
+    async def stop(self) -> None:
+        self._queue.clear()
+        self._wanted.clear()
         if self._pruner is not None:
             self._pruner.cancel()
             await asyncio.gather(self._pruner, return_exceptions=True)

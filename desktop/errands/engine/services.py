@@ -24,49 +24,51 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.orm import Session
-
-from ..definition import Permissions, Rule
+from ..definition import Permissions
 from ..errors import InvalidInput
 from ..settings import Settings
 from ..timeutil import format_instant
-from .base import EngineBase
 from ..runners.contract import RunContext
+
+if TYPE_CHECKING:
+    from .core import Engine
 
 log = logging.getLogger(__name__)
 MAX_DEPTH = 3
 ACTIONS = ("create", "update", "pause", "resume", "delete", "list", "run_now")
 
 
-class Services(EngineBase):
+class Services:
+    """What a run asks of the engine (the :class:`RunServices` a runner is given)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+
     def notify(self, ctx: RunContext, title: str, body: str) -> None:
         """Queued with the engine's writes (the run goes on at once); the notice follows
         the commit."""
-        now = self.clock.now()
-
-        def write(s: Session) -> None:
-            self.store.add_attention_in(s, kind="notify", title=title or ctx.definition.title,
-                                        body=body, now=now, automation_id=ctx.automation_id,
-                                        run_id=ctx.run_id)
+        now = self.e.clock.now()
 
         def written(future: asyncio.Future[None]) -> None:
             if future.cancelled() or future.exception() is not None:
                 log.error("run %s's notice %r could not be recorded: %s", ctx.run_id, title,
                           "cancelled" if future.cancelled() else future.exception())
                 return
-            self.events.publish("attention_raised", automation_id=ctx.automation_id,
+            self.e.events.publish("attention_raised", automation_id=ctx.automation_id,
                                 run_id=ctx.run_id, data={"notify": {"title": title, "body": body}})
 
-        self._group.submit("call", write).add_done_callback(written)
+        self.e.ledger.attention(kind="notify", title=title or ctx.definition.title, body=body,
+                                now=now, automation_id=ctx.automation_id,
+                                run_id=ctx.run_id).add_done_callback(written)
 
     def current_settings(self) -> Settings:
         """The settings as they are now (a run reads its provider's from them)."""
-        return self.settings
+        return self.e.settings
 
     def permission_rules(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("permission_rules"))
+        return tuple(self.e.settings.get("permission_rules"))
 
     async def automate(self, ctx: RunContext, action: str, arguments: dict[str, Any], *,
                        attended: bool = False) -> dict[str, Any]:
@@ -80,7 +82,7 @@ class Services(EngineBase):
                 {"id": a.id, "title": a.title, "status": a.status,
                  "kind": a.definition.runner.kind if a.definition else None,
                  "next_fire_at": format_instant(a.next_fire_at)}
-                for a in await self._read(self.store.list)]}
+                for a in await self.e.read(self.e.store.list)]}
         if action == "create":
             follow_up = self._is_follow_up(ctx, arguments)
             doc = self._document(ctx, arguments, base=None)
@@ -110,7 +112,7 @@ class Services(EngineBase):
             review = not attended and not follow_up
             if review:
                 doc["paused"] = True
-            automation, _ = await self.create(doc, actor=actor)  # type: ignore[attr-defined]
+            automation, _ = await self.e.commands.create(doc, actor=actor)  # type: ignore[attr-defined]
             if review:
                 await self._review(ctx, automation.id, f"New automation to review: {automation.title}",
                              "Created by an unattended run; it stays paused until you resume it.")
@@ -119,7 +121,7 @@ class Services(EngineBase):
         if not isinstance(ident, str) or not ident:
             raise InvalidInput("id", "is required for " + action, "an automation id (see list)",
                                '{"action": "' + action + '", "id": "3f2a…"}')
-        ident = await self._read(self.store.resolve_id, ident)
+        ident = await self.e.read(self.e.store.resolve_id, ident)
         if action == "delete" and ident == ctx.automation_id:  # it would wait for itself
             raise InvalidInput("id", "a run cannot delete its own automation; finish, and ask "
                                "the user to delete it", "another automation's id",
@@ -129,7 +131,7 @@ class Services(EngineBase):
                                "resumes it after looking at it", "pause, update, list, …",
                                '{"action": "list"}')
         if action == "update":
-            current = await self._read(self.store.get, ident)
+            current = await self.e.read(self.e.store.get, ident)
             base = current.definition.to_dict() if current.definition else {}
             doc = self._document(ctx, arguments, base=base)
             doc.pop("origin", None)  # where an automation came from is not the model's to say
@@ -148,25 +150,25 @@ class Services(EngineBase):
                 review = any(doc.get(k) != base.get(k) for k in ("runner", "workdir", "worktree"))
                 if review:  # what it runs changed: nobody has looked at that yet
                     doc["paused"] = True
-            automation, _ = await self.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
+            automation, _ = await self.e.commands.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
             if review:
                 await self._review(ctx, ident, f"Changed automation to review: {automation.title}",
                              "An unattended run changed what it runs; it stays paused until "
                              "you resume it.")
             return self._echo(automation, created=False)
         if action in ("pause", "resume"):
-            automation = await self.set_paused(ident, action == "pause", actor=actor)  # type: ignore[attr-defined]
+            automation = await self.e.commands.set_paused(ident, action == "pause", actor=actor)  # type: ignore[attr-defined]
             return self._echo(automation, created=False)
         if action == "delete":
-            await self.delete(ident, actor=actor)  # type: ignore[attr-defined]
+            await self.e.commands.delete(ident, actor=actor)  # type: ignore[attr-defined]
             return {"deleted": ident}
-        target = await self._read(self.store.get, ident)
+        target = await self.e.read(self.e.store.get, ident)
         if target.status != "active":
             raise InvalidInput("id", f"{target.title!r} is {target.status}; a run cannot start "
                                "an automation that is not active (one a run made or changed "
                                "waits for the user to look at it and resume it)",
                                "an active automation's id (see list)", '{"action": "list"}')
-        run = await self.run_now(ident, actor=actor)  # type: ignore[attr-defined]
+        run = await self.e.commands.run_now(ident, actor=actor)  # type: ignore[attr-defined]
         return {"run": {"id": run.id, "index": run.index, "state": run.state}}
 
     @staticmethod
@@ -205,7 +207,7 @@ class Services(EngineBase):
         from ..drafts import document_from_arguments  # (the phrase reader: 70 ms to import)
 
         zone = getattr(ctx.definition.trigger, "timezone", None)  # the creator's zone
-        doc = document_from_arguments(arguments, now=self.clock.now(), zone=zone, base=base)
+        doc = document_from_arguments(arguments, now=self.e.clock.now(), zone=zone, base=base)
         if base is None:
             doc.setdefault("workdir", str(ctx.workdir) if ctx.definition.workdir else None)
             if doc.get("workdir") is None:
@@ -213,15 +215,12 @@ class Services(EngineBase):
         return doc
 
     async def _review(self, ctx: RunContext, automation_id: str, title: str, body: str) -> None:
-        now = self.clock.now()
+        now = self.e.clock.now()
 
-        def write() -> None:
-            with self.store.transaction() as s:
-                self.store.add_attention_in(s, kind="review", title=title, body=body, now=now,
-                                            automation_id=automation_id, run_id=ctx.run_id)
-
-        await self._write(write, then=lambda _: self.events.publish(
-            "attention_raised", automation_id=automation_id, run_id=ctx.run_id))
+        await self.e.ledger.attention(kind="review", title=title, body=body, now=now,
+                                      automation_id=automation_id, run_id=ctx.run_id)
+        self.e.events.publish("attention_raised", automation_id=automation_id,
+                              run_id=ctx.run_id)
 
     @staticmethod
     def _echo(automation: Any, *, created: bool) -> dict[str, Any]:

@@ -6,13 +6,13 @@ for the automation, so a later run can replay earlier turns.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..definition import Definition
-from ..store import Store
-from .group_commit import GroupCommit
+
+if TYPE_CHECKING:
+    from .book import Ledger
 
 
 def session_for(definition: Definition, automation_id: str, run_id: str,
@@ -29,14 +29,13 @@ def session_for(definition: Definition, automation_id: str, run_id: str,
 
 
 class RunTranscript:
-    def __init__(self, store: Store, group: GroupCommit, now: Callable[[], datetime], *,
+    def __init__(self, ledger: Ledger, now: Callable[[], datetime], *,
                  session_id: str, kind: str, automation_id: str, run_id: str,
                  title: str, on_append: Callable[[], None] | None = None,
                  new: bool = False) -> None:
         """``new``: the session is this run's own and holds nothing yet (its first attempt):
         what it holds is then known here, and reading it costs no commit and no query."""
-        self._store = store
-        self._group = group
+        self._ledger = ledger
         self._now = now
         self._id = session_id
         self._head = (session_id, automation_id, kind, title, run_id)
@@ -48,7 +47,7 @@ class RunTranscript:
         return self._id
 
     def append(self, role: str, content: dict[str, Any]) -> None:
-        self._group.post("message", (*self._head, role, content, self._now()))
+        self._ledger.append_message((*self._head, role, content, self._now()))
         if self._known is not None:
             self._known.append({"role": role, **content})
         if self._on_append is not None:  # a session view open on it refreshes
@@ -58,7 +57,7 @@ class RunTranscript:
         """Everything appended so far (by this run and, continuing, by earlier ones)."""
         if self._known is not None:
             return list(self._known)
-        await self._group.settled()
-        found = await asyncio.to_thread(self._store.messages, self._id)
+        await self._ledger.group.settled()
+        found = await self._ledger.read(self._ledger.store.messages, self._id)
         return [{"role": m.role, **m.content} for m in found
                 if isinstance(m.content, dict)]  # a damaged row costs only itself

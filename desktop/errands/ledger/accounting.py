@@ -1,7 +1,7 @@
 """What a run's end means for its automation: counters, streaks, attention, stop rules, the
 next fire of an ``after`` loop, and the pause of an automation nobody attends to.
 
-Pure, like :mod:`errands.engine.fires`: given the definition, the automation's counters and
+Pure, like :mod:`errands.fires`: given the definition, the automation's counters and
 the run's facts, it returns a :class:`Verdict`; the engine applies it in the transaction that
 records the run's end, whatever ended the run (success, failure, stop, expiry, a crash).
 """
@@ -14,6 +14,9 @@ from datetime import datetime, timedelta
 from ..definition import AfterTrigger, AtTrigger, Definition
 from ..records import COUNTED_STATES
 from ..timeutil import format_duration
+
+
+CLOCK_TRIGGERS = ("schedule", "catch_up")
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def account(d: Definition, before: Counters, run: Ended, now: datetime, *,
         v.last_result = run.result
     if status != "active":
         return v
-    automatic = run.trigger != "manual"
+    automatic = run.trigger in CLOCK_TRIGGERS  # (a run by hand or by an event moves no clock)
     trigger = d.trigger
     if d.stop.max_runs is not None and v.counted_runs >= d.stop.max_runs:
         v.complete = f"reached {d.stop.max_runs} runs"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from ..definition import AfterTrigger, AtTrigger, Definition, EveryTrigger, Trigger
-from ..schedule import fires_between, next_fire
+from .definition import AfterTrigger, AtTrigger, Definition, EveryTrigger, Trigger
+from .schedule import fires_between, next_fire
 
 _TICK = timedelta(microseconds=1)
 

@@ -1,0 +1,146 @@
+"""What fires an automation: its trigger sources, one registry of them.
+
+A source watches for its kind of trigger and tells the engine when an automation fires.
+Today there are two: the clock (``at``, ``every``, ``after`` and ``cron`` triggers, whose
+fires the timer finds from each automation's durable cursor and admits in batches) and a
+person (``run_now``). Both end in the ledger's claim, so every fire meets the same rules:
+a slot is claimed once, ``overlap`` decides what a fire does while a run is active,
+``concurrency`` caps what runs at once, the stop rules and the attention items follow the
+run's end. A source of events (a changed folder, a webhook, mail, another automation's
+end) registers here the same way and is started and stopped with the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Protocol
+
+from ..errors import Conflict, InvalidInput
+from ..ledger import Due, Offer
+from ..records import Run
+
+if TYPE_CHECKING:
+    from .core import Engine
+
+log = logging.getLogger(__name__)
+
+
+class TriggerSource(Protocol):
+    """One kind of trigger: started once the engine's memory is loaded, stopped before
+    its runs are; it tells the engine of fires through the engine's parts."""
+
+    kind: str
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class ClockSource:
+    """Fires that come due by the clock: the timer (``engine.timer``) finds and admits
+    them; this source starts and stops it with the engine."""
+
+    kind = "clock"
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+
+    async def start(self) -> None:
+        if self.e.automatic:  # (an engine a CLI command hosts fires nothing by itself)
+            await self.e.timer.start(self.e.clock.now())
+
+    async def stop(self) -> None:
+        await self.e.timer.stop()
+
+
+class ManualSource:
+    """Runs asked for by a person or a program (``commands.run_now``): nothing to watch."""
+
+    kind = "manual"
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        await self.e.commands.settle()  # claims being written end as interrupted
+
+
+SOURCES: dict[str, type] = {"manual": ManualSource, "clock": ClockSource}
+
+
+class Sources:
+    """The engine's trigger sources, one of each registered kind, started in order and
+    stopped in reverse; and the one way a source other than the clock fires an
+    automation (``offer``)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self.all: list[TriggerSource] = [make(engine) for make in SOURCES.values()]
+        self._offers: list[tuple[str, Offer, asyncio.Future[Run | str]]] = []
+        self._admitting: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        for source in self.all:
+            await source.start()
+
+    async def stop(self) -> None:
+        for source in reversed(self.all):
+            await source.stop()
+        if self._admitting is not None:  # offers made before the stop are answered
+            await asyncio.gather(self._admitting, return_exceptions=True)
+
+    async def offer(self, automation_id: str, offer: Offer) -> Run | str:
+        """``offer.source`` fired the automation: admitted through the ledger's claim with
+        the rules of any fire (one claim per slot: an offer repeated with the same key
+        is answered ``"duplicate"``; ``overlap``; one run per folder; ``concurrency``
+        when it starts). The run claimed, or why none was: ``"skipped"`` (recorded, with
+        its reason), ``"duplicate"``, ``"automation_paused"`` and the like (the automation
+        is not active: nothing recorded), ``"broken"``. Offers of one loop turn share
+        one transaction."""
+        if not offer.source or not offer.key:
+            raise InvalidInput("offer", "needs a source and a key", "the source's kind and "
+                               "the event's own key", 'Offer("folder", "notes.md@1733…", at)')
+        if self.e.stopping:
+            raise Conflict("stopping", "Errands is quitting; the event was not admitted")
+        await self.e.slot(automation_id)  # (NotFound for one that does not exist)
+        future: asyncio.Future[Run | str] = asyncio.get_running_loop().create_future()
+        self._offers.append((automation_id, offer, future))
+        if self._admitting is None or self._admitting.done():
+            self._admitting = asyncio.get_running_loop().create_task(self._admit())
+        return await asyncio.shield(future)
+
+    async def _admit(self) -> None:
+        """Admit the offers waiting, one per automation per transaction (a second offer of
+        the same automation then sees the first one's run, as ``overlap`` needs)."""
+        await asyncio.sleep(0)  # the offers of this loop turn go together
+        while self._offers:
+            await self.e.ledger.group.idle()  # (the claim then waits for no write of ours)
+            batch, later, seen = [], [], set()
+            for item in self._offers:
+                (later if item[0] in seen else batch).append(item)
+                seen.add(item[0])
+            self._offers = later
+            dues, asked = [], []
+            for automation_id, offer, future in batch:
+                slot = self.e.slots.get(automation_id)
+                if slot is None:
+                    future.set_result("deleted")
+                    continue
+                dues.append(Due(slot.automation, slot.active, slot.queued, offer))
+                asked.append((automation_id, offer, future))
+            if not dues:
+                continue
+            try:
+                admitted = self.e.timer.admit(dues, self.e.clock.now())
+            except Exception as exc:  # nothing was recorded: each offer hears why
+                for _, _, future in asked:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for automation_id, offer, future in asked:
+                if not future.done():
+                    future.set_result(admitted.offers.get((automation_id, offer.slot),
+                                                          "not_admitted"))
