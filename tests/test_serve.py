@@ -193,7 +193,6 @@ def test_run_now_wait_and_busy_through_the_engine(serve: Serve, tmp_path: Path) 
     again = serve.cli("run-now", a, "--request-id", "one")
     assert again["id"] == run["id"]
     serve.cli("edit", a, "--command", "sleep 20")
-    serve.cli("run-now", a)
     busy = serve.cli("run-now", a, check=False)
     assert busy.returncode == 4 and json.loads(busy.stderr)["error"]["code"] == "busy"
     stopped = serve.cli("stop", a)
@@ -239,6 +238,36 @@ def test_kill_9_then_restart_loses_nothing_and_leaves_no_orphan(serve: Serve, tm
         dupes = db.execute("SELECT slot, count(*) FROM runs GROUP BY automation_id, slot "
                            "HAVING count(*) > 1").fetchall()
         assert dupes == []
+
+
+def test_a_stubborn_child_never_outlives_a_chain_of_crashes(serve: Serve,
+                                                            tmp_path: Path) -> None:
+    """A child that ignores SIGTERM, left by a killed engine: the next engine sends it
+    SIGTERM and would SIGKILL it after its grace, but is itself killed first. The run
+    keeps the child's pid until the child has ended, so the engine after that ends it."""
+    serve.start()
+    pidfile = tmp_path / "child.pid"
+    a = serve.cli("add", "--title", "stubborn", "--command",
+                  f"trap '' TERM; echo $$ > {pidfile}; sleep 300 & wait",
+                  "--schedule", "every:1h")["id"]
+    wait_for(lambda: pidfile.exists() and pidfile.read_text().strip())
+    child = int(pidfile.read_text())
+    serve.kill9()
+    serve.start()  # recovery: SIGTERM (ignored), SIGKILL due in 5 s ...
+    serve.kill9()  # ... which this engine never gets to send
+    assert _alive(child)
+    [row] = serve.ledger(a)
+    assert row["state"] == "interrupted"
+
+    def pid_on_row() -> int | None:
+        with _read_only(serve.data) as db:
+            return db.execute("SELECT pid FROM runs WHERE automation_id = ?", (a,)).fetchone()[0]
+
+    assert pid_on_row() is not None  # the ended run still names the child
+    serve.start()
+    wait_for(lambda: not _alive(child), timeout=15)
+    wait_for(lambda: pid_on_row() is None)  # forgotten once it has ended
+    serve.stop()
 
 
 def test_a_frozen_engine_records_missed_fires_as_asleep(serve: Serve) -> None:

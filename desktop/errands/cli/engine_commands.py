@@ -30,7 +30,7 @@ def _run_here(args: argparse.Namespace, ident: str) -> dict[str, Any]:
     from ..engine.service import EngineHost
 
     async def go() -> dict[str, Any]:
-        host = EngineHost(_dir(args), automatic=False)
+        host = EngineHost(_dir(args), automatic=False, role="cli")
         engine = await host.start()
         try:
             run = await engine.commands.run_now(ident, request_id=args.request_id, dry_run=args.dry_run)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..engine.control import EngineUnreachable, request_sync
+from ..errors import Conflict
 from ..engine.lock import DataDirLock, read_owner
 
 ATTEMPTS = 50
@@ -41,7 +42,13 @@ def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[]
                 time.sleep(0.1)  # starting or stopping: look again
                 continue
         if local_takes_lock:
-            return local()
+            try:
+                return local()
+            except Conflict as exc:  # another command took the folder a moment ago: it
+                if exc.code != "engine_running":  # hosts an engine that answers: ask it
+                    raise
+                time.sleep(0.1)
+                continue
         lock = DataDirLock(data_dir, "cli")
         if lock.try_acquire():
             try:

@@ -43,6 +43,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _quiet(future: asyncio.Future[Any]) -> None:
+    """A write nobody waits for: its failure is logged (the next start tries again)."""
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("could not record that a leftover process ended: %s", future.exception())
+
+
 class _Ended(Exception):
     """The run was closed (a stop, an expiry) between being asked to start and starting."""
 
@@ -123,16 +129,22 @@ class Runs:
             lambda: self.e.ledger.recover(now, begin_termination, failed(CRASHED)))
         if ending:
             log.info("ending %d process group(s) left by a previous engine", len(ending))
-            self.e.folders.note_leftovers(ending)  # their folders are held until they have ended
+            # their folders are held until they have ended
+            self.e.folders.note_leftovers({pid: a for pid, (a, _) in ending.items()})
             self._reaper = asyncio.get_running_loop().create_task(
-                self._end_leftovers(list(ending)))
+                self._end_leftovers({pid: run_id for pid, (_, run_id) in ending.items()}))
 
-    async def _end_leftovers(self, pids: list[int]) -> None:
+    async def _end_leftovers(self, runs: dict[int, str]) -> None:
+        """Wait for each child to end (SIGKILL after its grace), then forget its pid on
+        its run: until then a crash of this engine leaves it to the next start."""
+        pids = list(runs)
+
         async def end(pid: int) -> None:
             try:
                 await await_termination(pid, LEFTOVER_GRACE)
             finally:  # (ended, or killed at once as the engine stops)
                 self.e.folders.leftover_ended(pid)
+                self.e.ledger.forget_pid(runs[pid]).add_done_callback(_quiet)
 
         results = await asyncio.gather(*(end(pid) for pid in pids), return_exceptions=True)
         for pid, result in zip(pids, results):

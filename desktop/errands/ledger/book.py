@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -363,26 +363,47 @@ class Ledger:
     # -------------------------------------------------- the engine's own changes
 
     def recover(self, now: datetime, end: Callable[[int, Any], bool],
-                outcome: Outcome) -> dict[int, str]:
+                outcome: Outcome) -> dict[int, tuple[str, str]]:
         """On the writer thread, at start: runs a dead engine left active become
         ``interrupted`` (``outcome``); ``end(pid, start ticks)`` is asked first to begin
         ending each one's child, and the children it began to end are returned
-        (pid -> automation). One damaged row costs that row, not the start."""
+        (pid -> (automation, run)). Such a run keeps its child's pid until the child is
+        known to have ended (``forget_pid``): an engine killed again before then leaves
+        it to the next start, which ends it then (a child that ignores SIGTERM never
+        outlives a chain of crashes). One damaged row costs that row, not the start."""
         with self.store.db.read() as s:
             groups = list(s.execute(select(
-                RunRow.id, RunRow.pid, RunRow.pid_started, RunRow.automation_id).where(
-                    RunRow.state.in_(("running", "scheduled")))))
-        ending = {pid: automation_id for _, pid, started, automation_id in groups
+                RunRow.id, RunRow.pid, RunRow.pid_started, RunRow.automation_id,
+                RunRow.state).where(or_(RunRow.state.in_(("running", "scheduled")),
+                                        RunRow.pid.is_not(None)))))
+        ending = {pid: (automation_id, run_id)
+                  for run_id, pid, started, automation_id, _ in groups
                   if isinstance(pid, int) and pid > 0 and end(pid, started)}
+        ended_runs = {run_id for _, run_id in ending.values()}
         with self.store.transaction() as s:
-            for run_id, *_ in groups:
+            for run_id, pid, started, _, state in groups:
                 try:
                     with s.begin_nested():
-                        close_in(self.store, s, run_id, "interrupted", outcome, now, None,
-                                 self.unattended_expiry)
+                        if state in ("running", "scheduled"):
+                            close_in(self.store, s, run_id, "interrupted", outcome, now, None,
+                                     self.unattended_expiry)
+                        row = s.get(RunRow, run_id)
+                        if row is not None and run_id in ended_runs:
+                            row.pid, row.pid_started = pid, started  # until it has ended
+                        elif row is not None and row.state not in ("running", "scheduled"):
+                            row.pid = row.pid_started = None  # (gone already)
                 except Exception:
                     log.exception("could not end run %s left by a previous engine", run_id)
         return ending
+
+    def forget_pid(self, run_id: str) -> asyncio.Future[None]:
+        """A dead engine's child of this (ended) run has ended: its pid is forgotten."""
+        def write(s: Session) -> None:
+            row = s.get(RunRow, run_id)
+            if row is not None and row.state not in ("running", "scheduled"):
+                row.pid = row.pid_started = None
+
+        return self._call(write)
 
     def pause_unattended(self, now: datetime, expiry: timedelta) -> list[Automation]:
         """On the writer thread, at start: pause each automation whose parked runs went
