@@ -142,5 +142,4 @@ class Sources:
                 continue
             for automation_id, offer, future in asked:
                 if not future.done():
-                    future.set_result(admitted.offers.get((automation_id, offer.slot),
-                                                          "not_admitted"))
+                    future.set_result(admitted.answer((automation_id, offer.slot)))

@@ -262,11 +262,12 @@ class Timer:
             self.e.folders.take(folder, run_id, automation_id)
         for automation_id, run_id in admitted.recorded:
             self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id)
-        for automation in admitted.changed:
-            self.e.take_in(automation.id, automation)
-        new_runs = {run.id for run, _ in admitted.started}
+        for automation in admitted.automations():  # (after the notices: the claims are
+            self.e.take_in(automation.id, automation)  # what must not wait)
+        started = admitted.runs()
+        new_runs = {run.id for run, _ in started}
         for automation_id in admitted.cancels:
             self.e.runs.replace_runs_of(automation_id, keep=new_runs)
-        for run, delay in admitted.started:
+        for run, delay in started:
             self.e.runs.spawn(run.id, delay, run=run)
         return admitted

@@ -69,16 +69,44 @@ class Folders(Protocol):
 
 @dataclass
 class Admission:
-    """What one admission committed, for the engine to take in."""
+    """What one admission committed, for the engine to take in. The claimed runs and the
+    changed automations become records when asked for (``runs``, ``automations``): a
+    burst's notices go out first, and they are what must not wait."""
 
-    started: list[tuple[Run, float]] = field(default_factory=list)  # run, delay to start
+    started: list[tuple[Any, float]] = field(default_factory=list)  # run, delay to start
     cancels: list[str] = field(default_factory=list)   # automations whose run a fire replaced
-    changed: list[Automation] = field(default_factory=list)
+    changed: list[Any] = field(default_factory=list)   # rows' cursors, or records
     placed: list[tuple[str, str, str]] = field(default_factory=list)  # automation, run, where
     reserving: dict[str, tuple[str, str]] = field(default_factory=dict)  # folder -> run, automation
     recorded: list[tuple[str, str]] = field(default_factory=list)  # automation, run: new rows
     # each offer's answer, (automation, slot) -> the run claimed, or why there is none
-    offers: dict[tuple[str, str], Run | str] = field(default_factory=dict)
+    offers: dict[tuple[str, str], Any] = field(default_factory=dict)
+    held: dict[str, Automation] = field(default_factory=dict)  # as the engine held them
+    _made: dict[str, Run] = field(default_factory=dict)
+
+    def run(self, claimed: Any) -> Any:
+        """A claimed run as a record (the bulk insert's values become one once)."""
+        if not isinstance(claimed, Claimed):
+            return claimed
+        made = self._made.get(claimed.id)
+        if made is None:
+            made = self._made[claimed.id] = run_from_values(claimed.values)
+        return made
+
+    def runs(self) -> list[tuple[Run, float]]:
+        """The runs to start, with the delay before each."""
+        return [(self.run(run), delay) for run, delay in self.started]
+
+    def automations(self) -> list[Automation]:
+        """Each due automation as it now is."""
+        return [c if isinstance(c, Automation) else replace(
+            self.held[c.id], status=c.status, next_fire_at=c.next_fire_at,
+            updated_at=c.updated_at or self.held[c.id].updated_at,
+            last_index=c.last_index) for c in self.changed]
+
+    def answer(self, key: tuple[str, str]) -> Run | str:
+        """An offer's answer: the run claimed, or why there is none."""
+        return self.run(self.offers.get(key, "not_admitted"))
 
 
 @dataclass(frozen=True)
@@ -168,10 +196,10 @@ class _Batch:
         record = run if isinstance(run, Claimed) else run_record(run)
         if not busy or row.id in self.out.cancels:
             self.out.placed.append((row.id, run.id, "active"))
-            self.out.started.append((record, 0.0))  # type: ignore[arg-type]
+            self.out.started.append((record, 0.0))
         else:
             self.out.placed.append((row.id, run.id, "queued"))
-        self.out.offers[(row.id, offer.slot)] = record  # type: ignore[assignment]
+        self.out.offers[(row.id, offer.slot)] = record
 
     def overlap(self, due: Due, row: Any, d: Definition, fire: datetime,
                 now: datetime, offer: Offer | None = None) -> datetime | None:
@@ -270,7 +298,7 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                     if plan.catch_up and rules.stagger:
                         delay = catch_ups * rules.stagger
                         catch_ups += 1
-                    out.started.append((run if isinstance(run, Claimed)  # type: ignore[arg-type]
+                    out.started.append((run if isinstance(run, Claimed)
                                         else run_record(run), delay))
                     busy = True
                 else:
@@ -286,26 +314,9 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
         out.changed = [automation_record(row) for row in changed]
     else:
         write_cursors(s, changed)
-        held = {due.automation.id: due.automation for due in dues}
-        out.changed = [replace(held[c.id], status=c.status, next_fire_at=c.next_fire_at,
-                               updated_at=c.updated_at or held[c.id].updated_at,
-                               last_index=c.last_index) for c in changed]
+        out.changed = changed
+        out.held = {due.automation.id: due.automation for due in dues}
     return out
-
-
-def records_of(admission: Admission) -> Admission:
-    """The started runs as plain records (the bulk insert's values become runs only after
-    the commit, off the transaction's clock)."""
-    made: dict[str, Run] = {}
-
-    def record(run: Any) -> Any:
-        if isinstance(run, Claimed):
-            run = made.setdefault(run.id, run_from_values(run.values))
-        return run
-
-    admission.started = [(record(run), delay) for run, delay in admission.started]
-    admission.offers = {k: record(v) for k, v in admission.offers.items()}
-    return admission
 
 
 def _event(offer: Offer) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from ..runners.processes import process_start_ticks
 from ..store import Store, automation_record, run_record
 from ..timeutil import format_instant
 from .accounting import unattended
-from .admission import Admission, Due, Folders, Rules, admit, records_of
+from .admission import Admission, Due, Folders, Rules, admit
 from .closing import (
     WAITING,
     Closed,
@@ -145,7 +145,7 @@ class Ledger:
             log.debug("admitting one by one: %s", exc)
             with waiting_at_most(wait_ms), self._transaction() as s:
                 found = admit(self.store, s, dues, now, rules, folders, careful=True)
-        return records_of(found)
+        return found
 
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
