@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from errands.engine.control import ControlServer, EngineUnreachable, request
+from errands.channel import EngineUnreachable
+from errands.engine.control import ControlServer, request
 from errands.errors import Conflict, InvalidInput, NotFound
 
 

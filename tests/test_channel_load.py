@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from errands.engine import control
+
+from errands.channel import EngineUnreachable
 from errands.engine.control import ControlServer, request
 from errands.engine.service import EngineHost
 
@@ -73,7 +74,7 @@ async def test_stopping_with_fifty_clients_connected_logs_nothing(tmp_path: Path
         writer.close()
     try:  # a request being answered as the engine stops hears how its run ended
         answer = await waiting
-    except control.EngineUnreachable:
+    except EngineUnreachable:
         pass
     else:
         assert answer["state"] == "interrupted"

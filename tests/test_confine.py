@@ -633,13 +633,13 @@ def test_a_confined_command_cannot_drive_the_engine(tmp_path: Path, short_dir: P
         attack = textwrap.dedent("""\
             import json, sys
             from pathlib import Path
-            from errands.engine import control
+            from errands import channel
             data = Path(sys.argv[1])
             address = json.loads((data / "errands.owner.json").read_text())["address"]
             doc = {"title": sys.argv[2], "trigger": {"kind": "manual"},
                    "runner": {"kind": "command", "command": "touch " + sys.argv[3]}}
             try:
-                control.request_sync(address, "create", {"doc": doc}, timeout=20)
+                channel.request_sync(address, "create", {"doc": doc}, timeout=20)
                 print("created")
             except Exception as exc:
                 print("failed", type(exc).__name__, exc)

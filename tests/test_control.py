@@ -21,8 +21,8 @@ import pytest
 
 import errands
 from errands.engine import lock as lockmod
-from errands.engine.control import (MAX_REQUEST_BYTES, ControlServer, EngineUnreachable,
-                                    connect, request, request_sync, unix_path_fits)
+from errands.channel import MAX_REQUEST_BYTES, EngineUnreachable, request_sync
+from errands.engine.control import ControlServer, connect, request, unix_path_fits
 from errands.engine.lock import DataDirLock, Owner, engine_refusal, read_owner
 from errands.errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
 

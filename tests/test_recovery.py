@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from errands.engine.control import request_sync
+from errands.channel import request_sync
 from errands.engine.lock import read_owner
 from errands.runners.processes import process_start_ticks
 from test_serve import ERRANDS, Serve, _alive, wait_for

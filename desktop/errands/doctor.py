@@ -425,7 +425,7 @@ def check_clock(run: Callable[..., subprocess.CompletedProcess[str]] = subproces
 
 
 def check_engine(root: Path) -> Check:
-    from .engine.control import EngineUnreachable, request_sync
+    from .channel import EngineUnreachable, request_sync
     from .engine.lock import read_owner
 
     name = "engine"

@@ -9,8 +9,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+import re
+
 from .definition import Definition, ParseContext, Trigger, parse_definition, parse_trigger
-from .timeutil import UTC, format_instant
+from .errors import InvalidInput
+from .timeutil import UTC, format_instant, shown
 
 ACTIVE_STATES = ("scheduled", "running", "awaiting_input")
 DecisionKind = Literal["approve_once", "approve_always", "deny", "answer"]
@@ -279,3 +282,16 @@ class SessionInfo:
 def _brief(arguments: dict[str, Any], limit: int = 120) -> str:
     text = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_CURSOR = re.compile(r"r[0-9]{1,18}")  # an index below 10**18 fits a signed 64-bit INTEGER
+
+
+def cursor_index(cursor: str | None, field: str = "cursor") -> int | None:
+    """The run index a history cursor (``r51``) continues below; ASCII digits that fit SQLite."""
+    if cursor is None:
+        return None
+    if not isinstance(cursor, str) or not _CURSOR.fullmatch(cursor):
+        raise InvalidInput(field, f"not a cursor from a previous page: {shown(cursor)}",
+                           "the next_cursor value of a previous page", "r51")
+    return int(cursor[1:])

@@ -6,7 +6,6 @@ steps into one transaction through ``Store.transaction`` and the ``*_in`` helper
 from __future__ import annotations
 
 import os
-import re
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
@@ -26,7 +25,7 @@ from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, Messa
 from .definition import Definition
 from .errors import Conflict, ErrandsError, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
-                      Message, Parked, Run, SessionInfo, load_definition)
+                      Message, Parked, Run, SessionInfo, cursor_index, load_definition)
 from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
 
@@ -176,19 +175,6 @@ def _attention(row: AttentionRow) -> AttentionItem:
     return AttentionItem(id=row.id, automation_id=row.automation_id, run_id=row.run_id,
                          kind=row.kind, title=row.title, body=row.body, read=row.read,
                          created_at=row.created_at)
-
-
-_CURSOR = re.compile(r"r[0-9]{1,18}")  # an index below 10**18 fits a signed 64-bit INTEGER
-
-
-def cursor_index(cursor: str | None, field: str = "cursor") -> int | None:
-    """The run index a history cursor (``r51``) continues below; ASCII digits that fit SQLite."""
-    if cursor is None:
-        return None
-    if not isinstance(cursor, str) or not _CURSOR.fullmatch(cursor):
-        raise InvalidInput(field, f"not a cursor from a previous page: {shown(cursor)}",
-                           "the next_cursor value of a previous page", "r51")
-    return int(cursor[1:])
 
 
 class Store:

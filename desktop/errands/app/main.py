@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engine.control import EngineUnreachable, request_sync
+from ..channel import EngineUnreachable, request_sync
 from ..engine.lock import read_owner
 from ..errors import Conflict, ErrandsError
 

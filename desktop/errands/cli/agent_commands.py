@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import Any, Callable
+from typing import Any
 
 from ..catalog import Catalog
 from ..errors import InvalidInput
@@ -175,47 +175,4 @@ def rules_remove(args: argparse.Namespace, ident: str, n: int) -> int:
          f"{removed['action']}); {automation.title} is now at revision {revision}.")
     return 0
 
-
-def register(cmd: Callable[..., argparse.ArgumentParser], common: argparse.ArgumentParser,
-             parser_class: type[argparse.ArgumentParser]) -> None:
-    p = cmd("approvals", approvals, "agent runs waiting for your approval or answer")
-    p.add_argument("id", nargs="?", help="only this automation's")
-    p = cmd("approve", approve, "approve what parked runs ask; they go on")
-    p.add_argument("run", nargs="*", help="run ids (or unique prefixes of them)")
-    p.add_argument("--all", action="store_true",
-                   help="every run waiting for an approval now (questions want an answer)")
-    p.add_argument("--automation", metavar="ID", help="with --all: only this automation's")
-    p.add_argument("--always", action="store_true",
-                   help="and allow the same from now on for this automation (a saved rule)")
-    p.add_argument("--rule", metavar="PATTERN",
-                   help="with --always: the pattern to save (default: exactly this call)")
-    p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
-    p = cmd("deny", deny, "refuse what parked runs ask; each is told so and goes on")
-    p.add_argument("run", nargs="*", help="run ids (or unique prefixes of them)")
-    p.add_argument("--all", action="store_true", help="every run waiting for a decision now")
-    p.add_argument("--automation", metavar="ID", help="with --all: only this automation's")
-    p.add_argument("--note", metavar="TEXT", help="why, for the run")
-    p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
-    p = cmd("answer", answer, "answer a parked run's question; it goes on")
-    p.add_argument("run")
-    p.add_argument("text")
-    p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
-
-    p = cmd("session", lambda *_: 2, "agent transcripts: show one, or reply in it")
-    ssub = p.add_subparsers(dest="session_command", metavar="ACTION", parser_class=parser_class,
-                            required=True)
-    sp = ssub.add_parser("show", parents=[common], help="the transcript: messages, tool calls "
-                         "and results")
-    sp.set_defaults(handler=session_show)
-    sp.add_argument("session", help="a session id (a run's session_id)")
-    sp = ssub.add_parser("reply", parents=[common], help="an attended follow-up turn in it")
-    sp.set_defaults(handler=session_reply)
-    sp.add_argument("session")
-    sp.add_argument("text")
-    sp.add_argument("--wait", action="store_true", help="wait for the agent's answer")
-    sp.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
-
-    p = cmd("rules", rules, "an automation's saved approvals: 'rules ID' lists them, "
-            "'rules remove ID N' revokes one (an edit, with a new revision)")
-    p.add_argument("words", nargs="+", metavar="ID | remove ID N")
 

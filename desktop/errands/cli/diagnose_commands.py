@@ -56,8 +56,3 @@ def doctor(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def register(cmd: Any) -> None:
-    p = cmd("autostart", autostart, "start Errands at login, in the tray: on, off or status")
-    p.add_argument("action", choices=("on", "off", "status"), nargs="?", default="status")
-    cmd("doctor", doctor, "check the data folder, database, keyring, notifications, tray, "
-        "provider, clock and engine; say what to do about each problem")

@@ -105,23 +105,3 @@ def attention_read(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(cmd: Any) -> None:
-    """Add the engine commands to the parser (``cmd(name, handler, help)`` makes a subparser)."""
-    cmd("serve", serve, "run the engine headless until SIGINT/SIGTERM")
-    p = cmd("run-now", run_now, "run an automation now (also while paused)")
-    p.add_argument("id")
-    p.add_argument("--request-id", metavar="R", help="repeating it returns the same run")
-    p.add_argument("--dry-run", action="store_true", help="report what would run; run nothing")
-    p.add_argument("--wait", action="store_true", help="wait until the run has finished")
-    p = cmd("stop", stop, "cancel the active run of an automation")
-    p.add_argument("id")
-    p = cmd("attention", attention, "what asks for your attention (failures, notes, approvals)")
-    p.add_argument("--unread", action="store_true")
-    sub = p.add_subparsers(dest="attention_command", metavar="ACTION")
-    rp = sub.add_parser("read", help="mark items read")
-    rp.set_defaults(handler=attention_read)
-    rp.add_argument("item", nargs="?", type=int, metavar="ID")
-    rp.add_argument("--all", action="store_true")
-    for action in (rp,):
-        action.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS)
-        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS)

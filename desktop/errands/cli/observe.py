@@ -9,7 +9,8 @@ import sys
 from typing import Any
 
 from .. import queries
-from ..engine.control import connect, error_from_payload, request
+from ..channel import error_from_payload
+from ..engine.control import connect, request
 from ..errors import Conflict, ErrandsError, InvalidInput
 from ..records import Decision
 from . import render
@@ -163,7 +164,7 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
     def here() -> dict[str, Any]:
         """No engine runs: host one for these runs (it fires nothing else) until each ends
         or parks again."""
-        from ..engine.control import error_payload
+        from ..channel import error_payload
         from ..engine.service import EngineHost
 
         async def go() -> dict[str, Any]:
@@ -211,19 +212,3 @@ def decide_run(args: argparse.Namespace, decision: Decision) -> int:
     return refusals[0].exit_code if refusals else 0
 
 
-def register(cmd: Any) -> None:
-    p = cmd("events", events, "the engine's change notices (one line each with --follow)")
-    p.add_argument("--follow", "-f", action="store_true",
-                   help="keep printing notices until Ctrl-C or the engine stops")
-    p = cmd("history", history, "an automation's revisions (what changed) and its audit trail")
-    p.add_argument("id")
-    p = cmd("decide", decide, "decide a parked run in one command (scripts); approve, deny and answer are the same")
-    p.add_argument("run", help="the run id (or a unique prefix of it)")
-    p.add_argument("--approve", action="store_true", help="approve this once")
-    p.add_argument("--always", action="store_true",
-                   help="approve, and allow the same from now on for this automation")
-    p.add_argument("--rule", metavar="PATTERN", help="with --always: the narrower rule to save")
-    p.add_argument("--deny", action="store_true", help="refuse; the run is told so")
-    p.add_argument("--note", metavar="TEXT", help="with --deny: why, for the run")
-    p.add_argument("--answer", metavar="TEXT", help="answer the run's question")
-    p.add_argument("--request-id", metavar="R", help="repeating it changes nothing")

@@ -148,27 +148,3 @@ def provider_test(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def register(cmd: Any, common: argparse.ArgumentParser, parser_class: type) -> None:
-    """Add ``provider`` and its actions (``cmd(name, handler, help)`` makes a subparser)."""
-    p = cmd("provider", lambda *_: 2, "the model provider agent runs use: set, show, test")
-    sub = p.add_subparsers(dest="provider_command", metavar="ACTION", parser_class=parser_class,
-                           required=True)
-    sp = sub.add_parser("set", parents=[common], help="store the provider's URL, model, "
-                        "timeout and API key (only what is given)")
-    sp.set_defaults(handler=provider_set)
-    sp.add_argument("--base-url", metavar="URL",
-                    help="the OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1")
-    sp.add_argument("--model", metavar="M", help="the model agent runs use by default")
-    sp.add_argument("--timeout", metavar="DURATION", help="how long one request may take "
-                    "(default 2m)")
-    key = sp.add_mutually_exclusive_group()
-    key.add_argument("--api-key-stdin", action="store_true",
-                     help="read the API key from one line of standard input into the keyring")
-    key.add_argument("--forget-key", action="store_true",
-                     help="remove the API key from the keyring")
-    sp = sub.add_parser("show", parents=[common], help="the provider settings and whether an "
-                        "API key is present (never the key)")
-    sp.set_defaults(handler=provider_show)
-    sp = sub.add_parser("test", parents=[common], help="check the provider: reachable, key "
-                        "accepted, model present, tool calling; exit 1 if any fails")
-    sp.set_defaults(handler=provider_test)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
+from ..errors import ErrandsError
 from ..records import Automation, Run
 from ..schedule import describe
-from ..timeutil import format_instant
+from ..timeutil import format_instant, parse_instant
 
 
 def local(value: datetime | None) -> str:
@@ -29,16 +30,42 @@ def automation_list(items: list[Automation], *, archived: bool = False,
                     others: int = 0) -> str:
     """``archived``: the list of archived ones; ``others``: how many the list leaves out
     (archived ones in the plain list, the rest in the archived one)."""
-    if not items and archived:
+    return _automation_table([(a.id, a.status, a.next_fire_at, a.title,
+                               describe(a.definition.trigger) if a.definition
+                               else f"cannot be loaded: {a.problem}") for a in items],
+                             archived, others)
+
+
+def automation_docs(docs: list[dict[str, Any]], *, archived: bool = False,
+                    others: int = 0) -> str:
+    """``automation_list`` from the engine's answer (``to_dict`` of each automation)."""
+    from ..records import load_trigger
+
+    def schedule(doc: dict[str, Any]) -> str:
+        if "problem" in doc:  # (a broken automation's document: no definition in it)
+            return f"cannot be loaded: {doc['problem']}"
+        try:
+            return describe(load_trigger(doc.get("trigger")))
+        except ErrandsError as exc:
+            return f"cannot be loaded: {exc}"
+
+    return _automation_table([(d["id"], d.get("status", "broken"),
+                               parse_instant(d["next_fire_at"]) if d.get("next_fire_at")
+                               else None, d.get("title", ""), schedule(d)) for d in docs],
+                             archived, others)
+
+
+def _automation_table(rows: list[tuple[str, str, datetime | None, str, str]],
+                      archived: bool, others: int) -> str:
+    if not rows and archived:
         return "No archived automations."
-    if not items and others:
+    if not rows and others:
         return f"No automations but {others} archived (errands list --archived)."
-    if not items:
+    if not rows:
         return "No automations yet. Create one with: errands add --title T --command C --schedule SPEC"
     return table(("ID", "STATUS", "NEXT FIRE", "TITLE", "SCHEDULE"),
-                 [(a.id[:8], a.status, local(a.next_fire_at), a.title,
-                   describe(a.definition.trigger) if a.definition
-                   else f"cannot be loaded: {a.problem}") for a in items])
+                 [(ident[:8], status, local(next_fire), title, schedule)
+                  for ident, status, next_fire, title, schedule in rows])
 
 
 def archived(a: Automation, archiving: bool, changed: bool) -> str:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ..engine.control import EngineUnreachable, request_sync
+from ..channel import EngineUnreachable, request_sync
 from ..errors import Conflict
 from ..engine.lock import DataDirLock, read_owner
 

@@ -93,16 +93,3 @@ def _text(reply: dict[str, Any]) -> str:
     return f"{table}\n{summary}"
 
 
-def register(cmd: Any) -> None:
-    p = cmd("export", export, "print automations as an export document (definitions only, "
-            "never secrets or runs), for 'errands import'")
-    p.add_argument("ids", nargs="*", metavar="ID", help="the automations (default: all)")
-    p.add_argument("--definition", action="store_true",
-                   help="print one automation's stored definition document as it is (the "
-                        "starting point of a repair: edit --from-json)")
-    p = cmd("import", import_, "create the automations of an export document; all or "
-            "nothing, and a second import changes nothing")
-    p.add_argument("file", metavar="FILE", help="a file written by 'errands export', or - "
-                   "for standard input")
-    p.add_argument("--dry-run", action="store_true",
-                   help="list what would be created or left unchanged; change nothing")

@@ -142,20 +142,3 @@ def _same(a: Path, b: Path) -> bool:
         return a == b
 
 
-def register(cmd: Any) -> None:
-    from . import _Parser, _common  # (cli/__init__ imports this module while building)
-
-    p = cmd("worktrees", worktrees, "the git worktrees kept for runs of automations with "
-            "worktree: true (--prune removes those whose removal loses nothing)")
-    p.add_argument("--prune", action="store_true",
-                   help="remove the worktrees (and branches) with no changes, or whose "
-                        "changes are all committed and merged into the repository's HEAD; "
-                        "never one an unfinished run uses")
-    sub = p.add_subparsers(dest="worktrees_command", metavar="ACTION", parser_class=_Parser)
-    rp = sub.add_parser("remove", parents=[_common()],
-                        help="remove one worktree and its branch",
-                        description="remove one worktree kept by Errands and its branch")
-    rp.set_defaults(handler=remove)
-    rp.add_argument("path", metavar="PATH", help="the worktree's folder, as listed")
-    rp.add_argument("--force", action="store_true",
-                    help="also when it holds changes that are not merged: they are lost")

@@ -229,13 +229,26 @@ class Api:
                                 sort=sort, offset=offset, limit=limit,
                                 ids=None if ids is None else list(ids))
 
+    async def automations(self, *, archived: bool = False
+                          ) -> Stamped[tuple[list[Automation], int]]:
+        """Every automation but the archived ones (``archived``: only those), as
+        ``errands list`` shows them, and how many the list leaves out."""
+        def read() -> tuple[list[Automation], int]:
+            every = self._reader.list()
+            items = [a for a in every if (a.status == "archived") == archived]
+            return items, len(every) - len(items)
+
+        return await self._read(read)
+
     async def automation(self, automation_id: str) -> Stamped[Automation]:
-        return await self._read(self._reader.get, automation_id)
+        """One automation, by its id or an unambiguous prefix of it."""
+        return await self._read(lambda: self._reader.get(self._reader.resolve_id(automation_id)))
 
     async def runs(self, automation_id: str, *, limit: int = 50,
                    cursor: str | None = None) -> Stamped[tuple[list[Run], str | None]]:
-        return await self._read(self._reader.runs_page, automation_id, limit=limit,
-                                cursor=cursor)
+        """A page of an automation's runs (by its id or a prefix of it), newest first."""
+        return await self._read(lambda: self._reader.runs_page(
+            self._reader.resolve_id(automation_id), limit=limit, cursor=cursor))
 
     async def run(self, run_id: str) -> Stamped[dict[str, Any]]:
         """A run with its output and, for a run with a session, its transcript."""

@@ -44,7 +44,6 @@ race for the same socket file) and publishes :attr:`ControlServer.address` with
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import hmac
 import json
@@ -60,7 +59,10 @@ from pathlib import Path
 from collections.abc import AsyncIterator
 from typing import Any, Awaitable, Callable, Literal
 
-from ..errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
+from ..channel import (MAX_REQUEST_BYTES, RESPONSE_LIMIT, TOKEN_FILE, EngineUnreachable,
+                       answer_of, encode, error_payload, parse_address,
+                       read_token, request_line)
+from ..errors import Conflict, ErrandsError, InvalidInput, StoreError
 
 log = logging.getLogger("errands.control")
 
@@ -68,43 +70,13 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[Any]]
 Transport = Literal["auto", "unix", "tcp"]
 
 SOCKET_FILE = "control.sock"
-TOKEN_FILE = "control.token"
-MAX_REQUEST_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32            # nesting of arrays and objects in one request
 MAX_NUMBER_CHARS = 100    # characters of one number in a request
 IDLE_TIMEOUT = 60.0       # seconds a request line may take to arrive, or an answer to be read
 CLOSE_GRACE = 2.0         # seconds a request being answered may finish when the server closes
 BACKLOG = 512             # connections the kernel queues while the engine is busy
 _READ_CHUNK = 64 * 1024
-_RESPONSE_LIMIT = 1 << 30  # the client trusts the engine; a guard, not a policy
 _REQUEST_FIELDS = ("id", "op", "args", "token")
-_KINDS: dict[str, type[ErrandsError]] = {
-    "InvalidInput": InvalidInput, "NotFound": NotFound, "Conflict": Conflict,
-    "StoreError": StoreError, "ErrandsError": ErrandsError,
-}
-
-
-class EngineUnreachable(ConnectionError):
-    """No engine answered at ``address``: nobody listening, refused, closed, or too slow.
-
-    ``reason`` is one of ``"refused"`` (nothing listening / socket missing / no token
-    file / the request could not be sent: it was not delivered, so trying again is safe),
-    ``"closed"`` (the engine hung up before answering), ``"timeout"``.
-    A timeout means an engine may well be running and busy: the CLI must not fall back
-    to writing the store itself (the lock will tell it so anyway).
-    """
-
-    def __init__(self, message: str, *, address: str | None = None,
-                 reason: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.address = address
-        self.reason = reason
-
-    def __str__(self) -> str:
-        return self.message
-
-
 def unix_available() -> bool:
     return sys.platform != "win32" and hasattr(socket, "AF_UNIX")
 
@@ -140,41 +112,6 @@ def private_runtime_dir(folder: Path) -> None:
 
 
 # ---------------------------------------------------------------- error payloads
-
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """The wire form of an error: ``to_dict()`` plus ``kind``."""
-    if isinstance(exc, ErrandsError):
-        kind = next(cls.__name__ for cls in type(exc).__mro__ if cls.__name__ in _KINDS
-                    and issubclass(cls, ErrandsError))
-        body = dict(exc.to_dict())
-        body["kind"] = kind
-        return body
-    return {"code": "internal", "field": None,
-            "message": f"internal error: {type(exc).__name__}: {exc}",
-            "expected": None, "example": None, "kind": "ErrandsError"}
-
-
-def error_from_payload(body: object) -> ErrandsError:
-    """Rebuild the error a handler raised, so the CLI reports it as if it ran locally."""
-    if not isinstance(body, dict):
-        return ErrandsError(f"malformed error from the engine: {body!r}")
-    kind = body.get("kind")
-    code = body.get("code") if isinstance(body.get("code"), str) else "internal"
-    message = body.get("message")
-    message = message if isinstance(message, str) else str(message or code)
-    error: ErrandsError
-    if kind == "InvalidInput":
-        return InvalidInput(body.get("field"), message, body.get("expected"),  # type: ignore[arg-type]
-                            body.get("example"), code=code)
-    if kind == "Conflict":
-        return Conflict(code, message)
-    if kind == "StoreError":
-        return StoreError(code, message)
-    error = NotFound(message) if kind == "NotFound" else ErrandsError(message)
-    if error.code != code:
-        error.code = code
-    return error
-
 
 _REQUEST_EXAMPLE = '{"id": 1, "op": "ping", "args": {}}'
 
@@ -213,10 +150,6 @@ def _invalid(field: str, message: str, expected: str, example: str) -> InvalidIn
 
 def _bad_request(message: str) -> InvalidInput:
     return _invalid("request", message, "one JSON object per line", _REQUEST_EXAMPLE)
-
-
-def _encode(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
 
 
 # ---------------------------------------------------------------- decoding a request
@@ -572,7 +505,7 @@ class ControlServer:
                                      f"{MAX_REQUEST_BYTES} bytes", "at most 4 MiB of JSON",
                                      _REQUEST_EXAMPLE)
                     error.code = "request_too_large"
-                    answer = _encode({"id": None, "ok": False, "error": error_payload(error)})
+                    answer = encode({"id": None, "ok": False, "error": error_payload(error)})
                 elif not line.strip():
                     continue
                 else:
@@ -617,9 +550,9 @@ class ControlServer:
                 notice = following.result()
                 async with asyncio.timeout(IDLE_TIMEOUT):
                     if notice is None:
-                        await self._send(writer, _encode({"dropped": True}))
+                        await self._send(writer, encode({"dropped": True}))
                         return
-                    await self._send(writer, _encode({"notice": notice.to_dict()}))
+                    await self._send(writer, encode({"notice": notice.to_dict()}))
         finally:
             gone.cancel()
             stream.close()
@@ -642,9 +575,9 @@ class ControlServer:
 
         def refuse(error: BaseException) -> bytes:
             try:
-                return _encode({"id": request_id, "ok": False, "error": error_payload(error)})
+                return encode({"id": request_id, "ok": False, "error": error_payload(error)})
             except (TypeError, ValueError):  # an error carrying values that are not JSON
-                return _encode({"id": request_id, "ok": False,
+                return encode({"id": request_id, "ok": False,
                                 "error": error_payload(RuntimeError(str(error)))})
 
         try:
@@ -693,9 +626,9 @@ class ControlServer:
             log.exception("control operation %s failed", ascii(field_name(op)))
             return refuse(exc)
         if getattr(result, "is_stream", False):
-            return _encode({"id": request_id, "ok": True, "result": result.first()}), result
+            return encode({"id": request_id, "ok": True, "result": result.first()}), result
         try:
-            return _encode({"id": request_id, "ok": True, "result": result})
+            return encode({"id": request_id, "ok": True, "result": result})
         except (TypeError, ValueError, RecursionError) as exc:
             log.error("control operation %s returned a result that is not JSON: %s",
                       ascii(field_name(op)), exc)
@@ -719,35 +652,6 @@ def _write_private(path: Path, text: str) -> None:
 
 # ---------------------------------------------------------------- client
 
-def _parse_address(address: str) -> tuple[str, Any]:
-    if isinstance(address, str) and address.startswith("unix:") and len(address) > 5:
-        return "unix", address[5:]
-    if isinstance(address, str) and address.startswith("tcp:"):
-        host, sep, port = address[4:].rpartition(":")
-        if sep and host and port.isdigit():
-            return "tcp", (host, int(port))
-    raise InvalidInput("address", f"not a control address: {address!r}",
-                       "unix:<path> or tcp:<host>:<port>", "tcp:127.0.0.1:50123")
-
-
-def _read_token(address: str, data_dir: Path | None) -> str:
-    if data_dir is None:
-        raise ValueError("a tcp control address needs data_dir to find control.token")
-    path = Path(data_dir) / TOKEN_FILE
-    try:
-        token = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError as exc:
-        raise EngineUnreachable(f"no engine is listening on {address} ({path} is missing)",
-                                address=address, reason="refused") from exc
-    except OSError as exc:
-        raise EngineUnreachable(f"cannot read {path}: {exc}", address=address,
-                                reason="refused") from exc
-    if not token:
-        raise EngineUnreachable(f"no engine is listening on {address} ({path} is empty)",
-                                address=address, reason="refused")
-    return token
-
-
 class ControlConnection:
     """One client connection carrying sequential requests (``request`` opens one per call)."""
 
@@ -761,13 +665,13 @@ class ControlConnection:
 
     @classmethod
     async def open(cls, address: str, *, data_dir: Path | None = None) -> "ControlConnection":
-        kind, where = _parse_address(address)
-        token = _read_token(address, data_dir) if kind == "tcp" else None
+        kind, where = parse_address(address)
+        token = read_token(address, data_dir) if kind == "tcp" else None
         try:
             if kind == "unix":
-                reader, writer = await asyncio.open_unix_connection(where, limit=_RESPONSE_LIMIT)
+                reader, writer = await asyncio.open_unix_connection(where, limit=RESPONSE_LIMIT)
             else:
-                reader, writer = await asyncio.open_connection(*where, limit=_RESPONSE_LIMIT)
+                reader, writer = await asyncio.open_connection(*where, limit=RESPONSE_LIMIT)
         except TimeoutError:
             raise
         except OSError as exc:
@@ -778,11 +682,7 @@ class ControlConnection:
 
     async def call(self, op: str, args: dict[str, Any] | None = None) -> Any:
         request_id, self._next_id = self._next_id, self._next_id + 1
-        line = _encode({"id": request_id, "op": op, "args": args or {}, "token": self._token})
-        if len(line) - 1 > MAX_REQUEST_BYTES:
-            raise InvalidInput("args", f"the request is {len(line) - 1} bytes; the engine "
-                               f"accepts at most {MAX_REQUEST_BYTES}", "at most 4 MiB of JSON",
-                               "a smaller file or fewer items per call")
+        line = request_line(request_id, op, args, self._token)
         try:
             self._writer.write(line)
             await self._writer.drain()
@@ -794,21 +694,9 @@ class ControlConnection:
         except ConnectionError as exc:
             raise EngineUnreachable(f"the engine at {self.address} closed the connection: "
                                     f"{exc}", address=self.address, reason="closed") from exc
-        except ValueError as exc:  # longer than _RESPONSE_LIMIT
+        except ValueError as exc:  # longer than RESPONSE_LIMIT
             raise ErrandsError(f"the engine's answer to {op!r} is too large: {exc}") from exc
-        if not raw.endswith(b"\n"):
-            raise EngineUnreachable(f"the engine at {self.address} closed the connection "
-                                    f"before answering {op!r}", address=self.address,
-                                    reason="closed")
-        try:
-            response = json.loads(raw)
-        except ValueError as exc:
-            raise ErrandsError(f"the engine sent a malformed answer: {exc}") from exc
-        if not isinstance(response, dict) or response.get("id") not in (request_id, None):
-            raise ErrandsError(f"the engine sent an answer to another request: {raw[:200]!r}")
-        if response.get("ok") is True:
-            return response.get("result")
-        raise error_from_payload(response.get("error"))
+        return answer_of(raw, request_id, op, self.address)
 
     async def notices(self) -> AsyncIterator[dict[str, Any]]:
         """After ``call("subscribe")``: each notice as the engine sends it, until it stops."""
@@ -869,17 +757,3 @@ async def request(address: str, op: str, args: dict[str, Any] | None = None, *,
     finally:
         if connection is not None:
             await connection.aclose()
-
-
-def request_sync(address: str, op: str, args: dict[str, Any] | None = None, *,
-                 timeout: float | None = 30.0, data_dir: Path | None = None) -> Any:
-    """:func:`request` for synchronous callers (the CLI). Safe from any thread; called
-    from a thread that runs an event loop, it runs in a helper thread (and blocks)."""
-    coro_args = (address, op, args)
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(request(*coro_args, timeout=timeout, data_dir=data_dir))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(lambda: asyncio.run(
-            request(*coro_args, timeout=timeout, data_dir=data_dir))).result()

@@ -21,7 +21,8 @@ from ..errors import ErrandsError, InvalidInput
 from ..records import DECISION_KINDS, Decision
 from ..timeutil import format_instant
 from .api import Api, Stamped, Subscription
-from .control import describe, error_payload, field_name
+from ..channel import error_payload
+from .control import describe, field_name
 
 _INT64 = 2 ** 63 - 1
 
@@ -203,6 +204,12 @@ async def _summaries(api: Api, a: dict[str, Any]) -> Any:
     return _stamped(answer, {"items": [i.to_dict() for i in items], "total": total})
 
 
+async def _automations(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.automations(archived=a["archived"])
+    items, others = answer.value
+    return _stamped(answer, {"automations": [i.to_dict() for i in items], "others": others})
+
+
 async def _automation(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.automation(a["id"])
     return _stamped(answer, answer.value.to_dict())
@@ -320,6 +327,7 @@ OPERATIONS: dict[str, Operation] = {
                                         "sort": Arg(SORT, default="next_fire"),
                                         "offset": Arg(OFFSET, default=0),
                                         "limit": Arg(LIMIT, default=10_000)}),
+    "automations": Operation(_automations, {"archived": Arg(FLAG, default=False)}),
     "automation": Operation(_automation, {"id": _ID}),
     "runs": Operation(_runs, {"id": _ID, "limit": Arg(RUN_LIMIT, default=50),
                               "cursor": Arg(CURSOR)}),

@@ -18,7 +18,6 @@ its descendants.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import signal
@@ -26,7 +25,10 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger(__name__)
 
@@ -227,6 +229,7 @@ async def await_termination(pid: int, grace: float = 5.0) -> None:
     """The rest of ending a group already sent SIGTERM, with asyncio sleeps: SIGKILL after
     ``grace``. Cancelled meanwhile (the engine stops), it SIGKILLs the group at once, so
     nothing outlives the wait."""
+    import asyncio  # (loaded already where this runs; the module stays light)
     try:
         for pause in _ending(pid, grace):
             await asyncio.sleep(pause)
@@ -248,6 +251,7 @@ async def terminate_group_async(pid: int, grace: float = 5.0) -> bool:
 
 async def wait_event(event: asyncio.Event, timeout: float | None) -> bool:
     """Whether ``event`` was set within ``timeout`` (cancellation propagates)."""
+    import asyncio  # (loaded already where this runs; the module stays light)
     if event.is_set():
         return True
     waiter = asyncio.ensure_future(event.wait())
@@ -263,6 +267,7 @@ async def settle(job: "asyncio.Future[Any]") -> asyncio.CancelledError | None:
     """Wait for ``job`` to finish even when cancelled meanwhile; the cancellation is returned
     for the caller to re-raise once it has cleaned up. Used for a write that must land
     whatever happens to its caller (a run-now's claim, a run's end)."""
+    import asyncio  # (loaded already where this runs; the module stays light)
     interrupted: asyncio.CancelledError | None = None
     while not job.done():
         try:
@@ -279,6 +284,7 @@ async def stop_group(pid: int, exited: asyncio.Event, grace: float, *,
     child's exit (``exited``) to be seen. ``at_once`` (termination had already begun) and
     any further cancellation meanwhile skip straight to SIGKILL; this never returns with
     the group still running, and swallows the cancellation (the caller re-raises its own)."""
+    import asyncio  # (loaded already where this runs; the module stays light)
     if at_once:
         kill_group_now(pid)
 

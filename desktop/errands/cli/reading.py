@@ -1,0 +1,89 @@
+"""``list``, ``show`` and ``runs``: answered by the running engine over its channel when
+one runs (the standard library and one round trip: no database driver, no asyncio), read
+from the database otherwise (``commands``). Both give the same documents."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..channel import EngineUnreachable, request_sync
+from ..paths import data_dir
+
+
+def _root(args: argparse.Namespace) -> Path:
+    return data_dir(getattr(args, "data_dir", None))
+
+
+def _ask(args: argparse.Namespace, op: str, op_args: dict[str, Any]) -> Any:
+    """The engine's answer, or None when no engine answers (the caller reads the database,
+    which says what is wrong with a data folder that cannot be used)."""
+    from ..engine.lock import read_owner
+
+    try:
+        root = _root(args)
+        owner = read_owner(root)
+    except OSError:
+        return None
+    if owner is None or owner.role != "engine" or not owner.address:
+        return None
+    try:
+        answer = request_sync(owner.address, op, op_args, timeout=30.0, data_dir=root)
+    except EngineUnreachable:  # stopping, or gone mid-answer: a read of the database
+        return None            # answers as well
+    if isinstance(answer, dict):
+        answer.pop("stamp", None)
+    return answer
+
+
+def _print(doc: Any) -> None:
+    print(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def list_(args: argparse.Namespace) -> int:
+    """Every automation but the archived ones; ``--archived``: only those."""
+    archived = bool(getattr(args, "archived", False))
+    answer = _ask(args, "automations", {"archived": archived})
+    if answer is None:
+        from .commands import list_ as from_database
+        return from_database(args)
+    if getattr(args, "json", False):
+        _print({"automations": answer["automations"]})
+    else:
+        from . import render
+        print(render.automation_docs(answer["automations"], archived=archived,
+                                     others=answer["others"]))
+    return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    answer = _ask(args, "automation", {"id": args.id}) if getattr(args, "json", False) \
+        else None
+    if answer is None:  # (the text form is rendered from the stored record)
+        from .commands import show as from_database
+        return from_database(args)
+    _print(answer)
+    return 0
+
+
+def runs(args: argparse.Namespace) -> int:
+    answer = None
+    if getattr(args, "json", False):
+        answer = _ask(args, "runs", {"id": args.id, "limit": args.limit,
+                                     "cursor": args.cursor})
+    if answer is None:
+        from .commands import runs as from_database
+        return from_database(args)
+    from ..paths import run_log_path
+
+    root = _root(args)
+
+    def log(run: dict[str, Any]) -> str | None:
+        path = run_log_path(root, run["automation_id"], run["id"])
+        return str(path) if path.is_file() else None
+
+    _print({"runs": [{**r, "log": log(r)} for r in answer["items"]],
+            "next_cursor": answer["next_cursor"]})
+    return 0
