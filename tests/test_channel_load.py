@@ -14,6 +14,7 @@ import pytest
 
 
 from errands.channel import EngineUnreachable
+from errands.engine import control
 from errands.engine.control import ControlServer, request
 from errands.engine.service import EngineHost
 

@@ -193,6 +193,7 @@ def test_run_now_wait_and_busy_through_the_engine(serve: Serve, tmp_path: Path) 
     again = serve.cli("run-now", a, "--request-id", "one")
     assert again["id"] == run["id"]
     serve.cli("edit", a, "--command", "sleep 20")
+    serve.cli("run-now", a)
     busy = serve.cli("run-now", a, check=False)
     assert busy.returncode == 4 and json.loads(busy.stderr)["error"]["code"] == "busy"
     stopped = serve.cli("stop", a)

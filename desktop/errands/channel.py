@@ -162,7 +162,13 @@ def request_sync(address: str, op: str, args: dict[str, Any] | None = None, *,
         return remaining
 
     family = socket.AF_UNIX if kind == "unix" else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as sock:
+    try:
+        sock = socket.socket(family, socket.SOCK_STREAM)
+    except OSError as exc:  # (a confined command may open no socket at all)
+        raise EngineUnreachable(f"no engine is listening on {address}: "
+                                f"{exc.strerror or exc}", address=address,
+                                reason="refused") from exc
+    with sock:
         try:
             sock.settimeout(left())
             sock.connect(where)

@@ -240,15 +240,18 @@ class Api:
 
         return await self._read(read)
 
+    async def resolve_id(self, ident: str) -> str:
+        """An automation's full id from its id or an unambiguous prefix (as the CLI takes
+        them); NotFound or InvalidInput (ambiguous) otherwise."""
+        return (await self._read(self._reader.resolve_id, ident)).value
+
     async def automation(self, automation_id: str) -> Stamped[Automation]:
-        """One automation, by its id or an unambiguous prefix of it."""
-        return await self._read(lambda: self._reader.get(self._reader.resolve_id(automation_id)))
+        return await self._read(self._reader.get, automation_id)
 
     async def runs(self, automation_id: str, *, limit: int = 50,
                    cursor: str | None = None) -> Stamped[tuple[list[Run], str | None]]:
-        """A page of an automation's runs (by its id or a prefix of it), newest first."""
-        return await self._read(lambda: self._reader.runs_page(
-            self._reader.resolve_id(automation_id), limit=limit, cursor=cursor))
+        return await self._read(self._reader.runs_page, automation_id, limit=limit,
+                                cursor=cursor)
 
     async def run(self, run_id: str) -> Stamped[dict[str, Any]]:
         """A run with its output and, for a run with a session, its transcript."""

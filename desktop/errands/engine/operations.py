@@ -211,12 +211,13 @@ async def _automations(api: Api, a: dict[str, Any]) -> Any:
 
 
 async def _automation(api: Api, a: dict[str, Any]) -> Any:
-    answer = await api.automation(a["id"])
+    answer = await api.automation(await api.resolve_id(a["id"]))
     return _stamped(answer, answer.value.to_dict())
 
 
 async def _runs(api: Api, a: dict[str, Any]) -> Any:
-    answer = await api.runs(a["id"], limit=a["limit"], cursor=a["cursor"])
+    answer = await api.runs(await api.resolve_id(a["id"]), limit=a["limit"],
+                            cursor=a["cursor"])
     runs, cursor = answer.value
     return _stamped(answer, {"items": [r.to_dict() for r in runs], "next_cursor": cursor})
 
