@@ -219,7 +219,15 @@ def main(argv: list[str]) -> int:
     if what == "bench":
         scripts = rest or sorted(str(p) for p in (ROOT / "bench").glob("bench_*.py"))
         return max((subprocess.call([str(PY), s]) for s in scripts), default=0)
-    return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
+    return subprocess.call([str(PY), "-m", "pytest", *workers(rest), *rest], cwd=ROOT)
+
+
+def workers(pytest_args: list[str]) -> list[str]:
+    """The suite runs on every core (pytest-xdist: one worker per core, each test file's
+    tests given out as workers come free), unless the arguments choose (``-n 0``: one
+    process, as a debugger wants)."""
+    chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in pytest_args)
+    return [] if chosen else ["-n", "auto"]
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ lazy loading) and Upcoming (the store's fires, crowded minutes)."""
 from __future__ import annotations
 
 import os
-import time
 from datetime import timedelta, timezone
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -147,26 +146,20 @@ def synthetic(n: int, now) -> list[Summary]:  # type: ignore[no-untyped-def]
             for i in range(n)]
 
 
-def test_sidebar_filters_ten_thousand_rows_within_50_ms(qtbot, scenario: Scenario) -> None:
+def test_sidebar_filters_ten_thousand_rows(qtbot, scenario: Scenario) -> None:
+    """What the filter finds among ten thousand rows (how fast: bench/bench_app.py, whose
+    goal is under 50 ms a keystroke; a timing here would flake on a loaded machine)."""
     w = AutomationSidebar()
     qtbot.addWidget(w)
     w.resize(320, 720)
     w.show()
     w.set_summaries(synthetic(10_000, scenario.now))
     assert w.proxy.rowCount() == 10_000
-    best = {}
     for text in ("number 12", "auto", "9", ""):
-        times = []
-        for _ in range(3):
-            w.proxy.set_search_text("")
-            start = time.perf_counter()
-            w.proxy.set_search_text(text)
-            times.append(time.perf_counter() - start)
-        best[text] = min(times)
+        w.proxy.set_search_text(text)
     assert w.proxy.rowCount() == 10_000
     w.proxy.set_search_text("number 12")
     assert w.proxy.rowCount() == len([i for i in range(10_000) if "12" in str(i)])
-    assert max(best.values()) < 0.05, best
     # a notice naming one changed id touches one row, not ten thousand
     changed = []
     w.model.dataChanged.connect(lambda a, b, *r: changed.append((a.row(), b.row())))
