@@ -292,11 +292,15 @@ class Provider:
         return self._client
 
     def _url(self, endpoint: str) -> "httpx.URL":
-        """``base_url`` + ``/endpoint``, keeping the base's own path and query."""
+        """``base_url`` + ``/endpoint``, keeping the base's own path and query as they were
+        written: a percent-encoded byte in the path (``%00``) stays encoded instead of
+        being decoded into a path no URL may carry."""
+        from urllib.parse import urlsplit, urlunsplit
+
         import httpx
 
-        base = httpx.URL(self.config.base_url)
-        return base.copy_with(path=base.path.rstrip("/") + "/" + endpoint)
+        base = urlsplit(self.config.base_url)
+        return httpx.URL(urlunsplit(base._replace(path=base.path.rstrip("/") + "/" + endpoint)))
 
     async def close(self) -> None:
         if self._client is None:  # never used: nothing to close
