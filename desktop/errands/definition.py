@@ -17,6 +17,7 @@ from typing import Any, Literal, Mapping, Union
 from .cron import CronExpression
 from .errors import InvalidInput
 from .jsondoc import key_path
+from .limits import MAX_HISTORY_LIMIT
 from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, parse_duration,
                        parse_instant, shown, system_zone_name, zone)
 
@@ -25,7 +26,6 @@ TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files
 MAX_TEXT_BYTES = 32 * 1024
 MAX_NAME_CHARS = 200       # model names, template names, session ids, request ids
 MAX_PATTERN_CHARS = 1000   # a permission rule's pattern
-MAX_HISTORY_LIMIT = 1_000_000  # policy.history_limit and the run_history_limit setting
 # What a text field must not hold (a lone surrogate is never text). Commands and prompts
 # may hold tabs and newlines but no NUL, which no process argument can carry; a workdir no
 # control character; a title and every short name fit on one line.

@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 
-from .definition import MAX_HISTORY_LIMIT
+from .limits import MAX_HISTORY_LIMIT
 from .errors import InvalidInput
 from .timeutil import format_duration, parse_duration, shown
 

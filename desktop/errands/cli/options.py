@@ -13,9 +13,9 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ..definition import MAX_HISTORY_LIMIT, check_request_id
 from ..errors import InvalidInput
 from ..jsondoc import MAX_INTEGER
+from ..limits import MAX_HISTORY_LIMIT
 from ..schedule_spec import SPEC_EXAMPLE, SPEC_FORMS, spec_to_trigger
 from ..timeutil import shown
 
@@ -99,6 +99,8 @@ def whole_number(flag: str, low: int = -MAX_INTEGER, high: int = MAX_INTEGER,
 
 
 def request_id(text: str) -> str:
+    from ..definition import check_request_id  # (the definition module: when it is used)
+
     return check_request_id(text, "--request-id")
 
 
