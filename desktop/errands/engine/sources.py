@@ -12,7 +12,6 @@ end) registers here the same way and is started and stopped with the engine."""
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import Conflict, InvalidInput
@@ -21,8 +20,6 @@ from ..records import Run
 
 if TYPE_CHECKING:
     from .core import Engine
-
-log = logging.getLogger(__name__)
 
 
 class TriggerSource(Protocol):
