@@ -168,44 +168,33 @@ def request_sync(address: str, op: str, args: dict[str, Any] | None = None, *,
         raise EngineUnreachable(f"no engine is listening on {address}: "
                                 f"{exc.strerror or exc}", address=address,
                                 reason="refused") from exc
-    with sock:
+    def step(call: Any, late: str, failed: str, reason: str) -> Any:
+        """One socket call within what is left of ``timeout``; a failure says which."""
         try:
             sock.settimeout(left())
-            sock.connect(where)
+            return call()
         except socket.timeout as exc:
-            raise EngineUnreachable(f"the engine at {address} did not accept a connection "
-                                    f"within {timeout:g} s", address=address,
-                                    reason="timeout") from exc
-        except OSError as exc:
-            raise EngineUnreachable(f"no engine is listening on {address}: "
-                                    f"{exc.strerror or exc}", address=address,
-                                    reason="refused") from exc
-        try:
-            sock.sendall(request_line(1, op, args, token))
-        except socket.timeout as exc:
-            raise EngineUnreachable(f"the engine at {address} did not take {op!r} within "
+            raise EngineUnreachable(f"the engine at {address} did not {late} within "
                                     f"{timeout:g} s", address=address, reason="timeout") from exc
-        except OSError as exc:  # a write that failed delivered no complete line
-            raise EngineUnreachable(f"the engine at {address} did not take the request: "
-                                    f"{exc}", address=address, reason="refused") from exc
+        except OSError as exc:  # (refused: nothing was delivered, so trying again is safe)
+            raise EngineUnreachable(f"{failed}: {exc.strerror or exc}", address=address,
+                                    reason=reason) from exc
+
+    with sock:
+        step(lambda: sock.connect(where), "accept a connection",
+             f"no engine is listening on {address}", "refused")
+        step(lambda: sock.sendall(request_line(1, op, args, token)), f"take {op!r}",
+             f"the engine at {address} did not take the request", "refused")
         chunks: list[bytes] = []
         size = 0
         while True:
-            try:
-                sock.settimeout(left())
-                chunk = sock.recv(256 * 1024)
-            except socket.timeout as exc:
-                raise EngineUnreachable(f"the engine at {address} did not answer {op!r} "
-                                        f"within {timeout:g} s", address=address,
-                                        reason="timeout") from exc
-            except OSError as exc:
-                raise EngineUnreachable(f"the engine at {address} closed the connection: "
-                                        f"{exc}", address=address, reason="closed") from exc
+            chunk = step(lambda: sock.recv(256 * 1024), f"answer {op!r}",
+                         f"the engine at {address} closed the connection", "closed")
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-            if chunk.endswith(b"\n") or b"\n" in chunk:
+            if b"\n" in chunk:
                 break
             if size > RESPONSE_LIMIT:
                 raise ErrandsError(f"the engine's answer to {op!r} is too large")
