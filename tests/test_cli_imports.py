@@ -112,3 +112,27 @@ def test_an_unknown_id_is_refused_alike_by_the_engine(engine: tuple[Path, str]) 
                           text=True, env=_env(data), timeout=60)
     assert done.returncode == 3
     assert json.loads(done.stderr)["error"]["code"] == "not_found"
+
+
+def test_an_engine_without_the_operation_leaves_the_answer_to_the_database(
+        engine: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app still open from before an update: its engine does not know ``automations``;
+    ``list`` reads the database instead of failing."""
+    import io
+    from contextlib import redirect_stdout
+
+    from errands import channel
+    from errands.cli import main
+    from errands.errors import InvalidInput
+
+    data, ident = engine
+
+    def old_engine(*_args: object, **_kwargs: object) -> object:
+        raise InvalidInput("op", "unknown operation 'automations'", "one of …", "ping")
+
+    monkeypatch.setattr(channel, "request_sync", old_engine)
+    monkeypatch.setattr("errands.cli.reading.request_sync", old_engine)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["list", "--json", "--data-dir", str(data)]) == 0
+    assert [a["id"] for a in json.loads(out.getvalue())["automations"]] == [ident]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..channel import EngineUnreachable, request_sync
+from ..errors import InvalidInput
 from ..paths import data_dir
 
 
@@ -33,6 +34,10 @@ def _ask(args: argparse.Namespace, op: str, op_args: dict[str, Any]) -> Any:
         answer = request_sync(owner.address, op, op_args, timeout=30.0, data_dir=root)
     except EngineUnreachable:  # stopping, or gone mid-answer: a read of the database
         return None            # answers as well
+    except InvalidInput as exc:
+        if exc.field == "op":  # an engine from before this operation (the app still open
+            return None        # after an update): the database answers
+        raise
     if isinstance(answer, dict):
         answer.pop("stamp", None)
     return answer
