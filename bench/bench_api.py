@@ -33,7 +33,8 @@ heartbeat wakes (its interval minus 5 ms), and each window reports the longest o
 
 Then, through the facade, warm (3 calls first), 20 calls each: a summaries page of 100
 (goal < 20 ms), all 10,000 summaries (goal < 150 ms), a page of 50 runs of the automation
-with 20,000 runs (goal < 20 ms); median and p95. The goals are judged on the EngineThread
+with 20,000 runs (goal < 20 ms); median and p95. Then 5 calls each of Upcoming over the next
+7 days (goal < 500 ms, and complete: no fire left out) and the next 24 hours. The goals are judged on the EngineThread
 figures; the EngineHost column shows the same code on the caller's loop for comparison. Every garbage
 collection is recorded too (a collection holds the GIL and so stops every thread): the stall
 table names the full (generation 2) collections inside each window and the longest. When a
@@ -79,6 +80,8 @@ LISTINGS = 5              # all-summaries calls inside stall window (c)
 GOAL_PAGE_MS = 20.0
 GOAL_ALL_MS = 150.0
 GOAL_RUNS_MS = 20.0
+GOAL_UPCOMING_MS = 500.0
+UPCOMING_REPEATS = 5      # (each computes a week of fires anew: a couple of hundred thousand)
 GOAL_STALL_MS = 20.0
 FINAL = ("succeeded", "failed", "cancelled", "interrupted", "skipped")
 HISTORY_START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -458,6 +461,12 @@ async def measure(data_dir: Path, mode: str, heavy_id: str, lead: float) -> dict
     async def page_middle() -> Any:
         return await api.summaries(limit=100, offset=5_000)
 
+    async def week() -> Any:
+        return await api.upcoming(hours=168)
+
+    async def day() -> Any:
+        return await api.upcoming(hours=24)
+
     q: dict[str, Any] = {}
     times, v = await timed(page)
     q["page100"] = {"times": times, "n": len(v.value[0]), "total": v.value[1]}
@@ -471,6 +480,10 @@ async def measure(data_dir: Path, mode: str, heavy_id: str, lead: float) -> dict
     times, v = await timed(runs_middle)
     q["runs50_mid"] = {"times": times, "n": len(v.value[0]),
                        "span": f"{v.value[0][0].index}..{v.value[0][-1].index}"}
+    for key, fn in (("upcoming7", week), ("upcoming1", day)):
+        times, v = await timed(fn, repeats=UPCOMING_REPEATS)
+        q[key] = {"times": times, "n": len(v.value), "automations": v.value.automations,
+                  "shortened": v.value.shortened}
     out["queries"] = q
 
     mark = hb.mark()
@@ -630,7 +643,9 @@ def main() -> int:
             ("summaries, page of 100 (offset 5000)", "page100_mid", None),
             ("summaries, all 10,000", "all", GOAL_ALL_MS),
             ("runs, page of 50 (20,000 runs, newest)", "runs50", GOAL_RUNS_MS),
-            ("runs, page of 50 (cursor r10000)", "runs50_mid", None)]
+            ("runs, page of 50 (cursor r10000)", "runs50_mid", None),
+            ("upcoming, next 7 days, every fire", "upcoming7", GOAL_UPCOMING_MS),
+            ("upcoming, next 24 hours, every fire", "upcoming1", None)]
     for label, key, goal in rows:
         a, b = th["queries"][key], ho["queries"][key]
         print(f"  {label:44s} {_q(a['times'])}   {_q(b['times'])}  "
@@ -677,6 +692,10 @@ def main() -> int:
         judge(th[key] < GOAL_STALL_MS, f"EngineThread stall {label.strip()}: {th[key]:.1f} ms "
               f"(goal < {GOAL_STALL_MS:.0f} ms; the same code as EngineHost, on the caller's loop: "
               f"{ho[key]:.1f} ms)", key)
+    week = th["queries"]["upcoming7"]
+    judge(not week["shortened"] and not ho["queries"]["upcoming7"]["shortened"],
+          f"Upcoming, next 7 days, complete: {week['n']} fires from {week['automations']} "
+          "automations, none left out", "upcoming_complete")
     ok_burst = all(not r["burst_timed_out"] and r["burst_states"].get("succeeded") == N_BURST
                    for r in (th, ho))
     judge(ok_burst, f"every burst run succeeded in both hostings "

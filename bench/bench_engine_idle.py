@@ -241,7 +241,7 @@ async def profile_start(data_dir: Path) -> dict:
     buf = io.StringIO()
     pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(16)
 
-    store_module._DEFINITIONS.clear()
+    store_module.DEFINITIONS.clear()
     steps: dict[str, float] = {}
     t0 = time.perf_counter()
     with store.db.read() as s:

@@ -6,19 +6,20 @@ lazy loading) and Upcoming (the store's fires, crowded minutes)."""
 from __future__ import annotations
 
 import os
-from datetime import timedelta, timezone
+from datetime import datetime, timedelta, timezone
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from errands.app import words  # noqa: E402
 from errands.app.detail import DetailPane, RunHistoryModel  # noqa: E402
 from errands.app.sidebar import AutomationSidebar  # noqa: E402
-from errands.app.upcoming import UpcomingView  # noqa: E402
-from errands.queries import Summary, summaries, upcoming  # noqa: E402
+from errands.app.upcoming import UpcomingView, tooltip  # noqa: E402
+from errands.forecast import forecast  # noqa: E402
+from errands.queries import Summary, summaries  # noqa: E402
 from errands.timeutil import zone  # noqa: E402
 from views_support import Scenario, build  # noqa: E402
 
@@ -298,18 +299,54 @@ def test_upcoming_shows_the_store_fires_and_crowded_minutes(qtbot, scenario: Sce
     qtbot.addWidget(w)
     w.set_local_zone(BERLIN)
     until = scenario.now + timedelta(hours=24)
-    fires = upcoming(scenario.store, scenario.now, until)
-    w.set_fires(fires, scenario.now, until)
-    assert w.model.rowCount() == len(fires) and w.model.fires() == sorted(fires)
-    crowded = w.crowded_slots()
+    fires = forecast(scenario.store.list(), scenario.now, until)
+    w.set_forecast(fires)
+    model = w.model
+    assert model.rowCount() == len(fires) > 0
+    shown = [(model.index(r, 2).data(), model.index(r, 0).data(Qt.ItemDataRole.UserRole + 1))
+             for r in range(model.rowCount())]
+    assert shown == [(f.title, f.automation_id) for f in fires]
+    assert [f.at for f in fires] == sorted(f.at for f in fires)
+    crowded = w.crowded_minutes()
     # 14:00 UTC: the hourly beat, the 6-hourly check and the New York brief at once
-    assert [(s.minute.astimezone(timezone.utc).hour, len(s.fires)) for s in crowded] == [(14, 3)]
-    assert "1 crowded minutes" in w.summary.text() or "crowded" in w.summary.text()
+    assert [(m.at.astimezone(timezone.utc).hour, m.count) for m in crowded] == [(14, 3)]
+    row = crowded[0].first
+    assert model.index(row, 3).data() == "3 at once"
+    assert "1 crowded minute" in w.summary.text() and "busiest: 3 fires" in w.summary.text()
     with qtbot.waitSignal(w.range_changed) as blocker:
         w.week.click()
     assert blocker.args == [168]
     paused = scenario.ids["Weekly review"]
-    assert paused not in {f[1] for f in fires}
+    assert paused not in {f.automation_id for f in fires}
+
+
+def test_upcoming_clicking_a_crowded_minute_selects_its_first_fire(qtbot, scenario: Scenario
+                                                                   ) -> None:
+    w = UpcomingView()
+    qtbot.addWidget(w)
+    w.resize(700, 500)
+    w.show()
+    fires = forecast(scenario.store.list(), scenario.now, scenario.now + timedelta(hours=24))
+    w.set_forecast(fires)
+    busy = w.crowded_minutes()[0]
+    x = w.timeline.x_of(busy.at)
+    assert w.timeline.minute_at(x) == busy
+    with qtbot.assertNotEmitted(w.automation_selected):   # three automations share it
+        qtbot.mouseClick(w.timeline, Qt.MouseButton.LeftButton, pos=QPoint(round(x), 40))
+    assert w.table.selectionModel().selectedRows()[0].row() == busy.first
+    assert "3 fires at once" in tooltip(fires, busy, BERLIN)
+
+
+def test_upcoming_counts_never_overlap_on_a_crowded_timeline(qtbot) -> None:
+    """A week of crowded minutes side by side: one count per stretch of the axis, the
+    busiest, so the labels never run into an unreadable band."""
+    from errands.forecast import Minute
+    from errands.app.upcoming import LABEL_ROOM, Timeline
+    columns = [(x, Minute(datetime(2026, 1, 1, tzinfo=timezone.utc), 3 + x % 5, x))
+               for x in range(14, 600, 3)]
+    labelled = Timeline.labelled(columns)
+    assert labelled and all(b[0] - a[0] >= LABEL_ROOM for a, b in zip(labelled, labelled[1:]))
+    assert max(m.count for _, m in labelled) == 7
 
 
 def test_words_for_every_skip_reason() -> None:

@@ -194,6 +194,47 @@ def test_property_fires_between_equals_oracle(expr, window):
         assert all(f.tzinfo is UTC for f in got)
 
 
+@st.composite
+def steady_window(draw):
+    """Windows of up to nine days anywhere in 2026-2027, most with no transition inside
+    (the walked-walls path), some across one (the per-fire search)."""
+    name = draw(st.sampled_from(ZONES))
+    start = utc(2026, 1, 1) + timedelta(seconds=draw(st.integers(0, 700 * 86400)),
+                                        microseconds=draw(st.integers(0, 999_999)))
+    return name, start, start + timedelta(seconds=draw(st.integers(60, 9 * 86400)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expr=expressions(), window=steady_window())
+def test_property_fires_between_equals_the_search_fire_by_fire(expr, window):
+    """The walked walls of a steady stretch give exactly what searching fire after fire
+    gives, fractions of a second in the window's edges included."""
+    name, start, end = window
+    tz = ZoneInfo(name)
+    searched = []
+    for fire in expr.fires(start, tz):
+        if fire > end:
+            break
+        searched.append(fire)
+    assert expr.fires_between(start, end, tz) == searched
+
+
+def test_a_week_in_a_steady_zone_is_walked_not_searched(monkeypatch):
+    """A week of fires with no transition inside does not search fire by fire; a week
+    across one does (and both agree with the oracle)."""
+    tz = ZoneInfo("Europe/Berlin")
+    expr = CronExpression.parse("*/15 8-18 * * MON-FRI")
+    searches = []
+    real = CronExpression.next_fire
+    monkeypatch.setattr(CronExpression, "next_fire",
+                        lambda self, after, zone: searches.append(after) or real(self, after, zone))
+    calm = expr.fires_between(utc(2026, 6, 1), utc(2026, 6, 8), tz)
+    assert len(calm) == 5 * 44 and not searches
+    assert calm == oracle(expr, utc(2026, 6, 1), utc(2026, 6, 8), tz)
+    across = expr.fires_between(utc(2026, 3, 25), utc(2026, 4, 1), tz)
+    assert searches and across == oracle(expr, utc(2026, 3, 25), utc(2026, 4, 1), tz)
+
+
 def test_oracle_over_a_whole_year_of_sundays_in_lord_howe():
     """One long run: a sparse expression over a full year, both transitions included."""
     tz = ZoneInfo("Australia/Lord_Howe")

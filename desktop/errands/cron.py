@@ -58,6 +58,9 @@ _SPECS = (
 _DAYS_IN_MONTH = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _MAX_DAYS_IN_MONTH = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # Feb 29 possible
 _HORIZON_MONTHS = 10 * 12 + 1          # "nothing within ~10 years" => None
+_STEADY_SPAN = timedelta(days=62)      # windows checked for one steady offset, at most
+_HOUR_S = 3600
+_DAY_S = 86400
 _H48 = timedelta(hours=48)
 _H26 = timedelta(hours=26)
 _MINUTE = timedelta(minutes=1)
@@ -403,12 +406,31 @@ class CronExpression:
 
     def fires_between(self, start: datetime, end: datetime, tz: ZoneInfo | str
                       ) -> list[datetime]:
-        """Fires with ``start < fire <= end``, ascending, as aware UTC datetimes."""
+        """Fires with ``start < fire <= end``, ascending, as aware UTC datetimes.
+
+        Over a stretch the zone keeps one offset (most weeks of most zones), every wall
+        minute is one instant: the walls are walked once and shifted, a microsecond or two a
+        fire instead of a search per fire. Otherwise each fire is searched for exactly."""
+        if isinstance(tz, str):
+            tz = zone(tz, "timezone")
         out: list[datetime] = []
-        for fire in self.fires(start, tz):
-            if fire > end:
+        off = _steady_offset(tz, start, end) if end - start <= _STEADY_SPAN else None
+        if off is None:
+            for fire in self.fires(start, tz):
+                if fire > end:
+                    break
+                out.append(fire)
+            return out
+        wall = (start.astimezone(UTC) + off).replace(tzinfo=None)
+        last = (end.astimezone(UTC) + off).replace(tzinfo=None)
+        last_wall = last.toordinal() * 1440 + last.hour * 60 + last.minute
+        idx = bisect.bisect_left(self._mods, wall.hour * 60 + wall.minute)
+        for y, mo, d, h, mi, w in self._walls(wall.year, wall.month, wall.day, idx):
+            if w > last_wall:
                 break
-            out.append(fire)
+            fire = datetime(y, mo, d, h, mi, tzinfo=UTC) - off
+            if start < fire <= end:
+                out.append(fire)
         return out
 
     def min_gap(self) -> timedelta:
@@ -534,3 +556,22 @@ def _join(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _steady_offset(tz: ZoneInfo, start: datetime, end: datetime) -> timedelta | None:
+    """The zone's UTC offset if it is the same all through ``[start, end]``, else None.
+    Sampled hourly over whole UTC days (no zone changes its offset twice within an hour),
+    so the many automations of one zone over one window share one look."""
+    first = int(start.timestamp()) // _DAY_S
+    last = -(-int(end.timestamp()) // _DAY_S)
+    try:
+        return _steady_days(tz, first, last)
+    except (OverflowError, ValueError, OSError):   # the calendar's far end: search instead
+        return None
+
+
+@lru_cache(maxsize=512)
+def _steady_days(tz: ZoneInfo, first_day: int, last_day: int) -> timedelta | None:
+    offsets = {datetime.fromtimestamp(t, tz).utcoffset()
+               for t in range(first_day * _DAY_S, last_day * _DAY_S + 1, _HOUR_S)}
+    return offsets.pop() if len(offsets) == 1 else None

@@ -6,7 +6,6 @@ Every function here only reads; the engine facade runs them on its reader thread
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 from .errors import InvalidInput, NotFound
 from .definition import Trigger
 from .records import AuditEntry, load_trigger
-from .schedule import describe, iter_fires
+from .schedule import describe
 from .db.schema import MISSHAPEN_INSTANTS
 from .store import DEFINITIONS, Store, cached_definition
 from .timeutil import format_instant
@@ -304,32 +303,6 @@ def _summary(row: Any, shapes: _Shapes,
     return Summary(automation_id, title, status, words, runner, next_fire_at, last_state,
                    at if isinstance(at, datetime) else None, streak,
                    parked.get(automation_id, 0), automation_id in running, revision, trigger)
-
-
-def upcoming(store: Store, after: datetime, until: datetime,
-             limit: int = 5000) -> list[tuple[datetime, str, str]]:
-    """Every automatic fire in ``(after, until]`` across active automations: (instant, id,
-    title), in time order, at most ``limit``."""
-    fires: list[tuple[datetime, str, str]] = []
-    for automation in store.list():
-        d = automation.definition
-        if d is None or automation.status != "active" or automation.next_fire_at is None:
-            continue
-        if automation.next_fire_at > until:
-            continue
-        first = automation.next_fire_at
-        left = (None if d.stop.max_runs is None
-                else max(0, d.stop.max_runs - automation.counted_runs))
-        for instant in itertools.chain([first], iter_fires(d.trigger, first)):
-            if instant > until or len(fires) >= 4 * limit or left == 0 \
-                    or (d.stop.until is not None and instant >= d.stop.until):
-                break
-            if left is not None:
-                left -= 1
-            if instant > after:
-                fires.append((instant, automation.id, automation.title))
-    fires.sort()
-    return fires[:limit]
 
 
 @dataclass(frozen=True)

@@ -426,8 +426,7 @@ class WindowController(QObject):
         hours = self.upcoming_hours
         answer = await self.adapter.latest("upcoming", lambda: self.api.upcoming(hours))
         if answer is not None:
-            now = utcnow()
-            self.upcoming.set_fires(answer.value, now, now + timedelta(hours=hours))
+            self.upcoming.set_forecast(answer.value)
 
     # ----------------------------------------------------------------- commands
 

@@ -1,17 +1,16 @@
 """Upcoming: every fire due in the next 24 hours (or 7 days) across all automations, on one
 timeline, with crowded minutes (many fires in one minute) marked.
 
-Passive: ``set_fires(fires, after, until)`` takes ``queries.upcoming``'s (instant, id,
-title) tuples; ``range_changed(hours)`` asks for another window; ``automation_selected(id)``
-follows a click on a fire.
+Passive: ``set_forecast(forecast)`` takes a ``forecast.Forecast`` (worked out off the loop:
+a week over 10,000 automations is a couple of hundred thousand fires, each decoded only
+when its row is painted); ``range_changed(hours)`` asks for another window;
+``automation_selected(id)`` follows a click on a fire.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, Iterable
+from typing import Any
 
 from PySide6.QtCore import (QT_TRANSLATE_NOOP, QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex,
                             QPointF, QRectF, QSize, Qt, Signal)
@@ -20,32 +19,20 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QButtonGroup, QH
                                QHeaderView, QLabel, QRadioButton, QSizePolicy, QTableView,
                                QToolTip, QVBoxLayout, QWidget)
 
+from ..forecast import Forecast, Minute, forecast
 from ..timeutil import utcnow
 from . import marks, words
 
 CROWDED = 3   # fires in one minute from which the minute is marked as crowded
+LABEL_ROOM = 28   # pixels between two crowded minutes' counts on the timeline
 
 
-def _minute(when: datetime) -> datetime:
-    return when.replace(second=0, microsecond=0)
+def crowded(minute: Minute) -> bool:
+    return minute.count >= CROWDED
 
 
-@dataclass(frozen=True)
-class Slot:
-    """The fires of one minute."""
-    minute: datetime
-    fires: tuple[tuple[datetime, str, str], ...]
-
-    @property
-    def crowded(self) -> bool:
-        return len(self.fires) >= CROWDED
-
-
-def slots(fires: Iterable[tuple[datetime, str, str]]) -> list[Slot]:
-    grouped: dict[datetime, list[tuple[datetime, str, str]]] = {}
-    for fire in fires:
-        grouped.setdefault(_minute(fire[0]), []).append(fire)
-    return [Slot(m, tuple(f)) for m, f in sorted(grouped.items())]
+def nothing(after: datetime, hours: int = 24) -> Forecast:
+    return forecast([], after, after + timedelta(hours=hours))
 
 
 class UpcomingModel(QAbstractTableModel):
@@ -57,23 +44,20 @@ class UpcomingModel(QAbstractTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._fires: list[tuple[datetime, str, str]] = []
-        self._per_minute: Counter[datetime] = Counter()
-        self.now: datetime = utcnow()
+        self.forecast = nothing(utcnow())
         self.tz: tzinfo = words.local_zone()
 
-    def set_fires(self, fires: Iterable[tuple[datetime, str, str]], now: datetime) -> None:
+    @property
+    def now(self) -> datetime:
+        return self.forecast.after
+
+    def set_forecast(self, forecast_: Forecast) -> None:
         self.beginResetModel()
-        self._fires = sorted(fires)
-        self._per_minute = Counter(_minute(f[0]) for f in self._fires)
-        self.now = now
+        self.forecast = forecast_
         self.endResetModel()
 
-    def fires(self) -> list[tuple[datetime, str, str]]:
-        return list(self._fires)
-
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._fires)
+        return 0 if parent.isValid() else len(self.forecast)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -88,8 +72,8 @@ class UpcomingModel(QAbstractTableModel):
              role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        when, ident, title = self._fires[index.row()]
-        same = self._per_minute[_minute(when)]
+        when, ident, title = self.forecast[index.row()]
+        same = self.forecast.minute_of(index.row()).count
         if role == Qt.ItemDataRole.DisplayRole:
             return (words.day_and_time(when, self.now, self.tz),
                     words.relative(when, self.now, self.tz), title,
@@ -108,7 +92,7 @@ class Timeline(QWidget):
     """The window as one axis: a tick per minute with fires, its height by how many; crowded
     minutes in the warning colour with their count."""
 
-    slot_clicked = Signal(object)   # a Slot
+    minute_clicked = Signal(object)   # a forecast.Minute
 
     MARGIN = 14
 
@@ -117,17 +101,25 @@ class Timeline(QWidget):
         self.setAccessibleName(self.tr("Upcoming fires on a timeline"))
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self._slots: list[Slot] = []
-        self.after = utcnow()
-        self.until = self.after + timedelta(hours=24)
+        self.forecast = nothing(utcnow())
         self.tz: tzinfo = words.local_zone()
+        self._columns: tuple[int, list[tuple[int, Minute]]] = (-1, [])
 
-    def set_slots(self, slots_: list[Slot], after: datetime, until: datetime) -> None:
-        self._slots, self.after, self.until = slots_, after, until
-        crowded = sum(1 for s in slots_ if s.crowded)
+    @property
+    def after(self) -> datetime:
+        return self.forecast.after
+
+    @property
+    def until(self) -> datetime:
+        return self.forecast.asked_until
+
+    def set_forecast(self, forecast_: Forecast) -> None:
+        self.forecast = forecast_
+        self._columns = (-1, [])
+        minutes = forecast_.minutes
         self.setAccessibleDescription(
-            words.tr("%n fires", None, sum(len(s.fires) for s in slots_)) + ", " +
-            words.tr("%n crowded minutes", None, crowded))
+            words.tr("%n fires", None, len(forecast_)) + ", " +
+            words.tr("%n crowded minutes", None, sum(1 for m in minutes if crowded(m))))
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -141,20 +133,34 @@ class Timeline(QWidget):
         part = (when - self.after).total_seconds() / span
         return self.MARGIN + max(0.0, min(1.0, part)) * (self.width() - 2 * self.MARGIN)
 
-    def _bar(self, slot: Slot) -> QRectF:
+    def columns(self) -> list[tuple[int, Minute]]:
+        """The busiest minute of each pixel column with fires, left to right: a week holds
+        up to 10,080 minutes, the axis a few hundred pixels."""
+        if self._columns[0] != self.width():
+            best: dict[int, Minute] = {}
+            for m in self.forecast.minutes:
+                x = round(self.x_of(m.at))
+                if x not in best or m.count > best[x].count:
+                    best[x] = m
+            self._columns = (self.width(), sorted(best.items()))
+        return self._columns[1]
+
+    def resizeEvent(self, e: Any) -> None:  # noqa: N802
+        self._columns = (-1, [])
+        super().resizeEvent(e)
+
+    def _bar(self, x: int, minute: Minute, most: int) -> QRectF:
         base = self.height() - 24
-        most = max((len(s.fires) for s in self._slots), default=1)
         top_room = base - 22
-        h = 8 + (top_room - 8) * (len(slot.fires) - 1) / max(1, most - 1) if most > 1 else 12
-        x = self.x_of(slot.minute)
+        h = 8 + (top_room - 8) * (minute.count - 1) / max(1, most - 1) if most > 1 else 12
         return QRectF(x - 1.5, base - h, 3, h)
 
-    def slot_at(self, x: float) -> Slot | None:
+    def minute_at(self, x: float) -> Minute | None:
         best, best_d = None, 5.0
-        for s in self._slots:
-            d = abs(self.x_of(s.minute) - x)
+        for column, m in self.columns():
+            d = abs(column - x)
             if d <= best_d:
-                best, best_d = s, d
+                best, best_d = m, d
         return best
 
     def paintEvent(self, _event: Any) -> None:  # noqa: N802
@@ -176,25 +182,37 @@ class Timeline(QWidget):
         now_x = self.x_of(self.after)
         p.setPen(QPen(pal.color(pal.ColorRole.Highlight), 2))
         p.drawLine(QPointF(now_x, 6), QPointF(now_x, base))
-        if not self._slots:
+        columns = self.columns()
+        if not columns:
             p.setPen(muted)
             p.drawText(QRectF(0, 0, self.width(), base), Qt.AlignmentFlag.AlignCenter,
                        self.tr("Nothing is due in this window."))
-        normal, crowded = marks.tone(pal, "running"), marks.tone(pal, "warning")
+        normal, warning = marks.tone(pal, "running"), marks.tone(pal, "warning")
+        most = max((m.count for _, m in columns), default=1)
         p.setPen(Qt.PenStyle.NoPen)
-        for s in self._slots:
-            r = self._bar(s)
-            p.setBrush(crowded if s.crowded else normal)
-            p.drawRoundedRect(r.adjusted(-1 if s.crowded else 0, 0, 1 if s.crowded else 0, 0),
+        for x, m in columns:
+            r = self._bar(x, m, most)
+            p.setBrush(warning if crowded(m) else normal)
+            p.drawRoundedRect(r.adjusted(-1 if crowded(m) else 0, 0, 1 if crowded(m) else 0, 0),
                               1.5, 1.5)
-        p.setPen(crowded)
-        for s in self._slots:
-            if s.crowded:
-                r = self._bar(s)
-                p.drawText(QRectF(r.center().x() - 20, r.top() - 16, 40, 14),
-                           Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
-                           f"{len(s.fires)}")
+        p.setPen(warning)
+        for x, m in self.labelled(columns):
+            r = self._bar(x, m, most)
+            p.drawText(QRectF(x - LABEL_ROOM / 2, r.top() - 16, LABEL_ROOM, 14),
+                       Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                       f"{m.count}")
         p.end()
+
+    @staticmethod
+    def labelled(columns: list[tuple[int, Minute]]) -> list[tuple[int, Minute]]:
+        """The crowded columns whose counts are written above them: the busiest of each
+        stretch of ``LABEL_ROOM`` pixels, so counts never run into each other."""
+        out: list[tuple[int, Minute]] = []
+        for x, m in sorted(((x, m) for x, m in columns if crowded(m)),
+                           key=lambda c: -c[1].count):
+            if all(abs(x - other) >= LABEL_ROOM for other, _ in out):
+                out.append((x, m))
+        return sorted(out)
 
     def _ticks(self) -> list[tuple[datetime, str]]:
         span = self.until - self.after
@@ -218,29 +236,29 @@ class Timeline(QWidget):
     def event(self, e: QEvent) -> bool:
         if e.type() == QEvent.Type.ToolTip:
             assert isinstance(e, QHelpEvent)
-            s = self.slot_at(e.pos().x())
-            if s is None:
+            m = self.minute_at(e.pos().x())
+            if m is None:
                 QToolTip.hideText()
             else:
-                QToolTip.showText(e.globalPos(), tooltip(s, self.after, self.tz), self)
+                QToolTip.showText(e.globalPos(), tooltip(self.forecast, m, self.tz), self)
             return True
         return super().event(e)
 
     def mousePressEvent(self, e: QMouseEvent) -> None:  # noqa: N802
-        s = self.slot_at(e.position().x())
-        if s is not None:
-            self.slot_clicked.emit(s)
+        m = self.minute_at(e.position().x())
+        if m is not None:
+            self.minute_clicked.emit(m)
         super().mousePressEvent(e)
 
 
-def tooltip(slot: Slot, now: datetime, tz: tzinfo) -> str:
-    head = words.day_and_time(slot.minute, now, tz)
-    if len(slot.fires) == 1:
-        return f"{head} · {slot.fires[0][2]}"
-    names = [f[2] for f in slot.fires[:8]]
-    more = len(slot.fires) - len(names)
+def tooltip(forecast_: Forecast, minute: Minute, tz: tzinfo) -> str:
+    head = words.day_and_time(minute.at, forecast_.after, tz)
+    if minute.count == 1:
+        return f"{head} · {forecast_[minute.first].title}"
+    names = [forecast_[row].title for row in range(minute.first, minute.first + min(8, minute.count))]
+    more = minute.count - len(names)
     text = words.tr("%1 · %2 fires at once").replace("%1", head).replace(
-        "%2", str(len(slot.fires))) + "\n" + "\n".join(names)
+        "%2", str(minute.count)) + "\n" + "\n".join(names)
     return text + ("\n" + words.tr("and %n more", None, more) if more else "")
 
 
@@ -266,7 +284,7 @@ class UpcomingView(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.timeline = Timeline()
-        self.timeline.slot_clicked.connect(self._slot_clicked)
+        self.timeline.minute_clicked.connect(self._minute_clicked)
         self.model = UpcomingModel(self)
         self.table = QTableView()
         self.table.setAccessibleName(self.tr("Upcoming fires"))
@@ -293,44 +311,50 @@ class UpcomingView(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.timeline)
         layout.addWidget(self.table, 1)
-        self._slots: list[Slot] = []
-        self.set_fires([], utcnow(), utcnow() + timedelta(hours=24))
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.set_forecast(nothing(utcnow()))
 
     def set_local_zone(self, tz: tzinfo) -> None:
         self.model.tz = self.timeline.tz = tz
 
-    def set_fires(self, fires: Iterable[tuple[datetime, str, str]], after: datetime,
-                  until: datetime) -> None:
-        fires = sorted(fires)
-        self._slots = slots(fires)
-        self.model.set_fires(fires, after)
-        self.timeline.set_slots(self._slots, after, until)
-        hours = round((until - after).total_seconds() / 3600)
+    @property
+    def forecast(self) -> Forecast:
+        return self.model.forecast
+
+    def set_forecast(self, forecast_: Forecast) -> None:
+        self.model.set_forecast(forecast_)
+        self.timeline.set_forecast(forecast_)
+        hours = round((forecast_.asked_until - forecast_.after).total_seconds() / 3600)
         (self.week if hours > 36 else self.day).setChecked(True)
-        crowded = [s for s in self._slots if s.crowded]
-        if not fires:
-            text = self.tr("Nothing is due in this window. Manual and paused automations do "
+        self.summary.setText(self.summary_text(forecast_))
+
+    def summary_text(self, f: Forecast) -> str:
+        if not len(f):
+            return self.tr("Nothing is due in this window. Manual and paused automations do "
                            "not fire on their own.")
-        else:
-            automations = len({f[1] for f in fires})
-            text = words.tr("%n fires", None, len(fires)) + " " + words.tr(
-                "from %n automations", None, automations)
-            if crowded:
-                worst = max(crowded, key=lambda s: len(s.fires))
-                text += " · " + words.tr("%n crowded minutes", None, len(crowded)) + " " + \
-                    words.tr("(busiest: %1 fires, %2)").replace(
-                        "%1", str(len(worst.fires))).replace(
-                        "%2", words.day_and_time(worst.minute, after, self.model.tz))
-        self.summary.setText(text)
+        text = words.tr("%n fires", None, len(f)) + " " + words.tr(
+            "from %n automations", None, f.automations)
+        busy = self.crowded_minutes()
+        if busy:
+            worst = max(busy, key=lambda m: m.count)
+            text += " · " + words.tr("%n crowded minutes", None, len(busy)) + " " + \
+                words.tr("(busiest: %1 fires, %2)").replace(
+                    "%1", str(worst.count)).replace(
+                    "%2", words.day_and_time(worst.at, f.after, self.model.tz))
+        if f.shortened:
+            text += "\n" + self.tr("Listed up to %1 only: this window holds more fires than "
+                                    "one list can show. Choose the shorter window to see "
+                                    "them all.").replace(
+                "%1", words.day_and_time(f.until, f.after, self.model.tz))
+        return text
 
-    def crowded_slots(self) -> list[Slot]:
-        return [s for s in self._slots if s.crowded]
+    def crowded_minutes(self) -> list[Minute]:
+        return [m for m in self.forecast.minutes if crowded(m)]
 
-    def _slot_clicked(self, slot: Slot) -> None:
-        for row, fire in enumerate(self.model.fires()):
-            if fire in slot.fires:
-                self.table.selectRow(row)
-                self.table.scrollTo(self.model.index(row, 0))
-                break
-        if len({f[1] for f in slot.fires}) == 1:
-            self.automation_selected.emit(slot.fires[0][1])
+    def _minute_clicked(self, minute: Minute) -> None:
+        self.table.selectRow(minute.first)
+        self.table.scrollTo(self.model.index(minute.first, 0))
+        owners = {self.forecast[row].automation_id
+                  for row in range(minute.first, minute.first + minute.count)}
+        if len(owners) == 1:
+            self.automation_selected.emit(owners.pop())

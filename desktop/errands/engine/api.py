@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from .. import queries
 from ..db.database import waiting_at_most
 from ..errors import Conflict, ErrandsError, StoreError
+from ..forecast import Forecast, forecast
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
 from ..settings import SPECS
@@ -297,10 +298,17 @@ class Api:
             return fires
         return await self._read(read)
 
-    async def upcoming(self, hours: float = 24) -> Stamped[list[tuple[datetime, str, str]]]:
+    async def upcoming(self, hours: float = 24) -> Stamped[Forecast]:
+        """Every automatic fire in the next ``hours``, complete (see ``forecast``). Worked
+        out off the loop from the records the engine holds (every automation, current: no
+        second read and parse of the catalogue); before the engine holds any, from the
+        database."""
         now = self.engine.clock.now()
-        return await self._read(queries.upcoming, self._reader, now,
-                                now + timedelta(hours=hours))
+        held = [slot.automation for slot in self.engine.slots.values()]
+
+        def read() -> Forecast:
+            return forecast(held or self._reader.list(), now, now + timedelta(hours=hours))
+        return await self._read(read)
 
     async def settings(self) -> Stamped[dict[str, str]]:
         """Every setting's stored text (or its default), the environment aside: what a
