@@ -23,10 +23,11 @@ Figures (goal in brackets):
 * launch, first frame: from the script's first line (before PySide6 is imported) to the
   first paint of the window. Also shown: from the moment the parent spawned the interpreter
   (interpreter start-up included).
-* launch, list filled [< 1.5 s]: to the first paint of the sidebar's list while its model
-  holds all 10,000 rows (the goal's "window painted"), from the script's first line; the
-  figure from the spawn is shown too. The engine is still loading then; "start() returned"
-  says when it runs and its own snapshot is in the list.
+* launch, list filled [< 1.2 s from the spawn]: to the first paint of the sidebar's list
+  while its model holds all 10,000 rows (the goal's "window painted"), from the moment the
+  parent spawned the interpreter; the figure from the script's first line is shown too. The
+  engine is still loading then; "start() returned" says when it runs and its own snapshot
+  is in the list.
 * launch stall [< 50 ms]: the longest heartbeat stall from the loop's start until the list
   was painted full and the first refreshes (needs-you, paused, recent) were done. The time
   spent before the loop runs (imports, QApplication, AppShell built, as in ``run_app``) is
@@ -78,7 +79,7 @@ from _common import (clean_environment, median, report, run_phase,  # noqa: E402
 from bench_api import (FINAL, N, N_BURST, RUNS, GcWatch, Heartbeat, build,  # noqa: E402
                        cpu_check, set_burst_instant)
 
-GOAL_PAINTED_S = 1.5
+GOAL_PAINTED_S = 1.2     # issue 27: first rows painted under 1.2 s from launch (the spawn)
 GOAL_KEY_MS = 50.0
 GOAL_STALL_MS = 50.0
 GOAL_RSS_MB = 300.0
@@ -479,8 +480,9 @@ def print_table(results: dict[str, dict[str, Any]], cpu: list[float]) -> None:
                      f"{ff * 1e3:.0f} ms (from spawn {(ff + sp) * 1e3:.0f})" if ff else "none",
                      "(extra)", None))
         rows.append(("launch: list filled, 10,000 rows painted",
-                     f"{lf * 1e3:.0f} ms (from spawn {(lf + sp) * 1e3:.0f})" if lf else "none",
-                     f"< {GOAL_PAINTED_S * 1e3:.0f} ms", bool(lf) and lf < GOAL_PAINTED_S))
+                     f"{(lf + sp) * 1e3:.0f} ms from spawn ({lf * 1e3:.0f} from the first line)"
+                     if lf else "none",
+                     f"< {GOAL_PAINTED_S * 1e3:.0f} ms", bool(lf) and lf + sp < GOAL_PAINTED_S))
         rows.append(("launch: longest stall of the loop",
                      f"{la['stall_launch_ms']:.1f} ms{gc_note(la, 'gc_launch')}",
                      f"< {GOAL_STALL_MS:.0f} ms", la["stall_launch_ms"] < GOAL_STALL_MS))
