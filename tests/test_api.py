@@ -38,6 +38,42 @@ def doc(title: str, trigger: dict[str, Any], command: str = "echo done") -> dict
             "trigger": trigger}
 
 
+async def test_the_listing_comes_from_the_engine_records_and_is_rendered_once(api: Api) -> None:
+    """``list`` is answered from the records the engine holds, which equal the database's
+    after creates, runs (manual and scheduled), a pause and an archive; the rendered
+    ``--json`` text is handed over again untouched until a record changes."""
+    from errands.jsondoc import pretty
+    from errands.store import Store
+
+    made = [(await api.create(doc(f"T{i}", trigger))).value[0] for i, trigger in enumerate(
+        [{"kind": "manual"}, {"kind": "every", "every": "1h"},
+         {"kind": "at", "at": (datetime.now(timezone.utc) + timedelta(seconds=1)
+                               ).strftime("%Y-%m-%dT%H:%M:%SZ")}])]
+    await api.run_now(made[0].id, wait=True)
+    for _ in range(200):  # the one-time fire runs and completes its automation
+        if (await api.automation(made[2].id)).value.status == "completed":
+            break
+        await asyncio.sleep(0.05)
+    await api.pause(made[1].id)
+    await api.archive(made[0].id)
+    store = Store(api.engine.store.db.path)
+    try:
+        for archived in (False, True):
+            held, others = (await api.automations(archived=archived)).value
+            stored = [a for a in store.list() if (a.status == "archived") == archived]
+            assert [a.to_dict() for a in held] == [a.to_dict() for a in stored]
+            assert others == 3 - len(stored)
+            text = (await api.automations_json(archived=archived)).value
+            assert text == pretty({"automations": [a.to_dict() for a in stored]})
+            assert (await api.automations_json(archived=archived)).value is text  # kept
+    finally:
+        store.close()
+    before = (await api.automations_json()).value
+    await api.edit(made[1].id, doc("Renamed", {"kind": "every", "every": "1h"}))
+    after = (await api.automations_json()).value
+    assert after is not before and '"title": "Renamed"' in after
+
+
 async def test_commands_and_queries_through_an_engine_on_its_own_thread(api: Api) -> None:
     notices: list[tuple[Notice, str]] = []
     api.subscribe(lambda n: notices.append((n, threading.current_thread().name)))

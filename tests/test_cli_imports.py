@@ -104,6 +104,8 @@ def test_the_engine_and_the_database_give_the_same_documents(
         ("list", ["list", "--json"]), ("show", ["show", ident, "--json"]),
         ("runs", ["runs", ident, "--json"]))}
     assert asked == read
+    # the listing the engine renders is the very text the database path prints
+    assert loaded(data, "list", "--json")[2] == loaded(copy, "list", "--json")[2]
 
 
 def test_an_unknown_id_is_refused_alike_by_the_engine(engine: tuple[Path, str]) -> None:
@@ -114,10 +116,13 @@ def test_an_unknown_id_is_refused_alike_by_the_engine(engine: tuple[Path, str]) 
     assert json.loads(done.stderr)["error"]["code"] == "not_found"
 
 
+@pytest.mark.parametrize("refusal", [("op", "unknown operation 'automations'"),
+                                     ("rendered", "unknown argument 'rendered'")])
 def test_an_engine_without_the_operation_leaves_the_answer_to_the_database(
-        engine: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The app still open from before an update: its engine does not know ``automations``;
-    ``list`` reads the database instead of failing."""
+        engine: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+        refusal: tuple[str, str]) -> None:
+    """The app still open from before an update: its engine does not know ``automations``
+    (or its ``rendered`` argument); ``list`` reads the database instead of failing."""
     import io
     from contextlib import redirect_stdout
 
@@ -128,7 +133,7 @@ def test_an_engine_without_the_operation_leaves_the_answer_to_the_database(
     data, ident = engine
 
     def old_engine(*_args: object, **_kwargs: object) -> object:
-        raise InvalidInput("op", "unknown operation 'automations'", "one of …", "ping")
+        raise InvalidInput(refusal[0], refusal[1], "one of …", "ping")
 
     monkeypatch.setattr(channel, "request_sync", old_engine)
     monkeypatch.setattr("errands.cli.reading.request_sync", old_engine)

@@ -69,6 +69,11 @@ def _float(text: str) -> float | _Number:
     return value if len(text) <= MAX_NUMBER_CHARS and math.isfinite(value) else _Number(text)
 
 
+def pretty(doc: Any) -> str:
+    """How Errands prints a document (every ``--json``): two-space indent, text as is."""
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
 def key_path(path: str, key: object) -> str:
     """``path.key``, with a key that is not a plain name JSON-quoted (``runner.""``)."""
     name = key if isinstance(key, str) and _PLAIN_KEY.fullmatch(key) else json.dumps(key)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import jsondoc
+from ..jsondoc import pretty
 from ..catalog import Catalog, stale
 from ..errors import InvalidInput
 from ..paths import data_dir, database_path, run_log_path
@@ -25,7 +26,7 @@ from .routing import perform
 
 def emit(args: argparse.Namespace, doc: Any, text: str) -> None:
     if getattr(args, "json", False):
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        print(pretty(doc))
     else:
         print(text)
 

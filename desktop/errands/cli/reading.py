@@ -5,12 +5,13 @@ from the database otherwise (``commands``). Both give the same documents."""
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..channel import EngineUnreachable, request_sync
 from ..errors import InvalidInput
+from ..jsondoc import pretty
 from ..paths import data_dir
 
 
@@ -35,27 +36,30 @@ def _ask(args: argparse.Namespace, op: str, op_args: dict[str, Any]) -> Any:
     except EngineUnreachable:  # stopping, or gone mid-answer: a read of the database
         return None            # answers as well
     except InvalidInput as exc:
-        if exc.field == "op":  # an engine from before this operation (the app still open
-            return None        # after an update): the database answers
-        raise
+        if exc.field == "op" or exc.field in op_args:  # an engine from before this operation
+            return None        # or argument (the app still open after an update): the
+        raise                  # database answers
     if isinstance(answer, dict):
         answer.pop("stamp", None)
     return answer
 
 
 def _print(doc: Any) -> None:
-    print(json.dumps(doc, ensure_ascii=False, indent=2))
+    print(pretty(doc))
 
 
 def list_(args: argparse.Namespace) -> int:
-    """Every automation but the archived ones; ``--archived``: only those."""
+    """Every automation but the archived ones; ``--archived``: only those. With ``--json``
+    the engine hands over the whole text, rendered once and kept until a record changes."""
     archived = bool(getattr(args, "archived", False))
-    answer = _ask(args, "automations", {"archived": archived})
+    as_json = bool(getattr(args, "json", False))
+    answer = _ask(args, "automations", {"archived": archived, "rendered": True} if as_json
+                  else {"archived": archived})
     if answer is None:
         from .commands import list_ as from_database
         return from_database(args)
-    if getattr(args, "json", False):
-        _print({"automations": answer["automations"]})
+    if as_json:
+        sys.stdout.write(answer["text"] + "\n")
     else:
         from . import render
         print(render.automation_docs(answer["automations"], archived=archived,

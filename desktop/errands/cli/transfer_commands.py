@@ -17,6 +17,7 @@ from ..timeutil import utcnow
 from ..transfer import (CREATE, MAX_FILE_BYTES, apply_import, export_document, plan_import, read_document,
                         read_entries)
 from . import render
+from ..jsondoc import pretty
 from .commands import _dir, emit, open_store
 from .routing import perform
 
@@ -32,7 +33,7 @@ def export(args: argparse.Namespace) -> int:
     doc, notes = export_document(store, ids, now=utcnow())
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    text = pretty(doc)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         print(f"note: this export is larger than import reads ({MAX_FILE_BYTES // 1048576} MiB); "
               "export fewer at a time (errands export ID…)", file=sys.stderr)
@@ -48,7 +49,7 @@ def _stored_definition(args: argparse.Namespace, store: Any, ident: str) -> int:
         print("note: the stored definition is not JSON; printed as it is", file=sys.stderr)
         emit(args, text, text)
         return 0
-    emit(args, doc, json.dumps(doc, indent=2, ensure_ascii=False))
+    emit(args, doc, pretty(doc))
     return 0
 
 

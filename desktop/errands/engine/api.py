@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import operator
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from .. import queries
 from ..db.database import waiting_at_most
 from ..errors import Conflict, ErrandsError, StoreError
 from ..forecast import Forecast, forecast
+from ..jsondoc import pretty
 from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
 from ..settings import SPECS
@@ -68,6 +70,9 @@ class Api:
         else:
             self._reader = Store(engine.store.db.path, busy_ms=READ_BUSY_MS)
             self._pool = ThreadPoolExecutor(readers, thread_name_prefix="errands-read")
+        # ``automations_json``'s last text for each of archived / not, with the records it
+        # was rendered from
+        self._listings: dict[bool, tuple[list[Automation], str]] = {}
 
     @property
     def data_dir(self) -> Any:
@@ -234,12 +239,38 @@ class Api:
                           ) -> Stamped[tuple[list[Automation], int]]:
         """Every automation but the archived ones (``archived``: only those), as
         ``errands list`` shows them, and how many the list leaves out."""
-        def read() -> tuple[list[Automation], int]:
-            every = self._reader.list()
-            items = [a for a in every if (a.status == "archived") == archived]
-            return items, len(every) - len(items)
+        return await self._read(self._pick, self._held(), archived)
 
-        return await self._read(read)
+    async def automations_json(self, *, archived: bool = False) -> Stamped[str]:
+        """``errands list --json``'s whole text (``automations`` as ``jsondoc.pretty``
+        prints it), rendered off the loop and kept until one of the records changes: a
+        status bar asking every few seconds costs a comparison, not a rendering."""
+        held = self._held()
+        kept = self._listings.get(archived)
+        if held is not None and kept is not None and len(kept[0]) == len(held) \
+                and all(map(operator.is_, kept[0], held)):
+            return Stamped(self.stamp(), kept[1])
+
+        def render() -> str:
+            items, _ = self._pick(held, archived)
+            return pretty({"automations": [a.to_dict() for a in items]})
+        answer = await self._read(render)
+        if held is not None:
+            self._listings[archived] = (held, answer.value)
+        return answer
+
+    def _pick(self, held: list[Automation] | None, archived: bool
+              ) -> tuple[list[Automation], int]:
+        every = self._reader.list() if held is None else held
+        items = [a for a in every if (a.status == "archived") == archived]
+        return items, len(every) - len(items)
+
+    def _held(self) -> list[Automation] | None:
+        """The records of every automation, current, in creation order, as the engine holds
+        them (it is the only writer); None before it has loaded them."""
+        if not self.engine.loaded:
+            return None
+        return [slot.automation for slot in self.engine.slots.values()]
 
     async def resolve_id(self, ident: str) -> str:
         """An automation's full id from its id or an unambiguous prefix (as the CLI takes
@@ -304,10 +335,11 @@ class Api:
         second read and parse of the catalogue); before the engine holds any, from the
         database."""
         now = self.engine.clock.now()
-        held = [slot.automation for slot in self.engine.slots.values()]
+        held = self._held()
 
         def read() -> Forecast:
-            return forecast(held or self._reader.list(), now, now + timedelta(hours=hours))
+            every = self._reader.list() if held is None else held
+            return forecast(every, now, now + timedelta(hours=hours))
         return await self._read(read)
 
     async def settings(self) -> Stamped[dict[str, str]]:

@@ -71,6 +71,7 @@ class Engine:
         self.slots: dict[str, Slot] = {}
         self.stopping = False
         self.started_at: datetime | None = None
+        self.loaded = False   # every automation's record is in ``slots`` (kept current from then on)
         self._warmed: set[str] = set()  # runner kinds asked to warm up (``warm_up``)
         self.timer = Timer(self)
         self.runs = Runs(self)
@@ -119,6 +120,7 @@ class Engine:
             self.slots[automation.id] = Slot(automation)  # a broken one is never armed
             if automation.problem is not None:
                 broken.append(automation)
+        self.loaded = True
         if broken:
             for automation in broken if self.automatic else ():  # a serving engine says so
                 log.warning("automation %s (%s) is broken and will not run: %s",

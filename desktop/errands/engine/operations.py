@@ -205,6 +205,9 @@ async def _summaries(api: Api, a: dict[str, Any]) -> Any:
 
 
 async def _automations(api: Api, a: dict[str, Any]) -> Any:
+    if a["rendered"]:
+        text = await api.automations_json(archived=a["archived"])
+        return _stamped(text, {"text": text.value})
     answer = await api.automations(archived=a["archived"])
     items, others = answer.value
     return _stamped(answer, {"automations": [i.to_dict() for i in items], "others": others})
@@ -328,7 +331,8 @@ OPERATIONS: dict[str, Operation] = {
                                         "sort": Arg(SORT, default="next_fire"),
                                         "offset": Arg(OFFSET, default=0),
                                         "limit": Arg(LIMIT, default=10_000)}),
-    "automations": Operation(_automations, {"archived": Arg(FLAG, default=False)}),
+    "automations": Operation(_automations, {"archived": Arg(FLAG, default=False),
+                                            "rendered": Arg(FLAG, default=False)}),
     "automation": Operation(_automation, {"id": _ID}),
     "runs": Operation(_runs, {"id": _ID, "limit": Arg(RUN_LIMIT, default=50),
                               "cursor": Arg(CURSOR)}),
