@@ -2746,6 +2746,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
     <context>
         <name>UpcomingView</name>
         <message>
+            <source>Listed up to %1 only: this window holds more fires than one list can show. Choose the shorter window to see them all.</source>
+            <translation>Nur bis %1 aufgeführt: Dieser Zeitraum enthält mehr Termine, als eine Liste zeigen kann. Wählen Sie den kürzeren Zeitraum, um alle zu sehen.</translation>
+        </message>
+        <message>
             <source>Next 24 hours</source>
             <translation>Nächste 24 Stunden</translation>
         </message>

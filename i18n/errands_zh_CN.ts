@@ -2729,6 +2729,10 @@ It is read again when it changes, or when you select it again.</source>
     <context>
         <name>UpcomingView</name>
         <message>
+            <source>Listed up to %1 only: this window holds more fires than one list can show. Choose the shorter window to see them all.</source>
+            <translation>仅列出到 %1：此时间段内的触发次数超过一个列表能显示的数量。选择较短的时间段可查看全部。</translation>
+        </message>
+        <message>
             <source>Next 24 hours</source>
             <translation>接下来 24 小时</translation>
         </message>

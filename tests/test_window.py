@@ -315,16 +315,16 @@ def test_upcoming_shows_every_fire_of_the_day_and_leads_back(
     run(qloop, until(lambda: len(c.sidebar.visible_ids()) == 3))
     c.sidebar.upcoming_requested.emit()
     run(qloop, until(lambda: c.upcoming.model.rowCount() > 0, what="upcoming fills"))
-    fires = c.upcoming.model.fires()
-    assert {f[1] for f in fires} == set(ids)              # manual ones never fire
+    fires = list(c.upcoming.forecast)
+    assert {f.automation_id for f in fires} == set(ids)   # manual ones never fire
     assert len(fires) == 6 + 4                            # 24 h / 4 h and 24 h / 6 h
     c.upcoming.week.click()
-    run(qloop, until(lambda: len(c.upcoming.model.fires()) == 7 * 10))
+    run(qloop, until(lambda: len(c.upcoming.forecast) == 7 * 10))
     index = c.upcoming.model.index(0, 0)
     c.upcoming.table.activated.emit(index)
     assert c.pages.current == "detail"
     run(qloop, until(lambda: c.detail.automation is not None
-                     and c.detail.automation.id == fires[0][1]))
+                     and c.detail.automation.id == fires[0].automation_id))
     c.show_upcoming()
     shell.window.escape_action.trigger()
     assert c.pages.current == "detail"
