@@ -66,6 +66,13 @@ def _content_text(role: str, content: dict[str, Any]) -> str:
     return "\n".join(lines) or "(nothing)"
 
 
+def message_line(role: str, content: dict[str, Any]) -> str:
+    """One transcript message as a line: who said it, and what."""
+    label = {"user": "You" if content.get("turn") == "reply" else "Errands",
+             "assistant": "Agent", "tool": "Tool"}.get(role, role)
+    return f"{label}: {_content_text(role, content)}"
+
+
 def session_show(args: argparse.Namespace) -> int:
     store = open_store(args)
     info = store.session(args.session)
@@ -77,9 +84,7 @@ def session_show(args: argparse.Namespace) -> int:
         if m.run_id != run:
             run = m.run_id
             lines.append(f"\n— run {run[:8] if run else '?'} —")
-        label = {"user": "You" if m.content.get("turn") == "reply" else "Errands",
-                 "assistant": "Agent", "tool": "Tool"}.get(m.role, m.role)
-        lines.append(f"{label}: {_content_text(m.role, m.content)}")
+        lines.append(message_line(m.role, m.content))
     if not messages:
         lines.append("(no messages yet)")
     emit(args, doc, "\n".join(lines))

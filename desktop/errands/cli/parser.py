@@ -190,6 +190,12 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     p = cmd("events", H("observe", "events"), "the engine's change notices (one line each with --follow)")
     p.add_argument("--follow", "-f", action="store_true",
                    help="keep printing notices until Ctrl-C or the engine stops")
+    p = cmd("output", H("reading", "output"), "a run's output so far (an agent run's transcript); "
+            "--follow: as it comes, until the run ends")
+    p.add_argument("run", metavar="RUN", help="the run's id (errands runs ID lists them)")
+    p.add_argument("--follow", "-f", action="store_true",
+                   help="keep printing what the run prints until it ends (needs the app or "
+                        "errands serve running)")
     p = cmd("history", H("observe", "history"), "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
     p = cmd("decide", H("observe", "decide"), "decide a parked run in one command (scripts); approve, deny and answer are the same")

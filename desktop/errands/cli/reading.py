@@ -5,6 +5,7 @@ from the database otherwise (``commands``). Both give the same documents."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -96,3 +97,66 @@ def runs(args: argparse.Namespace) -> int:
     _print({"runs": [{**r, "log": log(r)} for r in answer["items"]],
             "next_cursor": answer["next_cursor"]})
     return 0
+
+
+FOLLOW_WAIT = 10.0   # seconds each request of --follow waits for more output
+
+
+def output(args: argparse.Namespace) -> int:
+    """A run's output so far (an agent run's transcript); ``--follow``: then what it prints,
+    as it prints it, until the run ends. Asked of the running engine, which holds what a
+    running command printed; with no engine, the run's kept output is read from the
+    database."""
+    follow = bool(getattr(args, "follow", False))
+    as_json = bool(getattr(args, "json", False))
+    answer = _ask(args, "output", {"run": args.run})
+    if answer is None:
+        answer = _stored_output(args)
+        follow = False
+    shown_messages = 0
+    while True:
+        shown_messages = _show_output(answer, as_json, shown_messages, follow)
+        if not follow or answer["ended"]:
+            return 0
+        position = answer["position"]
+        nxt = _ask(args, "output", {"run": answer["run"], "wait": FOLLOW_WAIT,
+                                    **({"after": position} if position is not None else {})})
+        if nxt is None:        # the engine went away: what is stored is the rest we can tell
+            return 0
+        answer = nxt
+
+
+def _show_output(answer: dict[str, Any], as_json: bool, shown_messages: int,
+                 following: bool) -> int:
+    """Print one answer (with ``--json --follow``, one line of JSON each); returns how many
+    transcript messages have been printed."""
+    messages = answer.get("transcript") or []
+    if as_json:
+        doc = {"run": answer["run"], "state": answer["state"], "output": answer["output"],
+               "transcript": (messages[shown_messages:] if answer.get("transcript") is not None
+                              else None),
+               "ended": answer["ended"]}
+        print(json.dumps(doc, ensure_ascii=False) if following else pretty(doc), flush=True)
+        return len(messages)
+    if messages:
+        from .agent_commands import message_line
+        for message in messages[shown_messages:]:
+            print(message_line(message["role"], message["content"]), flush=True)
+        return len(messages)
+    if answer["output"]:
+        sys.stdout.write(answer["output"])
+        sys.stdout.flush()
+    return shown_messages
+
+
+def _stored_output(args: argparse.Namespace) -> dict[str, Any]:
+    from ..records import ACTIVE_STATES
+    from .commands import open_store
+
+    store = open_store(args)
+    run = store.get_run(store.resolve_run(args.run))
+    return {"run": run.id, "automation_id": run.automation_id, "state": run.state,
+            "output": run.output_tail or "", "position": None, "cut": False,
+            "ended": run.state not in ACTIVE_STATES,
+            "transcript": ([m.to_dict() for m in store.messages(run.session_id)]
+                           if run.session_id else None)}

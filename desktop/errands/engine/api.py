@@ -21,11 +21,12 @@ from ..db.database import waiting_at_most
 from ..errors import Conflict, ErrandsError, StoreError
 from ..forecast import Forecast, forecast
 from ..jsondoc import pretty
-from ..records import AttentionItem, AuditEntry, Automation, Decision, Parked, Run
+from ..records import ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Decision, Parked, Run
 from ..schedule import iter_fires
 from ..settings import SPECS
 from ..store import Store
 from .core import Engine
+from .live import Piece
 from .notices import Notice, Stamp
 
 T = TypeVar("T")
@@ -239,13 +240,13 @@ class Api:
                           ) -> Stamped[tuple[list[Automation], int]]:
         """Every automation but the archived ones (``archived``: only those), as
         ``errands list`` shows them, and how many the list leaves out."""
-        return await self._read(self._pick, self._held(), archived)
+        return await self._read(self._pick, await self._held(), archived)
 
     async def automations_json(self, *, archived: bool = False) -> Stamped[str]:
         """``errands list --json``'s whole text (``automations`` as ``jsondoc.pretty``
         prints it), rendered off the loop and kept until one of the records changes: a
         status bar asking every few seconds costs a comparison, not a rendering."""
-        held = self._held()
+        held = await self._held()
         kept = self._listings.get(archived)
         if held is not None and kept is not None and len(kept[0]) == len(held) \
                 and all(map(operator.is_, kept[0], held)):
@@ -265,12 +266,15 @@ class Api:
         items = [a for a in every if (a.status == "archived") == archived]
         return items, len(every) - len(items)
 
-    def _held(self) -> list[Automation] | None:
+    async def _held(self) -> list[Automation] | None:
         """The records of every automation, current, in creation order, as the engine holds
-        them (it is the only writer); None before it has loaded them."""
-        if not self.engine.loaded:
-            return None
-        return [slot.automation for slot in self.engine.slots.values()]
+        them (it is the only writer); None before it has loaded them. Taken on the engine's
+        loop (the window calls from another thread)."""
+        async def snapshot() -> list[Automation] | None:
+            if not self.engine.loaded:
+                return None
+            return [slot.automation for slot in self.engine.slots.values()]
+        return await self._on_engine(snapshot())
 
     async def resolve_id(self, ident: str) -> str:
         """An automation's full id from its id or an unambiguous prefix (as the CLI takes
@@ -296,6 +300,62 @@ class Api:
             doc["blocker"] = parked.to_dict() if parked else None
             return doc
         return await self._read(read)
+
+    async def output(self, run_id: str, *, after: int | None = None,
+                     wait: float = 0.0) -> Stamped[dict[str, Any]]:
+        """A run's output so far, for watching it live (``errands output``, the run page).
+
+        While it runs: what it printed after byte ``after`` (None: all the engine keeps),
+        waiting up to ``wait`` seconds for more or for its end; ``position`` is where to
+        ask from next, ``cut`` says bytes were dropped before they were asked for. Once it
+        has ended (or for a run the engine does not hold): its kept output, ``ended`` when
+        nothing more will come. A run with a session carries its transcript too."""
+        run_id = (await self._read(self._reader.resolve_run, run_id)).value  # (a prefix too)
+
+        async def live() -> Piece | None:
+            stream = self.engine.live.get(run_id)
+            if stream is None:
+                return None
+            piece = stream.after(after)
+            if wait > 0 and not piece.text and not piece.ended:
+                await stream.changed(wait)
+                piece = stream.after(after)
+            return piece
+        changed = asyncio.Event()   # (subscribed before the first read: nothing is missed)
+        unsubscribe = self.subscribe(
+            lambda notice: changed.set() if run_id in notice.run_states else None)
+        try:
+            piece = await self._on_engine(live())
+            answer = await self._read(self._output_of, run_id, piece, after)
+            if piece is None and wait > 0 and not answer.value["ended"]:
+                # no live output to wait on (queued, parked, an agent's run): its next
+                # change (a transcript message, a new state) is worth another look
+                try:
+                    await asyncio.wait_for(changed.wait(), wait)
+                except asyncio.TimeoutError:
+                    return answer
+                piece = await self._on_engine(live())
+                answer = await self._read(self._output_of, run_id, piece, after)
+            return answer
+        finally:
+            unsubscribe()
+
+    def _output_of(self, run_id: str, piece: Piece | None, after: int | None
+                   ) -> dict[str, Any]:
+        """``output``'s answer from the stored run and what the engine holds live."""
+        run = self._reader.get_run(run_id)
+        doc: dict[str, Any] = {"run": run.id, "automation_id": run.automation_id,
+                               "state": run.state}
+        if piece is not None:
+            doc.update(output=piece.text, position=piece.end, cut=piece.cut,
+                       ended=piece.ended and run.state not in ACTIVE_STATES)
+        else:   # (a follower that had a position and lost the stream learns it was cut)
+            doc.update(output=run.output_tail or "", position=None,
+                       cut=bool(run.output_tail) and after is not None,
+                       ended=run.state not in ACTIVE_STATES)
+        doc["transcript"] = ([m.to_dict() for m in self._reader.messages(run.session_id)]
+                             if run.session_id else None)
+        return doc
 
     async def attention(self, *, unread_only: bool = False) -> Stamped[list[AttentionItem]]:
         return await self._read(self._reader.attention, unread_only=unread_only)
@@ -335,7 +395,7 @@ class Api:
         second read and parse of the catalogue); before the engine holds any, from the
         database."""
         now = self.engine.clock.now()
-        held = self._held()
+        held = await self._held()
 
         def read() -> Forecast:
             every = self._reader.list() if held is None else held

@@ -37,6 +37,7 @@ from .folders import Folders, resolve_folders
 from .network import NetworkProbe
 from .notices import Notices
 from .retention import Retention
+from .live import Live
 from .runs import Runs
 from .services import Services
 from .sources import Sources
@@ -75,6 +76,7 @@ class Engine:
         self._warmed: set[str] = set()  # runner kinds asked to warm up (``warm_up``)
         self.timer = Timer(self)
         self.runs = Runs(self)
+        self.live = Live()   # what running runs print, as they print it
         self.commands = Commands(self)
         self.services = Services(self)
         self.folders = Folders(self)

@@ -27,6 +27,9 @@ from .control import describe, field_name
 _INT64 = 2 ** 63 - 1
 
 
+MAX_OUTPUT_WAIT = 30.0   # seconds one "output" request may wait (a follower asks again)
+
+
 @dataclass(frozen=True)
 class Shape:
     """What an argument must look like, said the way a refusal says it."""
@@ -86,6 +89,12 @@ RUN_LIMIT = Shape("a whole number from 1 to 1000", "50",
                   lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 1000)
 COUNT = Shape("a whole number from 1 to 100", "5",
               lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100)
+POSITION = Shape("a byte position: a whole number from 0, or null for all that is kept",
+                 "0", lambda v: isinstance(v, int) and not isinstance(v, bool)
+                 and 0 <= v <= 2**62)
+WAIT = Shape(f"seconds to wait for more output: a number from 0 to {MAX_OUTPUT_WAIT:g}", "10",
+             lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+             and 0 <= v <= MAX_OUTPUT_WAIT)
 CURSOR = Shape("a page cursor such as r120, or null", "r120",
                lambda v: isinstance(v, str) and 2 <= len(v) <= 21 and v[0] == "r"
                and v[1:].isascii() and v[1:].isdigit())
@@ -230,6 +239,11 @@ async def _run(api: Api, a: dict[str, Any]) -> Any:
     return _stamped(answer, answer.value)
 
 
+async def _output(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.output(a["run"], after=a["after"], wait=float(a["wait"]))
+    return _stamped(answer, answer.value)
+
+
 async def _attention(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.attention(unread_only=a["unread"])
     return _stamped(answer, [i.to_dict() for i in answer.value])
@@ -337,6 +351,8 @@ OPERATIONS: dict[str, Operation] = {
     "runs": Operation(_runs, {"id": _ID, "limit": Arg(RUN_LIMIT, default=50),
                               "cursor": Arg(CURSOR)}),
     "run": Operation(_run, {"run": Arg(RUN_ID, required=True)}),
+    "output": Operation(_output, {"run": Arg(RUN_ID, required=True), "after": Arg(POSITION),
+                                  "wait": Arg(WAIT, default=0)}),
     "attention": Operation(_attention, {"unread": Arg(FLAG, default=False)}),
     "parked": Operation(_parked, {"id": Arg(AUTOMATION_ID)}),
     "next_fires": Operation(_next_fires, {"id": _ID, "count": Arg(COUNT, default=5)}),

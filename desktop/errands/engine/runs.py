@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -304,9 +304,8 @@ class Runs:
                                    run_id=run_id, title=d.title,
                                    new=(started.session_id is None and attempt == 1
                                         and resume is None and session_id == f"r-{run_id}"),
-                                   on_append=lambda: self.e.events.publish(
-                                       "run_changed", automation_id=automation.id, run_id=run_id,
-                                       data={"transcript": True}))
+                                   on_append=lambda: self._transcript_grew(automation.id,
+                                                                           run_id))
         return RunContext(automation_id=automation.id, run_id=run_id, run_index=started.index,
                           attempt=attempt, scheduled_for=started.scheduled_for, definition=d,
                           workdir=workdir,
@@ -314,7 +313,22 @@ class Runs:
                           timeout=d.policy.timeout, dry_run=started.dry_run,
                           on_started=on_started, revision=started.revision,
                           session=transcript, resume=resume, services=self.e.services,  # type: ignore[arg-type]
-                          data_dir=self.e.data_dir)
+                          data_dir=self.e.data_dir, on_output=self._live(run_id, attempt))
+
+    def _transcript_grew(self, automation_id: str, run_id: str) -> None:
+        self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
+                              data={"transcript": True})
+        stream = self.e.live.get(run_id)
+        if stream is not None:
+            stream.touch()   # a follower of the run reads its transcript again
+
+    def _live(self, run_id: str, attempt: int) -> Callable[[bytes], None]:
+        """Where the attempt's output goes as it is printed: the run's live stream (a
+        retry's output follows the attempts before it, under a line that says so)."""
+        stream = self.e.live.open(run_id)
+        if attempt > 1 and stream.end:
+            stream.add(f"\n--- attempt {attempt} ---\n".encode())
+        return stream.add
 
     async def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
         """running -> scheduled, until its next attempt."""
@@ -501,6 +515,7 @@ class Runs:
         """After the close committed: notices, the slot, and a queued fire's turn."""
         self.task_automation.pop(run_id, None)
         self.expiries.pop(run_id, None)
+        self.e.live.finish(run_id)
         if closed is None:
             return
         automation_id, raised, snapshot = closed.automation_id, closed.raised, closed.automation

@@ -346,7 +346,8 @@ class DirectiveScanner:
 class _Output:
     """Where the child's output goes: the log, the kept tail and the directive scanner."""
 
-    def __init__(self) -> None:
+    def __init__(self, observer: Callable[[bytes], None] | None = None) -> None:
+        self.observer = observer
         self.log_file: BinaryIO | None = None
         self.log_error: str | None = None
         self.early: list[bytes] | None = []  # output before the log is open
@@ -407,6 +408,8 @@ class _Output:
             self._to_log(data)
         self.tail.add(data)
         self.scanner.feed(data)
+        if self.observer is not None:
+            self.observer(data)
 
     def _to_log(self, data: bytes) -> None:
         if self.log_file is not None:
@@ -462,7 +465,7 @@ class CommandRunner:
             return Outcome(state="failed", error_code="workdir",
                            error_message=f"cannot create the working folder {ctx.workdir}: "
                                          f"{exc.strerror or exc}")
-        output = _Output()
+        output = _Output(ctx.on_output)
         if not confined(ctx.definition):
             try:
                 return await self._run(ctx, argv, child_environment(variables), output)

@@ -76,12 +76,20 @@ class RunContext:
     resume: Resume | None = None
     services: RunServices | None = None
     data_dir: Path | None = None
+    on_output: "OutputObserver | None" = None   # output as it is printed (secrets taken out)
 
 
 class ProcessObserver(Protocol):
     """Told the pid of a child right after it starts, so a crash can never orphan it."""
 
     def __call__(self, pid: int) -> None: ...
+
+
+class OutputObserver(Protocol):
+    """Told each chunk of a run's output as it comes, so clients can watch a run live. It
+    must return at once (it runs on the loop, once per chunk)."""
+
+    def __call__(self, chunk: bytes) -> None: ...
 
 
 @dataclass
