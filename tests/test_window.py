@@ -439,6 +439,35 @@ def test_a_run_opens_its_output_and_the_inbox_marks_read(
     run(qloop, shell.idle())
 
 
+def test_a_running_command_prints_live_on_its_page_and_its_time_moves_on(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    """A command printing a line every 0.3 s: its page shows each line while it runs, and
+    "took" grows, long before the run ends; at the end the page keeps what it printed."""
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc(
+        "Ticker", 'for i in 1 2 3 4 5 6 7 8; do echo "tick $i"; sleep 0.3; done'))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    c.detail.buttons["run_now"].click()
+    run(qloop, until(lambda: states(shell) == ["running"], what="the run starts"))
+    c.detail.table.activated.emit(c.detail.history.index(0, 0))
+    run(qloop, until(lambda: "tick 2" in c.session.output.toPlainText(),
+                     what="output while it runs"))
+    assert states(shell) == ["running"] and "tick 8" not in c.session.output.toPlainText()
+    assert c.session.state_label.text().endswith("Running")
+    took = c.session.facts_label.text()
+    run(qloop, until(lambda: c.session.facts_label.text() != took and states(shell) == ["running"],
+                     what="the run's time moving on", timeout=5))
+    run(qloop, until(lambda: states(shell) == ["succeeded"], what="the run ends"))
+    run(qloop, until(lambda: c.session.doc is not None
+                     and c.session.doc.get("state") == "succeeded"))
+    assert c.session.output.toPlainText() == "".join(f"tick {i}\n" for i in range(1, 9))
+    assert not c._ticking.isActive()
+    run(qloop, shell.idle())
+
+
 def test_a_parked_agent_run_is_reviewed_from_the_window(
         qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from openai_server import ScriptedServer, call, say

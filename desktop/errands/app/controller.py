@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from shiboken6 import isValid
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -98,6 +98,10 @@ class BackBar(QWidget):
         layout.addWidget(self.label, 1)
 
 
+LIVE_WAIT = 5.0        # seconds one request for a running command's output waits for more
+LIVE_INTERVAL = 0.15   # seconds at least between two pieces of live output on the run page
+
+
 class WindowController(QObject):
     """Feeds the views from the engine and turns their requests into engine commands."""
 
@@ -145,6 +149,10 @@ class WindowController(QObject):
         self.pages.add("session", session_page)
         self.pages.add("inbox", self.inbox)
         self.session_run: str = ""        # the run the session page shows
+        self._following: str | None = None  # the running command whose output comes live
+        self._ticking = QTimer(self)       # a running run's "took" moves on, once a second
+        self._ticking.setInterval(1000)
+        self._ticking.timeout.connect(self._tick)
         self.approvals = ApprovalFlow(window, adapter)
         self.review_button = QPushButton(self.tr("Review…"))
         self.review_button.setAccessibleName(self.tr("Review what this run waits for"))
@@ -666,12 +674,57 @@ class WindowController(QObject):
             return
         doc = answer.value
         self.session.set_run(doc)
+        running = doc.get("state") == "running"
+        if running and not self._ticking.isActive():
+            self._ticking.start()
+        elif not running and self._ticking.isActive():
+            self._ticking.stop()
+            self.session.set_now(None)
+        if running and doc.get("transcript") is None and not doc.get("session_id"):
+            self._follow_output(wanted)
         self.review_button.setVisible(doc.get("state") == "awaiting_input")
         self._show_created(doc)
         title = self.tr("Run %1").replace("%1", str(doc.get("index", "")))
         if self.automation is not None and self.automation.id == doc.get("automation_id"):
             title = f"{self.automation.title} · {title}"
         self.session_back.label.setText(title)
+
+    def _tick(self) -> None:
+        if self.pages.current != "session":
+            self._ticking.stop()
+            self.session.set_now(None)
+            return
+        self.session.set_now(utcnow())
+
+    def _follow_output(self, run_id: str) -> None:
+        """Show what the running command prints as it prints it, while its page is open:
+        one request at a time, each waiting for the next output (never more often than
+        ``LIVE_INTERVAL``, so a command printing as fast as it can is shown in a few
+        pieces a second, never a paint per chunk)."""
+        if self._following == run_id:
+            return
+        self._following = run_id
+
+        async def follow() -> None:
+            position: int | None = None
+            try:
+                while self.session_run == run_id and self.pages.current == "session":
+                    answer = (await self.api.output(run_id, after=position,
+                                                    wait=LIVE_WAIT)).value
+                    if self.session_run != run_id or answer["position"] is None:
+                        return   # another page, or no longer live: the stored run is shown
+                    self.session.add_output(answer["output"],
+                                            restart=position is None or answer["cut"])
+                    position = answer["position"]
+                    if answer["ended"]:
+                        return
+                    await asyncio.sleep(LIVE_INTERVAL)
+            except ErrandsError:
+                return   # gone (deleted) or the engine stopping: the page says what it can
+            finally:
+                if self._following == run_id:
+                    self._following = None
+        self.spawn(follow())
 
     def _show_created(self, doc: dict[str, Any]) -> None:
         """An automation the agent created in this run, shown with the same card the

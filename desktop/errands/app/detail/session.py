@@ -51,6 +51,8 @@ from .. import marks, words
 
 RESULT_CHARS = 20_000   # an opened result shows at most this much (the tools bound theirs)
 SUMMARY_CHARS = 60      # the subject and the outcome on a call's one line, each
+LIVE_CHARS = 64 * 1024  # of a running command's output, shown at most per piece
+LIVE_LINES = 20_000     # lines the output page keeps (a command printing for hours stays bounded)
 
 
 @dataclass
@@ -189,6 +191,8 @@ class SessionView(QWidget):
         super().__init__(parent)
         self.setObjectName("sessionView")
         self.doc: dict[str, Any] | None = None
+        self._live_id: str | None = None    # the run whose output came live (``add_output``)
+        self._live_text = False
         self.tz: tzinfo = words.local_zone()
         self.now: datetime | None = None   # None: the clock's now at each set_run
         self._calls: dict[str, ToolCallView] = {}
@@ -256,6 +260,7 @@ class SessionView(QWidget):
         output_note.setWordWrap(True)
         self.output_note = output_note
         self.output = QPlainTextEdit()
+        self.output.setMaximumBlockCount(LIVE_LINES)
         self.output.setReadOnly(True)
         self.output.setFont(mono)
         self.output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -356,6 +361,7 @@ class SessionView(QWidget):
         refreshes it in place: scroll position and opened tool calls are kept."""
         same = doc is not None and self.doc is not None and doc.get("id") == self.doc.get("id")
         if not same:
+            self._live_id, self._live_text = None, False
             self._expanded = set()
             self._signature = None
             if self.expand_button.isChecked():
@@ -376,6 +382,40 @@ class SessionView(QWidget):
             self.pages.setCurrentIndex(1)
             self._fill_transcript(doc, keep=same)
         self._fill_follow_up(doc)
+
+    def add_output(self, text: str, *, restart: bool) -> None:
+        """What the running command printed since the last call (``restart``: all the
+        engine holds, replacing what is shown; when some was dropped, or at the start).
+        Only the last ``LIVE_CHARS`` of a piece are shown: the run's log has the rest."""
+        if self.doc is None:
+            return
+        self._live_id = self.doc.get("id")
+        if len(text) > LIVE_CHARS:
+            text, restart = text[-LIVE_CHARS:], True
+        if not text and not restart:
+            return
+        bar = self.output.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 2
+        value = bar.value()
+        if restart:
+            if not text:
+                return
+            self.output.setPlainText(text)
+        else:
+            if not self._live_text:
+                self.output.clear()       # ("no output yet" goes)
+            cursor = QTextCursor(self.output.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text)
+        self._live_text = True
+        bar.setValue(bar.maximum() if at_end else value)
+
+    def set_now(self, now: datetime | None) -> None:
+        """The instant durations are measured to (None: the clock's now): a running run's
+        "took" moves on with it."""
+        self.now = now
+        if self.doc is not None:
+            self._fill_header(self.doc)
 
     def append_transcript(self, doc: dict[str, Any]) -> None:
         """The same run, grown (new messages, a new state): shown in place."""
@@ -590,6 +630,8 @@ class SessionView(QWidget):
         self.exit_label.setText(exit_words(doc))
         self.exit_label.setStyleSheet(
             f"color: {marks.state_color(self.palette(), doc.get('state')).name()}")
+        if doc.get("id") == self._live_id and self._live_text:
+            return   # what it printed, as it printed it (the stored tail is no more than that)
         tail = doc.get("output_tail")
         if tail is None:
             text = self.tr("(no output yet)") if doc.get("state") in ACTIVE_STATES else \
