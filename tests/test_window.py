@@ -446,16 +446,29 @@ def test_a_running_command_prints_live_on_its_page_and_its_time_moves_on(
     c, api = shell.controller, shell.api
     assert c is not None and api is not None
     made = run(qloop, api.create(command_doc(
-        "Ticker", 'for i in 1 2 3 4 5 6 7 8; do echo "tick $i"; sleep 0.3; done'))).value[0]
+        "Ticker", 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do echo "tick $i"; '
+                  'sleep 0.4; done'))).value[0]
     run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
     c.sidebar.select(made.id)
     run(qloop, until(lambda: c.detail.automation is not None))
     c.detail.buttons["run_now"].click()
     run(qloop, until(lambda: states(shell) == ["running"], what="the run starts"))
+    # the history row and the sidebar row count the seconds
+    run(qloop, until(lambda: result_column(shell)[0].startswith("Running for"),
+                     what="the history's running time"))
+    history_before = result_column(shell)[0]
+    assert c.sidebar.model.summary(made.id).running_since is not None
+    described = c.sidebar.model.describe(c.sidebar.model.summary(made.id))
+    assert "Running for" in described
+    run(qloop, until(lambda: result_column(shell)[0] != history_before,
+                     what="the history's running time moving on", timeout=5))
+    run(qloop, until(lambda: c.sidebar.model.describe(c.sidebar.model.summary(made.id))
+                     != described, what="the sidebar row's time moving on", timeout=5))
+    # its page shows the output as it comes, and its time moving on
     c.detail.table.activated.emit(c.detail.history.index(0, 0))
     run(qloop, until(lambda: "tick 2" in c.session.output.toPlainText(),
                      what="output while it runs"))
-    assert states(shell) == ["running"] and "tick 8" not in c.session.output.toPlainText()
+    assert states(shell) == ["running"] and "tick 16" not in c.session.output.toPlainText()
     assert c.session.state_label.text().endswith("Running")
     took = c.session.facts_label.text()
     run(qloop, until(lambda: c.session.facts_label.text() != took and states(shell) == ["running"],
@@ -463,7 +476,7 @@ def test_a_running_command_prints_live_on_its_page_and_its_time_moves_on(
     run(qloop, until(lambda: states(shell) == ["succeeded"], what="the run ends"))
     run(qloop, until(lambda: c.session.doc is not None
                      and c.session.doc.get("state") == "succeeded"))
-    assert c.session.output.toPlainText() == "".join(f"tick {i}\n" for i in range(1, 9))
+    assert c.session.output.toPlainText() == "".join(f"tick {i}\n" for i in range(1, 17))
     assert not c._ticking.isActive()
     run(qloop, shell.idle())
 

@@ -42,6 +42,7 @@ class Summary(NamedTuple):
     running: bool
     revision: int
     trigger: Trigger | None = None  # for the window's words in the chosen language
+    running_since: datetime | None = None   # when its running run started (it ticks on)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "status": self.status,
@@ -49,7 +50,8 @@ class Summary(NamedTuple):
                 "next_fire_at": format_instant(self.next_fire_at),
                 "last_state": self.last_state, "last_at": format_instant(self.last_at),
                 "failure_streak": self.failure_streak, "parked": self.parked,
-                "running": self.running, "revision": self.revision}
+                "running": self.running, "revision": self.revision,
+                "running_since": format_instant(self.running_since)}
 
 
 def check_sort(sort: str) -> SortKey:
@@ -153,8 +155,9 @@ def _read_page(store: Store, condition: str, params: tuple[Any, ...],
         shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
         parked = dict(raw("SELECT automation_id, count(*) FROM runs "
                           "WHERE state = 'awaiting_input' GROUP BY automation_id"))
-        running = {row[0] for row in raw("SELECT automation_id FROM runs "
-                                         "WHERE state = 'running'")}
+        running = {automation_id: _instant(started) for automation_id, started in raw(
+            "SELECT automation_id, min(started_at) FROM runs WHERE state = 'running' "
+            "GROUP BY automation_id")}
         misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
     return total, ids, rows, shapes, parked, running, misshapen
 
@@ -248,7 +251,8 @@ def _remember(key: tuple[str, int], shape: tuple[str | None, str, str | None, Tr
     return shape
 
 
-def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int], running: set[str],
+def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int],
+               running: dict[str, Any],
                misshapen: dict[str, tuple[Any, ...]]) -> list[Summary]:
     """The rows as summaries. A sound row (definition read, instants good: nearly all of
     them) takes a short path; ten thousand through :func:`_summary` were a third of a
@@ -268,8 +272,14 @@ def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int], running
             continue
         out.append(make(Summary, (automation_id, title, status, shape[1], shape[0], next_at,
                                   last_state, at, streak, parked.get(automation_id, 0),
-                                  automation_id in running, revision, shape[3])))
+                                  automation_id in running, revision, shape[3],
+                                  _since(running, automation_id))))
     return out
+
+
+def _since(running: dict[str, Any], automation_id: str) -> datetime | None:
+    since = running.get(automation_id)
+    return since if isinstance(since, datetime) else None
 
 
 def _stored_instant(text: str) -> datetime:
@@ -282,7 +292,7 @@ def _stored_instant(text: str) -> datetime:
 
 
 def _summary(row: Any, shapes: _Shapes,
-             parked: dict[str, int], running: set[str],
+             parked: dict[str, int], running: dict[str, Any],
              misshapen: dict[str, tuple[Any, ...]]) -> Summary:
     automation_id, title, status, revision, next_fire, streak, last_state, last_at = row
     runner, words, problem, trigger = shapes.get((automation_id, revision),
@@ -299,10 +309,12 @@ def _summary(row: Any, shapes: _Shapes,
     if problem:
         return Summary(automation_id, title, "broken", "cannot run: " + problem, None, None,
                        last_state, at if isinstance(at, datetime) else None, streak,
-                       parked.get(automation_id, 0), automation_id in running, revision)
+                       parked.get(automation_id, 0), automation_id in running, revision,
+                       None, _since(running, automation_id))
     return Summary(automation_id, title, status, words, runner, next_fire_at, last_state,
                    at if isinstance(at, datetime) else None, streak,
-                   parked.get(automation_id, 0), automation_id in running, revision, trigger)
+                   parked.get(automation_id, 0), automation_id in running, revision, trigger,
+                   _since(running, automation_id))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import itertools
 from datetime import datetime, tzinfo
 from typing import Any, Iterable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
@@ -79,6 +79,9 @@ class DetailPane(QWidget):
         self.now: datetime = utcnow()
         self.tz: tzinfo = words.local_zone()
         self.delete_box: QMessageBox | None = None
+        self._ticker = QTimer(self)   # a running run's time in the history, each second
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
 
         # header
         self.title = QLabel()
@@ -228,6 +231,14 @@ class DetailPane(QWidget):
         self.set_automation(None)
 
     # ------------------------------------------------------------------- data in
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._tick()
+
+    def hideEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        self._ticker.stop()
+        super().hideEvent(event)
+
     def set_automation(self, automation: Automation | None, *, running: bool = False,
                        run_count: int | None = None) -> None:
         """Show one automation (None: the placeholder). ``running``: a run is going on now
@@ -270,6 +281,7 @@ class DetailPane(QWidget):
         page = list(runs)
         self.history.set_runs(page, cursor)
         self.strip.set_runs(page, now=self.now)
+        self._tick()
 
     def append_runs(self, runs: Iterable[Run], cursor: str | None) -> None:
         page = list(runs)
@@ -279,6 +291,16 @@ class DetailPane(QWidget):
     def update_runs(self, runs: Iterable[Run]) -> None:
         self.history.update_runs(runs)
         self.strip.set_runs(self.history.runs(), now=self.now)
+        self._tick()
+
+    def _tick(self) -> None:
+        """Each second while a run in the history runs: its "Running for" moves on."""
+        if self.isVisible() and any(r.state == "running" for r in self.history.runs()):
+            self.history.set_now(utcnow())
+            if not self._ticker.isActive():
+                self._ticker.start()
+        else:
+            self._ticker.stop()
 
     def set_now(self, now: datetime) -> None:
         self.now = now

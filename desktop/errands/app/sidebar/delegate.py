@@ -6,6 +6,7 @@ rows lay out at once). Colours come from the palette (app/marks.py).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
@@ -107,6 +108,8 @@ class AutomationDelegate(QStyledItemDelegate):
 
     def _when(self, s: Summary) -> str:
         if s.running:
+            if s.running_since is not None:   # how long, moving on each second
+                return words.duration(max(self._model.now - s.running_since, timedelta(0)))
             return words.tr("running")
         if s.status != "active" or s.next_fire_at is None:
             return ""

@@ -10,7 +10,7 @@ persistent indexes follow their rows).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Iterable
 
 from PySide6.QtCore import (QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt,
@@ -123,6 +123,9 @@ class AutomationListModel(QAbstractListModel):
     def describe(self, s: Summary) -> str:
         """The row in one sentence (tooltip and screen readers)."""
         parts = [s.title, words.status_words("running" if s.running else s.status)]
+        if s.running and s.running_since is not None:
+            parts.append(words.tr("Running for %1").replace(
+                "%1", words.duration(max(self.now - s.running_since, timedelta(0)))))
         if s.schedule:
             parts.append(self.schedule_text(s))
         if s.next_fire_at is not None and s.status == "active":
@@ -137,6 +140,17 @@ class AutomationListModel(QAbstractListModel):
         return " · ".join(parts)
 
     # ------------------------------------------------------------------- writing
+    def running_rows(self) -> list[int]:
+        return [row for row, s in enumerate(self._rows) if s.running]
+
+    def tick(self, now: datetime) -> None:
+        """A second later: the rows of running automations (their time) are painted again,
+        no others."""
+        self.now = now
+        for row in self.running_rows():
+            self.dataChanged.emit(self.index(row), self.index(row),
+                                  [Qt.ItemDataRole.DisplayRole])
+
     def set_now(self, now: datetime) -> None:
         """The instant relative times are measured from ("in 3 h"); repaints every row."""
         self.now = now

@@ -170,6 +170,9 @@ class AutomationSidebar(QWidget):
         self._clock = QTimer(self)  # relative times ("in 3 h") move on while shown
         self._clock.setInterval(30_000)
         self._clock.timeout.connect(lambda: self.set_now(utcnow()))
+        self._ticker = QTimer(self)  # a running automation's time moves on each second
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
         self.set_unread_count(0)
         self._update_empty_state()
 
@@ -182,6 +185,7 @@ class AutomationSidebar(QWidget):
         self.model.apply_snapshot(plain)
         self.archived_model.apply_snapshot(archived)
         self._update_empty_state()
+        self._tick()
 
     def apply_changes(self, changed: Iterable[Summary] = (), deleted: Iterable[str] = ()) -> None:
         """What a change notice named: fresh summaries for changed ids, deleted ids. A row
@@ -194,6 +198,7 @@ class AutomationSidebar(QWidget):
         self.model.apply_changes(plain, gone | {s.id for s in archived})
         self.archived_model.apply_changes(archived, gone | {s.id for s in plain})
         self._update_empty_state()
+        self._tick()
 
     def show_archived(self, shown: bool) -> None:
         """The Archived filter: the list shows the archived automations instead."""
@@ -412,12 +417,23 @@ class AutomationSidebar(QWidget):
         self.empty_button.setVisible(True)
         self.stack.setCurrentIndex(1)
 
+    def _tick(self) -> None:
+        """Each second while something runs and the list is shown: those rows again."""
+        if self.isVisible() and self.model.running_rows():
+            self.model.tick(utcnow())
+            if not self._ticker.isActive():
+                self._ticker.start()
+        else:
+            self._ticker.stop()
+
     def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         self._clock.start()
+        self._tick()
 
     def hideEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         self._clock.stop()
+        self._ticker.stop()
         super().hideEvent(event)
 
 
