@@ -3185,6 +3185,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             </translation>
         </message>
         <message>
+            <source>(%1 of %2)</source>
+            <translation>(%1 von %2)</translation>
+        </message>
+        <message>
             <source>(attempt %1 of %2)</source>
             <translation>(Versuch %1 von %2)</translation>
         </message>
@@ -3308,6 +3312,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Asks you before running commands or changing files</source>
             <translation>Fragt Sie, bevor Befehle ausgeführt oder Dateien geändert werden</translation>
+        </message>
+        <message>
+            <source>Attempt %1 failed (%2) · retrying at %3</source>
+            <translation>Versuch %1 fehlgeschlagen (%2) · neuer Versuch um %3</translation>
         </message>
         <message>
             <source>Attempts</source>

@@ -3147,6 +3147,10 @@ It is read again when it changes, or when you select it again.</source>
             </translation>
         </message>
         <message>
+            <source>(%1 of %2)</source>
+            <translation>（第 %1 次，共 %2 次）</translation>
+        </message>
+        <message>
             <source>(attempt %1 of %2)</source>
             <translation>（第 %1 次尝试，共 %2 次）</translation>
         </message>
@@ -3270,6 +3274,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Asks you before running commands or changing files</source>
             <translation>运行命令或修改文件前先询问您</translation>
+        </message>
+        <message>
+            <source>Attempt %1 failed (%2) · retrying at %3</source>
+            <translation>第 %1 次尝试失败（%2）· 将于 %3 重试</translation>
         </message>
         <message>
             <source>Attempts</source>

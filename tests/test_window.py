@@ -481,6 +481,37 @@ def test_a_running_command_prints_live_on_its_page_and_its_time_moves_on(
     run(qloop, shell.idle())
 
 
+def test_a_failed_attempt_waiting_to_retry_says_so_and_the_wait_is_not_run_time(
+        shell: AppShell, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """Attempt 1 exits 3 and the next waits two seconds: the history says "Attempt 1 failed
+    (exit 3) · retrying at HH:MM (2 of 3)", not "Queued"; the run's time counts only its
+    two attempts, not the wait between them."""
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    flag = tmp_path / "second"
+    doc = command_doc("Flaky", f'if [ -e {flag} ]; then echo ok; else touch {flag}; '
+                               f'sleep 0.2; exit 3; fi')
+    doc["policy"] = {"retry": {"max_attempts": 3, "backoff": {"initial": "2s"}}}
+    made = run(qloop, api.create(doc)).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    c.detail.buttons["run_now"].click()
+    run(qloop, until(lambda: states(shell) == ["scheduled"], what="the wait before attempt 2"))
+    waiting = c.detail.history.runs()[0]
+    text = result_column(shell)[0]
+    assert waiting.retry_at is not None
+    local = waiting.retry_at.astimezone(c.detail.history.tz).strftime("%H:%M")
+    assert text == f"Attempt 1 failed (exit 3) · retrying at {local} (2 of 3)", text
+    run(qloop, until(lambda: states(shell) == ["succeeded"], what="attempt 2 succeeds"))
+    done = run(qloop, api.runs(made.id)).value[0][0]
+    doc_ = done.to_dict()
+    assert done.finished_at is not None and done.started_at is not None
+    wall = (done.finished_at - done.started_at).total_seconds() * 1000
+    assert doc_["run_time_ms"] is not None and wall >= 2000 > doc_["run_time_ms"] > 150
+    assert [a["state"] for a in doc_["attempts"]] == ["failed", "succeeded"]
+
+
 def test_a_parked_agent_run_is_reviewed_from_the_window(
         qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from openai_server import ScriptedServer, call, say

@@ -117,6 +117,28 @@ class Run:
     def active(self) -> bool:
         return self.state in ACTIVE_STATES
 
+    def run_time(self, now: datetime | None = None) -> timedelta | None:
+        """The time it spent running: each attempt's stretches (``attempts``), so time parked
+        or waiting to retry does not count; a running stretch counts up to ``now`` (the
+        clock's when not given). None for a run that never ran."""
+        total, seen = timedelta(0), False
+        segments = [a for a in self.attempts if isinstance(a, dict)] \
+            if isinstance(self.attempts, list) else []   # (a damaged row: what can be read)
+        for segment in segments:
+            start = _segment_instant(segment.get("started_at"))
+            end = _segment_instant(segment.get("finished_at"))
+            if start is None:
+                continue
+            if end is None:
+                if self.state != "running" or segment is not segments[-1]:
+                    continue   # (a stretch a crash left open: its end is not known)
+                end = now or datetime.now(UTC)
+            total += max(end - start, timedelta(0))
+            seen = True
+        if not seen and self.started_at is not None and self.finished_at is not None:
+            return max(self.finished_at - self.started_at, timedelta(0))  # (rows before
+        return total if seen else None                                     # stretches)
+
     def to_dict(self, *, with_output: bool = False) -> dict[str, Any]:
         doc: dict[str, Any] = {
             "id": self.id, "automation_id": self.automation_id, "index": self.index,
@@ -130,7 +152,7 @@ class Run:
                       if self.error_code else None),
             "result": self.result, "session_id": self.session_id, "dry_run": self.dry_run,
             "request_id": self.request_id, "retry_at": format_instant(self.retry_at),
-            "attempts": self.attempts,
+            "attempts": self.attempts, "run_time_ms": _milliseconds(self.run_time()),
             "usage": ({"prompt_tokens": self.prompt_tokens,
                        "completion_tokens": self.completion_tokens}
                       if self.prompt_tokens is not None else None),
@@ -295,3 +317,18 @@ def cursor_index(cursor: str | None, field: str = "cursor") -> int | None:
         raise InvalidInput(field, f"not a cursor from a previous page: {shown(cursor)}",
                            "the next_cursor value of a previous page", "r51")
     return int(cursor[1:])
+
+
+def _segment_instant(text: object) -> datetime | None:
+    """An instant of an attempt's stretch as the ledger writes it (``format_instant``)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value if value.tzinfo is not None else None
+
+
+def _milliseconds(value: timedelta | None) -> int | None:
+    return None if value is None else value // timedelta(milliseconds=1)

@@ -369,6 +369,34 @@ def skip_words(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
     return reason
 
 
+def retry_words(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
+    """A failed attempt waiting for the next: "Attempt 1 failed (exit 3) · retrying at 21:39
+    (2 of 3)"."""
+    assert run.retry_at is not None
+    ref = now or run.retry_at
+    when = (clock_time(run.retry_at, tz)
+            if run.retry_at.astimezone(tz).date() == ref.astimezone(tz).date()
+            else day_and_time(run.retry_at, ref, tz))
+    text = tr("Attempt %1 failed (%2) · retrying at %3").replace(
+        "%1", str(run.attempt)).replace("%2", failure_words(run)).replace("%3", when)
+    allowed = run.details.get("attempts_allowed") if isinstance(run.details, dict) else None
+    if isinstance(allowed, int) and not isinstance(allowed, bool) and allowed > run.attempt:
+        return text + " " + tr("(%1 of %2)").replace("%1", str(run.attempt + 1)).replace(
+            "%2", str(allowed))
+    return text
+
+
+def failure_words(run: Run) -> str:
+    """Why an attempt failed, in a few words: "exit 3", "Timed out"."""
+    found = re.match(r"exited with status (-?\d+)", run.error_message or "")
+    if run.error_code == "exit_status" and found:
+        return tr("exit %1").replace("%1", found.group(1))
+    text = {"timeout": tr("Timed out"), "no_provider": tr("No model provider is set up"),
+            "interrupted": tr("Errands stopped while it ran"),
+            }.get(run.error_code or "", run.error_message or run.error_code or tr("Failed"))
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def error_words(run: Run) -> str:
     """What went wrong, with the attempt when it was retried: "exit status 1 (attempt 3 of 3)"."""
     text = run.error_message or {
@@ -406,6 +434,8 @@ def run_summary(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
     if run.state == "scheduled":
         if isinstance(run.details, dict) and isinstance(run.details.get("waiting_for"), dict):
             return tr("Waiting for the folder")  # (``engine.folders``: another run uses it)
+        if run.retry_at is not None and run.error_code:
+            return retry_words(run, tz, now)
         return tr("Queued")
     first_line = (run.result or "").strip().splitlines()
     head = first_line[0] if first_line else ""

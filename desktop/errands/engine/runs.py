@@ -244,7 +244,8 @@ class Runs:
                     await self._close_ended(run_id, outcome)
                     return
                 delay_td = ctx.definition.policy.retry.delay(attempt)
-                await self._backoff(run_id, outcome, self.e.clock.now() + delay_td)
+                await self._backoff(run_id, outcome, self.e.clock.now() + delay_td,
+                                    ctx.definition.policy.retry.max_attempts)
                 await self.e.clock.sleep(delay_td.total_seconds())
                 attempt += 1
         except asyncio.CancelledError:
@@ -330,7 +331,8 @@ class Runs:
             stream.add(f"\n--- attempt {attempt} ---\n".encode())
         return stream.add
 
-    async def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime) -> None:
+    async def _backoff(self, run_id: str, outcome: Outcome, retry_at: datetime,
+                       allowed: int) -> None:
         """running -> scheduled, until its next attempt."""
         now = self.e.clock.now()
 
@@ -338,7 +340,7 @@ class Runs:
             self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
                                 data={"state": "scheduled", "retry_at": format_instant(retry_at)})
 
-        future = self.e.ledger.backoff(run_id, outcome, retry_at, now)
+        future = self.e.ledger.backoff(run_id, outcome, retry_at, now, allowed)
         interrupted = await settle(future)  # written whatever happens meanwhile, and said
         backed_off(future.result())
         if interrupted is not None:

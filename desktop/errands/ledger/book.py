@@ -223,8 +223,10 @@ class Ledger:
         return self._call(write)
 
     def backoff(self, run_id: str, outcome: Outcome, retry_at: datetime,
-                now: datetime) -> asyncio.Future[str]:
-        """running -> scheduled until ``retry_at``; the run's automation id."""
+                now: datetime, allowed: int) -> asyncio.Future[str]:
+        """running -> scheduled until ``retry_at``; the run's automation id. ``allowed``
+        (the attempts its policy allows) is kept in its details, so the run says "2 of 3"
+        by itself."""
         def write(s: Session) -> str:
             row = self.store.update_run_in(s, run_id, state="scheduled", retry_at=retry_at,
                                            pid=None, pid_started=None,
@@ -232,6 +234,8 @@ class Ledger:
                                            error_message=outcome.error_message,
                                            output_tail=tail(outcome.output_tail))
             row.attempts = close_attempt(row.attempts, now, "failed", outcome)
+            row.details = {**(row.details if isinstance(row.details, dict) else {}),
+                           "attempts_allowed": allowed}
             return row.automation_id
 
         return self._call(write)
