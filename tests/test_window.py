@@ -510,6 +510,10 @@ def test_a_failed_attempt_waiting_to_retry_says_so_and_the_wait_is_not_run_time(
     wall = (done.finished_at - done.started_at).total_seconds() * 1000
     assert doc_["run_time_ms"] is not None and wall >= 2000 > doc_["run_time_ms"] > 150
     assert [a["state"] for a in doc_["attempts"]] == ["failed", "succeeded"]
+    run(qloop, until(lambda: c.detail.history.runs()[0].state == "succeeded"))
+    took = c.detail.history.index(0, 5).data()            # the history's time column
+    assert took == words.duration(done.run_time())
+    assert took != words.duration(done.finished_at - done.started_at)   # the wait left out
 
 
 def test_a_parked_agent_run_is_reviewed_from_the_window(

@@ -118,26 +118,8 @@ class Run:
         return self.state in ACTIVE_STATES
 
     def run_time(self, now: datetime | None = None) -> timedelta | None:
-        """The time it spent running: each attempt's stretches (``attempts``), so time parked
-        or waiting to retry does not count; a running stretch counts up to ``now`` (the
-        clock's when not given). None for a run that never ran."""
-        total, seen = timedelta(0), False
-        segments = [a for a in self.attempts if isinstance(a, dict)] \
-            if isinstance(self.attempts, list) else []   # (a damaged row: what can be read)
-        for segment in segments:
-            start = _segment_instant(segment.get("started_at"))
-            end = _segment_instant(segment.get("finished_at"))
-            if start is None:
-                continue
-            if end is None:
-                if self.state != "running" or segment is not segments[-1]:
-                    continue   # (a stretch a crash left open: its end is not known)
-                end = now or datetime.now(UTC)
-            total += max(end - start, timedelta(0))
-            seen = True
-        if not seen and self.started_at is not None and self.finished_at is not None:
-            return max(self.finished_at - self.started_at, timedelta(0))  # (rows before
-        return total if seen else None                                     # stretches)
+        """The time it spent running (see :func:`run_time`)."""
+        return run_time(self.attempts, self.state, self.started_at, self.finished_at, now)
 
     def to_dict(self, *, with_output: bool = False) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -317,6 +299,30 @@ def cursor_index(cursor: str | None, field: str = "cursor") -> int | None:
         raise InvalidInput(field, f"not a cursor from a previous page: {shown(cursor)}",
                            "the next_cursor value of a previous page", "r51")
     return int(cursor[1:])
+
+
+def run_time(attempts: Any, state: str | None, started_at: datetime | None,
+             finished_at: datetime | None, now: datetime | None = None) -> timedelta | None:
+    """The time a run spent running: each attempt's stretches (``Run.attempts``), so time
+    parked or waiting to retry does not count; a running stretch counts up to ``now`` (the
+    clock's when not given). None for a run that never ran."""
+    total, seen = timedelta(0), False
+    segments = [a for a in attempts if isinstance(a, dict)] \
+        if isinstance(attempts, list) else []   # (a damaged row: what can be read)
+    for segment in segments:
+        start = _segment_instant(segment.get("started_at"))
+        end = _segment_instant(segment.get("finished_at"))
+        if start is None:
+            continue
+        if end is None:
+            if state != "running" or segment is not segments[-1]:
+                continue   # (a stretch a crash left open: its end is not known)
+            end = now or datetime.now(UTC)
+        total += max(end - start, timedelta(0))
+        seen = True
+    if not seen and started_at is not None and finished_at is not None:
+        return max(finished_at - started_at, timedelta(0))   # (rows from before stretches)
+    return total if seen else None
 
 
 def _segment_instant(text: object) -> datetime | None:

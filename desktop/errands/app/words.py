@@ -420,8 +420,9 @@ def run_summary(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
     if run.state == "awaiting_input":
         return tr("Waiting for you")
     if run.state == "running":
-        if run.started_at and now:
-            return tr("Running for %1").replace("%1", duration(now - run.started_at))
+        took = run.run_time(now) if now else None
+        if took is not None:
+            return tr("Running for %1").replace("%1", duration(took))
         return tr("Running")
     if run.state == "cancelled":
         if run.stop_reason == "replaced":

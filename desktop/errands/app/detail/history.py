@@ -90,8 +90,10 @@ class RunHistoryModel(QAbstractTableModel):
         if column == 5:
             if run.started_at is None:
                 return ""
-            end = run.finished_at or (self.now if run.state == "running" else None)
-            return words.duration(end - run.started_at) if end else ""
+            if run.finished_at is None and run.state != "running":
+                return ""   # (parked or waiting to retry: it has not finished)
+            took = run.run_time(self.now)   # the time it ran: waits left out
+            return words.duration(took) if took is not None else ""
         if column == 6:
             count = len(run.attempts) if run.attempts else (0 if run.state == "skipped" else 1)
             return str(count) if count else ""

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...records import ACTIVE_STATES
+from ...records import ACTIVE_STATES, run_time
 from ...timeutil import utcnow
 from .. import marks, words
 
@@ -566,9 +566,9 @@ class SessionView(QWidget):
         if started is not None:
             facts.append(self.tr("started %1").replace(
                 "%1", words.day_and_time(started, now, self.tz)))
-            end = finished or (now if state == "running" else None)
-            if end is not None:
-                facts.append(self.tr("took %1").replace("%1", words.duration(end - started)))
+            took = run_time(doc.get("attempts"), state, started, finished, now)
+            if took is not None and (finished is not None or state == "running"):
+                facts.append(self.tr("took %1").replace("%1", words.duration(took)))
         if (doc.get("attempt") or 1) > 1:
             facts.append(self.tr("attempt %1").replace("%1", str(doc["attempt"])))
         self.facts_label.setText(" · ".join(facts))
