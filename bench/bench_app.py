@@ -43,6 +43,10 @@ Figures (goal in brackets):
   window shows the list meanwhile. From 0.5 s before T until every burst run is final
   (counted from the engine's notices) and the sidebar's model shows every burst row
   finished (not running, last run final): the longest stall.
+* flood [< 50 ms, < 50 MB]: a command printing as fast as it can (``yes``) for 10 s while
+  its run page is open (the page shows its output live): the longest stall from the run's
+  start to its end, and how much the resident memory grew meanwhile (the engine keeps the
+  last 256 KiB of a running run's output, the page the last 20,000 lines).
 * peak RSS [< 300 MB]: the highest VmHWM (/proc/self/status; ``ru_maxrss`` where there is
   no /proc) of any phase's interpreter.
 
@@ -83,11 +87,13 @@ GOAL_PAINTED_S = 1.2     # issue 27: first rows painted under 1.2 s from launch 
 GOAL_KEY_MS = 50.0
 GOAL_STALL_MS = 50.0
 GOAL_RSS_MB = 300.0
+GOAL_FLOOD_MB = 50.0     # memory a run printing as fast as it can may add while its page is open
 LEAD_S = 12.0                 # T (the burst instant) this long after the child starts
 BURST_TIMEOUT_S = 120.0
 KEYS = [["b", "ba", "bac", ""], ["c", "cr", "cro", "cron", ""]]
 ROUNDS = 3
-PHASES = ("launch", "filter", "scroll", "burst")
+PHASES = ("launch", "filter", "scroll", "burst", "flood")
+FLOOD_S = 10.0           # the flood phase: a child printing as fast as it can, this long
 
 
 def memory() -> dict[str, float]:
@@ -363,6 +369,45 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
         out["burst_states"] = states
         unsubscribe()
 
+    elif phase == "flood":
+        api = shell.api
+        c = shell.controller
+        made = (await api.create({
+            "title": "flood", "runner": {"kind": "command",
+                                         "command": f"timeout {FLOOD_S:g} yes 'a line of "
+                                                    f"output, printed as fast as it can'; true"},
+            "trigger": {"kind": "manual"}})).value[0]
+        await settle()
+        rss_before = memory()
+        run = (await api.run_now(made.id)).value
+        c.open_run(run.id)
+        mark = hb.mark()
+        if prof:
+            prof.enable()
+        peak = 0.0
+        t_end = time.perf_counter() + FLOOD_S + 30
+        shown_while_running = 0
+        while time.perf_counter() < t_end:
+            state = (await api.output(run.id)).value["state"]
+            peak = max(peak, memory().get("VmRSS", 0.0))
+            if state == "running":
+                shown_while_running = max(shown_while_running,
+                                          len(c.session.output.toPlainText()))
+            else:
+                break
+            await asyncio.sleep(0.5)
+        if prof:
+            prof.disable()
+        out["flood_state"] = state
+        out["flood_shown_chars"] = shown_while_running
+        out["flood_printed_bytes"] = (api.engine.live.get(run.id).end
+                                      if api.engine.live.get(run.id) else None)
+        out["stall_flood_ms"], _ = await hb.worst_since(mark)
+        out["gc_flood"] = gcw.worst_since(mark)
+        out["worst_flood"] = worst(hb, gcw, mark, mark)
+        out["flood_rss_before_mb"] = rss_before.get("VmRSS", 0.0)
+        out["flood_rss_peak_mb"] = peak
+
     out["memory"] = memory()
     if prof:
         import io
@@ -515,6 +560,20 @@ def print_table(results: dict[str, dict[str, Any]], cpu: list[float]) -> None:
                      f"{bu['stall_burst_ms']:.1f} ms{gc_note(bu, 'gc_burst')}"
                      + (" TIMED OUT" if bu["burst_timed_out"] else ""),
                      f"< {GOAL_STALL_MS:.0f} ms", ok))
+    fl = results.get("flood", {})
+    if "stall_flood_ms" in fl:
+        rows.append((f"flood: {FLOOD_S:g} s of `yes`, run page open, longest stall",
+                     f"{fl['stall_flood_ms']:.1f} ms{gc_note(fl, 'gc_flood')}; "
+                     f"{(fl['flood_printed_bytes'] or 0) / 1e6:.0f} MB printed, "
+                     f"{fl['flood_shown_chars']:,} chars on the page while it ran, "
+                     f"ended {fl['flood_state']}",
+                     f"< {GOAL_STALL_MS:.0f} ms",
+                     fl["stall_flood_ms"] < GOAL_STALL_MS and fl["flood_shown_chars"] > 0))
+        growth = fl["flood_rss_peak_mb"] - fl["flood_rss_before_mb"]
+        rows.append(("flood: memory growth while it printed",
+                     f"{growth:.0f} MB (RSS {fl['flood_rss_before_mb']:.0f} -> peak "
+                     f"{fl['flood_rss_peak_mb']:.0f} MB)", f"< {GOAL_FLOOD_MB:.0f} MB",
+                     growth < GOAL_FLOOD_MB))
     mem = {p: r["memory"] for p, r in results.items() if "memory" in r}
     if mem:
         peak = {p: m.get("VmHWM", m["ru_maxrss"]) for p, m in mem.items()}
