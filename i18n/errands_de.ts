@@ -1176,6 +1176,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Bearbeiten…</translation>
         </message>
         <message>
+            <source>Failures in a row</source>
+            <translation>Fehlschläge in Folge</translation>
+        </message>
+        <message>
             <source>Folder</source>
             <translation>Ordner</translation>
         </message>
@@ -3550,6 +3554,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Schlägt immer wieder fehl</translation>
         </message>
         <message>
+            <source>Fires again %1 after this run ends.</source>
+            <translation>Läuft wieder %1 nach dem Ende dieses Laufs.</translation>
+        </message>
+        <message>
             <source>From a template</source>
             <translation>Aus einer Vorlage</translation>
         </message>
@@ -3844,6 +3852,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Waiting for you</source>
             <translation>Wartet auf Sie</translation>
+        </message>
+        <message>
+            <source>Waiting for you; fires again after you decide.</source>
+            <translation>Wartet auf Sie; läuft wieder, sobald Sie entschieden haben.</translation>
         </message>
         <message>
             <source>When</source>

@@ -1164,6 +1164,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>编辑…</translation>
         </message>
         <message>
+            <source>Failures in a row</source>
+            <translation>连续失败次数</translation>
+        </message>
+        <message>
             <source>Folder</source>
             <translation>文件夹</translation>
         </message>
@@ -3508,6 +3512,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>反复失败</translation>
         </message>
         <message>
+            <source>Fires again %1 after this run ends.</source>
+            <translation>本次运行结束 %1 后再次触发。</translation>
+        </message>
+        <message>
             <source>From a template</source>
             <translation>来自模板</translation>
         </message>
@@ -3802,6 +3810,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Waiting for you</source>
             <translation>等待您处理</translation>
+        </message>
+        <message>
+            <source>Waiting for you; fires again after you decide.</source>
+            <translation>等待您的决定；您决定后将再次触发。</translation>
         </message>
         <message>
             <source>When</source>

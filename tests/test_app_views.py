@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
-from errands.app import words  # noqa: E402
+from errands.app import marks, words  # noqa: E402
 from errands.app.detail import DetailPane, RunHistoryModel  # noqa: E402
 from errands.app.sidebar import AutomationSidebar  # noqa: E402
 from errands.app.upcoming import UpcomingView, tooltip  # noqa: E402
@@ -255,7 +255,10 @@ def test_failed_runs_show_their_error(qtbot, scenario: Scenario) -> None:
     texts = [w.history.index(r, 7).data() for r in range(w.history.rowCount())]
     assert texts[1] == "Failed: exit status 1 (attempt 3 of 3)"
     assert texts[0].startswith("Caught up once for 2 missed fires · Failed: exit status 1")
-    assert "3 failures in a row" in w.status.text()
+    assert w.streak.text() == "· 3 failures in a row" and w.streak.isVisibleTo(w)
+    assert "failures" not in w.status.text()     # the status keeps its own colour
+    failure = marks.state_color(w.palette(), "failed").name()
+    assert failure in w.streak.styleSheet() and failure not in w.status.styleSheet()
 
 
 def test_run_strip_marks_match_the_store_and_select_runs(qtbot, scenario: Scenario) -> None:

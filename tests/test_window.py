@@ -516,6 +516,29 @@ def test_a_failed_attempt_waiting_to_retry_says_so_and_the_wait_is_not_run_time(
     assert took != words.duration(done.finished_at - done.started_at)   # the wait left out
 
 
+def test_a_dry_run_has_its_own_mark_never_a_success(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    from errands.app import marks
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc("Deploy", "echo deployed"))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    c.detail.buttons["dry_run"].click()
+    run(qloop, until(lambda: states(shell) == ["succeeded"], what="the dry run's row"))
+    history = c.detail.history
+    assert history.index(0, 1).data() == "◇ Dry run"
+    colour = history.index(0, 1).data(Qt.ItemDataRole.ForegroundRole)
+    assert colour != marks.state_color(QApplication.palette(), "succeeded")
+    assert result_column(shell)[0].startswith("Dry run: would run:")
+    run(qloop, until(lambda: [m.state for m in c.detail.strip.marks()] == ["dry_run"]))
+    c.detail.buttons["run_now"].click()
+    run(qloop, until(lambda: states(shell) == ["succeeded", "succeeded"]))
+    run(qloop, until(lambda: [m.state for m in c.detail.strip.marks()] == ["dry_run", "succeeded"]))
+    assert history.index(0, 1).data() == "✓ Succeeded"
+
+
 def test_a_parked_agent_run_is_reviewed_from_the_window(
         qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from openai_server import ScriptedServer, call, say
@@ -556,6 +579,36 @@ def test_a_parked_agent_run_is_reviewed_from_the_window(
         run(qloop, until(lambda: c.sidebar.parked_count == 0
                          and not c.sidebar.approvals_button.isVisible()))
         run(qloop, until(lambda: app.tray.state == "idle", what="tray calm again"))
+    finally:
+        close_shell(qloop, app)
+        model.close()
+
+
+def test_a_parked_loop_says_it_fires_again_after_you_decide(
+        qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``after`` loop whose run waits for a decision has no next fire yet: its page says
+    why, not "No more fires"."""
+    from openai_server import ScriptedServer, call, say
+
+    model = ScriptedServer().start()
+    monkeypatch.setenv("ERRANDS_PROVIDER_BASE_URL", model.base_url)
+    monkeypatch.setenv("ERRANDS_PROVIDER_MODEL", "scripted-model")
+    app = open_shell(qloop, tmp_path / "data")
+    try:
+        c, api = app.controller, app.api
+        made = run(qloop, api.create({
+            "title": "Watcher", "runner": {"kind": "agent", "prompt": "Look."},
+            "trigger": {"kind": "after", "interval": "10m"},
+            "policy": {"retry": {"max_attempts": 1}}})).value[0]
+        model.play(call("run_command", {"command": "git status"}), say("Looked."))
+        run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+        c.sidebar.select(made.id)
+        run(qloop, until(lambda: c.detail.automation is not None))
+        run(qloop, until(lambda: states(app)[:1] == ["awaiting_input"],
+                         what=lambda: f"the loop's run to park (runs: {states(app)})"))
+        run(qloop, until(lambda: "fires again after you decide" in c.detail.next_label.text(),
+                         what=lambda: f"the loop's words ({c.detail.next_label.text()!r})"))
+        assert c.detail.next_label.text() == "Waiting for you; fires again after you decide."
     finally:
         close_shell(qloop, app)
         model.close()

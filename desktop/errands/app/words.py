@@ -43,6 +43,7 @@ STATE_GLYPHS = {
     "archived": "▣",
     "scheduled": "◔", "awaiting_input": "⚑", "succeeded": "✓", "failed": "✕",
     "cancelled": "⊘", "interrupted": "↯", "expired": "◷", "skipped": "○",
+    "dry_run": "◇",
 }
 
 
@@ -70,7 +71,14 @@ def state_words(state: str | None) -> str:
         "awaiting_input": tr("Waiting for you"), "succeeded": tr("Succeeded"),
         "failed": tr("Failed"), "cancelled": tr("Cancelled"), "interrupted": tr("Interrupted"),
         "expired": tr("Expired"), "skipped": tr("Skipped"), None: tr("No runs yet"),
+        "dry_run": tr("Dry run"),
     }.get(state, state or "")
+
+
+def run_state(run: Run) -> str:
+    """How a run's state is shown: a dry run that went through is a "dry run" (its own
+    mark, never a success), other runs their state."""
+    return "dry_run" if run.dry_run and run.state == "succeeded" else run.state
 
 
 def trigger_words(trigger: str) -> str:

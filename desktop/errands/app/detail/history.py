@@ -64,7 +64,7 @@ class RunHistoryModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and column in (1, 7):
             if column == 7 and run.state not in ("failed", "skipped"):
                 return None
-            return marks.state_color(QApplication.palette(), run.state)
+            return marks.state_color(QApplication.palette(), words.run_state(run))
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 5, 6):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == RUN_ROLE:
@@ -77,7 +77,8 @@ class RunHistoryModel(QAbstractTableModel):
         if column == 0:
             return str(run.index)
         if column == 1:
-            return f"{words.glyph(run.state)} {words.state_words(run.state)}"
+            state = words.run_state(run)
+            return f"{words.glyph(state)} {words.state_words(state)}"
         if column == 2:
             text = words.trigger_words(run.trigger)
             return text + (" · " + words.tr("dry run") if run.dry_run else "")

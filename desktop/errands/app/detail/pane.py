@@ -94,9 +94,12 @@ class DetailPane(QWidget):
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status = QLabel()
         self.status.setAccessibleName(self.tr("Status"))
+        self.streak = QLabel()   # failures in a row, in the failure colour beside the status
+        self.streak.setAccessibleName(self.tr("Failures in a row"))
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.status)
+        head.addWidget(self.streak)
         self.subtitle = QLabel()
         self.subtitle.setWordWrap(True)
         self.next_label = QLabel()
@@ -281,6 +284,7 @@ class DetailPane(QWidget):
         page = list(runs)
         self.history.set_runs(page, cursor)
         self.strip.set_runs(page, now=self.now)
+        self._fill_next()   # (a loop's words follow its run)
         self._tick()
 
     def append_runs(self, runs: Iterable[Run], cursor: str | None) -> None:
@@ -291,6 +295,7 @@ class DetailPane(QWidget):
     def update_runs(self, runs: Iterable[Run]) -> None:
         self.history.update_runs(runs)
         self.strip.set_runs(self.history.runs(), now=self.now)
+        self._fill_next()
         self._tick()
 
     def _tick(self) -> None:
@@ -339,6 +344,38 @@ class DetailPane(QWidget):
             self.table.setColumnHidden(column, narrow)
 
     # ---------------------------------------------------------------- internals
+    def _fill_next(self) -> None:
+        """The next fires, or why there are none (a loop waits for its run to end)."""
+        a = self.automation
+        d = a.definition if a is not None else None
+        if a is None or d is None:
+            return
+        archived = a.status == "archived"
+        own = words.zone_of(d)
+        fires = upcoming_fires(a)
+        if fires:
+            texts = [words.fire_words(f, self.now, self.tz, own) for f in fires]
+            self.next_label.setText(words.tr("Next: %1").replace("%1", texts[0]) + (
+                "\n" + words.tr("then %1").replace("%1", ", ".join(texts[1:]))
+                if len(texts) > 1 else ""))
+        elif archived:
+            self.next_label.setText(words.archived_words())
+        elif a.status == "paused":
+            self.next_label.setText(words.tr("No fires while paused."))
+        elif a.status == "completed":
+            self.next_label.setText(words.tr("Done — it will not fire again."))
+        elif d.trigger.kind == "manual":
+            self.next_label.setText(words.tr("Runs only when you press Run now."))
+        elif d.trigger.kind == "after" and any(r.state == "awaiting_input"
+                                              for r in self.history.runs()):
+            self.next_label.setText(words.tr("Waiting for you; fires again after you decide."))
+        elif d.trigger.kind == "after" and (self.running or any(
+                r.state in ("running", "scheduled") for r in self.history.runs())):
+            self.next_label.setText(words.tr("Fires again %1 after this run ends.").replace(
+                "%1", words.duration(d.trigger.interval)))   # type: ignore[union-attr]
+        else:
+            self.next_label.setText(words.tr("No more fires."))
+
     def _fill(self) -> None:
         a = self.automation
         assert a is not None
@@ -349,11 +386,13 @@ class DetailPane(QWidget):
         if a.status == "paused":
             words_ = words.tr("Paused (%1)").replace(
                 "%1", a.paused_reason or words.tr("by you"))
-        if a.failure_streak:
-            words_ += " · " + words.tr("%n failures in a row", None, a.failure_streak)
         self.status.setText(f"{words.glyph(state)} {words_}")
         color = marks.state_color(self.palette(), state)
         self.status.setStyleSheet(f"color: {color.name()}")
+        self.streak.setText("· " + words.tr("%n failures in a row", None, a.failure_streak)
+                            if a.failure_streak else "")
+        self.streak.setStyleSheet(f"color: {marks.state_color(self.palette(), 'failed').name()}")
+        self.streak.setVisible(bool(a.failure_streak))
         self.buttons["pause"].setText(self.tr("Resume") if a.status == "paused"
                                       else self.tr("Pause"))
         self.buttons["pause"].setAccessibleName(self.buttons["pause"].text())
@@ -382,23 +421,7 @@ class DetailPane(QWidget):
             parts.append(d.workdir)
         parts.append(schedule)
         self.subtitle.setText(" · ".join(parts))
-        own = words.zone_of(d)
-        fires = upcoming_fires(a)
-        if fires:
-            texts = [words.fire_words(f, self.now, self.tz, own) for f in fires]
-            self.next_label.setText(words.tr("Next: %1").replace("%1", texts[0]) + (
-                "\n" + words.tr("then %1").replace("%1", ", ".join(texts[1:]))
-                if len(texts) > 1 else ""))
-        elif archived:
-            self.next_label.setText(words.archived_words())
-        elif a.status == "paused":
-            self.next_label.setText(words.tr("No fires while paused."))
-        elif a.status == "completed":
-            self.next_label.setText(words.tr("Done — it will not fire again."))
-        elif d.trigger.kind == "manual":
-            self.next_label.setText(words.tr("Runs only when you press Run now."))
-        else:
-            self.next_label.setText(words.tr("No more fires."))
+        self._fill_next()
         text = words.runs_what(d)
         lines = text.splitlines()
         if len(lines) > 8:

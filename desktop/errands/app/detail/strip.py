@@ -133,9 +133,9 @@ class RunStrip(QWidget):
             if r.state == "skipped" and r.missed_last and r.missed_last > at:
                 x2 = self._x(r.missed_last)
                 rect = QRectF(x - 2, top + height * 0.25, max(4.0, x2 - x + 4), height * 0.5)
-                out.append(Mark(r.id, r.state, at, rect, r.missed_last))
+                out.append(Mark(r.id, words.run_state(r), at, rect, r.missed_last))
             else:
-                out.append(Mark(r.id, r.state, at, QRectF(x - 2.5, top, 5, height)))
+                out.append(Mark(r.id, words.run_state(r), at, QRectF(x - 2.5, top, 5, height)))
         return out
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
@@ -169,6 +169,11 @@ class RunStrip(QWidget):
                 p.setPen(QPen(color, 1.5))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(m.rect, 2, 2)
+            elif m.state == "dry_run":   # went through, did nothing: an outline, muted
+                p.setPen(QPen(color, 1.5))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(m.rect.adjusted(0.75, m.rect.height() * 0.2, -0.75, -0.75),
+                                  2, 2)
             elif m.state == "skipped":
                 p.setPen(QPen(color, 1.5))
                 p.setBrush(Qt.BrushStyle.NoBrush)
