@@ -11,6 +11,8 @@ from datetime import datetime, timedelta, timezone
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
@@ -360,3 +362,27 @@ def test_words_for_every_skip_reason() -> None:
                          ("past_catch_up_age", "Too old to catch up")):
         run = Run("r", "a", 1, 1, "schedule", None, "skipped", skip_reason=reason)
         assert words.run_summary(run, BERLIN) == f"Skipped: {text}"
+
+
+# ------------------------------------------------------------------ the result column
+
+@pytest.mark.parametrize("text, line", [
+    ("**Done**: 3 new issues", "Done: 3 new issues"),
+    ("Summary\n\n- **3** new issues\n- see [the board](https://example.org)\n\n```\n",
+     "see the board"),
+    ("## Report\n---\n", "Report"),
+    ("keep snake_case and 2*3*4 as they are", "keep snake_case and 2*3*4 as they are"),
+    ("| a | b |\n|---|---|\n| 1 | 2 |", "1 | 2"),
+    ("first\nlast one `git status` ok\n\n", "last one git status ok"),
+    ("", ""),
+])
+def test_the_result_column_shows_the_last_meaningful_line_rendered(text: str, line: str) -> None:
+    assert words.result_line(text) == line
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_property_a_result_line_is_one_line_of_what_was_written(text: str) -> None:
+    line = words.result_line(text)
+    assert "\n" not in line and "\r" not in line and line == line.strip()
+    assert not line or any(ch in text for ch in line)

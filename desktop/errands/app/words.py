@@ -446,10 +446,38 @@ def run_summary(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
         if run.retry_at is not None and run.error_code:
             return retry_words(run, tz, now)
         return tr("Queued")
-    first_line = (run.result or "").strip().splitlines()
-    head = first_line[0] if first_line else ""
-    prefix = tr("Dry run") + ": " if run.dry_run else ""
-    return prefix + (head if len(head) <= 200 else head[:199] + "…")
+    if run.dry_run:   # what would have run: its first line says it
+        lines = (run.result or "").strip().splitlines()
+        head = lines[0] if lines else ""
+        return tr("Dry run") + ": " + (head if len(head) <= 200 else head[:199] + "…")
+    head = result_line(run.result)
+    return head if len(head) <= 200 else head[:199] + "…"
+
+
+_NOT_TEXT = re.compile(r"^\s*(```.*|~~~.*|[-*_]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?|[#>\s]*)\s*$")
+_LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)?")
+_INLINE = [(re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),      # images: their text
+           (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),       # links: their text
+           (re.compile(r"`([^`]+)`"), r"\1"),                       # code
+           (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),   # bold
+           (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),  # italic
+           (re.compile(r"~~(.+?)~~"), r"\1")]
+
+
+def result_line(text: str | None) -> str:
+    """A run's result in one line: its last line that says something (not a code fence, a
+    rule or a bare heading mark), with its markdown rendered as plain text (``**done**``
+    reads "done")."""
+    for line in reversed((text or "").splitlines()):
+        if _NOT_TEXT.match(line):
+            continue
+        plain = _LINE_MARKS.sub("", line, count=1)
+        for pattern, replacement in _INLINE:
+            plain = pattern.sub(replacement, plain)
+        plain = plain.strip().strip("|").strip()
+        if plain:
+            return plain
+    return ""
 
 
 def missed_note(run: Run) -> str:
