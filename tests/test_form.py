@@ -306,6 +306,27 @@ def test_a_parser_refusal_lands_under_its_field_and_the_text_stays(qtbot) -> Non
     assert form.document() == sent.args[0]          # nothing typed was lost
 
 
+def test_a_refusal_under_a_field_goes_when_that_field_changes(qtbot) -> None:
+    """A refusal is about what the field held: once the person changes it, the stale
+    words go (from the field and from its accessible description); the others stay."""
+    form = make_form(qtbot)
+    fill(form, title="", command="./backup.sh")
+    form.picker.set_values({"mode": "every", "every": timedelta(minutes=1)})
+    assert not form.submit()
+    assert form.field_error("title")
+    form.show_field_error("runner.command", "not like that")
+    form.show_field_error("trigger.every", "too often")
+    qtbot.keyClicks(form.title_edit, "B")
+    assert form.field_error("title") == "" and not form.slots["title"][0].isVisibleTo(form)
+    assert form.title_edit.accessibleDescription() != "must not be empty"
+    assert form.field_error("runner.command") == "not like that"     # untouched: stays
+    form.command_edit.setPlainText("./backup.sh --all")
+    assert form.field_error("runner.command") == ""
+    assert form.field_error("trigger.every") == "too often"
+    form.picker.every_edit.set_value(timedelta(minutes=10))
+    assert form.field_error("trigger.every") == ""
+
+
 @pytest.mark.parametrize(("field", "key"), [
     ("title", "title"), ("runner.command", "command"), ("runner.prompt", "prompt"),
     ("policy.timeout", "timeout"), ("policy.retry.backoff.max", "retry"),

@@ -32,6 +32,19 @@ def unit_words(unit: str, amount: int = 2) -> str:
             "d": words.tr("days")}[unit]
 
 
+_CHANGE_SIGNALS = ("changed", "textChanged", "valueChanged", "currentIndexChanged",
+                   "toggled", "dateTimeChanged")
+
+
+def _change_signal(widget: QWidget) -> Any:
+    """The signal ``widget`` sends when a person changes its value, if it has one."""
+    for name in _CHANGE_SIGNALS:
+        signal = getattr(widget, name, None)
+        if signal is not None and hasattr(signal, "connect"):
+            return signal
+    return None
+
+
 class ErrorLabel(QLabel):
     """A refusal shown under the field it names: red text (colour helps, the words carry the
     meaning), and the same words as the field's accessible description."""
@@ -45,6 +58,13 @@ class ErrorLabel(QLabel):
         self.setAccessibleName(words.tr("Error"))
         self.setVisible(False)
         self._description = field.accessibleDescription() if field is not None else ""
+        changed = _change_signal(field) if field is not None else None
+        if changed is not None:  # a refusal is about what was there: a change makes it stale
+            changed.connect(self._field_changed)
+
+    def _field_changed(self, *_args: object) -> None:
+        if self.showing:
+            self.clear_message()
 
     def show_message(self, text: str) -> None:
         palette = self.palette()
