@@ -364,6 +364,8 @@ def test_create_through_the_form_then_edit_with_a_revision_conflict(
     assert made.definition.trigger.timezone == "Europe/Berlin"
     run(qloop, until(lambda: c.sidebar.model.summary(made.id) is not None, what="row"))
     assert c.sidebar.model.summary(made.id).next_fire_at == made.next_fire_at
+    # the list selects what the detail shows
+    run(qloop, until(lambda: c.sidebar.current_id() == made.id, what="the new row selected"))
 
     # Ctrl+R → the run lands in the history with its output
     w.run_now_action.trigger()

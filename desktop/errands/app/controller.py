@@ -309,6 +309,9 @@ class WindowController(QObject):
         rows, _total = (await self.api.summaries(ids=ids)).value
         found = {r.id for r in rows}
         self.sidebar.apply_changes(rows, deleted=ids - found)
+        if self.selected in found and self.sidebar.current_id() != self.selected \
+                and self.pages.current == "detail":
+            self.sidebar.select(self.selected)   # (one just saved: the list shows it too)
 
     async def _refresh_unread(self) -> None:
         answer = await self.adapter.latest("unread", self.api.unread_counts)
