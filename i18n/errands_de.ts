@@ -3294,6 +3294,18 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Eine andere Automatisierung arbeitete im Ordner</translation>
         </message>
         <message>
+            <source>Answered: %1</source>
+            <translation>Beantwortet: %1</translation>
+        </message>
+        <message>
+            <source>Approved once</source>
+            <translation>Einmal erlaubt</translation>
+        </message>
+        <message>
+            <source>Approved, and allowed from now on</source>
+            <translation>Erlaubt, auch künftig</translation>
+        </message>
+        <message>
             <source>Archived</source>
             <translation>Archiviert</translation>
         </message>
@@ -3393,6 +3405,10 @@ Entfernt werden: ihre Definition und Revisionen, %2, ihre Gespräche und ihre Ei
 Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.</translation>
         </message>
         <message>
+            <source>Denied</source>
+            <translation>Abgelehnt</translation>
+        </message>
+        <message>
             <source>Done</source>
             <translation>Fertig</translation>
         </message>
@@ -3419,6 +3435,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Each run starts fresh</source>
             <translation>Jeder Lauf beginnt neu</translation>
+        </message>
+        <message>
+            <source>Ended before anyone decided</source>
+            <translation>Beendet, bevor jemand entschieden hat</translation>
         </message>
         <message>
             <source>Ended by a signal</source>

@@ -3256,6 +3256,18 @@ It is read again when it changes, or when you select it again.</source>
             <translation>另一个自动化任务正在使用该文件夹</translation>
         </message>
         <message>
+            <source>Answered: %1</source>
+            <translation>已回答：%1</translation>
+        </message>
+        <message>
+            <source>Approved once</source>
+            <translation>已批准一次</translation>
+        </message>
+        <message>
+            <source>Approved, and allowed from now on</source>
+            <translation>已批准，今后一律允许</translation>
+        </message>
+        <message>
             <source>Archived</source>
             <translation>已归档</translation>
         </message>
@@ -3354,6 +3366,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
 将保留：数据文件夹中的运行日志，以及它的变更审计记录。</translation>
         </message>
         <message>
+            <source>Denied</source>
+            <translation>已拒绝</translation>
+        </message>
+        <message>
             <source>Done</source>
             <translation>已完成</translation>
         </message>
@@ -3380,6 +3396,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Each run starts fresh</source>
             <translation>每次运行都重新开始</translation>
+        </message>
+        <message>
+            <source>Ended before anyone decided</source>
+            <translation>在做出决定前已结束</translation>
         </message>
         <message>
             <source>Ended by a signal</source>

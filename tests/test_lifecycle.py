@@ -214,6 +214,24 @@ async def test_a_question_takes_an_answer_from_its_choices(tmp_path: Path) -> No
         await h.stop()
 
 
+async def test_each_request_in_the_inbox_says_how_it_ended(h: Harness) -> None:
+    """Two parks of two runs: one denied with a note, one still open; the first run's item
+    carries the decision (who, when), the open one none."""
+    a = await h.add("cleanup", {"kind": "manual"})
+    first = await h.engine.commands.run_now(a)
+    await h.clock.settle()
+    await h.engine.commands.decide(first.id, Decision("deny", text="not today"))
+    await h.engine.commands.wait_run(first.id)
+    second = await h.engine.commands.run_now(a)
+    await h.clock.settle()
+    items = {i.run_id: i for i in h.store.attention() if i.kind == "awaiting_input"}
+    denied = items[first.id].outcome
+    assert denied is not None and denied["kind"] == "deny" and denied["text"] == "not today"
+    assert denied["at"] is not None and denied["by"]
+    assert items[second.id].outcome is None
+    assert items[first.id].to_dict()["outcome"] == denied
+
+
 async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
     await h.engine.commands.set_setting("parked_expiry", "2h")
     a = await h.add("loop", {"kind": "after", "interval": "30m"})
@@ -225,6 +243,8 @@ async def test_a_parked_run_expires_and_its_loop_goes_on(h: Harness) -> None:
     assert run.error_code == "expired" and "2h" in (run.error_message or "")
     assert run.attempts[-1]["state"] == "awaiting_input" and "finished_at" in run.attempts[-1]
     assert "expired" in [i.kind for i in h.store.attention()]
+    [asked] = [i for i in h.store.attention() if i.kind == "awaiting_input"]
+    assert asked.outcome == {"kind": "expired", "text": None, "by": None, "at": None}
     assert not h.store.parked()
     automation = h.store.get(a)  # the loop waits its interval, then fires again
     assert automation.status == "active" and automation.next_fire_at == run.finished_at + 30 * 60 * timedelta(seconds=1)

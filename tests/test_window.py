@@ -581,6 +581,17 @@ def test_a_parked_agent_run_is_reviewed_from_the_window(
         run(qloop, until(lambda: c.sidebar.parked_count == 0
                          and not c.sidebar.approvals_button.isVisible()))
         run(qloop, until(lambda: app.tray.state == "idle", what="tray calm again"))
+        # the inbox says how the request ended, not that it still asks
+        c.sidebar.inbox_button.click()
+        run(qloop, until(lambda: any(i.kind == "awaiting_input" for i in c.inbox.model.items()),
+                         what="the request in the inbox"))
+        asked = next(i for i in c.inbox.model.items() if i.kind == "awaiting_input")
+        run(qloop, until(lambda: next(i for i in c.inbox.model.items()
+                                      if i.id == asked.id).outcome is not None,
+                         what="its outcome"))
+        asked = next(i for i in c.inbox.model.items() if i.id == asked.id)
+        assert asked.outcome is not None and asked.outcome["kind"] == "approve_once"
+        assert c.inbox.model.meta(asked).startswith("Approved once · ")
     finally:
         close_shell(qloop, app)
         model.close()

@@ -155,11 +155,15 @@ class AttentionItem:
     body: str | None
     read: bool
     created_at: datetime
+    # for a request to decide (kind awaiting_input) that is no longer open: how it ended,
+    # {"kind": approve_once | approve_always | deny | answer | expired | ended, "text",
+    #  "by", "at"}
+    outcome: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "automation_id": self.automation_id, "run_id": self.run_id,
                 "kind": self.kind, "title": self.title, "body": self.body, "read": self.read,
-                "created_at": format_instant(self.created_at)}
+                "created_at": format_instant(self.created_at), "outcome": self.outcome}
 
 
 @dataclass(frozen=True)

@@ -177,6 +177,53 @@ def _attention(row: AttentionRow) -> AttentionItem:
                          created_at=row.created_at)
 
 
+def _with_outcomes(s: Session, items: list[AttentionItem]) -> list[AttentionItem]:
+    """Requests to decide, each with how it ended once it has: the decision of the blocker
+    it was raised for (the one asked at the item's instant, else the run's latest asked
+    before it), or the run's end when nobody decided."""
+    asking = [i for i in items if i.kind == "awaiting_input" and i.run_id]
+    if not asking:
+        return items
+    run_ids = sorted({i.run_id for i in asking if i.run_id})
+    blockers: dict[str, list[BlockerRow]] = {}
+    states: dict[str, str] = {}
+    for chunk in range(0, len(run_ids), 500):
+        part = run_ids[chunk:chunk + 500]
+        for b in s.scalars(select(BlockerRow).where(BlockerRow.run_id.in_(part))
+                           .order_by(BlockerRow.requested_at, BlockerRow.id)):
+            blockers.setdefault(b.run_id, []).append(b)
+        states.update((run_id, state) for run_id, state in s.execute(
+            select(RunRow.id, RunRow.state).where(RunRow.id.in_(part))))
+    asking_ids = {i.id for i in asking}
+    out = []
+    for item in items:
+        outcome = None
+        if item.id in asking_ids:
+            outcome = _outcome_of(item, blockers.get(item.run_id or "", []),
+                                  states.get(item.run_id or ""))
+        out.append(replace(item, outcome=outcome) if outcome else item)
+    return out
+
+
+def _outcome_of(item: AttentionItem, blockers: list[BlockerRow], state: str | None
+                ) -> dict[str, Any] | None:
+    asked = [b for b in blockers if isinstance(b.requested_at, datetime)
+             and b.requested_at <= item.created_at]
+    blocker = next((b for b in asked if b.requested_at == item.created_at),
+                   asked[-1] if asked else None)
+    if blocker is not None and isinstance(blocker.decision, dict) \
+            and blocker.decision.get("kind"):
+        return {"kind": blocker.decision.get("kind"), "text": blocker.decision.get("text"),
+                "by": blocker.decided_by,
+                "at": format_instant(blocker.decided_at)
+                if isinstance(blocker.decided_at, datetime) else None}
+    if state == "expired":
+        return {"kind": "expired", "text": None, "by": None, "at": None}
+    if state is not None and state not in ACTIVE_STATES:
+        return {"kind": "ended", "text": state, "by": None, "at": None}
+    return None
+
+
 class Store:
     def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
         self.db = Database(path, busy_ms)
@@ -581,7 +628,8 @@ class Store:
             if unread_only:
                 q = q.where(AttentionRow.read.is_(False))
             q = q.order_by(AttentionRow.created_at.desc(), AttentionRow.id.desc()).limit(limit)
-            return [_attention(r) for r in s.scalars(q)]
+            items = [_attention(r) for r in s.scalars(q)]
+            return _with_outcomes(s, items)
 
     def unread_counts(self) -> dict[str, int]:
         """How many unread attention items there are of each kind (all of them, where

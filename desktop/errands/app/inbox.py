@@ -103,6 +103,8 @@ class InboxModel(QAbstractListModel):
         """The second line: "Failed · today 12:40", with the automation's title when the
         item's own title does not already say it."""
         parts = [words.attention_words(item.kind)]
+        if item.outcome:   # a request decided (or gone): how it ended, not that it asks
+            parts = [words.outcome_words(item.outcome)]
         title = self.automation_title(item)
         if title and title not in item.title:
             parts.append(title)

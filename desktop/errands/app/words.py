@@ -75,6 +75,21 @@ def state_words(state: str | None) -> str:
     }.get(state, state or "")
 
 
+def outcome_words(outcome: dict[str, Any] | None) -> str:
+    """How a request to decide ended (an inbox item's ``outcome``): "Approved once",
+    "Denied", "Answered: yes", "Expired: nobody answered in time"."""
+    if not outcome:
+        return ""
+    kind, text = outcome.get("kind"), outcome.get("text")
+    if kind == "answer":
+        said = " ".join(str(text or "").split())
+        return tr("Answered: %1").replace("%1", said if len(said) <= 60 else said[:59] + "…")
+    return {"approve_once": tr("Approved once"),
+            "approve_always": tr("Approved, and allowed from now on"),
+            "deny": tr("Denied"), "expired": tr("Expired: nobody answered in time"),
+            "ended": tr("Ended before anyone decided")}.get(str(kind), str(kind))
+
+
 def run_state(run: Run) -> str:
     """How a run's state is shown: a dry run that went through is a "dry run" (its own
     mark, never a success), other runs their state."""
