@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import qasync
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from app_support import command_doc, run, until
@@ -334,10 +335,33 @@ def test_upcoming_shows_every_fire_of_the_day_and_leads_back(
 def test_find_focuses_the_filter(shell: AppShell, qloop: qasync.QEventLoop) -> None:
     c = shell.controller
     assert c is not None
-    shell.window.activateWindow()
-    shell.window.find_action.trigger()
-    assert c.sidebar.filter_edit.hasFocus() or QApplication.focusWidget() is None
+    w = shell.window
+    w.show()
+    w.activateWindow()
+    run(qloop, until(lambda: QApplication.activeWindow() is w, what="the window active"))
+    c.sidebar.list.setFocus()
+    QTest.keyClick(QApplication.focusWidget() or w, Qt.Key.Key_F,
+                   Qt.KeyboardModifier.ControlModifier)                 # the key itself
+    assert QApplication.focusWidget() is c.sidebar.filter_edit
+    QTest.keyClicks(c.sidebar.filter_edit, "zz")                        # typing filters,
+    assert c.sidebar.filter_edit.text() == "zz"                         # not the selection
     assert shell.window.find_action.shortcut().toString() == "Ctrl+F"
+    # Tab leaves the history table, rows in it (arrows move within it)
+    c.sidebar.filter_edit.clear()
+    made = run(qloop, shell.api.create(command_doc("Twice", "true"))).value[0]  # type: ignore[union-attr]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    for _ in range(2):
+        c.detail.buttons["run_now"].click()
+        run(qloop, until(lambda: states(shell)[:1] == ["succeeded"]))
+    run(qloop, until(lambda: len(states(shell)) == 2))
+    table = c.detail.table
+    table.setCurrentIndex(c.detail.history.index(0, 0))
+    table.setFocus()
+    run(qloop, until(lambda: QApplication.focusWidget() is table, what="the table focused"))
+    QTest.keyClick(table, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is not table
     assert shell.window.pause_action.shortcut().matches(Qt.Key.Key_Space)
 
 

@@ -287,6 +287,7 @@ class UpcomingView(QWidget):
         self.timeline.minute_clicked.connect(self._minute_clicked)
         self.model = UpcomingModel(self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setAccessibleName(self.tr("Upcoming fires"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -187,6 +187,7 @@ class DetailPane(QWidget):
         self.history = RunHistoryModel(self)
         self.history.more_wanted.connect(self._more_wanted)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setAccessibleName(self.tr("Run history"))
         self.table.setModel(self.history)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

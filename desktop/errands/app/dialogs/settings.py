@@ -82,6 +82,7 @@ class RulesEditor(QWidget):
         super().__init__(parent)
         self.setObjectName("rules-editor")
         self.table = QTableWidget(0, 3, self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setObjectName("rules-table")
         self.table.setAccessibleName(self.tr("Permission rules"))
         self.table.setHorizontalHeaderLabels([self.tr("Tool"), self.tr("Pattern"),

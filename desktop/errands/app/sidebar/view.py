@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from PySide6.QtCore import (QT_TRANSLATE_NOOP, QItemSelectionModel, QModelIndex,
                             QSortFilterProxyModel, Qt, QTimer, Signal)
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit,
                                QListView, QPushButton, QStackedWidget, QToolButton,
                                QVBoxLayout, QWidget)
@@ -160,7 +160,8 @@ class AutomationSidebar(QWidget):
         layout.addLayout(tools)
         layout.addWidget(self.stack, 1)
 
-        QShortcut(QKeySequence.StandardKey.Find, self, self.focus_filter)
+        # (Ctrl+F is the window's Find action alone: a second shortcut here made it
+        # ambiguous, and Qt then ran neither)
         for signal in (self.model.rowsInserted, self.model.rowsRemoved, self.model.modelReset,
                        self.proxy.filter_changed, self.archived_model.rowsInserted,
                        self.archived_model.rowsRemoved, self.archived_proxy.filter_changed):
