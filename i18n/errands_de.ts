@@ -3037,6 +3037,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>%1 und %2</translation>
         </message>
         <message>
+            <source>%1 asks: %2</source>
+            <translation>%1 fragt: %2</translation>
+        </message>
+        <message>
             <source>%1 automations</source>
             <translation>Automatisierungen %1</translation>
         </message>
@@ -3051,6 +3055,30 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>%1 templates could not be loaded:</source>
             <translation>%1 Vorlagen konnten nicht geladen werden:</translation>
+        </message>
+        <message>
+            <source>%1 wants to %2</source>
+            <translation>%1 möchte %2</translation>
+        </message>
+        <message>
+            <source>%1 wants to edit %2</source>
+            <translation>%1 möchte %2 bearbeiten</translation>
+        </message>
+        <message>
+            <source>%1 wants to open %2</source>
+            <translation>%1 möchte %2 öffnen</translation>
+        </message>
+        <message>
+            <source>%1 wants to read %2</source>
+            <translation>%1 möchte %2 lesen</translation>
+        </message>
+        <message>
+            <source>%1 wants to run %2</source>
+            <translation>%1 möchte %2 ausführen</translation>
+        </message>
+        <message>
+            <source>%1 wants to write %2</source>
+            <translation>%1 möchte %2 schreiben</translation>
         </message>
         <message>
             <source>%1 · %2 fires at once</source>
@@ -3284,6 +3312,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Amount</source>
             <translation>Menge</translation>
+        </message>
+        <message>
+            <source>An automation</source>
+            <translation>Eine Automatisierung</translation>
         </message>
         <message>
             <source>An existing folder, e.g. %1</source>
@@ -3608,6 +3640,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>It finished.</source>
             <translation>Fertig.</translation>
+        </message>
+        <message>
+            <source>It waits for your decision in Errands.</source>
+            <translation>Sie wartet in Errands auf Ihre Entscheidung.</translation>
         </message>
         <message>
             <source>It waits for your decision.</source>

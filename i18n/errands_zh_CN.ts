@@ -3015,6 +3015,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>%1 和 %2 之间</translation>
         </message>
         <message>
+            <source>%1 asks: %2</source>
+            <translation>%1 询问：%2</translation>
+        </message>
+        <message>
             <source>%1 automations</source>
             <translation>%1 自动化任务</translation>
         </message>
@@ -3029,6 +3033,30 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>%1 templates could not be loaded:</source>
             <translation>%1 个模板无法加载：</translation>
+        </message>
+        <message>
+            <source>%1 wants to %2</source>
+            <translation>%1 想要%2</translation>
+        </message>
+        <message>
+            <source>%1 wants to edit %2</source>
+            <translation>%1 想要编辑 %2</translation>
+        </message>
+        <message>
+            <source>%1 wants to open %2</source>
+            <translation>%1 想要打开 %2</translation>
+        </message>
+        <message>
+            <source>%1 wants to read %2</source>
+            <translation>%1 想要读取 %2</translation>
+        </message>
+        <message>
+            <source>%1 wants to run %2</source>
+            <translation>%1 想要运行 %2</translation>
+        </message>
+        <message>
+            <source>%1 wants to write %2</source>
+            <translation>%1 想要写入 %2</translation>
         </message>
         <message>
             <source>%1 · %2 fires at once</source>
@@ -3246,6 +3274,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Amount</source>
             <translation>数量</translation>
+        </message>
+        <message>
+            <source>An automation</source>
+            <translation>某个自动化任务</translation>
         </message>
         <message>
             <source>An existing folder, e.g. %1</source>
@@ -3566,6 +3598,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>It finished.</source>
             <translation>运行完成。</translation>
+        </message>
+        <message>
+            <source>It waits for your decision in Errands.</source>
+            <translation>它正在 Errands 中等待您的决定。</translation>
         </message>
         <message>
             <source>It waits for your decision.</source>

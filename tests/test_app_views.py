@@ -6,6 +6,7 @@ lazy loading) and Upcoming (the store's fires, crowded minutes)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from datetime import datetime, timedelta, timezone
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -386,3 +387,20 @@ def test_property_a_result_line_is_one_line_of_what_was_written(text: str) -> No
     line = words.result_line(text)
     assert "\n" not in line and "\r" not in line and line == line.strip()
     assert not line or any(ch in text for ch in line)
+
+
+@pytest.mark.parametrize("request_, sentence", [
+    ({"kind": "permission", "tool": "run_command", "arguments": {"command": "git status --short"},
+      "title": "Deploy check", "workdir": str(Path.home() / "site")},
+     "Deploy check wants to run `git status --short` in ~/site"),
+    ({"kind": "permission", "tool": "fetch_url", "arguments": {"url": "https://example.org/a"},
+      "title": "News", "workdir": "/srv"}, "News wants to open `https://example.org/a`"),
+    ({"kind": "permission", "tool": "automate", "arguments": {"action": "create"},
+      "title": "Planner"}, "Planner wants to create automations"),
+    ({"kind": "question", "question": "Which\nbranch?", "title": "Weekly review"},
+     "Weekly review asks: Which branch?"),
+    ({"kind": "permission", "tool": "write_file", "arguments": {"path": "x" * 200}},
+     "An automation wants to write `" + "x" * 79 + "…`"),
+])
+def test_what_a_parked_run_asks_in_words(request_: dict, sentence: str) -> None:
+    assert words.request_sentence(request_) == sentence

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from app_support import command_doc, run, until
 from errands.app import words
+from errands.app.words import home_short
 from errands.app.detail.history import COLUMNS
 from errands.app.shell import AppShell
 from errands.app.notifications import RecordingBackend
@@ -616,6 +617,11 @@ def test_a_parked_agent_run_is_reviewed_from_the_window(
         asked = next(i for i in c.inbox.model.items() if i.id == asked.id)
         assert asked.outcome is not None and asked.outcome["kind"] == "approve_once"
         assert c.inbox.model.meta(asked).startswith("Approved once · ")
+        # what it asked, in words (and so the desktop notification said it)
+        sentence = f"Site builder wants to run `echo built > out.txt` in {home_short(work)}"
+        assert c.inbox.model.body(asked) == sentence
+        shown = [m for m in app.notifier.backend.shown if sentence == m.title]
+        assert shown and "errands " not in shown[0].body.lower()
     finally:
         close_shell(qloop, app)
         model.close()

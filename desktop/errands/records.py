@@ -159,11 +159,15 @@ class AttentionItem:
     # {"kind": approve_once | approve_always | deny | answer | expired | ended, "text",
     #  "by", "at"}
     outcome: dict[str, Any] | None = None
+    # for a request to decide: what it asks (the blocker: kind, tool, arguments, question,
+    # choices) with its automation's "title" and "workdir", so a client words it itself
+    request: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "automation_id": self.automation_id, "run_id": self.run_id,
                 "kind": self.kind, "title": self.title, "body": self.body, "read": self.read,
-                "created_at": format_instant(self.created_at), "outcome": self.outcome}
+                "created_at": format_instant(self.created_at), "outcome": self.outcome,
+                "request": self.request}
 
 
 @dataclass(frozen=True)

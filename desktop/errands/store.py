@@ -194,23 +194,40 @@ def _with_outcomes(s: Session, items: list[AttentionItem]) -> list[AttentionItem
             blockers.setdefault(b.run_id, []).append(b)
         states.update((run_id, state) for run_id, state in s.execute(
             select(RunRow.id, RunRow.state).where(RunRow.id.in_(part))))
+    owners: dict[str, tuple[str, Any]] = {}
+    automation_ids = sorted({i.automation_id for i in asking if i.automation_id})
+    for chunk in range(0, len(automation_ids), 500):
+        for ident, title, doc in s.execute(
+                select(AutomationRow.id, AutomationRow.title, AutomationRow.definition)
+                .where(AutomationRow.id.in_(automation_ids[chunk:chunk + 500]))):
+            owners[ident] = (title, doc.get("workdir") if isinstance(doc, dict) else None)
     asking_ids = {i.id for i in asking}
     out = []
     for item in items:
-        outcome = None
-        if item.id in asking_ids:
-            outcome = _outcome_of(item, blockers.get(item.run_id or "", []),
-                                  states.get(item.run_id or ""))
-        out.append(replace(item, outcome=outcome) if outcome else item)
+        if item.id not in asking_ids:
+            out.append(item)
+            continue
+        asked = blockers.get(item.run_id or "", [])
+        blocker = _blocker_of(item, asked)
+        title, workdir = owners.get(item.automation_id or "", (None, None))
+        request = None if blocker is None else {
+            "kind": blocker.kind, "tool": blocker.tool, "arguments": blocker.arguments,
+            "question": blocker.question, "choices": blocker.choices,
+            "title": title, "workdir": workdir if isinstance(workdir, str) else None}
+        out.append(replace(item, outcome=_outcome_of(blocker, states.get(item.run_id or "")),
+                           request=request))
     return out
 
 
-def _outcome_of(item: AttentionItem, blockers: list[BlockerRow], state: str | None
-                ) -> dict[str, Any] | None:
+def _blocker_of(item: AttentionItem, blockers: list[BlockerRow]) -> BlockerRow | None:
+    """The blocker an item was raised for: asked at its instant, else the latest before."""
     asked = [b for b in blockers if isinstance(b.requested_at, datetime)
              and b.requested_at <= item.created_at]
-    blocker = next((b for b in asked if b.requested_at == item.created_at),
-                   asked[-1] if asked else None)
+    return next((b for b in asked if b.requested_at == item.created_at),
+                asked[-1] if asked else None)
+
+
+def _outcome_of(blocker: BlockerRow | None, state: str | None) -> dict[str, Any] | None:
     if blocker is not None and isinstance(blocker.decision, dict) \
             and blocker.decision.get("kind"):
         return {"kind": blocker.decision.get("kind"), "text": blocker.decision.get("text"),

@@ -114,7 +114,10 @@ class InboxModel(QAbstractListModel):
     @staticmethod
     def body(item: AttentionItem) -> str:
         """The body in one line, without the machine's error code in front
-        ("exit_status: exited with status 3" reads "exited with status 3")."""
+        ("exit_status: exited with status 3" reads "exited with status 3"); what a parked
+        run asks, in words ("Deploy check wants to run `git status` in ~/site")."""
+        if item.request:
+            return words.request_sentence(item.request)
         text = " ".join((item.body or "").split())
         return _CODE.sub("", text, count=1) if item.kind in _CODED else text
 

@@ -106,6 +106,9 @@ def compose(items: Sequence[AttentionItem]) -> Message:
     """One message for one item or a group."""
     if len(items) == 1:
         item = items[0]
+        if item.request:   # what it asks, in words; where to decide, without a command
+            return Message(words.request_sentence(item.request),
+                           words.tr("It waits for your decision in Errands."), (item,))
         return Message(item.title, _body(item), (item,))
     automations = {i.automation_id for i in items}
     if len(automations) > 1:

@@ -10,8 +10,10 @@ what a state or a skipped record reads as.
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import datetime, timedelta, tzinfo
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
@@ -570,6 +572,49 @@ _TOOL_WORDS = {
 
 def tool_words(tool: str) -> str:
     return tr(_TOOL_WORDS.get(tool, tool))
+
+
+def home_short(path: str | os.PathLike[str] | None) -> str:
+    """A folder as a person reads it: the home folder as ``~``."""
+    if path is None:
+        return ""
+    text = str(path)
+    home = str(Path.home())
+    if text == home:
+        return "~"
+    if text.startswith(home + os.sep):
+        return "~" + text[len(home):]
+    return text
+
+
+_ASKS = {"run_command": ("command", QT_TR_NOOP("%1 wants to run %2")),
+         "write_file": ("path", QT_TR_NOOP("%1 wants to write %2")),
+         "edit_file": ("path", QT_TR_NOOP("%1 wants to edit %2")),
+         "read_file": ("path", QT_TR_NOOP("%1 wants to read %2")),
+         "fetch_url": ("url", QT_TR_NOOP("%1 wants to open %2"))}
+
+
+def request_sentence(request: dict[str, Any], title: str | None = None) -> str:
+    """What a parked run asks, for people: "Deploy check wants to run `git status --short`
+    in ~/site", "Weekly review asks: Which branch?" (an attention item's ``request``)."""
+    who = title or request.get("title") or tr("An automation")
+    if request.get("kind") == "question":
+        question = " ".join(str(request.get("question") or "").split())
+        return tr("%1 asks: %2").replace("%1", who).replace(
+            "%2", question if len(question) <= 160 else question[:159] + "…")
+    tool = str(request.get("tool") or "")
+    arguments = request.get("arguments") if isinstance(request.get("arguments"), dict) else {}
+    key, sentence = _ASKS.get(tool, ("", ""))
+    subject = " ".join(str(arguments.get(key) or "").split()) if key else ""
+    if not subject:
+        return tr("%1 wants to %2").replace("%1", who).replace("%2", tool_words(tool))
+    if len(subject) > 80:
+        subject = subject[:79] + "…"
+    text = tr(sentence).replace("%1", who).replace("%2", f"`{subject}`")
+    where = request.get("workdir")
+    if tool in ("run_command", "write_file", "edit_file", "read_file") and where:
+        text += " " + tr("in %1").replace("%1", home_short(where))
+    return text
 
 
 def permission_lines(d: Definition) -> list[str]:

@@ -24,7 +24,6 @@ decision is a click or its Alt mnemonic. Esc closes the dialog; the runs keep wa
 from __future__ import annotations
 
 import json
-import os
 import re
 from datetime import tzinfo
 from pathlib import Path
@@ -41,6 +40,7 @@ from ...definition import Rule
 from ...records import Automation, Decision, Parked
 from ...timeutil import utcnow
 from .. import theme, words
+from ..words import home_short
 
 Item = tuple[Parked, "Automation | None"]
 
@@ -52,19 +52,6 @@ def tool_specs() -> dict[str, Any]:
     """Every tool an agent run may call, by name (the loop's own table)."""
     from ...agent.loop import SPECS
     return SPECS
-
-
-def home_short(path: str | os.PathLike[str] | None) -> str:
-    """A folder as a person reads it: the home folder as ``~``."""
-    if path is None:
-        return ""
-    text = str(path)
-    home = str(Path.home())
-    if text == home:
-        return "~"
-    if text.startswith(home + os.sep):
-        return "~" + text[len(home):]
-    return text
 
 
 def workdir_of(automation: Automation | None, data_dir: Path | None) -> str | None:
