@@ -2775,6 +2775,57 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         </message>
     </context>
     <context>
+        <name>WelcomeView</name>
+        <message>
+            <source>Blank form…</source>
+            <translation>Leeres Formular…</translation>
+        </message>
+        <message>
+            <source>Describe it in words…</source>
+            <translation>In Worten beschreiben…</translation>
+        </message>
+        <message>
+            <source>From a template…</source>
+            <translation>Aus einer Vorlage…</translation>
+        </message>
+        <message>
+            <source>Getting started</source>
+            <translation>Erste Schritte</translation>
+        </message>
+        <message>
+            <source>No model is set up yet: automations that ask an AI agent need one. These templates work without: %1.</source>
+            <translation>Noch kein Modell eingerichtet: Automatisierungen, die einen KI-Agenten fragen, brauchen eines. Diese Vorlagen funktionieren ohne: %1.</translation>
+        </message>
+        <message>
+            <source>No model is set up yet: automations that ask an AI agent need one; shell commands work without.</source>
+            <translation>Noch kein Modell eingerichtet: Automatisierungen, die einen KI-Agenten fragen, brauchen eines; Shell-Befehle funktionieren ohne.</translation>
+        </message>
+        <message>
+            <source>Nothing to run yet. Start with one of these:</source>
+            <translation>Noch nichts zu tun. Beginnen Sie so:</translation>
+        </message>
+        <message>
+            <source>Pick a ready-made automation and fill in a few blanks.</source>
+            <translation>Eine fertige Automatisierung wählen und ein paar Lücken füllen.</translation>
+        </message>
+        <message>
+            <source>Say what should happen and when, e.g. “every weekday at 9am check the disk”; you confirm it on a card.</source>
+            <translation>Sagen Sie, was wann geschehen soll, z. B. „every weekday at 9am check the disk“ (Sätze werden auf Englisch gelesen); Sie bestätigen es auf einer Karte.</translation>
+        </message>
+        <message>
+            <source>Set every field yourself: what runs, when, and its rules.</source>
+            <translation>Jedes Feld selbst festlegen: was läuft, wann, und nach welchen Regeln.</translation>
+        </message>
+        <message>
+            <source>Set up a model for agent automations</source>
+            <translation>Ein Modell für Agenten-Automatisierungen einrichten</translation>
+        </message>
+        <message>
+            <source>Set up a model…</source>
+            <translation>Modell einrichten…</translation>
+        </message>
+    </context>
+    <context>
         <name>WindowController</name>
         <message>
             <source>%1 cannot be imported: %2</source>

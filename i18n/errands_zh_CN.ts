@@ -2758,6 +2758,57 @@ It is read again when it changes, or when you select it again.</source>
         </message>
     </context>
     <context>
+        <name>WelcomeView</name>
+        <message>
+            <source>Blank form…</source>
+            <translation>空白表单…</translation>
+        </message>
+        <message>
+            <source>Describe it in words…</source>
+            <translation>用文字描述…</translation>
+        </message>
+        <message>
+            <source>From a template…</source>
+            <translation>从模板创建…</translation>
+        </message>
+        <message>
+            <source>Getting started</source>
+            <translation>开始使用</translation>
+        </message>
+        <message>
+            <source>No model is set up yet: automations that ask an AI agent need one. These templates work without: %1.</source>
+            <translation>尚未设置模型：需要 AI 代理的自动化任务必须有模型。以下模板无需模型即可使用：%1。</translation>
+        </message>
+        <message>
+            <source>No model is set up yet: automations that ask an AI agent need one; shell commands work without.</source>
+            <translation>尚未设置模型：需要 AI 代理的自动化任务必须有模型；Shell 命令无需模型。</translation>
+        </message>
+        <message>
+            <source>Nothing to run yet. Start with one of these:</source>
+            <translation>还没有任何任务。从以下方式开始：</translation>
+        </message>
+        <message>
+            <source>Pick a ready-made automation and fill in a few blanks.</source>
+            <translation>选择一个现成的自动化任务，填写几处空白。</translation>
+        </message>
+        <message>
+            <source>Say what should happen and when, e.g. “every weekday at 9am check the disk”; you confirm it on a card.</source>
+            <translation>说明要做什么、何时做，例如 “every weekday at 9am check the disk”（目前只能读懂英文句子）；您在卡片上确认。</translation>
+        </message>
+        <message>
+            <source>Set every field yourself: what runs, when, and its rules.</source>
+            <translation>自己设置每个字段：运行什么、何时运行及其规则。</translation>
+        </message>
+        <message>
+            <source>Set up a model for agent automations</source>
+            <translation>为代理自动化任务设置模型</translation>
+        </message>
+        <message>
+            <source>Set up a model…</source>
+            <translation>设置模型…</translation>
+        </message>
+    </context>
+    <context>
         <name>WindowController</name>
         <message>
             <source>%1 cannot be imported: %2</source>

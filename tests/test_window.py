@@ -333,6 +333,31 @@ def test_upcoming_shows_every_fire_of_the_day_and_leads_back(
     run(qloop, c.idle())
 
 
+def test_an_empty_window_offers_the_three_ways_to_begin(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    run(qloop, until(lambda: c.pages.current == "welcome", what="the welcome page"))
+    welcome = c.welcome
+    assert [b.text() for b in welcome.buttons.values()] == [
+        "Describe it in words…", "From a template…", "Blank form…"]
+    # no model set up: it says so, and which templates work without one
+    run(qloop, until(lambda: welcome.model_note.isVisibleTo(welcome),
+                     what="the note about the model"))
+    assert "Disk and memory report" in welcome.model_note.text()
+    assert "Daily brief" not in welcome.model_note.text()      # (an agent template)
+    assert welcome.model_button.isVisibleTo(welcome)
+    welcome.buttons["describe"].click()
+    assert c.quick is not None and c.quick.dialog.isVisible()
+    c.quick.dialog.reject()
+    welcome.buttons["form"].click()
+    assert c.form is not None and c.form.isVisible()
+    c.form.reject()
+    made = run(qloop, api.create(command_doc("First", "true"))).value[0]
+    run(qloop, until(lambda: c.pages.current == "detail" and made.id in c.sidebar.visible_ids(),
+                     what="the detail back once there is an automation"))
+
+
 def test_find_focuses_the_filter(shell: AppShell, qloop: qasync.QEventLoop) -> None:
     c = shell.controller
     assert c is not None

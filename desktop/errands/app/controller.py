@@ -46,6 +46,7 @@ from .inbox import InboxView
 from .sidebar.view import AutomationSidebar
 from .tasks import Tasks
 from .upcoming import UpcomingView
+from .welcome import WelcomeView
 from .window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,12 @@ class WindowController(QObject):
         self.pages.add("upcoming", self.upcoming)
         self.pages.add("session", session_page)
         self.pages.add("inbox", self.inbox)
+        self.welcome = WelcomeView()       # the first start: the ways to begin
+        self.pages.add("welcome", self.welcome)
+        self.welcome.describe_requested.connect(self.describe)
+        self.welcome.template_requested.connect(self.from_template)
+        self.welcome.form_requested.connect(lambda: self.new())
+        self.welcome.model_requested.connect(window.settings_requested)
         self.session_run: str = ""        # the run the session page shows
         self._following: str | None = None  # the running command whose output comes live
         self._ticking = QTimer(self)       # a running run's "took" moves on, once a second
@@ -249,6 +256,7 @@ class WindowController(QObject):
                 self.sidebar.set_summaries(rows)
             else:
                 await self._fill(rows)
+            self._maybe_welcome()
         self.refreshed.emit("sidebar")
 
     async def _fill(self, rows: list[Any]) -> None:
@@ -312,6 +320,25 @@ class WindowController(QObject):
         if self.selected in found and self.sidebar.current_id() != self.selected \
                 and self.pages.current == "detail":
             self.sidebar.select(self.selected)   # (one just saved: the list shows it too)
+        self._maybe_welcome()
+
+    def _maybe_welcome(self) -> None:
+        """An empty catalogue shows the ways to begin where the detail would be; the first
+        automation puts the detail back."""
+        empty = not self.sidebar.model.rowCount() and not self.sidebar.archived_model.rowCount()
+        if empty and self.pages.current == "detail" and not self.selected:
+            self.pages.show_page("welcome")
+            self.refresh("welcome", self._refresh_welcome)
+        elif not empty and self.pages.current == "welcome":
+            self.pages.show_page("detail")
+
+    async def _refresh_welcome(self) -> None:
+        from ..templates import load_templates
+
+        settings = (await self.api.settings()).value
+        ready = bool(settings.get("provider_base_url") and settings.get("provider_model"))
+        templates, _problems = await asyncio.to_thread(load_templates)
+        self.welcome.set_model(ready, [t.title for t in templates if not t.needs_model])
 
     async def _refresh_unread(self) -> None:
         answer = await self.adapter.latest("unread", self.api.unread_counts)
