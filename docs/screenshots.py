@@ -4,7 +4,8 @@
 
 Runs offscreen (no display needed): a throw-away data folder with a few automations, the
 real app shell over a real engine, each view grabbed with ``QWidget.grab()``. Writes
-``window-light.png``, ``window-dark.png`` and ``tray-states.png``; with ``--language``,
+``window-light.png``, ``window-dark.png``, ``welcome-*.png`` (the first start) and
+``tray-states.png``; with ``--language``,
 the window and the form in that language, light: ``window-de.png``, ``form-de.png``. Look
 at them before you publish them (Chinese needs a font with its characters, e.g.
 ``fonts-wqy-microhei``).
@@ -49,6 +50,20 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
         await shell.start()
         api = shell.api
         assert api is not None
+        if not language:  # the first start: an empty catalogue
+            await asyncio.sleep(0.6)
+            await shell.idle()
+            for size, (width, height) in SIZES.items():
+                shell.window.resize(width, height)
+                for scheme in ("light", "dark"):
+                    shell.set_theme(scheme)
+                    await asyncio.sleep(0.2)
+                    QApplication.processEvents()
+                    path = out / (f"welcome-{scheme}.png" if size == "large"
+                                  else f"welcome-{scheme}-{size}.png")
+                    if not shell.window.grab().save(str(path)):
+                        raise OSError(f"could not write {path}")
+                    written.append(path)
         ids = []
         for title, (_title, command, trigger) in zip(titles, SAMPLES):
             made, _ = (await api.create({
