@@ -3100,6 +3100,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>%1 h %2 min</translation>
         </message>
         <message>
+            <source>%1 has already passed; choose a later time.</source>
+            <translation>%1 ist schon vorbei; wählen Sie eine spätere Zeit.</translation>
+        </message>
+        <message>
             <source>%1 min %2 s</source>
             <translation>%1 min %2 s</translation>
         </message>

@@ -3078,6 +3078,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>%1 小时 %2 分钟</translation>
         </message>
         <message>
+            <source>%1 has already passed; choose a later time.</source>
+            <translation>%1 已经过去；请选择更晚的时间。</translation>
+        </message>
+        <message>
             <source>%1 min %2 s</source>
             <translation>%1 分钟 %2 秒</translation>
         </message>

@@ -306,6 +306,24 @@ def test_a_parser_refusal_lands_under_its_field_and_the_text_stays(qtbot) -> Non
     assert form.document() == sent.args[0]          # nothing typed was lost
 
 
+def test_a_past_time_is_refused_in_local_words(qtbot) -> None:
+    """Not "2025-12-04T21:00:00Z is already past; expected …" in UTC: the local time, in
+    the window's words."""
+    from errands.app import words
+    form = make_form(qtbot)
+    when = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=3)
+    with pytest.raises(InvalidInput) as refused:
+        parse_definition({"title": "Once", "runner": {"kind": "command", "command": "true"},
+                          "trigger": {"kind": "at", "at": when.isoformat()}},
+                         ParseContext(now=datetime.now(UTC)))
+    assert refused.value.reason == "past" and refused.value.field == "trigger.at"
+    form.show_errors(refused.value)
+    shown = form.field_error("trigger.at")
+    local = words.day_and_time(when, datetime.now(UTC), words.local_zone())
+    assert shown == f"{local} has already passed; choose a later time."
+    assert "Z" not in shown and "expected" not in shown
+
+
 def test_a_refusal_under_a_field_goes_when_that_field_changes(qtbot) -> None:
     """A refusal is about what the field held: once the person changes it, the stale
     words go (from the field and from its accessible description); the others stay."""

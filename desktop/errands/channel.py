@@ -130,8 +130,13 @@ def error_from_payload(body: object) -> ErrandsError:
     message = message if isinstance(message, str) else str(message or code)
     error: ErrandsError
     if kind == "InvalidInput":
+        said = body.get("words")
+        reason = body.get("reason")
         return InvalidInput(body.get("field"), message, body.get("expected"),  # type: ignore[arg-type]
-                            body.get("example"), code=code)
+                            body.get("example"), code=code,
+                            words=tuple(w for w in said if isinstance(w, str))
+                            if isinstance(said, list) else (),
+                            reason=reason if isinstance(reason, str) else None)
     if kind == "Conflict":
         return Conflict(code, message)
     if kind == "StoreError":

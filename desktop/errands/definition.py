@@ -574,7 +574,8 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
         assert at is not None
         if at <= ctx.now and not (isinstance(previous, AtTrigger) and previous.at == at):
             raise InvalidInput(f"{path}.at", f"{format_instant(at)} is already past",
-                               "an instant in the future", _later(ctx.now, timedelta(hours=1)))
+                               "an instant in the future", _later(ctx.now, timedelta(hours=1)),
+                               words=(format_instant(at) or "",), reason="past")
         return AtTrigger(at=at)
     if kind in ("every", "after"):
         key = "every" if kind == "every" else "interval"
@@ -650,7 +651,8 @@ def _stop(doc: object, trigger: Trigger, ctx: ParseContext) -> Stop:
     previous = ctx.previous.stop.until if ctx.previous else None
     if stop.until is not None and stop.until <= ctx.now and stop.until != previous:
         raise InvalidInput("stop.until", f"{format_instant(stop.until)} is already past",
-                           "an instant in the future", _later(ctx.now, timedelta(days=7)))
+                           "an instant in the future", _later(ctx.now, timedelta(days=7)),
+                           words=(format_instant(stop.until) or "",), reason="past")
     return stop
 
 

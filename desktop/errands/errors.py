@@ -35,23 +35,27 @@ class InvalidInput(ErrandsError):
 
     def __init__(self, field: str, message: str, expected: str | None = None,
                  example: str | None = None, code: str = "invalid_input",
-                 words: tuple[str, ...] = ()) -> None:
+                 words: tuple[str, ...] = (), reason: str | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.expected = expected
         self.example = example
         self.code = code
         self.words = words          # the words of the input refused (a phrase's "except tomorrow")
+        # why, for a client that words the refusal itself: "past" (``words``: the instant)
+        self.reason = reason
 
     def with_prefix(self, prefix: str) -> "InvalidInput":
         """The same error, its field placed under ``prefix`` (``trigger`` + ``expression``)."""
         field = f"{prefix}.{self.field}" if self.field else prefix
         return InvalidInput(field, self.message, self.expected, self.example, self.code,
-                            self.words)
+                            self.words, self.reason)
 
     def to_dict(self) -> dict[str, Any]:
         doc = {"code": self.code, "field": self.field, "message": self.message,
                "expected": self.expected, "example": self.example}
+        if self.reason:
+            doc["reason"] = self.reason
         return {**doc, "words": list(self.words)} if self.words else doc
 
     def __str__(self) -> str:

@@ -92,6 +92,23 @@ def outcome_words(outcome: dict[str, Any] | None) -> str:
             "ended": tr("Ended before anyone decided")}.get(str(kind), str(kind))
 
 
+def refusal_words(error: Any, tz: tzinfo, now: datetime | None = None) -> str | None:
+    """A refusal the window words itself, in the chosen language and local time (None: the
+    refusal's own words are shown): a past instant reads "4 Dec 22:00 has already passed;
+    choose a later time"."""
+    if getattr(error, "reason", None) == "past" and getattr(error, "words", ()):
+        try:
+            when = datetime.fromisoformat(error.words[0].replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if when.tzinfo is None:
+            return None
+        ref = now or datetime.now(when.tzinfo)
+        return tr("%1 has already passed; choose a later time.").replace(
+            "%1", day_and_time(when, ref, tz))
+    return None
+
+
 def run_state(run: Run) -> str:
     """How a run's state is shown: a dry run that went through is a "dry run" (its own
     mark, never a success), other runs their state."""

@@ -852,7 +852,7 @@ class AutomationForm(QDialog):
         """Show the engine's (or the parser's) refusal next to the field it names."""
         self.set_busy(False)
         if isinstance(error, InvalidInput):
-            text = str(error)
+            text = words.refusal_words(error, words.local_zone()) or str(error)
             if error.field and text.startswith(error.field + ": "):
                 text = text[len(error.field) + 2:]
             self.show_field_error(error.field, text)
