@@ -1464,6 +1464,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Zurück</translation>
         </message>
         <message>
+            <source>Back to the list of automations</source>
+            <translation>Zurück zur Liste der Automatisierungen</translation>
+        </message>
+        <message>
             <source>Close the window; Errands keeps running</source>
             <translation>Fenster schließen; Errands läuft weiter</translation>
         </message>
@@ -1586,6 +1590,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Un&amp;archive</source>
             <translation>Aus dem &amp;Archiv holen</translation>
+        </message>
+        <message>
+            <source>← Automations</source>
+            <translation>← Automatisierungen</translation>
         </message>
     </context>
     <context>

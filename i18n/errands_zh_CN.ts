@@ -1451,6 +1451,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>返回</translation>
         </message>
         <message>
+            <source>Back to the list of automations</source>
+            <translation>返回自动化任务列表</translation>
+        </message>
+        <message>
             <source>Close the window; Errands keeps running</source>
             <translation>关闭窗口；Errands 继续运行</translation>
         </message>
@@ -1573,6 +1577,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Un&amp;archive</source>
             <translation>取消归档(&amp;A)</translation>
+        </message>
+        <message>
+            <source>← Automations</source>
+            <translation>← 自动化任务</translation>
         </message>
     </context>
     <context>

@@ -358,6 +358,44 @@ def test_an_empty_window_offers_the_three_ways_to_begin(
                      what="the detail back once there is an automation"))
 
 
+def test_a_narrow_window_shows_one_pane_at_a_time(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api, w = shell.controller, shell.api, shell.window
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc("Narrow", "true"))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    w.show()
+    w.resize(640, 560)
+    QApplication.processEvents()
+    assert w.narrow and c.sidebar.isVisible() and not c.pages.isVisible()
+    row = c.sidebar.shown_model().index(0, 0)
+    rect = c.sidebar.list.visualRect(row)
+    QTest.mouseClick(c.sidebar.list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=rect.center())                                  # open it
+    run(qloop, until(lambda: c.detail.automation is not None))
+    assert c.pages.isVisible() and not c.sidebar.isVisible() and w.narrow_back.isVisible()
+    QApplication.processEvents()
+    # nothing off the edge: the page fits the window; Dry run and Stop run went under ⋯
+    assert c.detail.width() <= w.width()
+    assert not c.detail.buttons["dry_run"].isVisibleTo(c.detail)
+    assert c.detail.more_actions["dry_run"].isVisible()
+    for button in c.detail.buttons.values():
+        if button.isVisibleTo(c.detail):
+            assert button.geometry().right() <= c.detail.width()
+    w.narrow_back.click()                                                # ← Automations
+    assert c.sidebar.isVisible() and not c.pages.isVisible()
+    c.sidebar.inbox_button.click()
+    assert c.pages.isVisible() and c.pages.current == "inbox"
+    w.escape_action.trigger()                                            # Esc: the detail,
+    w.escape_action.trigger()                                            # then the list
+    assert c.sidebar.isVisible() and not c.pages.isVisible()
+    w.resize(1100, 700)
+    QApplication.processEvents()
+    assert not w.narrow and c.sidebar.isVisible() and c.pages.isVisible()
+    assert not w.narrow_back.isVisible()
+    assert w.minimumWidth() <= 480
+
+
 def test_find_focuses_the_filter(shell: AppShell, qloop: qasync.QEventLoop) -> None:
     c = shell.controller
     assert c is not None

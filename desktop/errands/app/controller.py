@@ -19,12 +19,14 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from shiboken6 import isValid
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QFileDialog,
+    QFrame,
+    QHBoxLayout,
     QLabel,
     QMenu,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -145,7 +147,12 @@ class WindowController(QObject):
         self.created_cards: dict[str, QWidget] = {}
         self.inbox = InboxView()
         self.pages = Pages()
-        self.pages.add("detail", self.detail)
+        detail_scroll = QScrollArea()   # a short window scrolls the page, never squeezes it
+        detail_scroll.setWidget(self.detail)
+        detail_scroll.setWidgetResizable(True)
+        detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        detail_scroll.viewport().installEventFilter(self.detail)   # (it fits the room)
+        self.pages.add("detail", detail_scroll)
         self.pages.add("upcoming", self.upcoming)
         self.pages.add("session", session_page)
         self.pages.add("inbox", self.inbox)
@@ -172,6 +179,10 @@ class WindowController(QObject):
         self.wizard: Any = None    # the template wizard's flow
         window.set_sidebar(self.sidebar)
         window.set_detail(self.pages)
+        # a click or Enter on a row opens it (in a narrow window, over the list); moving
+        # through the list with the arrows only selects
+        self.sidebar.list.clicked.connect(lambda _index: self.window.show_detail())
+        self.sidebar.list.activated.connect(lambda _index: self.window.show_detail())
         self._wire()
 
     # ------------------------------------------------------------------- wiring
@@ -374,6 +385,7 @@ class WindowController(QObject):
 
     def open_automation(self, automation_id: str) -> None:
         """Select it in the sidebar (which shows it), or show it when filtered out."""
+        self.window.show_detail()
         if not self.sidebar.select(automation_id):
             self.select(automation_id)
         self.pages.show_page("detail")
@@ -453,6 +465,7 @@ class WindowController(QObject):
     # ------------------------------------------------------------------ Upcoming
 
     def show_upcoming(self) -> None:
+        self.window.show_detail()
         self.pages.show_page("upcoming")
         self.refresh("upcoming", self._refresh_upcoming)
 
@@ -687,6 +700,7 @@ class WindowController(QObject):
 
     def open_run(self, run_id: str) -> None:
         """A run's conversation or command output, on a page of its own."""
+        self.window.show_detail()
         self.session_run = run_id
         self.pages.show_page("session")
         self.refresh("session", self._refresh_session)
@@ -811,6 +825,7 @@ class WindowController(QObject):
     # -------------------------------------------------------------------- inbox
 
     def show_inbox(self) -> None:
+        self.window.show_detail()
         self.pages.show_page("inbox")
         self.refresh("inbox", self._refresh_inbox)
 
@@ -947,6 +962,8 @@ class WindowController(QObject):
             return  # the dialog closes itself on Esc
         if self.pages.current != "detail":
             self.pages.show_page("detail")
+        elif self.window.narrow and not self.sidebar.isVisible():
+            self.window.show_list()   # a narrow window: back to the list
         elif self.sidebar.filter_edit.hasFocus() and self.sidebar.filter_edit.text():
             self.sidebar.filter_edit.clear()
 

@@ -9,13 +9,18 @@ for (``new_requested``, ``run_now_requested``, ...); whoever owns the selection 
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QLabel, QMainWindow, QMenu, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMenu, QPushButton, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from .icons import app_icon
 
 DEFAULT_SIZE = (1100, 720)
+NARROW_WIDTH = 900          # below it the window shows one pane at a time
+MINIMUM_SIZE = (480, 420)
 
 
 class Placeholder(QWidget):
@@ -63,6 +68,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.setAccessibleName(self.tr("Errands"))
         self.resize(*DEFAULT_SIZE)
+        self.setMinimumSize(*MINIMUM_SIZE)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("main-splitter")
@@ -77,7 +83,18 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([320, DEFAULT_SIZE[0] - 320])
-        self.setCentralWidget(self.splitter)
+        central = QWidget()   # the panes, under a way back to the list in a narrow window
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        self.narrow_back = QPushButton(self.tr("← Automations"))
+        self.narrow_back.setAccessibleName(self.tr("Back to the list of automations"))
+        self.narrow_back.setFlat(True)
+        self.narrow_back.clicked.connect(self.show_list)
+        self.narrow_back.hide()
+        column.addWidget(self.narrow_back, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
 
         self._build_status_bar()
         self._build_menus()
@@ -90,6 +107,39 @@ class MainWindow(QMainWindow):
 
     def set_detail(self, widget: QWidget) -> None:
         self.detail = self._replace(1, widget)
+        self._apply_width()
+
+    # ------------------------------------------------------------ narrow windows
+
+    @property
+    def narrow(self) -> bool:
+        """Below ``NARROW_WIDTH`` one pane shows at a time: the list, or what was opened
+        from it (with a way back)."""
+        return self.width() < NARROW_WIDTH
+
+    def show_detail(self) -> None:
+        """Something was opened: in a narrow window, its pane takes the window."""
+        self._showing_detail = True
+        self._apply_width()
+
+    def show_list(self) -> None:
+        self._showing_detail = False
+        self._apply_width()
+        if self.narrow:
+            self.sidebar.setFocus()
+
+    def _apply_width(self) -> None:
+        narrow = self.narrow
+        detail = getattr(self, "_showing_detail", False)
+        self.sidebar.setVisible(not narrow or not detail)
+        self.detail.setVisible(not narrow or detail)
+        self.narrow_back.setVisible(narrow and detail)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if (self.width() < NARROW_WIDTH) != getattr(self, "_was_narrow", None):
+            self._was_narrow = self.width() < NARROW_WIDTH
+            self._apply_width()
 
     def _replace(self, index: int, widget: QWidget) -> QWidget:
         sizes = self.splitter.sizes()

@@ -11,7 +11,7 @@ import itertools
 from datetime import datetime, tzinfo
 from typing import Any, Iterable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
@@ -79,6 +79,7 @@ class DetailPane(QWidget):
         self.now: datetime = utcnow()
         self.tz: tzinfo = words.local_zone()
         self.delete_box: QMessageBox | None = None
+        self._room = 10_000           # the width the page has (``fit``)
         self._ticker = QTimer(self)   # a running run's time in the history, each second
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)
@@ -135,6 +136,11 @@ class DetailPane(QWidget):
         self.more_button.setAccessibleName(self.tr("More actions"))
         self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.more_button)
+        for key in self.TUCKED:   # the buttons a compact page moves in here
+            action = menu.addAction(self.buttons[key].text())
+            action.triggered.connect(lambda _=False, k=key: self._clicked(k))
+            action.setVisible(False)
+            self.more_actions[key] = action
         for key, text in (("duplicate", QT_TRANSLATE_NOOP("DetailPane", "Duplicate")),
                           ("archive", QT_TRANSLATE_NOOP("DetailPane", "Archive")),
                           ("delete", QT_TRANSLATE_NOOP("DetailPane", "Delete…"))):
@@ -336,13 +342,35 @@ class DetailPane(QWidget):
     def next_fires(self) -> list[datetime]:
         return upcoming_fires(self.automation) if self.automation else []
 
-    NARROW = 720   # below this width the table drops trigger, started and attempts
+    NARROW = 720    # below this width the table drops trigger, started and attempts
+    COMPACT = 640   # below this width Dry run and Stop run move under "⋯"
+    TUCKED = ("dry_run", "stop")
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
-        narrow = self.width() < self.NARROW
+        self.fit(self.width())
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802
+        """The page in a scroll area: the room it has is the viewport's width (its own
+        cannot go below what its widest row needs)."""
+        if event.type() == QEvent.Type.Resize:
+            self.fit(watched.width())
+        return False
+
+    def fit(self, width: int) -> None:
+        """Fit the page to ``width``: fewer columns, then fewer buttons (their actions
+        under "⋯"), so nothing is cut off in a small window."""
+        narrow = width < self.NARROW
         for column in (2, 4, 6):
             self.table.setColumnHidden(column, narrow)
+        self._room = width
+        compact = width < self.COMPACT
+        archived = self.automation is not None and self.automation.status == "archived"
+        for key in self.TUCKED:
+            shown = not (archived and key == "dry_run")   # (an archived one does not run)
+            self.buttons[key].setVisible(shown and not compact)
+            self.more_actions[key].setVisible(shown and compact)
+            self.more_actions[key].setEnabled(self.buttons[key].isEnabled())
 
     # ---------------------------------------------------------------- internals
     def _fill_next(self) -> None:
@@ -398,12 +426,14 @@ class DetailPane(QWidget):
                                       else self.tr("Pause"))
         self.buttons["pause"].setAccessibleName(self.buttons["pause"].text())
         self.buttons["stop"].setEnabled(self.running)
+        self.more_actions["stop"].setEnabled(self.running)
         broken = d is None
         archived = a.status == "archived"
         for key in ("run_now", "dry_run", "pause", "edit"):
             self.buttons[key].setEnabled(not broken and (key != "pause" or a.status != "completed"))
             self.buttons[key].setVisible(not archived)  # an archived one only comes back
         self.buttons["unarchive"].setVisible(archived)
+        self.fit(self._room)   # (which buttons fit the room it has)
         self.more_actions["archive"].setVisible(not archived)
         self.more_actions["archive"].setEnabled(not broken)
         self.more_actions["duplicate"].setEnabled(not broken)
