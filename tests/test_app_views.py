@@ -375,6 +375,8 @@ def test_words_for_every_skip_reason() -> None:
     ("keep snake_case and 2*3*4 as they are", "keep snake_case and 2*3*4 as they are"),
     ("| a | b |\n|---|---|\n| 1 | 2 |", "1 | 2"),
     ("first\nlast one `git status` ok\n\n", "last one git status ok"),
+    ("Updated `__init__.py` and a_b_c as asked", "Updated __init__.py and a_b_c as asked"),
+    ("**bold** and __also__", "bold and also"),
     ("", ""),
 ])
 def test_the_result_column_shows_the_last_meaningful_line_rendered(text: str, line: str) -> None:

@@ -343,6 +343,11 @@ def test_a_refusal_under_a_field_goes_when_that_field_changes(qtbot) -> None:
     assert form.field_error("trigger.every") == "too often"
     form.picker.every_edit.set_value(timedelta(minutes=10))
     assert form.field_error("trigger.every") == ""
+    # a row of several fields (Stop at: a check box and a date): any of them clears it
+    form.show_field_error("stop.until", "already passed")
+    assert form.field_error("stop.until") == "already passed"
+    form.until_edit.setDateTime(form.until_edit.dateTime().addDays(1))
+    assert form.field_error("stop.until") == ""
 
 
 @pytest.mark.parametrize(("field", "key"), [

@@ -85,6 +85,15 @@ async def test_followers_wake_on_output_and_on_the_end() -> None:
     assert live.get("r1") is stream and stream.ended     # still readable a while
 
 
+async def test_waits_that_time_out_leave_nothing_behind() -> None:
+    """A follower of a silent run asks again and again: no wait is left pending."""
+    stream = Live().open("r1")
+    for _ in range(20):
+        await stream.changed(0.001)
+    await asyncio.sleep(0)
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
+
+
 # ---------------------------------------------------------------- through the engine
 
 async def test_output_arrives_while_the_run_goes_on_and_matches_what_is_kept(api: Api) -> None:

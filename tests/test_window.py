@@ -571,6 +571,27 @@ def test_a_running_command_prints_live_on_its_page_and_its_time_moves_on(
     run(qloop, shell.idle())
 
 
+def test_a_run_page_left_while_it_printed_shows_all_of_it_when_reopened(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(command_doc(
+        "Short ticker", 'for i in 1 2 3 4 5 6; do echo "beat $i"; sleep 0.3; done'))).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    c.detail.buttons["run_now"].click()
+    run(qloop, until(lambda: states(shell) == ["running"]))
+    c.detail.table.activated.emit(c.detail.history.index(0, 0))
+    run(qloop, until(lambda: "beat 2" in c.session.output.toPlainText()))
+    c.session_back.button.click()                                    # away while it prints
+    run(qloop, until(lambda: states(shell) == ["succeeded"]))
+    c.detail.table.activated.emit(c.detail.history.index(0, 0))      # and back
+    everything = "".join(f"beat {i}\n" for i in range(1, 7))
+    run(qloop, until(lambda: c.session.output.toPlainText() == everything,
+                     what=lambda: f"all of it ({c.session.output.toPlainText()!r})"))
+
+
 def test_a_failed_attempt_waiting_to_retry_says_so_and_the_wait_is_not_run_time(
         shell: AppShell, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
     """Attempt 1 exits 3 and the next waits two seconds: the history says "Attempt 1 failed

@@ -14,7 +14,7 @@ from typing import Any, Literal, NamedTuple
 
 from .errors import InvalidInput, NotFound
 from .definition import Trigger
-from .records import AuditEntry, load_trigger
+from .records import AuditEntry, load_trigger, run_time
 from .schedule import describe
 from .db.schema import MISSHAPEN_INSTANTS
 from .store import DEFINITIONS, Store, cached_definition
@@ -155,9 +155,8 @@ def _read_page(store: Store, condition: str, params: tuple[Any, ...],
         shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
         parked = dict(raw("SELECT automation_id, count(*) FROM runs "
                           "WHERE state = 'awaiting_input' GROUP BY automation_id"))
-        running = {automation_id: _instant(started) for automation_id, started in raw(
-            "SELECT automation_id, min(started_at) FROM runs WHERE state = 'running' "
-            "GROUP BY automation_id")}
+        running = _running_since(raw("SELECT automation_id, started_at, attempts FROM runs "
+                                     "WHERE state = 'running'"))
         misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
     return total, ids, rows, shapes, parked, running, misshapen
 
@@ -274,6 +273,29 @@ def _summaries(rows: list[Any], shapes: _Shapes, parked: dict[str, int],
                                   last_state, at, streak, parked.get(automation_id, 0),
                                   automation_id in running, revision, shape[3],
                                   _since(running, automation_id))))
+    return out
+
+
+def _running_since(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """Each running automation's ``running_since``: the instant from which the clock reads
+    its run's time spent running (``records.run_time``: a wait for a decision or a retry
+    left out), so the sidebar's ticking count agrees with the history's."""
+    now = datetime.now(timezone.utc)
+    out: dict[str, Any] = {}
+    for automation_id, started, attempts in rows:
+        start = _instant(started)
+        try:
+            stretches = json.loads(attempts) if isinstance(attempts, str) else attempts
+        except ValueError:
+            stretches = None
+        ran = run_time(stretches, "running", start if isinstance(start, datetime) else None,
+                       None, now)
+        since = now - ran if ran is not None else start
+        if isinstance(since, datetime):
+            earlier = out.get(automation_id)
+            out[automation_id] = since if earlier is None else min(earlier, since)
+        else:
+            out.setdefault(automation_id, None)
     return out
 
 

@@ -211,12 +211,24 @@ def _with_outcomes(s: Session, items: list[AttentionItem]) -> list[AttentionItem
         blocker = _blocker_of(item, asked)
         title, workdir = owners.get(item.automation_id or "", (None, None))
         request = None if blocker is None else {
-            "kind": blocker.kind, "tool": blocker.tool, "arguments": blocker.arguments,
+            "kind": blocker.kind, "tool": blocker.tool, "arguments": _subject(blocker.arguments),
             "question": blocker.question, "choices": blocker.choices,
             "title": title, "workdir": workdir if isinstance(workdir, str) else None}
         out.append(replace(item, outcome=_outcome_of(blocker, states.get(item.run_id or "")),
                            request=request))
     return out
+
+
+_SUBJECTS = ("command", "path", "url", "action", "title", "pattern")
+
+
+def _subject(arguments: Any) -> dict[str, Any] | None:
+    """What a request is about, for words in a list (a file's whole content stays with the
+    parked run, not in every inbox item): the subject arguments, each cut to 500 chars."""
+    if not isinstance(arguments, dict):
+        return None
+    return {k: (v[:500] if isinstance(v, str) else v) for k, v in arguments.items()
+            if k in _SUBJECTS}
 
 
 def _blocker_of(item: AttentionItem, blockers: list[BlockerRow]) -> BlockerRow | None:

@@ -164,6 +164,7 @@ class WindowController(QObject):
         self.welcome.model_requested.connect(window.settings_requested)
         self.session_run: str = ""        # the run the session page shows
         self._following: str | None = None  # the running command whose output comes live
+        self._follow_token: object | None = None  # the follower that may write (the newest)
         self._ticking = QTimer(self)       # a running run's "took" moves on, once a second
         self._ticking.setInterval(1000)
         self._ticking.timeout.connect(self._tick)
@@ -319,6 +320,7 @@ class WindowController(QObject):
         self.sidebar.apply_changes(deleted=ids)
         if self.selected in ids:
             self._show_nothing()
+        self._maybe_welcome()   # (the last one gone: the ways to begin again)
 
     async def _refresh_rows(self) -> None:
         ids, self._pending_ids = self._pending_ids, set()
@@ -339,9 +341,11 @@ class WindowController(QObject):
         empty = not self.sidebar.model.rowCount() and not self.sidebar.archived_model.rowCount()
         if empty and self.pages.current == "detail" and not self.selected:
             self.pages.show_page("welcome")
+            self.window.show_detail()   # (a narrow window shows it rather than the empty list)
             self.refresh("welcome", self._refresh_welcome)
         elif not empty and self.pages.current == "welcome":
             self.pages.show_page("detail")
+            self.window.show_list()   # (a narrow window: the list, which has it now)
 
     async def _refresh_welcome(self) -> None:
         from ..templates import load_templates
@@ -748,14 +752,17 @@ class WindowController(QObject):
         if self._following == run_id:
             return
         self._following = run_id
+        token = self._follow_token = object()   # a newer follower ends this one
 
         async def follow() -> None:
             position: int | None = None
             try:
-                while self.session_run == run_id and self.pages.current == "session":
+                while self._follow_token is token and self.session_run == run_id \
+                        and self.pages.current == "session":
                     answer = (await self.api.output(run_id, after=position,
                                                     wait=LIVE_WAIT)).value
-                    if self.session_run != run_id or answer["position"] is None:
+                    if self._follow_token is not token or self.session_run != run_id \
+                            or answer["position"] is None:
                         return   # another page, or no longer live: the stored run is shown
                     self.session.add_output(answer["output"],
                                             restart=position is None or answer["cut"])
@@ -766,9 +773,10 @@ class WindowController(QObject):
             except ErrandsError:
                 return   # gone (deleted) or the engine stopping: the page says what it can
             finally:
-                if self._following == run_id:
+                if self._follow_token is token:
                     self._following = None
-        self.spawn(follow())
+        if self.spawn(follow()) is None:   # (no loop yet: the next refresh tries again)
+            self._following = None
 
     def _show_created(self, doc: dict[str, Any]) -> None:
         """An automation the agent created in this run, shown with the same card the

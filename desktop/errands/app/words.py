@@ -490,10 +490,10 @@ def run_summary(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
 
 _NOT_TEXT = re.compile(r"^\s*(```.*|~~~.*|[-*_]{3,}|\|?[\s:|-]*-{3,}[\s:|-]*\|?|[#>\s]*)\s*$")
 _LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)?")
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 _INLINE = [(re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),      # images: their text
            (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),       # links: their text
-           (re.compile(r"`([^`]+)`"), r"\1"),                       # code
-           (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),   # bold
+           (re.compile(r"(?<!\w)(\*\*|__)(?=\S)(.+?)(?<=\S)\1(?!\w)"), r"\2"),   # bold
            (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),  # italic
            (re.compile(r"~~(.+?)~~"), r"\1")]
 
@@ -506,8 +506,12 @@ def result_line(text: str | None) -> str:
         if _NOT_TEXT.match(line):
             continue
         plain = _LINE_MARKS.sub("", line, count=1)
+        spans: list[str] = []   # code is kept as written (``__init__.py`` stays)
+        plain = _CODE_SPAN.sub(lambda m: spans.append(m.group(1)) or f"\x00{len(spans) - 1}\x00",
+                               plain)
         for pattern, replacement in _INLINE:
             plain = pattern.sub(replacement, plain)
+        plain = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], plain)
         plain = plain.strip().strip("|").strip()
         if plain:
             return plain

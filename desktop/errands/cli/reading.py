@@ -37,9 +37,10 @@ def _ask(args: argparse.Namespace, op: str, op_args: dict[str, Any]) -> Any:
     except EngineUnreachable:  # stopping, or gone mid-answer: a read of the database
         return None            # answers as well
     except InvalidInput as exc:
-        if exc.field == "op" or exc.field in op_args:  # an engine from before this operation
-            return None        # or argument (the app still open after an update): the
-        raise                  # database answers
+        if exc.field == "op" or (exc.field in op_args
+                                 and exc.message.startswith("unknown argument")):
+            return None        # an engine from before this operation or argument (the app
+        raise                  # still open after an update): the database answers
     if isinstance(answer, dict):
         answer.pop("stamp", None)
     return answer
@@ -121,9 +122,19 @@ def output(args: argparse.Namespace) -> int:
         position = answer["position"]
         nxt = _ask(args, "output", {"run": answer["run"], "wait": FOLLOW_WAIT,
                                     **({"after": position} if position is not None else {})})
-        if nxt is None:        # the engine went away: what is stored is the rest we can tell
-            return 0
+        if nxt is None:   # the engine went away before the run ended: say so, never "done"
+            print(f"error: the engine stopped before run {answer['run']} ended; "
+                  f"'errands output {answer['run']}' shows what was kept", file=sys.stderr)
+            return 1
+        if position is not None and nxt["position"] is None:
+            # no longer live: what is kept is the end of what it printed, and some of it
+            # was shown already; rather than again, say where the whole of it is
+            nxt = {**nxt, "output": "", "cut": True}
         answer = nxt
+
+
+CUT_NOTE = ("[output dropped here: it was printed faster than it was read; the run's log "
+            "has all of it]")
 
 
 def _show_output(answer: dict[str, Any], as_json: bool, shown_messages: int,
@@ -136,6 +147,8 @@ def _show_output(answer: dict[str, Any], as_json: bool, shown_messages: int,
                "transcript": (messages[shown_messages:] if answer.get("transcript") is not None
                               else None),
                "ended": answer["ended"]}
+        if following:   # (where a follower is, and whether bytes were skipped before it)
+            doc.update(position=answer.get("position"), cut=bool(answer.get("cut")))
         print(json.dumps(doc, ensure_ascii=False) if following else pretty(doc), flush=True)
         return len(messages)
     if messages:
@@ -143,6 +156,9 @@ def _show_output(answer: dict[str, Any], as_json: bool, shown_messages: int,
         for message in messages[shown_messages:]:
             print(message_line(message["role"], message["content"]), flush=True)
         return len(messages)
+    if following and answer.get("cut"):
+        sys.stdout.flush()
+        print(CUT_NOTE, file=sys.stderr, flush=True)
     if answer["output"]:
         sys.stdout.write(answer["output"])
         sys.stdout.flush()

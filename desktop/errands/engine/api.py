@@ -312,13 +312,18 @@ class Api:
         nothing more will come. A run with a session carries its transcript too."""
         run_id = (await self._read(self._reader.resolve_run, run_id)).value  # (a prefix too)
 
+        deadline = asyncio.get_running_loop().time() + wait   # (one wait, however split)
+
+        def left() -> float:
+            return max(0.0, deadline - asyncio.get_running_loop().time())
+
         async def live() -> Piece | None:
             stream = self.engine.live.get(run_id)
             if stream is None:
                 return None
             piece = stream.after(after)
-            if wait > 0 and not piece.text and not piece.ended:
-                await stream.changed(wait)
+            if left() > 0 and not piece.text and not piece.ended:
+                await stream.changed(left())
                 piece = stream.after(after)
             return piece
         changed = asyncio.Event()   # (subscribed before the first read: nothing is missed)
@@ -331,7 +336,7 @@ class Api:
                 # no live output to wait on (queued, parked, an agent's run): its next
                 # change (a transcript message, a new state) is worth another look
                 try:
-                    await asyncio.wait_for(changed.wait(), wait)
+                    await asyncio.wait_for(changed.wait(), left())
                 except asyncio.TimeoutError:
                     return answer
                 piece = await self._on_engine(live())

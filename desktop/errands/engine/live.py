@@ -75,8 +75,8 @@ class Stream:
 
     async def changed(self, timeout: float) -> None:
         """Until more output, the run's end, or ``timeout`` seconds."""
-        try:
-            await asyncio.wait_for(asyncio.shield(self._changed.wait()), timeout)
+        try:   # (the inner wait is cancelled with the timeout: nothing is left pending)
+            await asyncio.wait_for(self._changed.wait(), timeout)
         except asyncio.TimeoutError:
             pass
 

@@ -27,7 +27,8 @@ from .control import describe, field_name
 _INT64 = 2 ** 63 - 1
 
 
-MAX_OUTPUT_WAIT = 30.0   # seconds one "output" request may wait (a follower asks again)
+MAX_OUTPUT_WAIT = 20.0   # seconds one "output" request may wait (a follower asks again;
+                         # below the clients' 30 s for a whole exchange)
 
 
 @dataclass(frozen=True)

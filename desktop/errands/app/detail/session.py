@@ -630,8 +630,9 @@ class SessionView(QWidget):
         self.exit_label.setText(exit_words(doc))
         self.exit_label.setStyleSheet(
             f"color: {marks.state_color(self.palette(), doc.get('state')).name()}")
-        if doc.get("id") == self._live_id and self._live_text:
-            return   # what it printed, as it printed it (the stored tail is no more than that)
+        if doc.get("id") == self._live_id and self._live_text \
+                and doc.get("state") in ACTIVE_STATES:
+            return   # still printing: what came live stays (the stored tail comes at the end)
         tail = doc.get("output_tail")
         if tail is None:
             text = self.tr("(no output yet)") if doc.get("state") in ACTIVE_STATES else \

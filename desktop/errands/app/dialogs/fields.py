@@ -45,6 +45,16 @@ def _change_signal(widget: QWidget) -> Any:
     return None
 
 
+def change_signals(widget: QWidget) -> list[Any]:
+    """What tells that ``widget`` changed: its own signal, or, for a row of several
+    (a date and a check box), each of its fields' signals."""
+    own = _change_signal(widget)
+    if own is not None:
+        return [own]
+    return [signal for child in widget.findChildren(QWidget)
+            if (signal := _change_signal(child)) is not None]
+
+
 class ErrorLabel(QLabel):
     """A refusal shown under the field it names: red text (colour helps, the words carry the
     meaning), and the same words as the field's accessible description."""
@@ -58,8 +68,8 @@ class ErrorLabel(QLabel):
         self.setAccessibleName(words.tr("Error"))
         self.setVisible(False)
         self._description = field.accessibleDescription() if field is not None else ""
-        changed = _change_signal(field) if field is not None else None
-        if changed is not None:  # a refusal is about what was there: a change makes it stale
+        # a refusal is about what was there: a change makes it stale
+        for changed in change_signals(field) if field is not None else ():
             changed.connect(self._field_changed)
 
     def _field_changed(self, *_args: object) -> None:
