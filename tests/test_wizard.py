@@ -121,15 +121,22 @@ def test_each_template_through_the_wizard_to_a_created_automation(
     template = wizard.template()
     assert template is not None and template.name == name
     wizard.next()
-    assert wizard.currentId() == FILL
     values, printed = values_for(name, tmp_path, page)
-    for key, value in values.items():
-        wizard.set_value(key, value)
-    assert wizard.fill_page.errors() == {}
-    assert wizard.button(QWizard.WizardButton.NextButton).isEnabled()
-    wizard.next()
+    blanks = {p.name for p in template.blanks}
+    if blanks:
+        assert wizard.currentId() == FILL
+        for key, value in values.items():
+            if key in blanks:
+                wizard.set_value(key, value)
+        assert wizard.fill_page.errors() == {}
+        assert wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+        wizard.next()
     assert wizard.currentId() == SCHEDULE
     picker = wizard.schedule.picker
+    for key, value in values.items():
+        if key not in blanks:   # a time only the schedule uses: asked here, once
+            hour, minute = map(int, str(value).split(":"))
+            picker.set_values({"time": time(hour, minute)})
     expected = template.fill(values)["trigger"]
     assert picker.mode() in ("daily", "weekdays", "weekly", "every", "after")
     shown = picker.trigger()
@@ -191,16 +198,33 @@ def test_going_back_keeps_what_was_typed_and_the_schedule_follows_the_blanks(
         api: Api, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
     flow = open_flow(api)
     wizard = flow.wizard
+    wizard.select_template("project-monitor")
+    wizard.next()
+    wizard.set_value("folder", str(tmp_path))
+    wizard.set_value("minutes", 20)
+    wizard.next()
+    assert wizard.schedule.picker.trigger()["every"] == "20m"
+    wizard.back()
+    assert wizard.fill_page.values()["minutes"] == 20
+    wizard.set_value("minutes", 45)
+    wizard.next()
+    assert wizard.schedule.picker.trigger()["every"] == "45m"
+    wizard.reject()
+    run(qloop, flow.wait())
+
+
+def test_a_time_only_the_schedule_uses_is_asked_once(
+        api: Api, qloop: qasync.QEventLoop) -> None:
+    """The Disk and memory report's one blank is its time: the wizard goes from the pick
+    straight to the schedule, which asks for it (starting at the template's 09:00)."""
+    flow = open_flow(api)
+    wizard = flow.wizard
     wizard.select_template("disk-memory-report")
     wizard.next()
-    wizard.set_value("at", "06:40")
-    wizard.next()
-    assert wizard.schedule.picker.values()["time"] == time(6, 40)
-    wizard.back()
-    assert wizard.fill_page.values() == {"at": "06:40"}
-    wizard.set_value("at", "05:05")
-    wizard.next()
-    assert wizard.schedule.picker.values()["time"] == time(5, 5)
+    assert wizard.currentId() == SCHEDULE
+    assert wizard.schedule.picker.values()["time"] == time(9, 0)
+    wizard.schedule.picker.set_values({"time": time(6, 40)})
+    assert wizard.schedule.picker.trigger()["expression"] == "40 6 * * *"
     wizard.reject()
     run(qloop, flow.wait())
 
@@ -255,7 +279,7 @@ def test_each_kind_of_blank_has_its_widget(qtbot, tmp_path: Path) -> None:  # ty
              "choices": ["red", "green", "blue"]},
             {"name": "note", "label": "Note", "kind": "text", "required": False}],
         "definition": {
-            "title": "{words} {colour} {count} {note}",
+            "title": "{words} {colour} {count} {note} at {at}",
             "runner": {"kind": "command", "command": "echo {words} {page} {colour}"},
             "trigger": {"kind": "cron", "expression": "{at:minute} {at:hour} * * *"},
             "workdir": "{where}"}}))
@@ -282,7 +306,7 @@ def test_each_kind_of_blank_has_its_widget(qtbot, tmp_path: Path) -> None:  # ty
                              "colour": "blue", "note": ""}
     wizard.next()
     doc = wizard.document()
-    assert doc["title"].strip() == "hello blue 3" and doc["runner"]["command"] == \
+    assert doc["title"].strip() == "hello blue 3  at 10:15" and doc["runner"]["command"] == \
         "echo hello https://example.org/a blue"
     assert doc["trigger"] == {"kind": "cron", "expression": "15 10 * * *", "timezone": ZONE}
     assert doc["origin"] == {"kind": "template", "template": "kinds"}
@@ -311,8 +335,7 @@ def test_a_broken_template_file_is_reported_and_the_others_still_listed(
     assert "FUNDAY" in note or "day" in note
     # the listed ones still work
     wizard.select_template("disk-memory-report")
-    wizard.next()
-    wizard.next()
+    wizard.next()   # (no blanks to fill: straight to the schedule)
     wizard.next()
     automation_id = finish(flow, qloop)
     assert run(qloop, api.automation(automation_id)).value.definition.origin.template == \

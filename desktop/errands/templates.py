@@ -141,6 +141,15 @@ class Template:
     def defaults(self) -> dict[str, str | int | None]:
         return {p.name: p.default for p in self.parameters}
 
+    @property
+    def blanks(self) -> tuple[Parameter, ...]:
+        """The parameters to ask for before the schedule: all but a time used only in the
+        trigger, which the schedule step itself asks for (asking twice confused people)."""
+        elsewhere = {name for key, value in self.skeleton.items() if key != "trigger"
+                     for name in _placeholders(value)}
+        return tuple(p for p in self.parameters
+                     if p.kind != "time" or p.name in elsewhere)
+
     def check(self, values: Mapping[str, object]) -> dict[str, str | int | None]:
         """Every value checked; unknown names are refused."""
         unknown = sorted(set(values) - {p.name for p in self.parameters})

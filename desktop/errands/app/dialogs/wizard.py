@@ -404,7 +404,7 @@ class FillPage(QWizardPage):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        for p in template.parameters:
+        for p in template.blanks:   # (a time only the schedule uses: the next page asks)
             field = BlankField(self, p)
             self.fields[p.name] = field
             label = QLabel(p.label + ("" if p.required else " " + self.tr("(optional)")))
@@ -418,7 +418,11 @@ class FillPage(QWizardPage):
         self.validate()
 
     def values(self) -> dict[str, Any]:
-        return {name: f.value() for name, f in self.fields.items()}
+        """The blanks as typed, and the template's defaults for those not asked here."""
+        asked = {name: f.value() for name, f in self.fields.items()}
+        if self.template is None:
+            return asked
+        return {**{k: v for k, v in self.template.defaults().items() if k not in asked}, **asked}
 
     def errors(self) -> dict[str, str]:
         """Each blank's refusal now, by name (only those refused)."""
@@ -681,7 +685,7 @@ class TemplateWizard(QWizard):
         current = self.currentId()
         if current == PICK:
             template = self.pick.selected()
-            return FILL if template is not None and template.parameters else SCHEDULE
+            return FILL if template is not None and template.blanks else SCHEDULE
         return super().nextId()
 
     # ------------------------------------------------------------------ driving
