@@ -352,7 +352,9 @@ class WindowController(QObject):
 
         settings = (await self.api.settings()).value
         ready = bool(settings.get("provider_base_url") and settings.get("provider_model"))
-        templates, _problems = await asyncio.to_thread(load_templates)
+        # (get_event_loop: the window's tasks may be stepped by Qt between its loop's turns)
+        templates, _problems = await asyncio.get_event_loop().run_in_executor(
+            None, load_templates)
         self.welcome.set_model(ready, [t.title for t in templates if not t.needs_model])
 
     async def _refresh_unread(self) -> None:
