@@ -155,8 +155,8 @@ def _read_page(store: Store, condition: str, params: tuple[Any, ...],
         shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
         parked = dict(raw("SELECT automation_id, count(*) FROM runs "
                           "WHERE state = 'awaiting_input' GROUP BY automation_id"))
-        running = _running_since(raw("SELECT automation_id, started_at, attempts FROM runs "
-                                     "WHERE state = 'running'"))
+        running = _running_since(raw("SELECT automation_id, started_at, attempt, attempts "
+                                     "FROM runs WHERE state = 'running'"))
         misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
     return total, ids, rows, shapes, parked, running, misshapen
 
@@ -282,15 +282,19 @@ def _running_since(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
     left out), so the sidebar's ticking count agrees with the history's."""
     now = datetime.now(timezone.utc)
     out: dict[str, Any] = {}
-    for automation_id, started, attempts in rows:
+    for automation_id, started, attempt, attempts in rows:
         start = _instant(started)
-        try:
-            stretches = json.loads(attempts) if isinstance(attempts, str) else attempts
-        except ValueError:
-            stretches = None
-        ran = run_time(stretches, "running", start if isinstance(start, datetime) else None,
-                       None, now)
-        since = now - ran if ran is not None else start
+        since: Any = start
+        if (attempt or 1) > 1 or (isinstance(attempts, str) and '"resumed"' in attempts):
+            # (only a run that stopped and went on has waits to leave out: the rest, a
+            # thousand in a burst, are read without decoding their stretches)
+            try:
+                stretches = json.loads(attempts) if isinstance(attempts, str) else attempts
+            except ValueError:
+                stretches = None
+            ran = run_time(stretches, "running",
+                           start if isinstance(start, datetime) else None, None, now)
+            since = now - ran if ran is not None else start
         if isinstance(since, datetime):
             earlier = out.get(automation_id)
             out[automation_id] = since if earlier is None else min(earlier, since)

@@ -11,6 +11,7 @@ on a per-run event, woken by the next chunk or by the run's end: nothing polls.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from dataclasses import dataclass
 
 LIMIT = 256 * 1024     # bytes kept per running run
@@ -109,6 +110,7 @@ class Live:
     def __init__(self, limit: int = LIMIT) -> None:
         self.limit = limit
         self.streams: dict[str, Stream] = {}
+        self._ended: deque[str] = deque()   # the ended ones kept, oldest first
 
     def open(self, run_id: str) -> Stream:
         """The run's stream, made at its first attempt (kept across retries)."""
@@ -124,9 +126,11 @@ class Live:
         if stream is None or stream.ended:
             return
         stream.finish()
-        ended = [key for key, s in self.streams.items() if s.ended]
-        for key in ended[:max(0, len(ended) - KEPT_ENDED)]:
-            del self.streams[key]
+        self._ended.append(run_id)   # (a thousand runs ending together: no scan each)
+        while len(self._ended) > KEPT_ENDED:
+            gone = self._ended.popleft()
+            if self.streams.get(gone) is not None and self.streams[gone].ended:
+                del self.streams[gone]
 
     def get(self, run_id: str) -> Stream | None:
         return self.streams.get(run_id)

@@ -140,16 +140,13 @@ class AutomationListModel(QAbstractListModel):
         return " · ".join(parts)
 
     # ------------------------------------------------------------------- writing
-    def running_rows(self) -> list[int]:
-        return [row for row, s in enumerate(self._rows) if s.running]
+    def running(self) -> bool:
+        return any(s.running for s in self._rows)
 
     def tick(self, now: datetime) -> None:
-        """A second later: the rows of running automations (their time) are painted again,
-        no others."""
+        """A second later, for the running rows' time: the instant moves, and the view
+        repaints what it shows (no change signal: the proxy would sort and filter again)."""
         self.now = now
-        for row in self.running_rows():
-            self.dataChanged.emit(self.index(row), self.index(row),
-                                  [Qt.ItemDataRole.DisplayRole])
 
     def set_now(self, now: datetime) -> None:
         """The instant relative times are measured from ("in 3 h"); repaints every row."""

@@ -420,8 +420,9 @@ class AutomationSidebar(QWidget):
 
     def _tick(self) -> None:
         """Each second while something runs and the list is shown: those rows again."""
-        if self.isVisible() and self.model.running_rows():
+        if self.isVisible() and self.model.running():
             self.model.tick(utcnow())
+            self.list.viewport().update()
             if not self._ticker.isActive():
                 self._ticker.start()
         else:
