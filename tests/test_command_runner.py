@@ -15,6 +15,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from errands.definition import ParseContext, parse_definition
 from errands.runners import processes
@@ -330,6 +332,32 @@ def test_scanner_handles_directives_split_anywhere() -> None:
         assert bytes(clean) == b"log line\nmid errands: done\ntail"
         assert scanner.notify == ["split me"]
         assert scanner.result == "R" and scanner.condition_met is True
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.sampled_from([
+    "plain", "", "errands: done", "errands: notify hi", "errands: result R", "errands:",
+    "errands: don", "errands: done now", "  errands: done", "x errands: notify no",
+    "errands: notify", "errands: result"]), max_size=12),
+       cuts=st.lists(st.integers(0, 400), max_size=6), tail=st.booleans())
+def test_property_chunks_of_any_size_scan_like_one_line_at_a_time(
+        lines: list[str], cuts: list[int], tail: bool) -> None:
+    """The block fast path (whole lines without a directive passed on at once) gives what
+    feeding one byte at a time gives."""
+    stream = ("\n".join(lines) + ("" if tail else "\n")).encode()
+    results = []
+    for chunks in ([stream[i:i + 1] for i in range(len(stream))],
+                   [stream[a:b] for a, b in zip([0, *sorted(c for c in cuts if c < len(stream))],
+                                                [*sorted(c for c in cuts if c < len(stream)),
+                                                 len(stream)])]):
+        clean = bytearray()
+        scanner = DirectiveScanner(clean.extend)
+        for chunk in chunks:
+            scanner.feed(chunk)
+        scanner.close()
+        results.append((bytes(clean), scanner.notify, scanner.result, scanner.result_set,
+                        scanner.condition_met))
+    assert results[0] == results[1]
 
 
 def test_scanner_does_not_hold_a_long_line() -> None:

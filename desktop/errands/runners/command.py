@@ -263,6 +263,24 @@ class DirectiveScanner:
         self.result_set = False
 
     def feed(self, data: bytes) -> None:
+        first = data.find(b"\n")
+        if first < 0:
+            self._part(data)
+            return
+        self._part(data[:first])   # the line under way ends here
+        self._end_line(newline=True)
+        last = data.rfind(b"\n")
+        block = data[first + 1:last + 1]
+        if block and _PREFIX not in block:
+            # whole lines and none of them a directive: passed on in one piece (a command
+            # printing megabytes a second is not read a line at a time)
+            self._clean(block)
+        else:
+            self._lines(block)
+        self._part(data[last + 1:])
+
+    def _lines(self, data: bytes) -> None:
+        """Whole lines, each classified (some may be directives)."""
         start = 0
         while True:
             newline = data.find(b"\n", start)

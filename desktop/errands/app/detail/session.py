@@ -51,7 +51,7 @@ from .. import marks, words
 
 RESULT_CHARS = 20_000   # an opened result shows at most this much (the tools bound theirs)
 SUMMARY_CHARS = 60      # the subject and the outcome on a call's one line, each
-LIVE_CHARS = 64 * 1024  # of a running command's output, shown at most per piece
+LIVE_CHARS = 16 * 1024  # of a running command's output, shown at most per piece (a flood: its end)
 LIVE_LINES = 20_000     # lines the output page keeps (a command printing for hours stays bounded)
 
 
