@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from typing import Any
 from datetime import time, timedelta
 from pathlib import Path
 
@@ -50,6 +51,17 @@ def result_column(app: AppShell) -> list[str]:
     model = app.controller.detail.history
     return [model.index(r, COLUMNS.index("Result")).data() or ""
             for r in range(model.rowCount())]
+
+
+def show_new(app: AppShell, qloop: qasync.QEventLoop, doc: dict[str, Any]) -> Any:
+    """Create an automation and show it, as a click on its new row does."""
+    c, api = app.controller, app.api
+    assert c is not None and api is not None
+    made = run(qloop, api.create(doc)).value[0]
+    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
+    c.sidebar.select(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None))
+    return made
 
 
 def states(app: AppShell) -> list[str]:
@@ -535,12 +547,9 @@ def test_a_running_command_prints_live_on_its_page_and_its_time_moves_on(
     "took" grows, long before the run ends; at the end the page keeps what it printed."""
     c, api = shell.controller, shell.api
     assert c is not None and api is not None
-    made = run(qloop, api.create(command_doc(
+    made = show_new(shell, qloop, command_doc(
         "Ticker", 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do echo "tick $i"; '
-                  'sleep 0.4; done'))).value[0]
-    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
-    c.sidebar.select(made.id)
-    run(qloop, until(lambda: c.detail.automation is not None))
+                  'sleep 0.4; done'))
     c.detail.buttons["run_now"].click()
     run(qloop, until(lambda: states(shell) == ["running"], what="the run starts"))
     # the history row and the sidebar row count the seconds
@@ -575,11 +584,8 @@ def test_a_run_page_left_while_it_printed_shows_all_of_it_when_reopened(
         shell: AppShell, qloop: qasync.QEventLoop) -> None:
     c, api = shell.controller, shell.api
     assert c is not None and api is not None
-    made = run(qloop, api.create(command_doc(
-        "Short ticker", 'for i in 1 2 3 4 5 6; do echo "beat $i"; sleep 0.3; done'))).value[0]
-    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
-    c.sidebar.select(made.id)
-    run(qloop, until(lambda: c.detail.automation is not None))
+    made = show_new(shell, qloop, command_doc(
+        "Short ticker", 'for i in 1 2 3 4 5 6; do echo "beat $i"; sleep 0.3; done'))
     c.detail.buttons["run_now"].click()
     run(qloop, until(lambda: states(shell) == ["running"]))
     c.detail.table.activated.emit(c.detail.history.index(0, 0))
@@ -603,10 +609,7 @@ def test_a_failed_attempt_waiting_to_retry_says_so_and_the_wait_is_not_run_time(
     doc = command_doc("Flaky", f'if [ -e {flag} ]; then echo ok; else touch {flag}; '
                                f'sleep 0.2; exit 3; fi')
     doc["policy"] = {"retry": {"max_attempts": 3, "backoff": {"initial": "2s"}}}
-    made = run(qloop, api.create(doc)).value[0]
-    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
-    c.sidebar.select(made.id)
-    run(qloop, until(lambda: c.detail.automation is not None))
+    made = show_new(shell, qloop, doc)
     c.detail.buttons["run_now"].click()
     run(qloop, until(lambda: states(shell) == ["scheduled"], what="the wait before attempt 2"))
     waiting = c.detail.history.runs()[0]
@@ -632,10 +635,7 @@ def test_a_dry_run_has_its_own_mark_never_a_success(
     from errands.app import marks
     c, api = shell.controller, shell.api
     assert c is not None and api is not None
-    made = run(qloop, api.create(command_doc("Deploy", "echo deployed"))).value[0]
-    run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
-    c.sidebar.select(made.id)
-    run(qloop, until(lambda: c.detail.automation is not None))
+    made = show_new(shell, qloop, command_doc("Deploy", "echo deployed"))
     c.detail.buttons["dry_run"].click()
     run(qloop, until(lambda: states(shell) == ["succeeded"], what="the dry run's row"))
     history = c.detail.history
