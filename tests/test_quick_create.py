@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import qasync
 from app_support import run, until
-from errands.app.dialogs.card import ConfirmationCard, source_words
+from errands.app.dialogs.card import ConfirmationCard, source_words, upcoming
 from errands.app.dialogs.form import AutomationForm
 from errands.app.dialogs.quick_create import QuickCreateDialog, QuickCreateFlow
 from errands.app.dialogs.schedule_picker import same_trigger
@@ -157,7 +157,17 @@ def test_edit_in_form_opens_the_form_with_the_same_title_and_trigger(
     assert form.title_edit.text() == docs[0]["title"]
     assert same_trigger(form.picker.trigger(), docs[0]["trigger"])
     assert form.picker.mode() != "kept" or kind == "after"
-    form.check(form.document())                   # the form can save it as it is
+    saved = form.check(form.document())           # the form can save it as it is
+    shown = flow.dialog.card.definition
+    assert shown is not None
+    # every field the card showed reaches the form: the conversation mode, the stop rule,
+    # the permissions and the folder, not the form's own defaults
+    assert saved.context == shown.context and saved.stop == shown.stop
+    assert saved.permissions == shown.permissions and saved.workdir == shown.workdir
+    assert saved.runner == shown.runner and saved.policy == shown.policy
+    if kind == "after":
+        assert form.context_box.currentData() == "continue"
+        assert "Continues one conversation" in flow.dialog.card.fact("context")
     assert engine.automations() == []             # nothing was created
 
 
@@ -339,7 +349,10 @@ def test_the_card_shows_the_definition_in_words(qtbot) -> None:  # type: ignore[
     assert card.fact("permissions").splitlines()[0] == "Runs commands without asking."
     assert card.warning_box.isVisibleTo(card)
     card.edit_button.click()
-    assert seen["edit"] == [doc]
+    edited = seen["edit"][0]
+    assert {k: edited[k] for k in doc} != doc     # written out whole, defaults included
+    assert edited["context"]["mode"] == "continue" and edited["origin"]["kind"] == "agent"
+    assert edited == {**doc, **card.definition.to_dict()}
     card.create_button.click()
     card.create_button.click()                     # busy: one request only
     assert seen["create"] == [doc] and card.busy
@@ -389,3 +402,29 @@ def test_the_dialog_and_card_render_small_and_large(qtbot, qapp: QApplication,  
             d.close()
     finally:
         Theme(qapp, "light")
+
+
+@pytest.mark.parametrize("sentence", [p[0] for p in PHRASES] + [
+    "every other day at 8 water the plants", "on March 3 call the bank",
+    "manually run `make`"])
+def test_every_schedule_on_the_card_names_its_zone_and_its_first_fire_agrees(
+        qtbot, sentence: str) -> None:  # type: ignore[no-untyped-def]
+    """One-shots, grids and loops are shown in local time and say which zone that is;
+    the first instant in the schedule's sentence is the first of "Next runs"."""
+    draft = draft_from_phrase(sentence, zone=ZONE, now=NOW)
+    card = ConfirmationCard(clock=lambda: NOW, local_tz=zone(ZONE))
+    qtbot.addWidget(card)
+    card.set_document(draft.doc, draft.definition, warnings=draft.warnings)
+    schedule, first = card.fact("schedule"), card.fact("next").splitlines()[0]
+    if draft.doc["trigger"]["kind"] == "manual":
+        assert first == "Only when you run it."
+        return
+    assert f"({ZONE})" in schedule, schedule
+    fire = upcoming(draft.definition, NOW)[0].astimezone(zone(ZONE))
+    assert first.endswith(f"{fire:%H:%M}"), (first, fire)
+    for marker in ("first at ", "Once at "):
+        if marker in schedule:
+            assert schedule.split(marker, 1)[1].split(" (", 1)[0].endswith(
+                f"{fire:%H:%M}"), (schedule, fire)
+    if ", from " in schedule:
+        assert schedule.endswith(f"{fire:%Y-%m-%d}"), (schedule, fire)

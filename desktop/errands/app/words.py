@@ -335,7 +335,8 @@ def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo) -> str:
     if isinstance(trigger, ManualTrigger):
         return tr("Only when run by hand")
     if isinstance(trigger, AtTrigger):
-        return tr("Once at %1").replace("%1", short_instant(trigger.at, now, tz))
+        return _in_zone(tr("Once at %1").replace("%1", short_instant(trigger.at, now, tz)),
+                        tz, now)
     if isinstance(trigger, EveryTrigger) and trigger.timezone:
         local = trigger.start_at.astimezone(zone(trigger.timezone))
         days = trigger.every.days
@@ -344,10 +345,22 @@ def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo) -> str:
         return text.replace("%1", f"{local:%H:%M}").replace("%2", trigger.timezone).replace(
             "%3", weekday_name(local, long=True)).replace("%4", f"{local:%Y-%m-%d}")
     if isinstance(trigger, EveryTrigger):
-        return _every_words(trigger.every, short_instant(trigger.start_at, now, tz))
+        return _in_zone(_every_words(trigger.every, short_instant(trigger.start_at, now, tz)),
+                        tz, now)
     if isinstance(trigger, AfterTrigger):
-        return _after_words(trigger.interval, short_instant(trigger.start_at, now, tz))
+        return _in_zone(_after_words(trigger.interval, short_instant(trigger.start_at, now,
+                                                                     tz)), tz, now)
     return _cron_words(trigger)
+
+
+def zone_name(tz: tzinfo, when: datetime) -> str:
+    """A zone as people set it ("Europe/Berlin"), or its abbreviation when it has no name."""
+    return getattr(tz, "key", None) or tz.tzname(when) or "UTC"
+
+
+def _in_zone(sentence: str, tz: tzinfo, now: datetime) -> str:
+    """Instants shown in local time say which zone that is, as cron schedules do."""
+    return f"{sentence} ({zone_name(tz, now)})"
 
 
 def ago(when: datetime | None, now: datetime) -> str:

@@ -337,8 +337,15 @@ class ConfirmationCard(QWidget):
         return True
 
     def request_edit(self) -> None:
-        if self.doc:
-            self.edit_requested.emit(copy.deepcopy(self.doc))
+        """Emit ``edit_requested`` with every field the card showed: the parsed definition
+        written out whole, so defaults the document left implicit (an ``after`` loop's
+        continuing conversation) reach the form as they were shown."""
+        if not self.doc:
+            return
+        doc = copy.deepcopy(self.doc)
+        if self.definition is not None:
+            doc.update(self.definition.to_dict())
+        self.edit_requested.emit(doc)
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy

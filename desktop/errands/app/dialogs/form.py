@@ -738,8 +738,9 @@ class AutomationForm(QDialog):
         self.picker.load_trigger(trigger)
         context = doc.get("context") or {}
         self._context_touched = True
+        implied = "continue" if trigger.get("kind") == "after" else "fresh"  # as the parser
         self.context_box.setCurrentIndex(self.context_box.findData(context.get("mode",
-                                                                                "fresh")))
+                                                                                implied)))
         self.history_spin.setValue(int(context.get("max_history_tokens") or 50_000))
         stop = doc.get("stop") or {}
         self.max_runs_check.setChecked(stop.get("max_runs") is not None)
