@@ -472,3 +472,37 @@ def test_without_a_display_the_app_says_why_instead_of_aborting(tmp_path: Path) 
     out = subprocess.run([ERRANDS, "--data-dir", str(tmp_path / "data")], env=env,
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 1 and "no display" in out.stderr, out.stderr
+
+
+def test_a_drafted_agent_prompt_says_it_needs_a_model_and_opens_the_settings(
+        shell: AppShell, qloop: qasync.QEventLoop, qtbot: Any) -> None:
+    """No model set up: the card of an agent prompt says so with a button to the
+    settings; once a model is set up and the user is back, the note is gone. A command
+    needs no model and says nothing."""
+    from PySide6.QtCore import Qt
+    flow = shell.controller.describe()
+    d = flow.dialog
+
+    def draft(text: str) -> None:
+        d.line_edit.setText(text)
+        qtbot.keyClick(d.line_edit, Qt.Key.Key_Return)
+        run(qloop, until(lambda: d.draft is not None and d.draft.sentence == text,
+                         what="the draft"))
+        run(qloop, flow.tasks.idle())
+
+    draft("every 5 minutes run `df -h`")
+    assert not d.card.needs_model()
+    draft("every day at 9 summarize my inbox")
+    assert d.card.needs_model() and d.card.model_button.isVisible()
+    assert "Needs a model" in d.card.model_text.text()
+    d.card.model_button.click()
+    run(qloop, until(lambda: getattr(shell, "settings_flow", None) is not None
+                     and shell.settings_flow.dialog.isVisible(), what="Settings"))
+    assert d.isVisible()                        # the draft waits behind the settings
+    run(qloop, shell.api.set_setting("provider_base_url", "http://127.0.0.1:9/v1"))
+    run(qloop, shell.api.set_setting("provider_model", "some-model"))
+    shell.settings_flow.dialog.reject()
+    d.activateWindow()
+    run(qloop, until(lambda: not d.card.needs_model(), what="the note gone"))
+    d.reject()
+    run(qloop, flow.wait())

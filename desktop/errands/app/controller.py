@@ -607,6 +607,7 @@ class WindowController(QObject):
         flow.edit_in_form.connect(lambda doc: self.new(doc))
         flow.template_wanted.connect(self.from_template)
         flow.form_wanted.connect(lambda: self.new())
+        flow.model_wanted.connect(self.window.settings_requested)
         self.quick = flow
         flow.open()
         return flow

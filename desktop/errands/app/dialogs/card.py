@@ -102,6 +102,7 @@ class ConfirmationCard(QWidget):
     create_requested = Signal(dict)
     edit_requested = Signal(dict)
     cancelled = Signal()
+    model_wanted = Signal()          # "Set up a model…": the owner opens the settings
 
     def __init__(self, parent: QWidget | None = None, *, buttons: bool = True,
                  clock: Callable[[], datetime] = utcnow,
@@ -184,6 +185,27 @@ class ConfirmationCard(QWidget):
         box.setContentsMargins(8, 6, 8, 6)
         box.addWidget(self.warning_text, 1)
 
+        self.model_box = QFrame()
+        self.model_box.setObjectName("cardNeedsModel")
+        self.model_box.setFrameShape(QFrame.Shape.StyledPanel)
+        self.model_box.setAccessibleName(self.tr("Needs a model"))
+        self.model_text = QLabel(self.tr(
+            "Needs a model: an agent follows this prompt, and no model is set up yet. "
+            "Its runs fail until you set one up."))
+        self.model_text.setWordWrap(True)
+        self.model_text.setTextFormat(Qt.TextFormat.PlainText)
+        shrinkable(self.model_text)
+        self.model_text.setMinimumWidth(120)
+        self.model_button = QPushButton(self.tr("Set up a &model…"))
+        self.model_button.setAccessibleName(self.tr("Set up a model"))
+        self.model_button.setToolTip(self.tr("Open the settings at the model provider"))
+        self.model_button.clicked.connect(self.model_wanted.emit)
+        needs = QHBoxLayout(self.model_box)
+        needs.setContentsMargins(8, 6, 8, 6)
+        needs.addWidget(self.model_text, 1)
+        needs.addWidget(self.model_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.model_box.setVisible(False)
+
         self.error = ErrorLabel(None)
         self.error.setAccessibleName(self.tr("Not created"))
 
@@ -216,6 +238,7 @@ class ConfirmationCard(QWidget):
         layout.addWidget(self.what)
         layout.addLayout(show_row)
         layout.addLayout(self.facts)
+        layout.addWidget(self.model_box)
         layout.addWidget(self.warning_box)
         layout.addWidget(self.error)
         layout.addStretch(1)
@@ -272,7 +295,17 @@ class ConfirmationCard(QWidget):
         facts["permissions"].setText("\n".join(self.permission_lines()))
         self.warning_text.setText("\n".join("⚠ " + w for w in self.warnings))
         self.warning_box.setVisible(bool(self.warnings))
+        self.model_box.setVisible(False)
         return d
+
+    def set_needs_model(self, missing: bool) -> None:
+        """Say on the card that an agent prompt needs a model none is set up for (only an
+        agent runner needs one)."""
+        agent = self.definition is not None and self.definition.runner.kind == "agent"
+        self.model_box.setVisible(missing and agent)
+
+    def needs_model(self) -> bool:
+        return not self.model_box.isHidden()
 
     def permission_lines(self) -> list[str]:
         """What runs without asking, in the detail pane's words (commands called out)."""
@@ -316,9 +349,11 @@ class ConfirmationCard(QWidget):
     def _style_warnings(self) -> None:
         color = theme.state_colors()["warning"]
         r, g, b = color.red(), color.green(), color.blue()
-        self.warning_box.setStyleSheet(
-            f"QFrame#cardWarnings {{ border: 1px solid {color.name()}; border-radius: 4px; "
-            f"background: rgba({r}, {g}, {b}, 40); }}")
+        for box, name in ((self.warning_box, "cardWarnings"),
+                          (self.model_box, "cardNeedsModel")):
+            box.setStyleSheet(
+                f"QFrame#{name} {{ border: 1px solid {color.name()}; border-radius: 4px; "
+                f"background: rgba({r}, {g}, {b}, 40); }}")
 
     def changeEvent(self, event: Any) -> None:  # noqa: N802
         super().changeEvent(event)

@@ -144,6 +144,8 @@ class QuickCreateDialog(QDialog):
     edit_requested = Signal(dict)
     template_wanted = Signal()       # "From a template…": the owner opens the wizard
     form_wanted = Signal()           # "Blank form…": the owner opens an empty form
+    model_wanted = Signal()          # the card's "Set up a model…"
+    activated = Signal()             # the dialog came to the front again (a model set up?)
 
     def __init__(self, parent: QWidget | None = None, *,
                  clock: Callable[[], datetime] = utcnow, local_tz: tzinfo | None = None,
@@ -211,6 +213,7 @@ class QuickCreateDialog(QDialog):
         self.card.cancel_button.setVisible(False)      # the dialog's own Cancel is there
         self.card.create_requested.connect(self.create_requested.emit)
         self.card.edit_requested.connect(self.edit_requested.emit)
+        self.card.model_wanted.connect(self.model_wanted.emit)
         self.card_scroll = QScrollArea()
         self.card_scroll.setWidgetResizable(True)
         self.card_scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -257,13 +260,18 @@ class QuickCreateDialog(QDialog):
         for button in [self.draft_button, self.cancel_button, self.template_button,
                        self.form_button, *self.chips,
                        self.card.create_button, self.card.edit_button,
-                       self.card.cancel_button, self.card.show_all]:
+                       self.card.cancel_button, self.card.show_all, self.card.model_button]:
             button.setAutoDefault(False)
             button.setDefault(False)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.activated.connect(self._shortcut_create)
         self.line_edit.setFocus()
+
+    def changeEvent(self, event: Any) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == event.Type.ActivationChange and self.isActiveWindow():
+            self.activated.emit()
 
     # ---------------------------------------------------------------- the box
 
@@ -354,6 +362,7 @@ class QuickCreateFlow(QObject):
     edit_in_form = Signal(dict)     # open the form with this document
     template_wanted = Signal()      # the user chose a template instead
     form_wanted = Signal()          # the user chose the blank form instead
+    model_wanted = Signal()         # open the settings at the model provider
     finished = Signal()
 
     def __init__(self, parent: QWidget | None, api: Any, data_dir: Path, zone: str, *,
@@ -376,6 +385,8 @@ class QuickCreateFlow(QObject):
         self.dialog.edit_requested.connect(self._edit)
         self.dialog.template_wanted.connect(self.template_wanted)
         self.dialog.form_wanted.connect(self.form_wanted)
+        self.dialog.model_wanted.connect(self.model_wanted)
+        self.dialog.activated.connect(self._recheck_model)
         self.dialog.finished.connect(lambda _result: self._spawn(self._closing()))
 
     def open(self) -> QuickCreateDialog:
@@ -429,7 +440,26 @@ class QuickCreateFlow(QObject):
                     "The model could not draft it: %1").replace("%1", message))
                 return None
         self.dialog.show_draft(result)
+        if result.definition.runner.kind == "agent":
+            self.dialog.card.set_needs_model(not await self.has_model())
         return result
+
+    async def has_model(self) -> bool:
+        """Whether a model provider is set up (a provider that cannot be built, such as a
+        key missing from a broken keyring, is set up: its run says what is wrong)."""
+        try:
+            return await self.provider() is not None
+        except Exception:  # noqa: BLE001 - any fault here is the run's to report
+            return True
+
+    def _recheck_model(self) -> None:
+        """Back from the settings: the card's "needs a model" goes once one is set up."""
+        if self.dialog.card.needs_model():
+            self._spawn(self._model_check())
+
+    async def _model_check(self) -> None:
+        if await self.has_model():
+            self.dialog.card.set_needs_model(False)
 
     async def provider(self) -> Any:
         """The model provider configured in Settings (built once), or None."""
