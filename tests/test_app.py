@@ -506,3 +506,35 @@ def test_a_drafted_agent_prompt_says_it_needs_a_model_and_opens_the_settings(
     run(qloop, until(lambda: not d.card.needs_model(), what="the note gone"))
     d.reject()
     run(qloop, flow.wait())
+
+
+def test_a_reminder_in_words_becomes_a_notification_with_no_model(
+        shell: AppShell, qloop: qasync.QEventLoop, qtbot: Any,
+        notes: RecordingBackend) -> None:
+    """"remind me … to call mom" drafts a reminder (no model asked, none needed); Create,
+    then its run shows the message as a desktop notification; a dry run shows nothing."""
+    from PySide6.QtCore import Qt
+    flow = shell.controller.describe()
+    d = flow.dialog
+    created: list[str] = []
+    flow.created.connect(created.append)
+    d.line_edit.setText("tomorrow at 7pm remind me to call mom")
+    qtbot.keyClick(d.line_edit, Qt.Key.Key_Return)
+    run(qloop, until(lambda: d.draft is not None, what="the draft"))
+    run(qloop, flow.tasks.idle())
+    card = d.card
+    assert card.runner.text() == "Reminds you with a notification:"
+    assert card.what_text() == "Call mom" and card.title.text() == "Call mom"
+    assert not card.needs_model()
+    assert "uses no model" in card.fact("permissions")
+    card.create_button.click()
+    run(qloop, until(lambda: created, what="the reminder created"))
+    run(qloop, flow.wait())
+    api = shell.api
+    rehearsal = run(qloop, api.run_now(created[0], dry_run=True, wait=True)).value
+    assert rehearsal.state == "succeeded" and rehearsal.result == "Would show: Call mom"
+    run(qloop, asyncio.sleep(0.2))
+    assert notes.shown == []
+    run(qloop, api.run_now(created[0]))
+    run(qloop, until(lambda: notes.shown, what="the reminder shown"))
+    assert (notes.shown[0].title, notes.shown[0].body) == ("Call mom", "Call mom")

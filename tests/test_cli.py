@@ -1108,3 +1108,23 @@ def test_delete_says_what_it_destroys_and_suggests_archive(cli: Cli) -> None:
                                    "revisions": 1}
     missing = cli.call("delete", again, "--json", expect=3)  # gone: as before
     assert missing.error()["code"] == "not_found"
+
+
+def test_a_reminder_from_the_command_line_and_from_a_phrase(cli: Cli) -> None:
+    """``--remind`` makes a reminder; a phrase whose task says "remind me to …" is one
+    too; ``show`` says what it shows; a dry run says what it would show."""
+    made = cli.call("add", "--title", "Stretch", "--remind", "Stand up and stretch",
+                    "--schedule", "manual", "--json").json()
+    assert made["runner"] == {"kind": "notify", "message": "Stand up and stretch"}
+    phrased = cli.call("add", "--schedule", "tomorrow at 7pm remind me to call mom",
+                       "--json").json()
+    assert phrased["title"] == "Call mom"
+    assert phrased["runner"] == {"kind": "notify", "message": "Call mom"}
+    shown = cli.call("show", made["id"]).out
+    assert "notify: Stand up and stretch" in shown
+    both = cli.call("add", "--title", "x", "--remind", "a", "--command", "b", "--schedule",
+                    "manual", expect=2)
+    assert "not allowed with argument" in both.err
+    empty = cli.call("add", "--title", "x", "--remind", " ", "--schedule", "manual", "--json",
+                     expect=2)
+    assert empty.error()["field"] == "runner.message"

@@ -26,7 +26,7 @@ PHRASES = [
     ("on the 1st of every month at 9 pay the rent", "cron", "0 9 1 * *", "agent"),
     ("every hour from 9 to 5 check mail", "cron", "0 9-17 * * *", "agent"),
     ("every 5 minutes run `df -h`", "cron", "*/5 * * * *", "command"),
-    ("remind me at 9am tomorrow to stretch", "at", "2026-12-04T08:00:00Z", "agent"),
+    ("remind me at 9am tomorrow to stretch", "at", "2026-12-04T08:00:00Z", "notify"),
     ("in 10 minutes check the deploy", "at", "2026-12-03T12:10:00Z", "agent"),
     ("tonight at 10 back up the photos", "at", "2026-12-03T21:00:00Z", "agent"),
     ("keep fixing the tests until they pass", "after", "10m", "agent"),
@@ -53,6 +53,25 @@ def test_a_backticked_task_is_a_command_and_a_plain_one_a_prompt() -> None:
     assert d.doc["runner"] == {"kind": "command", "command": "git -C ~/site pull"}
     d = draft_from_phrase("every day at 7 pull the site", zone=ZONE, now=NOW)
     assert d.doc["runner"] == {"kind": "agent", "prompt": "pull the site"}
+
+
+@pytest.mark.parametrize("sentence, message", [
+    ("remind me tomorrow at 7pm to call mom", "Call mom"),
+    ("in 10 minutes remind me to stretch", "Stretch"),
+    ("every day at 9 remind me that the standup moved", "The standup moved"),
+    ("reminder: water the plants every sunday at 10", "Water the plants"),
+    ("please remind us about the invoice on friday at 8", "The invoice"),
+])
+def test_a_reminder_is_a_notification_that_needs_no_model(sentence: str, message: str) -> None:
+    d = draft_from_phrase(sentence, zone=ZONE, now=NOW)
+    assert d.doc["runner"] == {"kind": "notify", "message": message}
+    assert d.definition.title == message and d.definition.runner.kind == "notify"
+
+
+def test_reminder_words_inside_a_task_leave_it_a_prompt() -> None:
+    d = draft_from_phrase("every day at 9 check whether anyone asked to remind me",
+                          zone=ZONE, now=NOW)
+    assert d.doc["runner"]["kind"] == "agent"
 
 
 def test_a_sentence_without_a_task_or_a_schedule_is_refused_in_words() -> None:

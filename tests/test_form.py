@@ -274,6 +274,30 @@ def test_a_command_automation_loads_and_keeps_its_fields(qtbot) -> None:
     assert parse_definition(doc, CTX) == automation.definition
 
 
+def test_a_reminder_loads_saves_and_is_chosen_from_the_runs_box(qtbot) -> None:
+    automation = stored({"title": "Call mom", "runner": {"kind": "notify",
+                                                         "message": "Call mom\nShe's 70!"},
+                         "trigger": {"kind": "at", "at": "2026-03-03T18:00:00Z"}})
+    form = make_form(qtbot, automation)
+    form.show()
+    assert form.runner_kind() == "notify"
+    assert form.message_edit.toPlainText() == "Call mom\nShe's 70!"
+    assert form.message_row.isVisible() and not form.prompt_row.isVisible()
+    assert not form.command_row.isVisible() and not form.command_consent.isVisible()
+    assert not form.context_box.isEnabled()
+    assert form.permission_words() == ["Only shows its message: it runs nothing and uses "
+                                       "no model"]
+    assert parse_definition(form.document(), CTX) == automation.definition
+    form.message_edit.clear()                     # an empty message is refused in place
+    with pytest.raises(InvalidInput) as refused:
+        form.check(form.document())
+    assert refused.value.field == "runner.message"
+    form.show_errors(refused.value)
+    assert form.field_error("runner.message")
+    form.runner_box.setCurrentIndex(form.runner_box.findData("agent"))
+    assert form.prompt_row.isVisible() and not form.message_row.isVisible()
+
+
 # --------------------------------------------------------- refusals and errors
 
 def test_a_parser_refusal_lands_under_its_field_and_the_text_stays(qtbot) -> None:

@@ -57,7 +57,16 @@ class CommandTask:
     kind: Literal["command"] = "command"
 
 
-Task = Union[AgentTask, CommandTask]
+@dataclass(frozen=True)
+class NotifyTask:
+    """A reminder: each run shows ``message`` as a notification. No model, no process."""
+
+    message: str
+    kind: Literal["notify"] = "notify"
+
+
+Task = Union[AgentTask, CommandTask, NotifyTask]
+MAX_MESSAGE_CHARS = 2000
 
 
 # -------------------------------------------------------------------------- triggers
@@ -239,6 +248,8 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
     runner: dict[str, Any]
     if isinstance(d.runner, AgentTask):
         runner = {"kind": "agent", "prompt": d.runner.prompt, "model": d.runner.model}
+    elif isinstance(d.runner, NotifyTask):
+        runner = {"kind": "notify", "message": d.runner.message}
     else:
         runner = {"kind": "command", "command": d.runner.command}
     p = d.policy
@@ -515,8 +526,8 @@ def _check_worktree(runner: Task, context: Context, workdir: str | None) -> None
 def _runner(doc: object, path: str) -> Task:
     example = '{"kind": "command", "command": "backup.sh"}'
     if doc is None:
-        raise InvalidInput(path, "is required", 'an object with "kind": "agent" or "command"',
-                           example)
+        raise InvalidInput(path, "is required",
+                           'an object with "kind": "agent", "command" or "notify"', example)
     if isinstance(doc, dict) and doc.get("kind") == "agent":
         r = _Reader(doc, path, ("kind", "prompt", "model"),
                     '{"kind": "agent", "prompt": "Summarize my inbox"}')
@@ -532,11 +543,16 @@ def _runner(doc: object, path: str) -> Task:
         command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, max_chars=None,
                          forbid=ANY_TEXT, example="backup.sh")
         return CommandTask(command=command or "")
+    if isinstance(doc, dict) and doc.get("kind") == "notify":
+        r = _Reader(doc, path, ("kind", "message"), '{"kind": "notify", "message": "Call mom"}')
+        message = r.text("message", required=True, max_chars=MAX_MESSAGE_CHARS,
+                         forbid=ANY_TEXT, example="Call mom")
+        return NotifyTask(message=(message or "").strip())
     kind = doc.get("kind") if isinstance(doc, dict) else None
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
                        f"unsupported runner kind {_brief(kind)}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
-                       '"agent" or "command"', example)
+                       '"agent", "command" or "notify"', example)
 
 
 def _check_floor(path: str, gap: timedelta, ctx: ParseContext, what: str) -> None:

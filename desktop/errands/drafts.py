@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -21,12 +20,12 @@ from typing import Any, Literal
 from .definition import Definition, ParseContext, parse_definition
 from .errors import InvalidInput
 from .phrases import parse_schedule_text
+from .phrases.text import _title, task_runner
 from .schedule_spec import SPEC_FORMS, spec_to_trigger
 from .timeutil import format_instant
 
 EXAMPLE = "every day at 9am, summarize today's email"
 NOT_FIELDS = ("action", "id", "schedule", "continue_session")
-_COMMAND = re.compile(r"^(?:run\s+(?:the\s+command\s+)?)?`([^`]+)`\s*$", re.IGNORECASE)
 _SENTENCE_MAX = 2000
 
 
@@ -103,10 +102,9 @@ def draft_from_phrase(text: str, *, zone: str, now: datetime,
     if not task:
         raise InvalidInput("sentence", "says when but not what to do",
                            "a schedule and a task", EXAMPLE)
-    command = _COMMAND.match(task)
-    runner = {"kind": "command", "command": command.group(1).strip()} if command \
-        else {"kind": "agent", "prompt": task}
-    doc: dict[str, Any] = {"title": (parsed.title or task)[:120], "runner": runner,
+    runner = task_runner(task)
+    title = _title(runner["message"]) if runner["kind"] == "notify" else parsed.title
+    doc: dict[str, Any] = {"title": (title or task)[:120], "runner": runner,
                            "trigger": parsed.trigger}
     stop = {k: v for k, v in parsed.stop.items() if v not in (None, False)}
     if stop:
@@ -119,8 +117,9 @@ def draft_from_phrase(text: str, *, zone: str, now: datetime,
 
 SYSTEM = ("You turn one sentence into an Errands automation. Call the automate tool exactly "
           "once with action \"create\": a short title, a runner ({{\"kind\": \"agent\", "
-          "\"prompt\": …}} for work an assistant does, {{\"kind\": \"command\", \"command\": "
-          "…}} only when the user gave a shell command) and a schedule (\"in:10m\", "
+          "\"prompt\": …}} for work an assistant does, {{\"kind\": \"notify\", \"message\": "
+          "…}} for a reminder that only needs showing, {{\"kind\": \"command\", "
+          "\"command\": …}} only when the user gave a shell command) and a schedule (\"in:10m\", "
           "\"every:1h\", \"cron:0 9 * * 1-5\", \"at:2026-12-24T09:00:00Z\"). Nothing is saved: "
           "the user reviews your draft first. Do not ask questions; choose sensible values. "
           "Now is {now}; the user's time zone is {zone} (cron fields are read in it).")

@@ -544,12 +544,16 @@ def runner_words(d: Definition) -> str:
     if d.runner.kind == "agent":
         model = d.runner.model  # type: ignore[union-attr]
         return tr("Agent") + (f" · {model}" if model else "")
+    if d.runner.kind == "notify":
+        return tr("Reminder")
     return tr("Command")
 
 
 def runs_what(d: Definition) -> str:
     if d.runner.kind == "agent":
         return d.runner.prompt  # type: ignore[union-attr]
+    if d.runner.kind == "notify":
+        return d.runner.message  # type: ignore[union-attr]
     return d.runner.command  # type: ignore[union-attr]
 
 
@@ -655,6 +659,8 @@ def permission_lines(d: Definition) -> list[str]:
     """Plain sentences: what runs without asking, what asks, what is refused."""
     if d.runner.kind == "command":
         return [tr("Runs its command without asking (creating it was the consent)")]
+    if d.runner.kind == "notify":
+        return [tr("Only shows its message: it runs nothing and uses no model")]
     p = d.permissions
     lines = []
     if p.mode == "allow_all":

@@ -30,6 +30,8 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     what = p.add_mutually_exclusive_group()
     what.add_argument("--prompt", help="what the agent should do (an agent automation)")
     what.add_argument("--command", help="a shell command to run (a command automation)")
+    what.add_argument("--remind", metavar="MESSAGE",
+                      help="show this message as a notification (a reminder; no model)")
     p.add_argument("--schedule", metavar="SPEC", help="when it fires: " + SPEC_FORMS)
     p.add_argument("--tz", metavar="ZONE", help="IANA time zone for cron schedules "
                    "(default: this machine's)")
@@ -154,8 +156,14 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
     elif not editing:
         raise InvalidInput("--schedule", "is required", SPEC_FORMS, SPEC_EXAMPLE)
 
+    said = None  # what the phrase's task runs ("remind me to …" is a reminder)
+    if not editing and phrase is not None and phrase.prompt:
+        from ..phrases.text import _title, task_runner
+        said = task_runner(phrase.prompt)
     if args.title is not None:
         doc["title"] = args.title
+    elif said is not None and said["kind"] == "notify":
+        doc["title"] = _title(said["message"])
     elif not editing and phrase is not None and phrase.title:
         doc["title"] = phrase.title
     runner = doc.get("runner", {})
@@ -169,8 +177,13 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
             if doc.get("worktree") and not args.worktree:
                 doc["worktree"] = False
                 warnings.append("worktree was turned off: a command runs in its workdir")
-    elif not editing and phrase is not None and phrase.prompt:
-        runner = {"kind": "agent", "prompt": phrase.prompt, "model": None}
+    elif args.remind is not None:
+        runner = {"kind": "notify", "message": args.remind}
+        if editing and doc.get("runner", {}).get("kind") == "agent":
+            doc.pop("permissions", None)
+            warnings.append("the agent's permissions were dropped: a reminder takes none")
+    elif said is not None:
+        runner = said
     if args.model is not None:
         if runner.get("kind") != "agent":
             raise InvalidInput("--model", "applies only to an agent automation (--prompt)",

@@ -122,6 +122,7 @@ def automation_detail(a: Automation) -> str:
     if d is None:
         return broken_detail(a)
     what = (f"agent: {d.runner.prompt}" if d.runner.kind == "agent"  # type: ignore[union-attr]
+            else f"notify: {d.runner.message}" if d.runner.kind == "notify"  # type: ignore[union-attr]
             else f"command: {d.runner.command}")  # type: ignore[union-attr]
     lines = [
         f"{a.title}",

@@ -50,3 +50,24 @@ def _normalize(text: str) -> str:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1].strip()
     return text
+
+
+_REMINDER = re.compile(r"^(?:please\s+)?(?:remind\s+(?:me|us)(?:\s+(?:to|that|about|of))?"
+                       r"|reminder(?:\s+to)?)[\s:,-]+(?P<message>\S.*)$",
+                       re.IGNORECASE | re.DOTALL)
+_COMMAND = re.compile(r"^(?:run\s+(?:the\s+command\s+)?)?`([^`]+)`\s*$", re.IGNORECASE)
+
+
+def task_runner(task: str) -> dict[str, str]:
+    """What a phrase's task runs: a reminder ("remind me to call mom") shows its message as
+    a notification with no model; a command in backticks runs that command; anything else
+    is a prompt for an agent."""
+    task = task.strip()
+    reminder = _REMINDER.match(task)
+    if reminder:
+        message = reminder.group("message").strip().rstrip(".")
+        return {"kind": "notify", "message": message[:1].upper() + message[1:]}
+    command = _COMMAND.match(task)
+    if command:
+        return {"kind": "command", "command": command.group(1).strip()}
+    return {"kind": "agent", "prompt": task}

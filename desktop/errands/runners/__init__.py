@@ -3,7 +3,8 @@
 The engine knows runners only through that contract and this registry; a runner never
 touches the store (the engine records every transition). ``command`` runs a shell command
 (``command``, with ``children`` and ``processes`` for the child's life); ``agent`` works a
-prompt through with a model and tools (``agent``, over :mod:`errands.agent`). A new kind
+prompt through with a model and tools (``agent``, over :mod:`errands.agent`); ``notify``
+shows a reminder (``notify``). A new kind
 (a sandboxed script) is one more entry in ``RUNNERS``."""
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ def _agent() -> Any:
     return AgentRunner()
 
 
-RUNNERS: dict[str, Callable[[], Any]] = {"command": _command, "agent": _agent}
+def _notify() -> Any:
+    from .notify import NotifyRunner
+    return NotifyRunner()
+
+
+RUNNERS: dict[str, Callable[[], Any]] = {"command": _command, "agent": _agent,
+                                         "notify": _notify}
 
 
 def default_runners() -> dict[str, Any]:

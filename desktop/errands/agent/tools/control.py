@@ -37,8 +37,9 @@ FINISH = ToolSpec(
 AUTOMATE = ToolSpec(
     "automate", "automate",
     "Create, change, pause, resume, delete, list or run Errands automations. For create give "
-    "title, runner ({\"kind\": \"agent\", \"prompt\": …} or {\"kind\": \"command\", "
-    "\"command\": …}) and schedule (\"in:10m\", \"every:1h\", \"cron:0 9 * * 1-5\", "
+    "title, runner ({\"kind\": \"agent\", \"prompt\": …}, {\"kind\": \"command\", "
+    "\"command\": …} or, for a reminder that only shows a message, {\"kind\": \"notify\", "
+    "\"message\": …}) and schedule (\"in:10m\", \"every:1h\", \"cron:0 9 * * 1-5\", "
     "\"at:2026-12-24T09:00:00Z\" or a phrase like \"every weekday at 9am\"). A one-shot "
     "(\"in:…\" / \"at:…\") continues this conversation when it runs: use it to check back "
     "later. Other actions take id. Returns the resolved definition or an error naming the "

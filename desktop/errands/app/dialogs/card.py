@@ -269,8 +269,9 @@ class ConfirmationCard(QWidget):
         origin = origin_text if origin_text is not None else source_words(source, doc)
         self.origin.setText(origin)
         self.origin.setVisible(bool(origin))
-        self.runner.setText(self.tr("Runs a command:") if d.runner.kind == "command" else
-                            self.tr("An agent follows this prompt:"))
+        self.runner.setText({"command": self.tr("Runs a command:"),
+                             "notify": self.tr("Reminds you with a notification:")}.get(
+            d.runner.kind, self.tr("An agent follows this prompt:")))
         self._what_full = words.runs_what(d)
         self._expanded = False
         self._show_what()

@@ -77,6 +77,7 @@ from .schedule_picker import SchedulePicker
 FIELD_SLOTS = {
     "title": "title", "runner": "runner", "runner.kind": "runner",
     "runner.prompt": "prompt", "runner.model": "model", "runner.command": "command",
+    "runner.message": "message",
     "workdir": "workdir",
     "context": "context", "context.max_history_tokens": "history",
     "stop": "stop", "stop.max_runs": "max_runs", "stop.until": "until",
@@ -238,6 +239,7 @@ class AutomationForm(QDialog):
         self.runner_box = QComboBox()
         self.runner_box.addItem(self.tr("An agent, following a prompt"), "agent")
         self.runner_box.addItem(self.tr("A command"), "command")
+        self.runner_box.addItem(self.tr("A reminder (a notification)"), "notify")
         self.runner_box.setAccessibleName(self.tr("What to run"))
         self.runner_box.currentIndexChanged.connect(self._runner_changed)
         form.addRow(self.tr("&Runs"), self._slot("runner", self.runner_box, tab))
@@ -258,13 +260,21 @@ class AutomationForm(QDialog):
         self.command_edit.setAccessibleName(self.tr("Command"))
         self.command_edit.setTabChangesFocus(True)
         self.command_edit.setMinimumHeight(90)
+        self.message_edit = QPlainTextEdit()
+        self.message_edit.setPlaceholderText(self.tr("What the notification says, e.g. "
+                                                     "Call mom"))
+        self.message_edit.setAccessibleName(self.tr("Message"))
+        self.message_edit.setTabChangesFocus(True)
+        self.message_edit.setMinimumHeight(60)
         self.task_form = form
         self.prompt_row = self._slot("prompt", self.prompt_edit, tab)
         self.model_row = self._slot("model", self.model_edit, tab)
         self.command_row = self._slot("command", self.command_edit, tab)
+        self.message_row = self._slot("message", self.message_edit, tab)
         form.addRow(self.tr("&Prompt"), self.prompt_row)
         form.addRow(self.tr("&Model"), self.model_row)
         form.addRow(self.tr("&Command"), self.command_row)
+        form.addRow(self.tr("M&essage"), self.message_row)
 
         self.workdir_edit = QLineEdit()
         self.workdir_edit.setPlaceholderText(self.tr("Its own folder in Errands' data"))
@@ -510,14 +520,16 @@ class AutomationForm(QDialog):
     # ------------------------------------------------------------------ reacting
 
     def _runner_changed(self, _index: int = 0) -> None:
-        agent = self.runner_kind() == "agent"
+        kind = self.runner_kind()
+        agent = kind == "agent"
         self.task_form.setRowVisible(self.prompt_row, agent)
         self.task_form.setRowVisible(self.model_row, agent)
-        self.task_form.setRowVisible(self.command_row, not agent)
+        self.task_form.setRowVisible(self.command_row, kind == "command")
+        self.task_form.setRowVisible(self.message_row, kind == "notify")
         for widget in (self.context_box, self.history_spin, self.steps_spin,
                        self.tool_group, *self.mode_buttons.values()):
             widget.setEnabled(agent)
-        self.command_consent.setVisible(not agent)
+        self.command_consent.setVisible(kind == "command")
         self._context_changed()
         self._permissions_changed()
 
@@ -607,6 +619,8 @@ class AutomationForm(QDialog):
         """What the agent will do without asking, in the detail pane's sentences."""
         if self.runner_kind() == "command":
             return [self.tr("Runs its command without asking (creating it was the consent)")]
+        if self.runner_kind() == "notify":
+            return [self.tr("Only shows its message: it runs nothing and uses no model")]
         doc = self._permissions_doc()
         try:
             rules = parse_rules(doc["rules"], "permissions.rules")
@@ -652,6 +666,8 @@ class AutomationForm(QDialog):
             model = self.model_edit.text().strip()
             doc["runner"] = {"kind": "agent", "prompt": self.prompt_edit.toPlainText(),
                              "model": model or None}
+        elif self.runner_kind() == "notify":
+            doc["runner"] = {"kind": "notify", "message": self.message_edit.toPlainText()}
         else:
             doc["runner"] = {"kind": "command", "command": self.command_edit.toPlainText()}
         doc["trigger"] = self.picker.trigger()
@@ -728,6 +744,8 @@ class AutomationForm(QDialog):
         self.runner_box.setCurrentIndex(self.runner_box.findData(runner.get("kind", "agent")))
         if runner.get("kind") == "command":
             self.command_edit.setPlainText(runner.get("command") or "")
+        elif runner.get("kind") == "notify":
+            self.message_edit.setPlainText(runner.get("message") or "")
         else:
             self.prompt_edit.setPlainText(runner.get("prompt") or "")
             self.model_edit.setText(runner.get("model") or "")
@@ -785,7 +803,8 @@ class AutomationForm(QDialog):
             return json.dumps(self.document(), sort_keys=True, default=str)
         except (InvalidInput, ValueError):  # half-typed: the raw fields
             return repr((self.title_edit.text(), self.prompt_edit.toPlainText(),
-                         self.command_edit.toPlainText(), self.workdir_edit.text(),
+                         self.command_edit.toPlainText(), self.message_edit.toPlainText(),
+                         self.workdir_edit.text(),
                          self.runner_kind(), self.picker.values()))
 
     def mark_clean(self) -> None:
