@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errands.cron import parse_cron
+from errands.definition import ParseContext, parse_definition
 from errands.errors import InvalidInput
 from errands.phrases import EXAMPLES, ParsedSchedule, parse_schedule_text
 
@@ -90,7 +91,9 @@ CASES = [
     ("every month on the 1st at 08:00", BER, cron("0 8 1 * *"), None, NO_STOP),
     ("monthly on the 15th", BER, cron("0 9 15 * *"), None, NO_STOP),
     ("on the 1st and 15th of every month", BER, cron("0 9 1,15 * *"), None, NO_STOP),
-    ("every 2 months on the 15th", BER, cron("0 9 15 */2 *"), None, NO_STOP),
+    ("every 2 months on the 15th", BER, {"kind": "monthly", "day": 15, "every": 2,
+                                         "start": "2026-12", "at": "09:00",
+                                         "timezone": "Europe/Berlin"}, None, NO_STOP),
     ("every year on 24 December", BER, cron("0 9 24 12 *"), None, NO_STOP),
     ("annually on 1 January at 8am", BER, cron("0 8 1 1 *"), None, NO_STOP),
     # -- hours and minutes: clock-aligned cron or a fixed grid
@@ -282,6 +285,9 @@ def test_output_shapes(text: str, tz: str, trigger: dict, prompt: str | None,
         assert re.fullmatch(r"[1-9][0-9]*[smhd]", result.trigger["every"])
     elif kind == "after":
         assert re.fullmatch(r"[1-9][0-9]*[smhd]", result.trigger["interval"])
+    elif kind == "monthly":
+        assert re.fullmatch(r"\d{4}-\d\d", result.trigger["start"])
+        assert re.fullmatch(r"\d\d:\d\d", result.trigger["at"])
     elif kind == "at":
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", result.trigger["at"])
         assert datetime.fromisoformat(result.trigger["at"].replace("Z", "+00:00")) > NOW
@@ -510,3 +516,79 @@ def test_arbitrary_text_either_parses_or_is_refused_cleanly(text: str) -> None:
         parse_cron(result.trigger["expression"])
     if result.trigger["kind"] == "at":
         assert result.stop == NO_STOP
+
+
+def _monthly(start: str, at: str = "09:00", every: int = 1, **fields: object) -> dict:
+    return {"kind": "monthly", **fields, "every": every, "start": start, "at": at,
+            "timezone": BER}
+
+
+@pytest.mark.parametrize("text, trigger, prompt", [
+    ("on the last day of each month at 6pm close the books",
+     _monthly("2026-12", "18:00", day=-1), "close the books"),
+    ("at the end of the month send the invoices", _monthly("2026-12", day=-1),
+     "send the invoices"),
+    ("month-end: archive the logs", _monthly("2026-12", day=-1), "archive the logs"),
+    ("monthly on the last day at 18:00 close books", _monthly("2026-12", "18:00", day=-1),
+     "close books"),
+    ("on the 2nd to last day of the month back up", _monthly("2026-12", day=-2), "back up"),
+    ("the penultimate day of the month pay", _monthly("2026-12", day=-2), "pay"),
+    ("on the third-to-last working day of the month at 10 run payroll",
+     _monthly("2026-12", "10:00", weekday="workday", nth=-3), "run payroll"),
+    ("the last weekday of every month at 4pm", _monthly("2026-12", "16:00",
+                                                        weekday="workday", nth=-1), None),
+    ("the first business day of the month at 8 file taxes",
+     _monthly("2027-01", "08:00", weekday="workday", nth=1), "file taxes"),
+    ("the second-to-last friday of the month at 4pm demo",
+     _monthly("2026-12", "16:00", weekday="fri", nth=-2), "demo"),
+    ("every 2nd tuesday of the month at 7pm meetup",
+     _monthly("2026-12", "19:00", weekday="tue", nth=2), "meetup"),
+    ("every third month on the 5th read the meters",
+     _monthly("2026-12", every=3, day=5), "read the meters"),
+    ("every 3rd month on the 1st check the smoke alarms",
+     _monthly("2027-01", every=3, day=1), "check the smoke alarms"),
+    ("every 6 months on the 10th rotate the keys", _monthly("2026-12", every=6, day=10),
+     "rotate the keys"),
+    ("every other month on the last day water the bonsai",
+     _monthly("2026-12", every=2, day=-1), "water the bonsai"),
+    ("every other year on March 3 renew the passport",
+     _monthly("2027-03", every=24, day=3), "renew the passport"),
+    ("every 2 years on 1 December at 10 book the dentist",
+     _monthly("2027-12", "10:00", every=24, day=1), "book the dentist"),
+])
+def test_days_cron_cannot_say_are_read_exactly(text: str, trigger: dict,
+                                               prompt: str | None) -> None:
+    """Month-end forms, N-th (to last) weekdays and working days, and several months or
+    years apart: a ``monthly`` trigger, its grid starting at the first month ahead."""
+    result = parse(text, BER)
+    assert result.trigger == trigger
+    assert result.prompt == prompt
+    parse_definition({"title": "t", "runner": {"kind": "command", "command": "true"},
+                      "trigger": result.trigger}, ParseContext(now=NOW))
+    if not re.search(r"\d\s*(?:am|pm)|\bat \d|\d:\d", text):
+        assert "no time of day given; runs at 09:00" in result.warnings
+
+
+@pytest.mark.parametrize("text, words", [
+    ("in week 12 plan the holidays", "in week 12"),
+    ("calendar week 40 review", "calendar week 40"),
+    ("on Monday of week 3 call the bank", "week 3"),
+    ("KW 12 Urlaub planen", "KW 12"),
+])
+def test_week_numbers_are_refused_naming_their_words(text: str, words: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse(text, BER)
+    assert "week number" in refused.value.message
+    assert any(words.lower() in w.lower() for w in refused.value.words), refused.value.words
+
+
+@pytest.mark.parametrize("text, why", [
+    ("the last friday every day at 9", "needs a month"),
+    ("every month on the last day at 9am and 5pm report", "one time of day"),
+    ("on the last day of the month every 2 hours ping", "every 2 hours"),
+    ("the last day of the month every monday report", "every monday"),
+])
+def test_month_days_that_do_not_fit_the_rest_are_refused(text: str, why: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse(text, BER)
+    assert why in refused.value.message, refused.value.message

@@ -95,6 +95,8 @@ PHRASES = [
     ("remind me at 9am tomorrow to stretch", "at", None),
     ("every friday at 4pm review the week", "cron", "0 16 * * FRI"),
     ("weekends at 10 water the plants", "cron", "0 10 * * SAT,SUN"),
+    ("on the last day of each month at 6pm close the books", "monthly", None),
+    ("tomorrow at 7pm remind me to call mom", "at", None),
 ]
 
 
@@ -141,7 +143,8 @@ def test_a_sentence_becomes_a_card_and_create_makes_that_automation(
     assert automation.definition.origin.kind == "user"
 
 
-@pytest.mark.parametrize(("sentence", "kind", "value"), [PHRASES[1], PHRASES[7], PHRASES[8]])
+@pytest.mark.parametrize(("sentence", "kind", "value"), [PHRASES[1], PHRASES[7], PHRASES[8],
+                                                        PHRASES[12], PHRASES[13]])
 def test_edit_in_form_opens_the_form_with_the_same_title_and_trigger(
         qtbot, engine: Engine, sentence: str, kind: str, value: str) -> None:  # type: ignore[no-untyped-def]
     flow = engine.flow()
@@ -156,7 +159,7 @@ def test_edit_in_form_opens_the_form_with_the_same_title_and_trigger(
     form.load_document(docs[0])
     assert form.title_edit.text() == docs[0]["title"]
     assert same_trigger(form.picker.trigger(), docs[0]["trigger"])
-    assert form.picker.mode() != "kept" or kind == "after"
+    assert form.picker.mode() != "kept" or kind in ("after", "monthly")
     saved = form.check(form.document())           # the form can save it as it is
     shown = flow.dialog.card.definition
     assert shown is not None

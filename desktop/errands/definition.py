@@ -7,6 +7,7 @@ fields at every level and names the offending field, the expected shape and an e
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import re
@@ -111,8 +112,51 @@ class CronTrigger:
         return CronExpression.parse(self.expression)
 
 
-Trigger = Union[ManualTrigger, AtTrigger, EveryTrigger, AfterTrigger, CronTrigger]
-RECURRING = ("every", "after", "cron")
+WEEKDAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+WORKDAY = "workday"        # Monday to Friday
+
+
+@dataclass(frozen=True)
+class MonthlyTrigger:
+    """A day of the month that cron cannot say: the last day or the N-th to last
+    (``day`` -1, -2 …), the N-th or N-th to last weekday or working day (``weekday`` with
+    ``nth`` 1…5 or -1…-5), or any day every N months from ``start`` (``every`` 12 is
+    yearly), at a local wall time in ``timezone``. A month without that day (the 31st in
+    April, a fifth Monday) is skipped, as cron skips it."""
+
+    at_hour: int
+    at_minute: int
+    timezone: str
+    start: int                  # the first month of the grid: year * 12 + month - 1
+    every: int = 1              # months from one fire's month to the next's
+    day: int | None = None
+    weekday: str | None = None  # "mon" … "sun" or "workday"
+    nth: int | None = None
+    kind: Literal["monthly"] = "monthly"
+
+    def day_in(self, year: int, month: int) -> int | None:
+        """The day of ``year``-``month`` it fires on, or None when that month has none."""
+        last = calendar.monthrange(year, month)[1]
+        if self.day is not None:
+            value = self.day if self.day > 0 else last + 1 + self.day
+            return value if 1 <= value <= last else None
+        assert self.weekday is not None and self.nth is not None
+        first = calendar.weekday(year, month, 1)
+        wanted = (range(5) if self.weekday == WORKDAY
+                  else (WEEKDAY_NAMES.index(self.weekday),))
+        days = [d for d in range(1, last + 1) if (first + d - 1) % 7 in wanted]
+        index = self.nth - 1 if self.nth > 0 else self.nth
+        return days[index] if -len(days) <= index < len(days) else None
+
+    @property
+    def start_text(self) -> str:
+        year, month = divmod(self.start, 12)
+        return f"{year:04d}-{month + 1:02d}"
+
+
+Trigger = Union[ManualTrigger, AtTrigger, EveryTrigger, AfterTrigger, CronTrigger,
+                MonthlyTrigger]
+RECURRING = ("every", "after", "cron", "monthly")
 
 
 # ------------------------------------------------------------------ the other parts
@@ -241,6 +285,15 @@ def trigger_to_dict(trigger: Trigger) -> dict[str, Any]:
                 "start_at": format_instant(trigger.start_at)}
     if isinstance(trigger, CronTrigger):
         return {"kind": "cron", "expression": trigger.expression, "timezone": trigger.timezone}
+    if isinstance(trigger, MonthlyTrigger):
+        doc: dict[str, Any] = {"kind": "monthly"}
+        if trigger.day is not None:
+            doc["day"] = trigger.day
+        else:
+            doc.update(weekday=trigger.weekday, nth=trigger.nth)
+        return {**doc, "every": trigger.every, "start": trigger.start_text,
+                "at": f"{trigger.at_hour:02d}:{trigger.at_minute:02d}",
+                "timezone": trigger.timezone}
     return {"kind": "manual"}
 
 
@@ -625,10 +678,69 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
         if ctx.min_interval > timedelta(0):
             _check_floor(r.name("expression"), expr.min_gap(), ctx, f"cron {expr_text!r}")
         return CronTrigger(expression=" ".join(expr_text.split()), timezone=tz_name)
+    if kind == "monthly":
+        return _monthly(doc, path, ctx)
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
                        f"unsupported trigger kind {_brief(kind)}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
-                       "one of manual, at, every, after, cron", example)
+                       "one of manual, at, every, after, cron, monthly", example)
+
+
+MONTHLY_EXAMPLE = ('{"kind": "monthly", "day": -1, "at": "18:00", "timezone": '
+                   '"Europe/Berlin"}')
+_CLOCK_TEXT = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+_MONTH_TEXT = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
+
+
+def _monthly(doc: dict[str, Any], path: str, ctx: ParseContext) -> MonthlyTrigger:
+    r = _Reader(doc, path, ("kind", "day", "weekday", "nth", "every", "start", "at",
+                            "timezone"), MONTHLY_EXAMPLE)
+    day = weekday = nth = None
+    if r.has("day") == r.has("weekday"):
+        raise InvalidInput(r.name("day"), "give day (a day of the month) or weekday with nth, "
+                           "one of them", "day 1…31, or -1 for the last day, -2 for the one "
+                           "before", MONTHLY_EXAMPLE)
+    if r.has("day"):
+        day = r.integer("day", -31, 31, None)
+        if day == 0:
+            raise InvalidInput(r.name("day"), "0 is no day", "1…31, or -1 (the last day) … -31",
+                               "-1")
+        if r.has("nth"):
+            raise InvalidInput(r.name("nth"), "goes with weekday, not with day",
+                               "nth together with weekday", '"weekday": "fri", "nth": -1')
+    else:
+        weekday = r.choice("weekday", (*WEEKDAY_NAMES, WORKDAY), "mon")
+        if not r.has("nth"):
+            raise InvalidInput(r.name("nth"), "is required with weekday",
+                               "1…5 (the first … fifth) or -1…-5 (the last … fifth to last)",
+                               "-1")
+        nth = r.integer("nth", -5, 5, None)
+        if nth == 0:
+            raise InvalidInput(r.name("nth"), "0 is no position",
+                               "1…5 (the first … fifth) or -1…-5 (the last … fifth to last)",
+                               "-1")
+    every = r.integer("every", 1, 1200, 1)
+    clock = r.raw("at")
+    found = _CLOCK_TEXT.fullmatch(clock) if isinstance(clock, str) else None
+    if found is None:
+        raise InvalidInput(r.name("at"), "is required" if clock is None
+                           else f"not a time of day: {shown(clock)}",
+                           "HH:MM on the 24-hour clock", "18:00")
+    tz_name = r.text("timezone", example="Europe/Berlin") or ctx.zone_name()
+    tz = zone(tz_name, r.name("timezone"))
+    start_text = r.raw("start")
+    if start_text is None:
+        local = ctx.now.astimezone(tz)
+        start = local.year * 12 + local.month - 1
+    else:
+        month = _MONTH_TEXT.fullmatch(start_text) if isinstance(start_text, str) else None
+        if month is None:
+            raise InvalidInput(r.name("start"), f"not a month: {shown(start_text)}",
+                               "YYYY-MM, the first month counted", "2027-03")
+        start = int(month.group(1)) * 12 + int(month.group(2)) - 1
+    return MonthlyTrigger(at_hour=int(found.group(1)), at_minute=int(found.group(2)),
+                          timezone=tz_name, start=start, every=every or 1, day=day,
+                          weekday=weekday, nth=nth)
 
 
 def _day_grid_zone(r: "_Reader", gap: timedelta) -> str | None:

@@ -11,8 +11,8 @@ import hashlib
 from datetime import date, datetime, time, timedelta
 from typing import Iterator
 
-from .definition import (AfterTrigger, AtTrigger, CronTrigger, EveryTrigger, ManualTrigger,
-                         Trigger)
+from .definition import (WORKDAY, AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
+                         ManualTrigger, MonthlyTrigger, Trigger)
 from .timeutil import LATEST, UTC, format_duration, format_instant, zone
 
 _MICRO = timedelta(microseconds=1)
@@ -77,6 +77,31 @@ def _next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None
         return base + _grid_index_after(base, trigger.interval, after) * trigger.interval
     if isinstance(trigger, CronTrigger):
         return trigger.cron.next_fire(after, zone(trigger.timezone))
+    if isinstance(trigger, MonthlyTrigger):
+        return _monthly_next(trigger, after)
+    return None
+
+
+_MONTHS_AHEAD = 1200  # a day that exists this rarely (29 February every 7 years) still fires
+
+
+def _monthly_next(trigger: MonthlyTrigger, after: datetime) -> datetime | None:
+    """The first fire after ``after``: months ``start + k·every`` from the month ``after``
+    falls in locally (a fire lies inside its local month, so none before it can be later)."""
+    local = after.astimezone(zone(trigger.timezone))
+    elapsed = local.year * 12 + local.month - 1 - trigger.start
+    k = max(0, elapsed // trigger.every)
+    at = time(trigger.at_hour, trigger.at_minute)
+    for _ in range(_MONTHS_AHEAD):
+        year, month = divmod(trigger.start + k * trigger.every, 12)
+        if year > LATEST.year:
+            return None
+        day = trigger.day_in(year, month + 1)
+        if day is not None:
+            fire = wall_clock(date(year, month + 1, day), at, trigger.timezone)
+            if fire > after:
+                return fire
+        k += 1
     return None
 
 
@@ -137,8 +162,51 @@ def describe(trigger: Trigger) -> str:
     if isinstance(trigger, AfterTrigger):
         return (f"Again {_words(trigger.interval)} after each run finishes, first at "
                 f"{format_instant(trigger.start_at)}")
+    if isinstance(trigger, MonthlyTrigger):
+        return _monthly_words(trigger)
     assert isinstance(trigger, CronTrigger)
     return trigger.cron.describe(trigger.timezone)
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+_DAY_NAMES = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
+              "fri": "Friday", "sat": "Saturday", "sun": "Sunday", WORKDAY: "working day"}
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def monthly_day_words(trigger: MonthlyTrigger) -> str:
+    """"the last day", "the 2nd-to-last working day", "the 1st Monday", "the 15th"."""
+    if trigger.day is not None:
+        n, what = trigger.day, "day"
+        if n > 0:
+            return f"the {ordinal(n)}"
+    else:
+        n, what = trigger.nth or 1, _DAY_NAMES[trigger.weekday or "mon"]
+        if n > 0:
+            return f"the {ordinal(n)} {what}"
+    return f"the last {what}" if n == -1 else f"the {ordinal(-n)}-to-last {what}"
+
+
+def _monthly_words(trigger: MonthlyTrigger) -> str:
+    """"Every month on the last day at 18:00 (Europe/Berlin)", "Every 3 months on the 5th
+    at 09:00 (Europe/Berlin), from December 2026", "Every 2 years on the 3rd of March …"."""
+    what = monthly_day_words(trigger)
+    at = f"{trigger.at_hour:02d}:{trigger.at_minute:02d} ({trigger.timezone})"
+    year, month = divmod(trigger.start, 12)
+    if trigger.every % 12 == 0:
+        years = trigger.every // 12
+        head = "Every year" if years == 1 else f"Every {years} years"
+        tail = f", from {year}" if years > 1 else ""
+        return f"{head} on {what} of {_MONTH_NAMES[month]} at {at}{tail}"
+    if trigger.every == 1:
+        return f"Every month on {what} at {at}"
+    return (f"Every {trigger.every} months on {what} at {at}, from {_MONTH_NAMES[month]} "
+            f"{year}")
 
 
 def _words(value: timedelta) -> str:

@@ -18,8 +18,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
-from ..definition import (AfterTrigger, AtTrigger, CronTrigger, Definition, EveryTrigger,
-                          ManualTrigger, Trigger)
+from ..definition import (WEEKDAY_NAMES, WORKDAY, AfterTrigger, AtTrigger, CronTrigger,
+                          Definition, EveryTrigger, ManualTrigger, MonthlyTrigger, Trigger)
 from ..records import Run
 from ..timeutil import UTC, system_zone_name, zone
 
@@ -350,7 +350,58 @@ def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo) -> str:
     if isinstance(trigger, AfterTrigger):
         return _in_zone(_after_words(trigger.interval, short_instant(trigger.start_at, now,
                                                                      tz)), tz, now)
+    if isinstance(trigger, MonthlyTrigger):
+        return _monthly_words(trigger)
     return _cron_words(trigger)
+
+
+def _weekday_word(weekday: str | None) -> str:
+    if weekday == WORKDAY:
+        return tr("working day")
+    return locale().dayName(WEEKDAY_NAMES.index(weekday or "mon") + 1,
+                            QLocale.FormatType.LongFormat)
+
+
+def monthly_day(trigger: MonthlyTrigger) -> str:
+    """Which day of the month, in words: "the last day", "the 2nd-to-last working day",
+    "the 1st Monday", "the 15th" (the ordinal and the plain number are both offered, so a
+    language picks the form it counts with)."""
+    if trigger.day is not None:
+        n = trigger.day
+        if n > 0:
+            return tr("the %1", "day of the month").replace("%1", _ordinal(n))
+        if n == -1:
+            return tr("the last day")
+        return tr("the %1-to-last day").replace("%1", _ordinal(-n)).replace("%2", str(-n))
+    n, what = trigger.nth or 1, _weekday_word(trigger.weekday)
+    if n > 0:
+        return tr("the %1 %2", "the 2nd Friday").replace("%1", _ordinal(n)).replace(
+            "%3", str(n)).replace("%2", what)
+    if n == -1:
+        return tr("the last %1", "the last Friday").replace("%1", what)
+    return tr("the %1-to-last %2", "the 2nd-to-last Friday").replace(
+        "%1", _ordinal(-n)).replace("%3", str(-n)).replace("%2", what)
+
+
+def _monthly_words(trigger: MonthlyTrigger) -> str:
+    """"Every month on the last day at 18:00 (Europe/Berlin)"; every N months from a
+    month; every N years on a day of a month."""
+    what = monthly_day(trigger)
+    at = f"{trigger.at_hour:02d}:{trigger.at_minute:02d}"
+    year, month = divmod(trigger.start, 12)
+    month_name = locale().standaloneMonthName(month + 1, QLocale.FormatType.LongFormat)
+    if trigger.every % 12 == 0:
+        years = trigger.every // 12
+        text = tr("Every year on %1 of %2 at %3") if years == 1 else tr(
+            "Every %n years on %1 of %2 at %3, from %4", None, years)
+        text = text.replace("%1", what).replace("%2", month_name).replace("%3", at).replace(
+            "%4", str(year))
+    elif trigger.every == 1:
+        text = tr("Every month on %1 at %2").replace("%1", what).replace("%2", at)
+    else:
+        text = tr("Every %n months on %1 at %2, from %3 %4", None, trigger.every).replace(
+            "%1", what).replace("%2", at).replace("%3", month_name).replace("%4", str(year))
+    return f"{text} ({trigger.timezone})"
 
 
 def zone_name(tz: tzinfo, when: datetime) -> str:

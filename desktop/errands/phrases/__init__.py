@@ -131,7 +131,7 @@ def parse_schedule_text(text: str, tz_name: str, now: datetime,
         found = reader.read()
         trigger = _build_trigger(found, ctx, normalized)
         for key in ("at", "start_at"):
-            if key in trigger:
+            if key in trigger and trigger["kind"] != "monthly":   # (its "at" is a clock time)
                 check_range(_instant(trigger[key]), "schedule")
         if found.until is not None:
             check_range(found.until, "schedule")

@@ -10,7 +10,7 @@ from dateutil.relativedelta import relativedelta
 from ..errors import InvalidInput
 from ..timeutil import format_duration, format_instant, parse_duration
 from .pieces import (_CRON_DOW, _Clock, _Context, _DEFAULT_CLOCK, _Days, _Doms, _EXPECTED,
-    _Found, _Freq, _HOUR_STEPS, _KEEP_DEFAULT, _MINUTE_STEPS, _calendar_day,
+    _Found, _Freq, _MonthDay, _HOUR_STEPS, _KEEP_DEFAULT, _MINUTE_STEPS, _calendar_day,
     _conflict, _localize, _next_weekday, _not_understood, _refuse, _resolve_clock)
 from .vocabulary import _UNIT_SECONDS
 
@@ -251,9 +251,76 @@ def _day_grid(step: int, weekday: int | None, found: _Found, ctx: _Context) -> d
             "timezone": ctx.tz_name}
 
 
+def _one_clock(found: _Found, ctx: _Context) -> str:
+    """The one time of day of a ``monthly`` trigger ("HH:MM"; 09:00, said, when none)."""
+    if found.minute_past is not None:
+        raise _refuse(f"'{found.minute_text}' needs an hourly schedule such as 'every hour'",
+                      "minutes past the hour with 'every hour'", "every hour at :30",
+                      (found.minute_text or "",))
+    if found.window is not None:
+        raise _needs_interval(found.window[2])
+    times = sorted(set(_clock_list(found, ctx)))
+    if len(times) > 1:
+        raise _refuse("this schedule takes one time of day; make one errand per time",
+                      "one time of day", "on the last day of the month at 6pm",
+                      tuple(c.text for c in found.clocks))
+    return f"{times[0][0]:02d}:{times[0][1]:02d}"
+
+
+def _monthly(fields: dict, every: int, at: str, ctx: _Context, said: str | None) -> dict:
+    """A ``monthly`` trigger whose grid starts in the first month, from now, that has its
+    day still ahead (so "every 3 months on the 5th" first runs on the coming 5th)."""
+    from ..definition import MonthlyTrigger
+    from ..schedule import next_fire
+
+    hour, minute = int(at[:2]), int(at[3:])
+    local = ctx.now.astimezone(ctx.tz)
+    this_month = local.year * 12 + local.month - 1
+    probe = MonthlyTrigger(hour, minute, ctx.tz_name, this_month, 1, **fields)
+    first = next_fire(probe, ctx.now)
+    if first is None:
+        raise _refuse(f"'{said}' never comes", _EXPECTED, "on the last day of the month",
+                      (said or "",))
+    start_local = first.astimezone(ctx.tz)
+    start = f"{start_local.year:04d}-{start_local.month:02d}"
+    if every > 1 and said:
+        ctx.warn(f"'{said}' counts from {start_local:%B %Y}")
+    return {"kind": "monthly", **fields, "every": every, "start": start, "at": at,
+            "timezone": ctx.tz_name}
+
+
+def _build_monthday(found: _Found, ctx: _Context) -> dict:
+    """The last day, the N-th to last, the N-th weekday or working day of the month, every
+    month or every N months ("every 3 months on the last friday")."""
+    spec = found.monthday
+    assert spec is not None
+    others = [p.text for p in (found.days, found.doms, found.date, found.relative, found.loop)
+              if p]
+    if found.start_text:
+        others.append(found.start_text)
+    freq = found.freq
+    if freq is not None and freq.kind != "months":
+        others.append(freq.text)
+    if found.keep or found.loop_default:
+        others.append("keep")
+    if others:
+        raise _conflict(spec.text, others[0])
+    every = freq.n if freq is not None else 1
+    return _monthly(spec.fields(), every, _one_clock(found, ctx), ctx,
+                    freq.text if freq is not None else None)
+
+
 def _build_months(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if found.days:
         raise _conflict(freq.text, found.days.text)
+    quarters = freq.text.lower() == "quarterly"      # calendar quarters, from January
+    if freq.n > 1 and not quarters and (found.doms is None or len(found.doms.days) == 1):
+        if found.doms is None:
+            ctx.warn("no day of the month given; runs on the 1st")
+        day = found.doms.days[0] if found.doms else 1
+        if day > 28:
+            ctx.warn(f"months without day {day} are skipped")
+        return _monthly({"day": day}, freq.n, _one_clock(found, ctx), ctx, freq.text)
     if found.doms is None:
         ctx.warn("no day of the month given; runs on the 1st")
     elif max(found.doms.days) > 28:
@@ -279,6 +346,13 @@ def _build_yearly(freq: _Freq, found: _Found, ctx: _Context) -> dict:
         raise _conflict(freq.text, piece.text if piece else "")
     if (spec.month, spec.day) == (2, 29):
         ctx.warn("29 February only exists in leap years")
+    if freq.n > 1:                       # "every other year on 3 March": 24 months apart
+        if spec.more:
+            raise _refuse(f"'{freq.text}' takes one day; make one errand per day", _EXPECTED,
+                          "every 2 years on 3 March", (freq.text, spec.text))
+        trigger = _monthly({"day": spec.day}, 12 * freq.n, _one_clock(found, ctx), ctx, None)
+        ctx.warn(f"'{freq.text}' counts from {trigger['start'][:4]}")
+        return _yearly_start(trigger, spec.month, ctx)
     minute, hour = _cron_time(found, ctx)
     days = ",".join(map(str, sorted({spec.day, *spec.more})))
     return _cron(minute, hour, days, str(spec.month), "*", ctx)
@@ -450,6 +524,8 @@ def _build_trigger(found: _Found, ctx: _Context, text: str) -> dict:
         if others or found.clocks or found.keep:
             raise _conflict("manually", others[0] if others else "keep")
         return {"kind": "manual"}
+    if found.monthday is not None:
+        return _build_monthday(found, ctx)
     if found.start is not None:
         return _build_started(found, ctx)
     if _wants_loop(found):
@@ -489,3 +565,19 @@ def _build_started(found: _Found, ctx: _Context) -> dict:
                   "day', 'every other monday') or a fixed interval has a start; create the "
                   "errand on that day instead", _EXPECTED, "every day at 9am starting tomorrow",
                   (said, freq.text))
+
+
+def _yearly_start(trigger: dict, month: int, ctx: _Context) -> dict:
+    """Move a yearly grid's start to the month its date is in (the first year it comes)."""
+    from ..definition import MonthlyTrigger
+    from ..schedule import next_fire
+
+    year = ctx.now.astimezone(ctx.tz).year
+    hour, minute = int(trigger["at"][:2]), int(trigger["at"][3:])
+    probe = MonthlyTrigger(hour, minute, ctx.tz_name, year * 12 + month - 1, 12,
+                           day=trigger["day"])
+    first = next_fire(probe, ctx.now)
+    if first is None:
+        raise _refuse("that date never comes", _EXPECTED, "every 2 years on 3 March", ())
+    local = first.astimezone(ctx.tz)
+    return {**trigger, "start": f"{local.year:04d}-{local.month:02d}"}

@@ -101,6 +101,22 @@ class _Doms:
 
 
 @dataclass
+class _MonthDay:
+    """A day of the month cron cannot say (the last day, the 2nd Friday, the last working
+    day): the fields of a ``monthly`` trigger."""
+
+    text: str
+    day: int | None = None
+    weekday: str | None = None       # "mon" … "sun" or "workday"
+    nth: int | None = None
+
+    def fields(self) -> dict[str, object]:
+        if self.day is not None:
+            return {"day": self.day}
+        return {"weekday": self.weekday, "nth": self.nth}
+
+
+@dataclass
 class _DateSpec:
     """A named day: ``today``, ``tomorrow`` or a calendar date (year may be missing)."""
 
@@ -149,6 +165,7 @@ class _Found:
     window: tuple[_Clock, _Clock, str] | None = None
     start: date | None = None
     start_text: str | None = None
+    monthday: _MonthDay | None = None
 
     def stop_text(self) -> str | None:
         return self.max_runs_text or self.until_text

@@ -9,15 +9,17 @@ from typing import Iterator
 
 from dateutil.relativedelta import relativedelta
 
+from ..definition import WEEKDAY_NAMES, WORKDAY, MonthlyTrigger
 from .pieces import (_Amount, _Clock, _Context, _DateSpec, _Days, _Doms, _EXPECTED, _Found,
-    _Freq, _amount, _bad_clock, _calendar_day, _clock_from, _conflict, _date_from, _doms_from,
+    _Freq, _MonthDay, _amount, _bad_clock, _calendar_day, _clock_from, _conflict, _date_from, _doms_from,
     _dows_from, _end_of, _localize, _minute_from, _named_day, _next_weekday, _number,
     _part_of, _refuse, _check_year, _resolve_clock, _start_of_next_day)
 from .tokens import date_like
 from .vocabulary import (_ADVERB, _AMBIGUOUS_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH,
     _DETERMINER, _DOMS, _DOMS_BARE, _DOW1, _DOW_LOOKUP, _DOWS, _EDGE_JUNK, _END_OF, _EVERY_DUR,
     _EVERY_PART, _EVERY_YEAR, _EXCEPT, _EXCEPT_ANY, _FOR, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART,
-    _ISO_DATE, _KEEP, _LOOP_BARE, _LOOPS, _MANUAL, _MAX_RUNS, _MONTH_DAY, _MONTHS, _NO_END, _NTH,
+    _ISO_DATE, _ISO_WEEK, _KEEP, _LOOP_BARE, _LOOPS, _MANUAL, _MAX_RUNS, _MONTH_DAY, _MONTH_END,
+    _MONTHLY_CONTEXT, _MONTHS, _EVERY_NTH_PERIOD, _NO_END, _NTH,
     _NUMERIC_DATE, _ONCE_A, _OTHER, _parts, _PER_PERIOD, _PERIOD, _PUNCT_AFTER, _PUNCT_BEFORE,
     _REL_DAY, _rx, _START, _T_AMPM, _T_MINUTE, _T_WORD, _THIS_PART, _UNITS, _UNTIL, _WEEKDAYS,
     _WEEKENDS, _WINDOW)
@@ -94,6 +96,16 @@ class _Scan:
 
 _NTH_NUMBER = {"1st": 1, "first": 1, "2nd": 2, "second": 2, "3rd": 3, "third": 3, "4th": 4,
                "fourth": 4, "5th": 5, "fifth": 5}
+_STEP_WORDS = {"other": 2, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+               "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11,
+               "twelfth": 12, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+def _month_day_of(year: int, month: int, spec: _MonthDay) -> int | None:
+    """The day of ``year``-``month`` a month-day names, or None when that month has none."""
+    return MonthlyTrigger(0, 0, "UTC", 0, day=spec.day, weekday=spec.weekday,
+                          nth=spec.nth).day_in(year, month)
 
 
 class _Reader:
@@ -297,6 +309,9 @@ class _Reader:
     # -- repeats ------------------------------------------------------------------------
 
     def _repeats(self) -> None:
+        self._iso_week()
+        self._every_nth_period()
+        self._month_end()
         self._nth_day()
         self._doms()
         for step in (self._other, self._every_year, self._every_part, self._every_amount,
@@ -363,48 +378,82 @@ class _Reader:
             self.scan.take((match.start(), day[1]))
             return
 
+    def _iso_week(self) -> None:
+        """Week numbers are not read: refused naming the words, never read as a date."""
+        match = self.scan.first(_ISO_WEEK)
+        if match:
+            text = match.group(0).strip()
+            raise _refuse(f"'{text}' is a week number, and week numbers are not read; name "
+                          "the day instead, such as 'on 16 March' or 'every monday'",
+                          _EXPECTED, "on 16 March at 9am", (text,))
+
+    def _every_nth_period(self) -> None:
+        """"every third month", "every other year", "every 2 years": a step of months or
+        years (read before the days of the month, so "every 3rd month" is not the 3rd)."""
+        match = self.scan.first(_EVERY_NTH_PERIOD)
+        if not match:
+            return
+        word = match.group("n").lower()
+        unit = match.group("unit").lower()
+        if match.group("count") is not None and not match.group("plural") and word != "one":
+            return                        # "every 2 month" is not English; leave it
+        n = _STEP_WORDS.get(word) or int(re.sub(r"\D", "", word))
+        if n < 1:
+            raise _refuse(f"'{match.group(0).strip()}' is no step", _EXPECTED,
+                          "every 3 months on the 5th", (match.group(0).strip(),))
+        text = match.group(0).strip()
+        if unit == "year":
+            self._set_freq(_Freq("yearly", text, n=n), match)
+        elif match.group("count") is None:       # ordinal words; amounts are _every_amount's
+            self._set_freq(_Freq("months", text, n=n), match)
+
+    def _month_end(self) -> None:
+        """"at the end of the month", "month-end": the last day of each month."""
+        match = self.scan.first(_MONTH_END)
+        if match:
+            self.found.monthday = _MonthDay(match.group(0).strip(), day=-1)
+            self.scan.take(match.span())
+
     def _nth_day(self) -> None:
-        """"the 2nd friday of february" (a one-off date); monthly ones cannot be cron."""
+        """"the last day of the month", "the 2nd-to-last friday of every month", "the last
+        working day of the month" (a ``monthly`` trigger); "the 2nd friday of february" (a
+        one-off date)."""
         match = self.scan.first(_NTH)
         if not match:
             return
         text = match.group(0).strip()
         scope = (match.group("scope") or "").lower()
-        what = match.group("what").lower()
-        last = match.group("ord").lower() in ("last", "final")
+        what = re.sub(r"\s+", " ", match.group("what").lower())
+        spec = _month_day_spec(match, text, what)
         step = _NTH_NUMBER.get(match.group("ord").lower(), 1)
         if (match.group("every") and what == "day" and not scope and step > 1
-                and not match.group("monthly")):
+                and not match.group("monthly") and not match.group("tolast")):
             self._set_freq(_Freq("days", text, n=step), match)   # "every 3rd day"
             return
         monthly = bool(match.group("every") or match.group("monthly")
-                       or re.match(r"(?:the|each|every|a)\s", scope))
-        if monthly or not scope:
-            if what.endswith("day") and what not in _DOW_LOOKUP and last:
-                raise _refuse(f"'{text}' cannot be expressed: cron has no 'last day of the "
-                              "month' (months end on the 28th to the 31st); 'on the 1st of "
-                              "each month' runs the day after, or use a cron on days 28-31 "
-                              "whose command checks for the last day", _EXPECTED,
-                              "every month on the 1st at 9am", (text,))
-            if not monthly and last:
-                raise _refuse(f"'{text}' is in the past; name the month, such as 'the last "
-                              "friday of march'", _EXPECTED, "the last friday of march at 9am",
-                              (text,))
-            if not monthly:
-                raise _refuse(f"'{text}' needs a month, such as '{text} of march'", _EXPECTED,
-                              "the 2nd friday of march at 9am", (text,))
-            raise _refuse(f"'{text}' cannot be expressed: cron runs when the day of the month "
-                          "OR the weekday matches, never only when both do, so no cron line "
-                          "means 'the 2nd (or last) Friday'; use 'every friday' with a command "
-                          "that checks the date, or a day of the month such as 'on the 10th "
-                          "of each month' (every two weeks is 'every other friday')",
-                          _EXPECTED, "every month on the 10th at 9am", (text,))
-        day = self._nth_date(match, text, scope, what, last)
+                       or re.match(r"(?:the|each|every|a)\s", scope)
+                       or not scope and (_MONTHLY_CONTEXT.search(self.scan.view) or (
+                           self.found.freq is not None and self.found.freq.kind == "months")))
+        if monthly:
+            if self.found.monthday is not None:
+                raise _conflict(self.found.monthday.text, text)
+            self.found.monthday = spec
+            self.scan.take(match.span())
+            return
+        last = spec.nth is not None and spec.nth < 0 or spec.day is not None and spec.day < 0
+        if not scope and last:
+            raise _refuse(f"'{text}' needs a month: '{text} of the month' repeats every "
+                          f"month, '{text} of march' runs once", _EXPECTED,
+                          "the last friday of the month at 9am", (text,))
+        if not scope:
+            raise _refuse(f"'{text}' needs a month, such as '{text} of the month' (every "
+                          f"month) or '{text} of march' (once)", _EXPECTED,
+                          "the 2nd friday of march at 9am", (text,))
+        day = self._nth_date(match, text, scope, spec)
         self.found.date = _DateSpec("date", text, day.year, day.month, day.day)
         self.scan.take(match.span())
 
-    def _nth_date(self, match: re.Match[str], text: str, scope: str, what: str,
-                  last: bool) -> date:
+    def _nth_date(self, match: re.Match[str], text: str, scope: str, spec: _MonthDay) -> date:
         today = self.ctx.today
         if scope.startswith(("this", "next")):
             first = today.replace(day=1) + relativedelta(months=scope.startswith("next"))
@@ -414,23 +463,11 @@ class _Reader:
                 today.year if month >= today.month else today.year + 1)
             _check_year(year, text)
             first = date(year, month, 1)
-        end = first + relativedelta(day=31)
-        if what in _DOW_LOOKUP:
-            weekday = _DOW_LOOKUP[what]
-            if last:
-                day = end - timedelta(days=(end.weekday() - weekday) % 7)
-            else:
-                n = _NTH_NUMBER[match.group("ord").lower()]
-                day = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
-        elif what == "day":
-            day = end if last else first + timedelta(days=_NTH_NUMBER[
-                match.group("ord").lower()] - 1)
-        else:
-            raise _refuse(f"'{text}': business days are not understood; name the date",
-                          _EXPECTED, "on 2 March at 9am", (text,))
-        if day.month != first.month:
+        found = _month_day_of(first.year, first.month, spec)
+        if found is None:
             raise _refuse(f"'{text}' does not exist", _EXPECTED, "the 2nd friday of march",
                           (text,))
+        day = first.replace(day=found)
         if day < today:
             raise _refuse(f"'{text}' ({day.isoformat()}) is in the past", _EXPECTED,
                           "the 2nd friday of march at 9am", (text,))
@@ -674,3 +711,24 @@ def _freq_from_adverb(adverb: str) -> _Freq:
         "quarterly": _Freq("months", adverb, n=3), "yearly": _Freq("yearly", adverb),
         "annually": _Freq("yearly", adverb),
     }[adverb]
+
+
+def _month_day_spec(match: re.Match[str], text: str, what: str) -> _MonthDay:
+    """The day an ``_NTH`` match names: a day (1…5, or from the end), the N-th or N-th to
+    last weekday, or working day (Monday to Friday)."""
+    ordinal = re.sub(r"[\s-]+", " ", match.group("ord").lower())
+    if ordinal in ("penultimate", "next to last"):
+        n, from_end = 2, True
+    elif ordinal in ("last", "final"):
+        n, from_end = 1, True
+    else:
+        n, from_end = _NTH_NUMBER[ordinal], bool(match.group("tolast"))
+    if from_end and match.group("tolast") and ordinal in ("last", "final"):
+        raise _refuse(f"'{text}' counts from the end twice", _EXPECTED,
+                      "the 2nd to last day of the month", (text,))
+    position = -n if from_end else n
+    if what in _DOW_LOOKUP:
+        return _MonthDay(text, weekday=WEEKDAY_NAMES[_DOW_LOOKUP[what]], nth=position)
+    if what == "day":
+        return _MonthDay(text, day=position)
+    return _MonthDay(text, weekday=WORKDAY, nth=position)   # weekday, working/business day

@@ -160,10 +160,23 @@ _PERIOD = _rx(rf"(?P<which>next|this|the\s+next)\s+(?P<unit>week|month|year)\b"
               rf"|(?:in\s+)?(?P<mon>{_MONTH})\b(?!\.?\s*\d)(?:\s+(?P<y>\d{{4}})\b)?")
 _NTH = _rx(
     rf"(?:\b(?P<every>every|each)\s+)?(?:\bon\s+)?(?:\bthe\s+)?\b(?P<ord>1st|2nd|3rd|4th|5th"
-    rf"|first|second|third|fourth|fifth|last|final)\s+(?P<what>{_DOW1}|(?:week|business\s+|"
+    rf"|first|second|third|fourth|fifth|last|final|penultimate|next[\s-]+to[\s-]+last)"
+    rf"(?P<tolast>[\s-]+(?:to|from)[\s-]+(?:the[\s-]+)?last)?\s+(?P<what>{_DOW1}|(?:week|business\s+|"
     rf"working\s+)?day)(?:\s+(?:of|in)\s+(?P<scope>(?:the|each|every|a|this|next)\s+month"
     rf"|{_MONTH}\b(?:\s+(?P<y>\d{{4}})\b)?))?(?P<monthly>\s+(?:monthly|every\s+month"
     rf"|each\s+month))?")
+# "every third month", "every other year", "every 2 years": a step of months or years
+_EVERY_NTH_PERIOD = _rx(
+    r"(?:\bon\s+)?\b(?:every|each)\s+(?P<n>other|second|third|fourth|fifth|sixth|seventh|eighth"
+    r"|ninth|tenth|eleventh|twelfth|\d{1,3}(?:st|nd|rd|th)|(?P<count>\d{1,3}|two|three|four"
+    r"|five|six|seven|eight|nine|ten|eleven|twelve))\s+(?P<unit>month|year)(?P<plural>s)?\b")
+_MONTH_END = _rx(r"(?:\b(?:on|at|by)\s+)?(?:\bthe\s+)?\bend\s+of\s+(?:the|each|every|a)\s+month\b"
+                 r"(?P<monthly>\s+(?:monthly|every\s+month|each\s+month))?"
+                 r"|\b(?:at\s+)?month[-\s]end\b")
+_MONTHLY_CONTEXT = _rx(r"\b(?:monthly|(?:every|each)\s+(?:\w+\s+)?months?)\b")
+# ISO week numbers ("in week 12", "calendar week 12", "KW 12"): refused, naming the words
+_ISO_WEEK = _rx(r"(?:\b(?:in|during|on|for)\s+)?(?:\bthe\s+)?(?:\b(?:iso|calendar)\s+)?"
+                r"\b(?:week|wk|kw)\s*(?:no\.?\s*|number\s+|#\s*)?(?P<w>\d{1,2})\b(?!\s*(?::|h\b|am|pm))")
 _ADVERB = _rx(r"\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|bi-?weekly|monthly|quarterly"
               r"|yearly|annually)\b")
 # Either twice per period or every other period, depending on who says it: refused.

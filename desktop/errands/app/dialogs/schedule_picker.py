@@ -103,6 +103,8 @@ def same_trigger(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two trigger documents mean the same schedule (text forms aside)."""
     def norm(doc: dict[str, Any]) -> tuple[Any, ...]:
         kind = doc.get("kind")
+        if kind == "monthly":           # its "at" is a clock time; every defaults to 1
+            return tuple(sorted({"every": 1, **doc}.items()))
         out: list[Any] = [kind]
         for key in ("at", "start_at"):
             out.append(parse_instant(doc[key]) if doc.get(key) else None)
