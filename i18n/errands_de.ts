@@ -389,6 +389,10 @@
             <translation>Ein einmaliger oder von Hand gestarteter Zeitplan braucht keine Stoppregel.</translation>
         </message>
         <message>
+            <source>A reminder (a notification)</source>
+            <translation>Eine Erinnerung (eine Benachrichtigung)</translation>
+        </message>
+        <message>
             <source>After</source>
             <translation>Nach</translation>
         </message>
@@ -517,6 +521,14 @@
             <translation>Die unten angehakten Werkzeuge ohne Nachfrage verwenden lassen</translation>
         </message>
         <message>
+            <source>M&amp;essage</source>
+            <translation>&amp;Nachricht</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>Nachricht</translation>
+        </message>
+        <message>
             <source>Missed runs</source>
             <translation>Verpasste Läufe</translation>
         </message>
@@ -547,6 +559,10 @@
         <message>
             <source>On</source>
             <translation>Am</translation>
+        </message>
+        <message>
+            <source>Only shows its message: it runs nothing and uses no model</source>
+            <translation>Zeigt nur seine Nachricht: führt nichts aus und nutzt kein Modell</translation>
         </message>
         <message>
             <source>Pause itself after</source>
@@ -755,6 +771,10 @@
         <message>
             <source>What the agent should do, e.g. Summarize today's email</source>
             <translation>Was der Agent tun soll, z. B. Fasse die E-Mails von heute zusammen</translation>
+        </message>
+        <message>
+            <source>What the notification says, e.g. Call mom</source>
+            <translation>Was die Benachrichtigung sagt, z. B. Mama anrufen</translation>
         </message>
         <message>
             <source>What to run</source>
@@ -1019,6 +1039,14 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Ein eigener Ordner in den Daten von Errands</translation>
         </message>
         <message>
+            <source>Needs a model</source>
+            <translation>Braucht ein Modell</translation>
+        </message>
+        <message>
+            <source>Needs a model: an agent follows this prompt, and no model is set up yet. Its runs fail until you set one up.</source>
+            <translation>Braucht ein Modell: Ein Agent folgt diesem Prompt, und es ist noch kein Modell eingerichtet. Seine Läufe schlagen fehl, bis Sie eines einrichten.</translation>
+        </message>
+        <message>
             <source>Next runs</source>
             <translation>Nächste Läufe</translation>
         </message>
@@ -1039,8 +1067,16 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Das vollständige Formular mit diesen Angaben öffnen</translation>
         </message>
         <message>
+            <source>Open the settings at the model provider</source>
+            <translation>Die Einstellungen beim Modellanbieter öffnen</translation>
+        </message>
+        <message>
             <source>Permissions</source>
             <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Reminds you with a notification:</source>
+            <translation>Erinnert Sie mit einer Benachrichtigung:</translation>
         </message>
         <message>
             <source>Runs a command:</source>
@@ -1049,6 +1085,14 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Runs commands without asking.</source>
             <translation>Führt Befehle ohne Nachfrage aus.</translation>
+        </message>
+        <message>
+            <source>Set up a &amp;model…</source>
+            <translation>&amp;Modell einrichten…</translation>
+        </message>
+        <message>
+            <source>Set up a model</source>
+            <translation>Modell einrichten</translation>
         </message>
         <message>
             <source>Show all</source>
@@ -3592,9 +3636,23 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <source>Every %n minutes from %1</source>
             <translation>Alle %n Minuten ab %1</translation>
         </message>
+        <message numerus="yes">
+            <source>Every %n months on %1 at %2, from %3 %4</source>
+            <translation>
+                <numerusform>Jeden Monat am %1 um %2, ab %3 %4</numerusform>
+                <numerusform>Alle %n Monate am %1 um %2, ab %3 %4</numerusform>
+            </translation>
+        </message>
         <message>
             <source>Every %n seconds from %1</source>
             <translation>Alle %n Sekunden ab %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n years on %1 of %2 at %3, from %4</source>
+            <translation>
+                <numerusform>Jedes Jahr am %1 im %2 um %3, ab %4</numerusform>
+                <numerusform>Alle %n Jahre am %1 im %2 um %3, ab %4</numerusform>
+            </translation>
         </message>
         <message>
             <source>Every Saturday and Sunday at %1</source>
@@ -3629,12 +3687,20 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Jede Minute ab %1</translation>
         </message>
         <message>
+            <source>Every month on %1 at %2</source>
+            <translation>Jeden Monat am %1 um %2</translation>
+        </message>
+        <message>
             <source>Every second from %1</source>
             <translation>Jede Sekunde ab %1</translation>
         </message>
         <message>
             <source>Every weekday at %1</source>
             <translation>Werktags um %1</translation>
+        </message>
+        <message>
+            <source>Every year on %1 of %2 at %3</source>
+            <translation>Jedes Jahr am %1 im %2 um %3</translation>
         </message>
         <message>
             <source>Exit status %1</source>
@@ -3765,6 +3831,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Einmal am %1</translation>
         </message>
         <message>
+            <source>Only shows its message: it runs nothing and uses no model</source>
+            <translation>Zeigt nur seine Nachricht: führt nichts aus und nutzt kein Modell</translation>
+        </message>
+        <message>
             <source>Only when run by hand</source>
             <translation>Nur von Hand</translation>
         </message>
@@ -3799,6 +3869,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Read from your sentence</source>
             <translation>Aus Ihrem Satz gelesen</translation>
+        </message>
+        <message>
+            <source>Reminder</source>
+            <translation>Erinnerung</translation>
         </message>
         <message>
             <source>Result</source>
@@ -4199,8 +4273,36 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Sekunden</translation>
         </message>
         <message>
+            <source>the %1</source>
+            <comment>day of the month</comment>
+            <translation>%1</translation>
+        </message>
+        <message>
+            <source>the %1 %2</source>
+            <comment>the 2nd Friday</comment>
+            <translation>%1 %2</translation>
+        </message>
+        <message>
+            <source>the %1-to-last %2</source>
+            <comment>the 2nd-to-last Friday</comment>
+            <translation>%3.-letzten %2</translation>
+        </message>
+        <message>
+            <source>the %1-to-last day</source>
+            <translation>%2.-letzten Tag</translation>
+        </message>
+        <message>
             <source>the fire at %1</source>
             <translation>der Termin am %1</translation>
+        </message>
+        <message>
+            <source>the last %1</source>
+            <comment>the last Friday</comment>
+            <translation>letzten %1</translation>
+        </message>
+        <message>
+            <source>the last day</source>
+            <translation>letzten Tag</translation>
         </message>
         <message>
             <source>then %1</source>
@@ -4221,6 +4323,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>when the run says its condition is met</source>
             <translation>wenn der Lauf meldet, dass seine Bedingung erfüllt ist</translation>
+        </message>
+        <message>
+            <source>working day</source>
+            <translation>Werktag</translation>
         </message>
         <message>
             <source>write %1</source>

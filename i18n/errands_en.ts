@@ -319,6 +319,20 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>Every %n months on %1 at %2, from %3 %4</source>
+            <translation>
+                <numerusform>Every month on %1 at %2, from %3 %4</numerusform>
+                <numerusform>Every %n months on %1 at %2, from %3 %4</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n years on %1 of %2 at %3, from %4</source>
+            <translation>
+                <numerusform>Every year on %1 of %2 at %3, from %4</numerusform>
+                <numerusform>Every %n years on %1 of %2 at %3, from %4</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>after %n runs</source>
             <translation>
                 <numerusform>after %n run</numerusform>

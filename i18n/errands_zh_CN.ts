@@ -385,6 +385,10 @@
             <translation>一次性或手动运行的计划不需要停止规则。</translation>
         </message>
         <message>
+            <source>A reminder (a notification)</source>
+            <translation>提醒（一条通知）</translation>
+        </message>
+        <message>
             <source>After</source>
             <translation>达到</translation>
         </message>
@@ -513,6 +517,14 @@
             <translation>允许它不经询问使用下面勾选的工具</translation>
         </message>
         <message>
+            <source>M&amp;essage</source>
+            <translation>消息(&amp;E)</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>消息</translation>
+        </message>
+        <message>
             <source>Missed runs</source>
             <translation>错过的运行</translation>
         </message>
@@ -543,6 +555,10 @@
         <message>
             <source>On</source>
             <translation>于</translation>
+        </message>
+        <message>
+            <source>Only shows its message: it runs nothing and uses no model</source>
+            <translation>只显示消息：不运行任何东西，也不使用模型</translation>
         </message>
         <message>
             <source>Pause itself after</source>
@@ -751,6 +767,10 @@
         <message>
             <source>What the agent should do, e.g. Summarize today's email</source>
             <translation>智能体应做什么，例如：总结今天的电子邮件</translation>
+        </message>
+        <message>
+            <source>What the notification says, e.g. Call mom</source>
+            <translation>通知的内容，例如：给妈妈打电话</translation>
         </message>
         <message>
             <source>What to run</source>
@@ -1008,6 +1028,14 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>Errands 数据中它自己的文件夹</translation>
         </message>
         <message>
+            <source>Needs a model</source>
+            <translation>需要模型</translation>
+        </message>
+        <message>
+            <source>Needs a model: an agent follows this prompt, and no model is set up yet. Its runs fail until you set one up.</source>
+            <translation>需要模型：由代理执行此提示，但尚未设置模型。在设置模型之前，它的运行都会失败。</translation>
+        </message>
+        <message>
             <source>Next runs</source>
             <translation>接下来的运行</translation>
         </message>
@@ -1028,8 +1056,16 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>打开已填好这些内容的完整表单</translation>
         </message>
         <message>
+            <source>Open the settings at the model provider</source>
+            <translation>打开设置中的模型提供方</translation>
+        </message>
+        <message>
             <source>Permissions</source>
             <translation>权限</translation>
+        </message>
+        <message>
+            <source>Reminds you with a notification:</source>
+            <translation>用一条通知提醒你：</translation>
         </message>
         <message>
             <source>Runs a command:</source>
@@ -1038,6 +1074,14 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Runs commands without asking.</source>
             <translation>不经询问运行命令。</translation>
+        </message>
+        <message>
+            <source>Set up a &amp;model…</source>
+            <translation>设置模型(&amp;M)…</translation>
+        </message>
+        <message>
+            <source>Set up a model</source>
+            <translation>设置模型</translation>
         </message>
         <message>
             <source>Show all</source>
@@ -3550,9 +3594,21 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <source>Every %n minutes from %1</source>
             <translation>每 %n 分钟一次，自 %1 起</translation>
         </message>
+        <message numerus="yes">
+            <source>Every %n months on %1 at %2, from %3 %4</source>
+            <translation>
+                <numerusform>每 %n 个月的%1 %2，从 %4 年%3起</numerusform>
+            </translation>
+        </message>
         <message>
             <source>Every %n seconds from %1</source>
             <translation>每 %n 秒一次，自 %1 起</translation>
+        </message>
+        <message numerus="yes">
+            <source>Every %n years on %1 of %2 at %3, from %4</source>
+            <translation>
+                <numerusform>每 %n 年%2的%1 %3，从 %4 年起</numerusform>
+            </translation>
         </message>
         <message>
             <source>Every Saturday and Sunday at %1</source>
@@ -3587,12 +3643,20 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>每分钟一次，自 %1 起</translation>
         </message>
         <message>
+            <source>Every month on %1 at %2</source>
+            <translation>每月%1 %2</translation>
+        </message>
+        <message>
             <source>Every second from %1</source>
             <translation>每秒一次，自 %1 起</translation>
         </message>
         <message>
             <source>Every weekday at %1</source>
             <translation>每个工作日 %1</translation>
+        </message>
+        <message>
+            <source>Every year on %1 of %2 at %3</source>
+            <translation>每年%2的%1 %3</translation>
         </message>
         <message>
             <source>Exit status %1</source>
@@ -3723,6 +3787,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>一次，于 %1</translation>
         </message>
         <message>
+            <source>Only shows its message: it runs nothing and uses no model</source>
+            <translation>只显示消息：不运行任何东西，也不使用模型</translation>
+        </message>
+        <message>
             <source>Only when run by hand</source>
             <translation>仅手动运行</translation>
         </message>
@@ -3757,6 +3825,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Read from your sentence</source>
             <translation>从您的句子解析</translation>
+        </message>
+        <message>
+            <source>Reminder</source>
+            <translation>提醒</translation>
         </message>
         <message>
             <source>Result</source>
@@ -4151,8 +4223,36 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>秒</translation>
         </message>
         <message>
+            <source>the %1</source>
+            <comment>day of the month</comment>
+            <translation>%1</translation>
+        </message>
+        <message>
+            <source>the %1 %2</source>
+            <comment>the 2nd Friday</comment>
+            <translation>第 %3 个%2</translation>
+        </message>
+        <message>
+            <source>the %1-to-last %2</source>
+            <comment>the 2nd-to-last Friday</comment>
+            <translation>倒数第 %3 个%2</translation>
+        </message>
+        <message>
+            <source>the %1-to-last day</source>
+            <translation>倒数第 %2 天</translation>
+        </message>
+        <message>
             <source>the fire at %1</source>
             <translation>于 %1 的触发</translation>
+        </message>
+        <message>
+            <source>the last %1</source>
+            <comment>the last Friday</comment>
+            <translation>最后一个%1</translation>
+        </message>
+        <message>
+            <source>the last day</source>
+            <translation>最后一天</translation>
         </message>
         <message>
             <source>then %1</source>
@@ -4173,6 +4273,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>when the run says its condition is met</source>
             <translation>当运行报告其条件已满足时</translation>
+        </message>
+        <message>
+            <source>working day</source>
+            <translation>工作日</translation>
         </message>
         <message>
             <source>write %1</source>

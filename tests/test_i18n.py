@@ -164,3 +164,38 @@ def test_english_counts_read_right_for_one(qapp) -> None:  # type: ignore[no-unt
         assert words.tr("Every %n hours at %1", None, 1) == "Every hour at %1"
     finally:
         i18n.uninstall(qapp)
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", ("Every month on the last day at 18:00 (Europe/Berlin)",
+            "Every month on the 2nd-to-last Friday at 09:00 (Europe/Berlin)",
+            "Every 3 months on the 5th at 09:00, from December 2026 (Europe/Berlin)",
+            "Every 2 years on the 3rd of March at 09:00, from 2027 (Europe/Berlin)",
+            "Every month on the last working day at 09:00 (Europe/Berlin)")),
+    ("de", ("Jeden Monat am letzten Tag um 18:00 (Europe/Berlin)",
+            "Jeden Monat am 2.-letzten Freitag um 09:00 (Europe/Berlin)",
+            "Alle 3 Monate am 5. um 09:00, ab Dezember 2026 (Europe/Berlin)",
+            "Alle 2 Jahre am 3. im März um 09:00, ab 2027 (Europe/Berlin)",
+            "Jeden Monat am letzten Werktag um 09:00 (Europe/Berlin)")),
+    ("zh_CN", ("每月最后一天 18:00 (Europe/Berlin)",
+               "每月倒数第 2 个星期五 09:00 (Europe/Berlin)",
+               "每 3 个月的5日 09:00，从 2026 年十二月起 (Europe/Berlin)",
+               "每 2 年三月的3日 09:00，从 2027 年起 (Europe/Berlin)",
+               "每月最后一个工作日 09:00 (Europe/Berlin)")),
+])
+def test_monthly_schedules_are_worded_in_the_chosen_language(
+        qapp: QApplication, language: str, expected: tuple[str, ...]) -> None:
+    from errands.definition import MonthlyTrigger
+    i18n.install(qapp, language)
+    try:
+        now = datetime(2026, 12, 5, 7, 0, tzinfo=timezone.utc)
+        start = 2026 * 12 + 11
+        triggers = (MonthlyTrigger(18, 0, "Europe/Berlin", start, day=-1),
+                    MonthlyTrigger(9, 0, "Europe/Berlin", start, weekday="fri", nth=-2),
+                    MonthlyTrigger(9, 0, "Europe/Berlin", start, 3, day=5),
+                    MonthlyTrigger(9, 0, "Europe/Berlin", 2027 * 12 + 2, 24, day=3),
+                    MonthlyTrigger(9, 0, "Europe/Berlin", start, weekday="workday", nth=-1))
+        got = tuple(words.trigger_sentence(t, now, timezone.utc) for t in triggers)
+        assert got == expected
+    finally:
+        i18n.uninstall(qapp)
