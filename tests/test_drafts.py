@@ -166,3 +166,36 @@ async def test_a_provider_fault_passes_through(server: ScriptedServer) -> None:
         assert e.value.code == "provider_unreachable"
     finally:
         await p.close()
+
+
+@pytest.mark.parametrize("task, words, path, user_folder", [
+    ("summarize /srv/site/CHANGES", "/srv/site/CHANGES", "/srv/site/CHANGES", None),
+    ("tidy ~/Downloads.", "~/Downloads", "~/Downloads", None),
+    ("clean up my downloads folder", "my downloads folder", None, "downloads"),
+    ("sort the Documents folder", "the Documents folder", None, "documents"),
+    ("run the tests in the repo", "the repo", None, None),
+    ("check my project folder for TODOs", "my project folder", None, None),
+    ("fix lint in the website repository and push", "the website repository", None, None),
+])
+def test_a_folder_the_task_names_is_found(task: str, words: str, path: str | None,
+                                          user_folder: str | None) -> None:
+    from errands.drafts import FolderMention, folder_mention
+    assert folder_mention(task) == FolderMention(words, path, user_folder)
+
+
+@pytest.mark.parametrize("task", ["summarize today's email", "read http://example.com/a/b",
+                                  "compare 1/2 and 3/4", "write the project status report",
+                                  "sort the documents I received",
+                                  "summarize the project status for the team"])
+def test_tasks_without_a_folder_name_none(task: str) -> None:
+    from errands.drafts import folder_mention
+    assert folder_mention(task) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_finding_a_folder_never_fails_and_names_words_of_the_task(task: str) -> None:
+    from errands.drafts import folder_mention
+    found = folder_mention(task)
+    assert found is None or found.words.lower() in " ".join(task.split()).lower() \
+        or found.words in task

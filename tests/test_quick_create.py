@@ -431,3 +431,54 @@ def test_every_schedule_on_the_card_names_its_zone_and_its_first_fire_agrees(
                 f"{fire:%H:%M}"), (schedule, fire)
     if ", from " in schedule:
         assert schedule.endswith(f"{fire:%Y-%m-%d}"), (schedule, fire)
+
+
+def test_a_task_that_names_a_folder_asks_for_it_on_the_card(
+        qtbot, engine: Engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A path in the task is filled in; "the repo" is asked for; a path that is not a
+    folder is refused beside the field and nothing is created; the folder chosen is the
+    automation's."""
+    site = tmp_path / "site"
+    site.mkdir()
+    flow = engine.flow()
+    d = flow.dialog
+    ids: list[str] = []
+    flow.created.connect(ids.append)
+    type_sentence(qtbot, flow, f"every day at 9 summarize the changes in {site}")
+    run(engine.loop, flow.tasks.idle())
+    card = d.card
+    assert card.asking_folder and card.folder_asker.isVisibleTo(card)
+    assert card.folder_edit.text() == str(site)
+    assert f"“{site}”" in card.folder_hint.text()
+    type_sentence(qtbot, flow, "every weekday at 8 run the tests in the repo")
+    run(engine.loop, flow.tasks.idle())
+    assert card.asking_folder and card.folder_edit.text() == ""
+    assert "“the repo”" in card.folder_hint.text()
+    card.folder_edit.setFocus()
+    qtbot.keyClicks(card.folder_edit, "projects/site")       # not a whole path
+    card.create_button.click()
+    assert "Write the whole path" in card.folder_error.text() and not ids
+    card.folder_edit.setText(str(tmp_path / "nowhere"))      # whole, but no folder there
+    card.create_button.click()
+    run(engine.loop, until(lambda: card.folder_error.showing and "no folder" in
+                           card.folder_error.text(), what="the refusal"))
+    assert not ids and engine.automations() == []
+    card.folder_edit.setText(str(site))
+    assert not card.folder_error.showing                     # the stale words went
+    card.create_button.click()
+    run(engine.loop, until(lambda: ids, what="the creation"))
+    run(engine.loop, flow.wait())
+    assert engine.automation(ids[0]).definition.workdir == str(site)
+
+
+def test_a_task_without_a_folder_or_a_command_asks_for_none(
+        qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    flow = engine.flow()
+    for sentence in ("every day at 9 summarize the project status for the team",
+                     "every day at 9 run `ls /tmp`"):
+        type_sentence(qtbot, flow, sentence)
+        run(engine.loop, flow.tasks.idle())
+        assert not flow.dialog.card.asking_folder
+        assert flow.dialog.card.fact_labels["workdir"].isVisibleTo(flow.dialog.card)
+    flow.dialog.reject()
+    run(engine.loop, flow.wait())

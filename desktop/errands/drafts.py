@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -30,12 +31,58 @@ _SENTENCE_MAX = 2000
 
 
 @dataclass(frozen=True)
+class FolderMention:
+    """A folder the task names, to be asked for on the card: the words ("my project
+    folder", "~/notes") and what they point at when they say it: a path as written
+    (``~`` not yet expanded), a user folder's name ("downloads"), or None (ask)."""
+
+    words: str
+    path: str | None = None
+    user_folder: str | None = None
+
+
+@dataclass(frozen=True)
 class Draft:
     sentence: str
     doc: dict[str, Any]
     definition: Definition
     warnings: tuple[str, ...]
     source: Literal["phrase", "model"]
+    folder: FolderMention | None = None
+
+
+USER_FOLDERS = ("downloads", "documents", "desktop", "pictures", "music", "videos")
+_PATH = re.compile(r"(?<![\w/~.:])(~(?:/[^\s,;:'\"`()]*)?|/(?!/)[^\s,;:'\"`()]+)")
+_USER_FOLDER = re.compile(  # "my downloads", "the Downloads folder" (not "the documents")
+    r"\b(?:my\s+(?P<mine>" + "|".join(USER_FOLDERS) + r")(?:\s+(?:folder|directory|dir))?"
+    r"|the\s+(?P<the>" + "|".join(USER_FOLDERS) + r")\s+(?:folder|directory|dir))\b",
+    re.IGNORECASE)
+_NAMED_FOLDER = re.compile(
+    r"\b(?:in|of|from|inside|under|to|into|across)?\s*(?:my|the|this|our|that)\s+"
+    r"(?:[\w-]+\s+){0,2}(?:folder|directory|dir|repo|repository|project|codebase|"
+    r"working\s+copy|checkout)s?\b"        # … where the noun phrase ends ("the project
+    r"(?=\s*(?:$|[,.;:!?)]|\b(?:for|in|at|and|to|on|with|from|every|each|daily|then|"
+    r"before|after|is|are|that|which)\b))",  # status" is not a folder)
+    re.IGNORECASE)
+
+
+def folder_mention(task: str) -> FolderMention | None:
+    """The folder an agent's task names, if any: a path ("/srv/site", "~/notes"), a user
+    folder ("my downloads"), or words that need one ("the repo", "my project folder")."""
+    path = _PATH.search(task)
+    if path:
+        text = path.group(1).rstrip(".!?")
+        return FolderMention(text, path=text)
+    named = _USER_FOLDER.search(task)
+    if named:
+        name = named.group("mine") or named.group("the")
+        return FolderMention(named.group(0).strip(), user_folder=name.lower())
+    vague = _NAMED_FOLDER.search(task)
+    if vague:
+        words = re.sub(r"^(?:in|of|from|inside|under|to|into|across)\s+", "",
+                       vague.group(0).strip(), flags=re.IGNORECASE)
+        return FolderMention(words)
+    return None
 
 
 def document_from_arguments(arguments: dict[str, Any], *, now: datetime, zone: str | None,
@@ -112,7 +159,8 @@ def draft_from_phrase(text: str, *, zone: str, now: datetime,
     doc["origin"] = {"kind": "user"}
     definition = _validate(doc, now, zone)
     warnings = _zone_warning(doc, zone, parsed.used) + list(parsed.warnings)
-    return Draft(sentence, doc, definition, tuple(warnings), "phrase")
+    folder = folder_mention(task) if runner["kind"] == "agent" else None
+    return Draft(sentence, doc, definition, tuple(warnings), "phrase", folder)
 
 
 SYSTEM = ("You turn one sentence into an Errands automation. Call the automate tool exactly "
@@ -159,7 +207,10 @@ async def draft_from_model(text: str, *, provider: Any, zone: str, now: datetime
         raise InvalidInput(exc.field or "sentence", f"the model's draft: {exc}",
                            exc.expected, exc.example) from None
     warnings = ["The model wrote this draft; check it before you create it."]
-    return Draft(sentence, doc, definition, tuple(warnings + _zone_warning(doc, zone)), "model")
+    folder = (folder_mention(definition.runner.prompt)  # type: ignore[union-attr]
+              if definition.runner.kind == "agent" and not definition.workdir else None)
+    return Draft(sentence, doc, definition, tuple(warnings + _zone_warning(doc, zone)), "model",
+                 folder)
 
 
 async def draft(text: str, *, zone: str, now: datetime, provider: Any | None = None,

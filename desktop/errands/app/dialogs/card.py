@@ -13,6 +13,7 @@ a refusal with ``show_error(text)``.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
@@ -20,10 +21,12 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
+    QFileDialog,
     QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -117,6 +120,7 @@ class ConfirmationCard(QWidget):
         self.warnings: tuple[str, ...] = ()
         self.source: str | None = None
         self.busy = False
+        self.asking_folder = False
         self._expanded = False
         self._what_full = ""
 
@@ -170,6 +174,8 @@ class ConfirmationCard(QWidget):
             value = _value_label(text)
             self.fact_labels[key] = value
             self.facts.addRow(text, value)
+            if key == "workdir":
+                self._add_folder_row()
 
         self.warning_box = QFrame()
         self.warning_box.setObjectName("cardWarnings")
@@ -245,6 +251,34 @@ class ConfirmationCard(QWidget):
         layout.addWidget(self.button_row)
         self._style_warnings()
 
+    def _add_folder_row(self) -> None:
+        """The folder asked for when the task names one ("my project folder")."""
+        self.folder_asker = QWidget()
+        column = QVBoxLayout(self.folder_asker)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        self.folder_hint = QLabel()
+        self.folder_hint.setWordWrap(True)
+        self.folder_hint.setTextFormat(Qt.TextFormat.PlainText)
+        shrinkable(self.folder_hint)
+        self.folder_hint.setMinimumWidth(120)
+        self.folder_edit = QLineEdit()
+        self.folder_edit.setPlaceholderText(self.tr("Its own folder in Errands' data"))
+        self.folder_edit.setAccessibleName(self.tr("The folder it works in"))
+        self.folder_button = QPushButton(self.tr("C&hoose…"))
+        self.folder_button.setAccessibleName(self.tr("Choose the folder it works in"))
+        self.folder_button.clicked.connect(self._choose_folder)
+        line = QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(self.folder_edit, 1)
+        line.addWidget(self.folder_button)
+        self.folder_error = ErrorLabel(self.folder_edit)
+        column.addWidget(self.folder_hint)
+        column.addLayout(line)
+        column.addWidget(self.folder_error)
+        self.facts.addRow(self.tr("Folder"), self.folder_asker)
+        self.facts.setRowVisible(self.folder_asker, False)
+
     # ------------------------------------------------------------------- showing
 
     def set_document(self, doc: dict[str, Any], definition: Definition | None = None, *,
@@ -297,7 +331,52 @@ class ConfirmationCard(QWidget):
         self.warning_text.setText("\n".join("⚠ " + w for w in self.warnings))
         self.warning_box.setVisible(bool(self.warnings))
         self.model_box.setVisible(False)
+        self.asking_folder = False
+        self.facts.setRowVisible(self.folder_asker, False)
+        self.facts.setRowVisible(self.fact_labels["workdir"], True)
+        self.folder_error.clear_message()
         return d
+
+    def ask_folder(self, words_said: str, guess: str | None) -> None:
+        """The task names a folder: ask which, with ``guess`` (a path) filled in when the
+        words point at one; left empty, it works in its own folder."""
+        self.asking_folder = True
+        self.folder_hint.setText(self.tr(
+            "The task names “%1”: choose the folder it works in, or leave this empty for "
+            "its own folder in Errands' data.").replace("%1", words_said))
+        self.folder_edit.setText(guess or "")
+        self.folder_error.clear_message()
+        self.facts.setRowVisible(self.fact_labels["workdir"], False)
+        self.facts.setRowVisible(self.folder_asker, True)
+
+    def chosen_folder(self) -> str | None:
+        """The folder typed or chosen (``~`` expanded), None when left empty."""
+        text = self.folder_edit.text().strip()
+        return os.path.expanduser(text) if text else None
+
+    def show_folder_error(self, text: str) -> None:
+        self.set_busy(False)
+        self.folder_error.show_message(text)
+        self.folder_edit.setFocus()
+
+    def _choose_folder(self) -> None:
+        start = self.chosen_folder() or os.path.expanduser("~")
+        chosen = QFileDialog.getExistingDirectory(self, self.tr("The folder it works in"),
+                                                  start)
+        if chosen:
+            self.folder_edit.setText(chosen)
+
+    def _with_folder(self, doc: dict[str, Any]) -> dict[str, Any] | None:
+        """``doc`` with the asked folder in it, or None (said beside the field) when what
+        was typed is not a full path."""
+        if not self.asking_folder:
+            return doc
+        folder = self.chosen_folder()
+        if folder is not None and not os.path.isabs(folder):
+            self.show_folder_error(self.tr("Write the whole path, from / or ~, e.g. %1")
+                                   .replace("%1", os.path.expanduser("~/projects/site")))
+            return None
+        return {**doc, "workdir": folder}
 
     def set_needs_model(self, missing: bool) -> None:
         """Say on the card that an agent prompt needs a model none is set up for (only an
@@ -367,9 +446,12 @@ class ConfirmationCard(QWidget):
         """Emit ``create_requested`` with the document (once: busy until answered)."""
         if self.busy or not self.doc:
             return False
+        doc = self._with_folder(copy.deepcopy(self.doc))
+        if doc is None:
+            return False
         self.clear_error()
         self.set_busy(True)
-        self.create_requested.emit(copy.deepcopy(self.doc))
+        self.create_requested.emit(doc)
         return True
 
     def request_edit(self) -> None:
@@ -381,7 +463,9 @@ class ConfirmationCard(QWidget):
         doc = copy.deepcopy(self.doc)
         if self.definition is not None:
             doc.update(self.definition.to_dict())
-        self.edit_requested.emit(doc)
+        with_folder = self._with_folder(doc)
+        if with_folder is not None:
+            self.edit_requested.emit(with_folder)
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable, Coroutine
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -40,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidgetItem,
 )
 
-from ...drafts import EXAMPLE, Draft
+from ...drafts import EXAMPLE, Draft, FolderMention
 from ...errors import ErrandsError, InvalidInput
 from ...timeutil import utcnow
 from ..tasks import Tasks, current_loop
@@ -134,6 +135,21 @@ def refusal_words(exc: BaseException) -> str:
     if isinstance(exc, ErrandsError):
         return exc.message
     return str(exc) or type(exc).__name__
+
+
+def resolve_folder(mention: FolderMention) -> str | None:
+    """The folder the task's words point at, when they do (a path as written, a user
+    folder such as Downloads that exists); None leaves the question open. Reads the disk:
+    call it off the event loop."""
+    if mention.path is not None:
+        path = os.path.expanduser(mention.path)
+        return path if os.path.isabs(path) else None
+    if mention.user_folder is not None:
+        import platformdirs
+        find = getattr(platformdirs, f"user_{mention.user_folder}_dir", None)
+        path = find() if find is not None else None
+        return path if path and os.path.isdir(path) else None
+    return None
 
 
 class QuickCreateDialog(QDialog):
@@ -260,7 +276,8 @@ class QuickCreateDialog(QDialog):
         for button in [self.draft_button, self.cancel_button, self.template_button,
                        self.form_button, *self.chips,
                        self.card.create_button, self.card.edit_button,
-                       self.card.cancel_button, self.card.show_all, self.card.model_button]:
+                       self.card.cancel_button, self.card.show_all, self.card.model_button,
+                       self.card.folder_button]:
             button.setAutoDefault(False)
             button.setDefault(False)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
@@ -440,6 +457,9 @@ class QuickCreateFlow(QObject):
                     "The model could not draft it: %1").replace("%1", message))
                 return None
         self.dialog.show_draft(result)
+        if result.folder is not None:
+            guess = await asyncio.to_thread(resolve_folder, result.folder)
+            self.dialog.card.ask_folder(result.folder.words, guess)
         if result.definition.runner.kind == "agent":
             self.dialog.card.set_needs_model(not await self.has_model())
         return result
@@ -481,6 +501,11 @@ class QuickCreateFlow(QObject):
 
     async def create(self, doc: dict[str, Any]) -> str | None:
         """Create ``doc`` through the engine; its id, or None (the refusal on the card)."""
+        folder = doc.get("workdir") if self.dialog.card.asking_folder else None
+        if folder and not await asyncio.to_thread(os.path.isdir, folder):
+            self.dialog.card.show_folder_error(self.tr("There is no folder at %1").replace(
+                "%1", folder))
+            return None
         try:
             automation, _created = (await self.api.create(doc)).value
         except ErrandsError as exc:
