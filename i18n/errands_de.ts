@@ -999,12 +999,20 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Ein Agent folgt diesem Prompt:</translation>
         </message>
         <message>
+            <source>C&amp;hoose…</source>
+            <translation>&amp;Wählen…</translation>
+        </message>
+        <message>
             <source>Cancel</source>
             <translation>Abbrechen</translation>
         </message>
         <message>
             <source>Check these</source>
             <translation>Bitte prüfen</translation>
+        </message>
+        <message>
+            <source>Choose the folder it works in</source>
+            <translation>Den Ordner wählen, in dem sie arbeitet</translation>
         </message>
         <message>
             <source>Context</source>
@@ -1115,6 +1123,14 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Stoppt</translation>
         </message>
         <message>
+            <source>The folder it works in</source>
+            <translation>Der Ordner, in dem sie arbeitet</translation>
+        </message>
+        <message>
+            <source>The task names “%1”: choose the folder it works in, or leave this empty for its own folder in Errands' data.</source>
+            <translation>Die Aufgabe nennt „%1“: Wählen Sie den Ordner, in dem sie arbeitet, oder lassen Sie das Feld leer für ihren eigenen Ordner in den Daten von Errands.</translation>
+        </message>
+        <message>
             <source>Title</source>
             <translation>Titel</translation>
         </message>
@@ -1141,6 +1157,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Where it came from</source>
             <translation>Woher es stammt</translation>
+        </message>
+        <message>
+            <source>Write the whole path, from / or ~, e.g. %1</source>
+            <translation>Schreiben Sie den ganzen Pfad, ab / oder ~, z. B. %1</translation>
         </message>
     </context>
     <context>
@@ -1694,6 +1714,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Abbrechen</translation>
         </message>
         <message>
+            <source>Choose the time in the &amp;form…</source>
+            <translation>Zeit im &amp;Formular wählen…</translation>
+        </message>
+        <message>
+            <source>Choose the time in the form</source>
+            <translation>Zeit im Formular wählen</translation>
+        </message>
+        <message>
             <source>Close without creating anything (Esc)</source>
             <translation>Schließen, ohne etwas anzulegen (Esc)</translation>
         </message>
@@ -1724,6 +1752,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>From a &amp;template…</source>
             <translation>Aus einer &amp;Vorlage…</translation>
+        </message>
+        <message>
+            <source>Open the form with this as the task, at its schedule</source>
+            <translation>Das Formular mit diesem Text als Aufgabe öffnen, beim Zeitplan</translation>
         </message>
         <message>
             <source>Open the full form</source>
@@ -1783,6 +1815,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>The model could not draft it: %1</source>
             <translation>Das Modell konnte keinen Entwurf erstellen: %1</translation>
+        </message>
+        <message>
+            <source>There is no folder at %1</source>
+            <translation>Unter %1 gibt es keinen Ordner</translation>
+        </message>
+        <message>
+            <source>This sentence could not be read. Besides English, these forms are read: every day at 9, every weekday at 8:30, every Monday at 10, every month on the 1st, in 10 minutes, tomorrow at 7pm, every 2 hours, remind me to … . Write the time in one of them, or choose it in the form.</source>
+            <translation>Dieser Satz wurde nicht verstanden. Außer Englisch werden diese Formen gelesen: jeden Tag um 9 Uhr, werktags um 8:30, jeden Montag um 10 Uhr, jeden Monat am 1., in 10 Minuten, morgen um 19 Uhr, alle 2 Stunden, erinnere mich daran, … . Schreiben Sie die Zeit in einer dieser Formen, oder wählen Sie sie im Formular.</translation>
         </message>
     </context>
     <context>

@@ -988,12 +988,20 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>智能体按此提示词执行：</translation>
         </message>
         <message>
+            <source>C&amp;hoose…</source>
+            <translation>选择(&amp;H)…</translation>
+        </message>
+        <message>
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
             <source>Check these</source>
             <translation>请检查这些</translation>
+        </message>
+        <message>
+            <source>Choose the folder it works in</source>
+            <translation>选择它工作的文件夹</translation>
         </message>
         <message>
             <source>Context</source>
@@ -1104,6 +1112,14 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>停止条件</translation>
         </message>
         <message>
+            <source>The folder it works in</source>
+            <translation>它工作的文件夹</translation>
+        </message>
+        <message>
+            <source>The task names “%1”: choose the folder it works in, or leave this empty for its own folder in Errands' data.</source>
+            <translation>任务提到了“%1”：请选择它工作的文件夹，或留空以使用它在 Errands 数据中的专属文件夹。</translation>
+        </message>
+        <message>
             <source>Title</source>
             <translation>标题</translation>
         </message>
@@ -1130,6 +1146,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Where it came from</source>
             <translation>来源</translation>
+        </message>
+        <message>
+            <source>Write the whole path, from / or ~, e.g. %1</source>
+            <translation>请写出完整路径，从 / 或 ~ 开始，例如 %1</translation>
         </message>
     </context>
     <context>
@@ -1681,6 +1701,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>取消</translation>
         </message>
         <message>
+            <source>Choose the time in the &amp;form…</source>
+            <translation>在表单中选择时间(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Choose the time in the form</source>
+            <translation>在表单中选择时间</translation>
+        </message>
+        <message>
             <source>Close without creating anything (Esc)</source>
             <translation>关闭且不创建任何内容 (Esc)</translation>
         </message>
@@ -1711,6 +1739,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>From a &amp;template…</source>
             <translation>从模板(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>Open the form with this as the task, at its schedule</source>
+            <translation>打开表单，以此作为任务，并定位到计划</translation>
         </message>
         <message>
             <source>Open the full form</source>
@@ -1770,6 +1802,14 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>The model could not draft it: %1</source>
             <translation>模型无法起草：%1</translation>
+        </message>
+        <message>
+            <source>There is no folder at %1</source>
+            <translation>%1 处没有文件夹</translation>
+        </message>
+        <message>
+            <source>This sentence could not be read. Besides English, these forms are read: every day at 9, every weekday at 8:30, every Monday at 10, every month on the 1st, in 10 minutes, tomorrow at 7pm, every 2 hours, remind me to … . Write the time in one of them, or choose it in the form.</source>
+            <translation>无法理解这句话。除英语外，还能理解这些说法：每天9点、每个工作日8点半、每周一10点、每月1号、10分钟后、明天晚上7点、每2小时、提醒我…。请用其中一种说法写出时间，或在表单中选择。</translation>
         </message>
     </context>
     <context>

@@ -199,3 +199,67 @@ def test_finding_a_folder_never_fails_and_names_words_of_the_task(task: str) -> 
     found = folder_mention(task)
     assert found is None or found.words.lower() in " ".join(task.split()).lower() \
         or found.words in task
+
+
+FOREIGN = [
+    ("jeden Tag um 9 Uhr Mails zusammenfassen", "de", "cron", "0 9 * * *",
+     "Mails zusammenfassen"),
+    ("werktags um 8:30 den Build prüfen", "de", "cron", "30 8 * * MON-FRI", "den Build prüfen"),
+    ("jeden Montag um 10 Uhr Wochenbericht schreiben", "de", "cron", "0 10 * * MON",
+     "Wochenbericht schreiben"),
+    ("jeden Monat am 1. um 9 Miete zahlen", "de", "cron", "0 9 1 * *", "Miete zahlen"),
+    ("in 10 Minuten Tee aufgießen", "de", "at", "2026-12-03T12:10:00Z", "Tee aufgießen"),
+    ("morgen um 19 Uhr Mama anrufen", "de", "at", "2026-12-04T18:00:00Z", "Mama anrufen"),
+    ("alle 2 Stunden Preise prüfen", "de", "cron", "0 */2 * * *", "Preise prüfen"),
+    ("täglich um halb 8 Zeitung lesen", "de", "cron", "30 7 * * *", "Zeitung lesen"),
+    ("每天9点 总结邮件", "zh", "cron", "0 9 * * *", "总结邮件"),
+    ("每天晚上8点总结邮件", "zh", "cron", "0 20 * * *", "总结邮件"),
+    ("每个工作日上午8点半检查构建", "zh", "cron", "30 8 * * MON-FRI", "检查构建"),
+    ("每周一10点写周报", "zh", "cron", "0 10 * * MON", "写周报"),
+    ("每月1号上午9点交房租", "zh", "cron", "0 9 1 * *", "交房租"),
+    ("10分钟后泡茶", "zh", "at", "2026-12-03T12:10:00Z", "泡茶"),
+    ("明天晚上7点给妈妈打电话", "zh", "at", "2026-12-04T18:00:00Z", "给妈妈打电话"),
+    ("每2小时检查价格", "zh", "cron", "0 */2 * * *", "检查价格"),
+    ("每隔十五分钟检查服务器", "zh", "cron", "*/15 * * * *", "检查服务器"),
+]
+
+
+@pytest.mark.parametrize("sentence, language, kind, when, task", FOREIGN)
+def test_common_german_and_chinese_forms_are_read(sentence: str, language: str, kind: str,
+                                                  when: str, task: str) -> None:
+    """In the window's language or not, the common forms read as their English twins;
+    the task stays as typed."""
+    for window in (language, None):
+        d = draft_from_phrase(sentence, zone=ZONE, now=NOW, language=window)
+        key = "expression" if kind == "cron" else "at"
+        assert d.doc["trigger"]["kind"] == kind and d.doc["trigger"][key] == when
+        assert d.doc["runner"] == {"kind": "agent", "prompt": task}
+        assert d.sentence == sentence
+
+
+def test_a_foreign_reminder_is_a_reminder() -> None:
+    d = draft_from_phrase("erinnere mich morgen um 19 Uhr daran, Mama anzurufen", zone=ZONE,
+                          now=NOW, language="de")
+    assert d.doc["runner"] == {"kind": "notify", "message": "Mama anzurufen"}
+    d = draft_from_phrase("提醒我明天晚上七点给妈妈打电话", zone=ZONE, now=NOW, language="zh")
+    assert d.doc["runner"] == {"kind": "notify", "message": "给妈妈打电话"}
+
+
+def test_a_foreign_sentence_that_cannot_be_read_is_refused_for_the_sentence_as_typed() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        draft_from_phrase("irgendwann mal aufräumen", zone=ZONE, now=NOW, language="de")
+    assert "irgendwann mal aufräumen" in str(refused.value)
+
+
+def test_english_words_are_never_rewritten_as_german() -> None:
+    """"Guten Morgen" in an English task stays; only a German phrase is rewritten."""
+    d = draft_from_phrase("every day at 8 say Guten Morgen to the team", zone=ZONE, now=NOW,
+                          language="de")
+    assert d.doc["runner"]["prompt"] == "say Guten Morgen to the team"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120), st.sampled_from(("de", "zh")))
+def test_rewriting_never_fails(text: str, language: str) -> None:
+    from errands.phrases.foreign import to_english
+    assert isinstance(to_english(text, language), str)

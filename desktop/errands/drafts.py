@@ -140,11 +140,31 @@ def _zone_warning(doc: dict[str, Any], zone: str, used: list[str] | None = None)
 
 
 def draft_from_phrase(text: str, *, zone: str, now: datetime,
-                      locale: str | None = None) -> Draft:
-    """Offline: the phrase parser. Refusals are :class:`InvalidInput` (field ``sentence``
-    or ``schedule``) with the parser's words."""
+                      locale: str | None = None, language: str | None = None) -> Draft:
+    """Offline: the phrase parser, on the sentence and on its German and Chinese schedule
+    words rewritten into English (the window's ``language`` first: "de", "zh"). Refusals
+    are :class:`InvalidInput` (field ``sentence`` or ``schedule``) with the parser's words
+    for the sentence as typed."""
+    from .phrases.foreign import LANGUAGES, rewritten
+
     sentence = _check_sentence(text)
-    parsed = parse_schedule_text(sentence, zone, now, locale)
+    order = ((language,) if language in LANGUAGES else ()) + tuple(
+        other for other in LANGUAGES if other != language)
+    rewrites = [english for _, english in rewritten(sentence, order)]
+    tries = (rewrites[:1] + [sentence] + rewrites[1:] if language in LANGUAGES and rewrites
+             else [sentence] + rewrites)
+    refusals: dict[str, InvalidInput] = {}
+    for attempt in tries:
+        try:
+            return _draft_from(sentence, attempt, zone=zone, now=now, locale=locale)
+        except InvalidInput as exc:
+            refusals[attempt] = exc
+    raise refusals[sentence]
+
+
+def _draft_from(sentence: str, text: str, *, zone: str, now: datetime,
+                locale: str | None) -> Draft:
+    parsed = parse_schedule_text(text, zone, now, locale)
     task = (parsed.prompt or "").strip()
     if not task:
         raise InvalidInput("sentence", "says when but not what to do",
@@ -214,11 +234,11 @@ async def draft_from_model(text: str, *, provider: Any, zone: str, now: datetime
 
 
 async def draft(text: str, *, zone: str, now: datetime, provider: Any | None = None,
-                locale: str | None = None) -> Draft:
+                locale: str | None = None, language: str | None = None) -> Draft:
     """The phrase parser first; the model only when the parser cannot read the sentence and
     a provider is given. Without one, the parser's refusal stands (it says why)."""
     try:
-        return draft_from_phrase(text, zone=zone, now=now, locale=locale)
+        return draft_from_phrase(text, zone=zone, now=now, locale=locale, language=language)
     except InvalidInput as refused:
         if provider is None or refused.field == "sentence" and not str(text).strip():
             raise

@@ -608,6 +608,7 @@ class WindowController(QObject):
         flow.template_wanted.connect(self.from_template)
         flow.form_wanted.connect(lambda: self.new())
         flow.model_wanted.connect(self.window.settings_requested)
+        flow.picker_wanted.connect(lambda doc: self.new(doc).show_schedule())
         self.quick = flow
         flow.open()
         return flow

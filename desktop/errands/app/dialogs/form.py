@@ -868,6 +868,11 @@ class AutomationForm(QDialog):
         self.set_busy(False)
         self.accept()
 
+    def show_schedule(self) -> None:
+        """Bring the schedule forward (a sentence whose time could not be read)."""
+        self.tabs.setCurrentIndex(self.slots["trigger"][1])
+        self.picker.mode_box.setFocus()
+
     def show_errors(self, error: BaseException) -> None:
         """Show the engine's (or the parser's) refusal next to the field it names."""
         self.set_busy(False)

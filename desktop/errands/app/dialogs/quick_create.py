@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 from ...drafts import EXAMPLE, Draft, FolderMention
 from ...errors import ErrandsError, InvalidInput
 from ...timeutil import utcnow
+from .. import words
 from ..tasks import Tasks, current_loop
 from .card import ConfirmationCard
 from .fields import ErrorLabel
@@ -161,6 +162,7 @@ class QuickCreateDialog(QDialog):
     template_wanted = Signal()       # "From a template…": the owner opens the wizard
     form_wanted = Signal()           # "Blank form…": the owner opens an empty form
     model_wanted = Signal()          # the card's "Set up a model…"
+    picker_wanted = Signal(str)      # "Choose the time in the form…" with the sentence
     activated = Signal()             # the dialog came to the front again (a model set up?)
 
     def __init__(self, parent: QWidget | None = None, *,
@@ -194,6 +196,16 @@ class QuickCreateDialog(QDialog):
 
         self.refusal = ErrorLabel(self.line_edit)
         self.refusal.setAccessibleName(self.tr("Could not read it"))
+        self.picker_button = QPushButton(self.tr("Choose the time in the &form…"))
+        self.picker_button.setAccessibleName(self.tr("Choose the time in the form"))
+        self.picker_button.setToolTip(self.tr("Open the form with this as the task, at its "
+                                              "schedule"))
+        self.picker_button.clicked.connect(
+            lambda: self._hand_over_text(self.picker_wanted))
+        self.picker_button.setVisible(False)
+        picker_row = QHBoxLayout()
+        picker_row.addWidget(self.picker_button)
+        picker_row.addStretch(1)
 
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
@@ -265,6 +277,7 @@ class QuickCreateDialog(QDialog):
         layout.addWidget(prompt)
         layout.addLayout(box_row)
         layout.addWidget(self.refusal)
+        layout.addLayout(picker_row)
         layout.addWidget(self.busy_row)
         layout.addWidget(self.examples_label)
         layout.addWidget(self.chip_box)
@@ -274,6 +287,7 @@ class QuickCreateDialog(QDialog):
 
         # Enter belongs to the box (draft), never to a default button
         for button in [self.draft_button, self.cancel_button, self.template_button,
+                       self.picker_button,
                        self.form_button, *self.chips,
                        self.card.create_button, self.card.edit_button,
                        self.card.cancel_button, self.card.show_all, self.card.model_button,
@@ -296,6 +310,11 @@ class QuickCreateDialog(QDialog):
         """Leave the sentence for another way of creating: close, then say which."""
         self.reject()
         signal.emit()
+
+    def _hand_over_text(self, signal: Any) -> None:
+        text = self.line_edit.text().strip()
+        self.reject()
+        signal.emit(text)
 
     def text(self) -> str:
         return self.line_edit.text()
@@ -330,6 +349,7 @@ class QuickCreateDialog(QDialog):
 
     def show_draft(self, draft: Draft) -> None:
         """Show the draft on the card (the typed sentence stays in the box)."""
+        self.picker_button.setVisible(False)
         self.show_busy(False)
         self.refusal.clear_message()
         self.draft = draft
@@ -342,8 +362,10 @@ class QuickCreateDialog(QDialog):
         self.chip_box.setVisible(False)
         self.card.create_button.setFocus()
 
-    def show_refusal(self, text: str) -> None:
-        """The sentence could not be read: why, beside the box; the text is kept."""
+    def show_refusal(self, text: str, *, offer_form: bool = False) -> None:
+        """The sentence could not be read: why, beside the box; the text is kept.
+        ``offer_form`` adds "Choose the time in the form…"."""
+        self.picker_button.setVisible(offer_form)
         self.show_busy(False)
         self.draft = None
         self.card_scroll.setVisible(False)
@@ -380,16 +402,19 @@ class QuickCreateFlow(QObject):
     template_wanted = Signal()      # the user chose a template instead
     form_wanted = Signal()          # the user chose the blank form instead
     model_wanted = Signal()         # open the settings at the model provider
+    picker_wanted = Signal(dict)    # open the form at its schedule with this document
     finished = Signal()
 
     def __init__(self, parent: QWidget | None, api: Any, data_dir: Path, zone: str, *,
-                 clock: Callable[[], datetime] = utcnow, local_tz: tzinfo | None = None
-                 ) -> None:
+                 clock: Callable[[], datetime] = utcnow, local_tz: tzinfo | None = None,
+                 language: str | None = None) -> None:
         super().__init__(parent)
         self.api = api
         self.data_dir = Path(data_dir)
         self.zone = zone
         self.clock = clock
+        self.language = language if language is not None else \
+            words.locale().name().split("_")[0]
         self.dialog = QuickCreateDialog(parent, clock=clock, local_tz=local_tz)
         self.tasks = Tasks("a quick-create action")
         self.tasks.loop = current_loop()
@@ -403,6 +428,7 @@ class QuickCreateFlow(QObject):
         self.dialog.template_wanted.connect(self.template_wanted)
         self.dialog.form_wanted.connect(self.form_wanted)
         self.dialog.model_wanted.connect(self.model_wanted)
+        self.dialog.picker_wanted.connect(self._to_picker)
         self.dialog.activated.connect(self._recheck_model)
         self.dialog.finished.connect(lambda _result: self._spawn(self._closing()))
 
@@ -426,25 +452,28 @@ class QuickCreateFlow(QObject):
 
         now = self.clock()
         try:
-            result = draft_from_phrase(text, zone=self.zone, now=now)
+            result = draft_from_phrase(text, zone=self.zone, now=now, language=self.language)
         except InvalidInput as refused:
+            said, foreign = self._refusal_text(refused)
             try:
                 provider = await self.provider()
             except ErrandsError as exc:
-                self.dialog.show_refusal(refusal_words(refused) + "\n" + self.tr(
-                    "The model could not be asked: %1").replace("%1", refusal_words(exc)))
+                self.dialog.show_refusal(said + "\n" + self.tr(
+                    "The model could not be asked: %1").replace("%1", refusal_words(exc)),
+                    offer_form=foreign)
                 return None
             except Exception as exc:  # a provider fault (no key in a broken keyring)
-                self.dialog.show_refusal(refusal_words(refused) + "\n" + self.tr(
+                self.dialog.show_refusal(said + "\n" + self.tr(
                     "The model could not be asked: %1").replace(
-                    "%1", getattr(exc, "message", str(exc))))
+                    "%1", getattr(exc, "message", str(exc))), offer_form=foreign)
                 return None
             if provider is None or not text.strip():
-                self.dialog.show_refusal(refusal_words(refused))
+                self.dialog.show_refusal(said, offer_form=foreign)
                 return None
             self.dialog.show_busy(True)
             try:
-                result = await make_draft(text, zone=self.zone, now=now, provider=provider)
+                result = await make_draft(text, zone=self.zone, now=now, provider=provider,
+                                          language=self.language)
             except asyncio.CancelledError:
                 self.dialog.show_busy(False)
                 raise
@@ -463,6 +492,25 @@ class QuickCreateFlow(QObject):
         if result.definition.runner.kind == "agent":
             self.dialog.card.set_needs_model(not await self.has_model())
         return result
+
+    def _refusal_text(self, refused: InvalidInput) -> tuple[str, bool]:
+        """Why the sentence was not read, and whether to offer the form's picker: in a
+        German or Chinese window, which forms are read, in that language (the parser's
+        reasons are English and name English words)."""
+        if self.language in ("de", "zh") and refused.field == "schedule":
+            return self.tr(
+                "This sentence could not be read. Besides English, these forms are read: "
+                "every day at 9, every weekday at 8:30, every Monday at 10, every month on "
+                "the 1st, in 10 minutes, tomorrow at 7pm, every 2 hours, remind me to … . "
+                "Write the time in one of them, or choose it in the form."), True
+        return refusal_words(refused), False
+
+    def _to_picker(self, sentence: str) -> None:
+        """The form, with the sentence as the task, at its schedule."""
+        text = sentence.strip()
+        self.picker_wanted.emit({"title": text.splitlines()[0][:120] if text else "",
+                                 "runner": {"kind": "agent", "prompt": text},
+                                 "trigger": {"kind": "manual"}})
 
     async def has_model(self) -> bool:
         """Whether a model provider is set up (a provider that cannot be built, such as a
