@@ -1963,12 +1963,24 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
     <context>
         <name>SchedulePicker</name>
         <message>
+            <source> from the end</source>
+            <translation> vom Ende</translation>
+        </message>
+        <message>
             <source>%1 does not exist on that day in %2: the clocks change then</source>
             <translation>%1 gibt es an diesem Tag in %2 nicht: Dann wird die Uhr umgestellt</translation>
         </message>
         <message>
             <source>(later runs shift by how long each run takes)</source>
             <translation>(spätere Läufe verschieben sich um die Dauer jedes Laufs)</translation>
+        </message>
+        <message>
+            <source>1: every month; 3: every quarter; 12: every year; 24: every other year</source>
+            <translation>1: jeden Monat; 3: jedes Quartal; 12: jedes Jahr; 24: jedes zweite Jahr</translation>
+        </message>
+        <message>
+            <source>A weekday of the month</source>
+            <translation>Ein Wochentag des Monats</translation>
         </message>
         <message>
             <source>Advanced: a cron expression</source>
@@ -2001,6 +2013,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Day</source>
             <translation>Tag</translation>
+        </message>
+        <message>
+            <source>Day counted from the end</source>
+            <translation>Tag vom Monatsende gezählt</translation>
         </message>
         <message>
             <source>Day of the month</source>
@@ -2059,6 +2075,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Montag</translation>
         </message>
         <message>
+            <source>Months apart</source>
+            <translation>Monate Abstand</translation>
+        </message>
+        <message>
             <source>Months without this day are skipped.</source>
             <translation>Monate ohne diesen Tag werden übersprungen.</translation>
         </message>
@@ -2075,12 +2095,12 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Am</translation>
         </message>
         <message>
-            <source>On chosen days of the week at…</source>
-            <translation>An gewählten Wochentagen um…</translation>
+            <source>On a day of the month at…</source>
+            <translation>An einem Tag des Monats um…</translation>
         </message>
         <message>
-            <source>Once a month, on a day at…</source>
-            <translation>Einmal im Monat, an einem Tag um…</translation>
+            <source>On chosen days of the week at…</source>
+            <translation>An gewählten Wochentagen um…</translation>
         </message>
         <message>
             <source>Once, at a date and time</source>
@@ -2117,6 +2137,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Sunday</source>
             <translation>Sonntag</translation>
+        </message>
+        <message>
+            <source>The last day</source>
+            <translation>Der letzte Tag</translation>
         </message>
         <message>
             <source>The schedule as it is</source>
@@ -2159,8 +2183,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Mittwoch</translation>
         </message>
         <message>
+            <source>Weekday</source>
+            <translation>Wochentag</translation>
+        </message>
+        <message>
             <source>What the expression means</source>
             <translation>Was der Ausdruck bedeutet</translation>
+        </message>
+        <message>
+            <source>Which day of the month</source>
+            <translation>Welcher Tag des Monats</translation>
+        </message>
+        <message>
+            <source>Which one in the month</source>
+            <translation>Der wievielte im Monat</translation>
         </message>
         <message>
             <source>a time that exists that day</source>
@@ -2179,12 +2215,52 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>wählen Sie mindestens einen Tag</translation>
         </message>
         <message>
+            <source>fifth</source>
+            <translation>fünfte</translation>
+        </message>
+        <message>
+            <source>first</source>
+            <translation>erste</translation>
+        </message>
+        <message>
+            <source>fourth</source>
+            <translation>vierte</translation>
+        </message>
+        <message>
+            <source>last</source>
+            <translation>letzte</translation>
+        </message>
+        <message>
+            <source>month(s) apart</source>
+            <translation>Monat(e) Abstand</translation>
+        </message>
+        <message>
             <source>one or more days of the week</source>
             <translation>ein oder mehrere Wochentage</translation>
         </message>
         <message>
+            <source>second</source>
+            <translation>zweite</translation>
+        </message>
+        <message>
+            <source>second to last</source>
+            <translation>vorletzte</translation>
+        </message>
+        <message>
+            <source>third</source>
+            <translation>dritte</translation>
+        </message>
+        <message>
+            <source>third to last</source>
+            <translation>drittletzte</translation>
+        </message>
+        <message>
             <source>unknown time zone “%1”</source>
             <translation>unbekannte Zeitzone „%1“</translation>
+        </message>
+        <message>
+            <source>working day (Monday to Friday)</source>
+            <translation>Werktag (Montag bis Freitag)</translation>
         </message>
     </context>
     <context>

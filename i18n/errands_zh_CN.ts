@@ -1950,12 +1950,24 @@ It is read again when it changes, or when you select it again.</source>
     <context>
         <name>SchedulePicker</name>
         <message>
+            <source> from the end</source>
+            <translation>（倒数）</translation>
+        </message>
+        <message>
             <source>%1 does not exist on that day in %2: the clocks change then</source>
             <translation>%2 在那天没有 %1：那时时钟会调整</translation>
         </message>
         <message>
             <source>(later runs shift by how long each run takes)</source>
             <translation>（之后的运行会按每次运行所用时间顺延）</translation>
+        </message>
+        <message>
+            <source>1: every month; 3: every quarter; 12: every year; 24: every other year</source>
+            <translation>1：每月；3：每季度；12：每年；24：每两年</translation>
+        </message>
+        <message>
+            <source>A weekday of the month</source>
+            <translation>月中的某个星期几</translation>
         </message>
         <message>
             <source>Advanced: a cron expression</source>
@@ -1988,6 +2000,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Day</source>
             <translation>日</translation>
+        </message>
+        <message>
+            <source>Day counted from the end</source>
+            <translation>从月末倒数的某天</translation>
         </message>
         <message>
             <source>Day of the month</source>
@@ -2046,6 +2062,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>星期一</translation>
         </message>
         <message>
+            <source>Months apart</source>
+            <translation>间隔月数</translation>
+        </message>
+        <message>
             <source>Months without this day are skipped.</source>
             <translation>没有这一天的月份会被跳过。</translation>
         </message>
@@ -2062,12 +2082,12 @@ It is read again when it changes, or when you select it again.</source>
             <translation>于</translation>
         </message>
         <message>
-            <source>On chosen days of the week at…</source>
-            <translation>每周选定日期的…</translation>
+            <source>On a day of the month at…</source>
+            <translation>在每月的某一天…</translation>
         </message>
         <message>
-            <source>Once a month, on a day at…</source>
-            <translation>每月一次，在某天的…</translation>
+            <source>On chosen days of the week at…</source>
+            <translation>每周选定日期的…</translation>
         </message>
         <message>
             <source>Once, at a date and time</source>
@@ -2104,6 +2124,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Sunday</source>
             <translation>星期日</translation>
+        </message>
+        <message>
+            <source>The last day</source>
+            <translation>最后一天</translation>
         </message>
         <message>
             <source>The schedule as it is</source>
@@ -2146,8 +2170,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>星期三</translation>
         </message>
         <message>
+            <source>Weekday</source>
+            <translation>星期几</translation>
+        </message>
+        <message>
             <source>What the expression means</source>
             <translation>表达式的含义</translation>
+        </message>
+        <message>
+            <source>Which day of the month</source>
+            <translation>每月的哪一天</translation>
+        </message>
+        <message>
+            <source>Which one in the month</source>
+            <translation>月中的第几个</translation>
         </message>
         <message>
             <source>a time that exists that day</source>
@@ -2166,12 +2202,52 @@ It is read again when it changes, or when you select it again.</source>
             <translation>请至少选择一天</translation>
         </message>
         <message>
+            <source>fifth</source>
+            <translation>第五个</translation>
+        </message>
+        <message>
+            <source>first</source>
+            <translation>第一个</translation>
+        </message>
+        <message>
+            <source>fourth</source>
+            <translation>第四个</translation>
+        </message>
+        <message>
+            <source>last</source>
+            <translation>最后一个</translation>
+        </message>
+        <message>
+            <source>month(s) apart</source>
+            <translation>个月一次</translation>
+        </message>
+        <message>
             <source>one or more days of the week</source>
             <translation>一周中的一天或几天</translation>
         </message>
         <message>
+            <source>second</source>
+            <translation>第二个</translation>
+        </message>
+        <message>
+            <source>second to last</source>
+            <translation>倒数第二个</translation>
+        </message>
+        <message>
+            <source>third</source>
+            <translation>第三个</translation>
+        </message>
+        <message>
+            <source>third to last</source>
+            <translation>倒数第三个</translation>
+        </message>
+        <message>
             <source>unknown time zone “%1”</source>
             <translation>未知时区“%1”</translation>
+        </message>
+        <message>
+            <source>working day (Monday to Friday)</source>
+            <translation>工作日（周一至周五）</translation>
         </message>
     </context>
     <context>

@@ -28,7 +28,7 @@ from errands.schedule import next_fires
 from errands.timeutil import zone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -577,7 +577,18 @@ friendly = st.one_of(
     st.fixed_dictionaries({"mode": st.just("weekly"), "time": times, "days": st.sets(
         st.integers(0, 6), min_size=1).map(lambda s: tuple(sorted(s)))}),
     st.fixed_dictionaries({"mode": st.just("monthly"), "time": times,
-                           "day": st.integers(1, 31)}),
+                           "day_kind": st.just("day"), "day": st.integers(1, 31),
+                           "months": st.sampled_from((1, 1, 2, 3, 12, 24))}),
+    st.fixed_dictionaries({"mode": st.just("monthly"), "time": times,
+                           "day_kind": st.just("last"), "months": st.integers(1, 24)}),
+    st.fixed_dictionaries({"mode": st.just("monthly"), "time": times,
+                           "day_kind": st.just("before_last"), "day": st.integers(2, 31),
+                           "months": st.integers(1, 24)}),
+    st.fixed_dictionaries({"mode": st.just("monthly"), "time": times,
+                           "day_kind": st.just("weekday"),
+                           "nth": st.sampled_from((1, 2, 3, 4, 5, -1, -2, -3)),
+                           "weekday": st.sampled_from(("mon", "fri", "sun", "workday")),
+                           "months": st.integers(1, 24)}),
     st.just({"mode": "manual"}),
 )
 
@@ -607,3 +618,39 @@ def test_picker_values_survive_document_and_back(qtbot) -> None:
         assert b.trigger() == doc
 
     check()
+
+
+def test_the_picker_chooses_days_cron_cannot_say(qtbot) -> None:
+    """The monthly row offers the last day, a day counted from the end and the N-th
+    weekday or working day, every N months; a stored monthly schedule loads into it and
+    saves back unchanged, its grid's start kept."""
+    picker = make_picker(qtbot)
+    picker.show()
+    picker.set_mode("monthly")
+    picker.day_kind.setCurrentIndex(picker.day_kind.findData("last"))
+    picker.time_edit.setTime(QTime(18, 0))
+    assert not picker.day_spin.isVisible() and not picker.nth_box.isVisible()
+    doc = picker.trigger()
+    assert doc == {"kind": "monthly", "day": -1, "every": 1, "start": "2026-03", "at": "18:00",
+                   "timezone": "Europe/Berlin"}
+    assert picker.preview.text().splitlines()[:2] == ["31 Mar 18:00", "30 Apr 18:00"]
+    picker.day_kind.setCurrentIndex(picker.day_kind.findData("weekday"))
+    picker.nth_box.setCurrentIndex(picker.nth_box.findData(-1))
+    picker.weekday_box.setCurrentIndex(picker.weekday_box.findData("workday"))
+    picker.months_spin.setValue(3)
+    assert picker.nth_box.isVisible() and picker.weekday_box.isVisible()
+    doc = picker.trigger()
+    assert doc == {"kind": "monthly", "weekday": "workday", "nth": -1, "every": 3,
+                   "start": "2026-03", "at": "18:00", "timezone": "Europe/Berlin"}
+    assert picker.preview.text().splitlines()[:2] == ["31 Mar 18:00", "30 Jun 18:00"]
+    stored = {"kind": "monthly", "day": -2, "every": 24, "start": "2025-02", "at": "07:30",
+              "timezone": "Europe/Berlin"}
+    other = make_picker(qtbot)
+    assert other.load_trigger(stored) == "monthly"
+    assert other.day_kind.currentData() == "before_last" and other.day_spin.value() == 2
+    assert other.months_spin.value() == 24 and other.trigger() == stored  # start kept
+    with pytest.raises(InvalidInput):
+        parse_definition({"title": "t", "runner": {"kind": "command", "command": "true"},
+                          "trigger": {**stored, "nth": 1}}, CTX)
+    picker.show_error("trigger.every", "too many")
+    assert picker.errors["months"].isVisibleTo(picker)

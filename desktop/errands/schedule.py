@@ -82,6 +82,19 @@ def _next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None
     return None
 
 
+def monthly_start(fields: dict[str, object], hour: int, minute: int, tz_name: str,
+                  now: datetime) -> str:
+    """The month ("YYYY-MM") a new ``monthly`` grid starts in: the first from ``now`` in
+    which its day is still ahead, so "every 3 months on the 5th" first runs on the coming
+    5th. (``fields``: ``day``, or ``weekday`` and ``nth``.)"""
+    local = now.astimezone(zone(tz_name))
+    probe = MonthlyTrigger(hour, minute, tz_name, local.year * 12 + local.month - 1, 1,
+                           **fields)  # type: ignore[arg-type]
+    first = next_fire(probe, now)
+    month = first.astimezone(zone(tz_name)) if first is not None else local
+    return f"{month.year:04d}-{month.month:02d}"
+
+
 _MONTHS_AHEAD = 1200  # a day that exists this rarely (29 February every 7 years) still fires
 
 

@@ -270,21 +270,12 @@ def _one_clock(found: _Found, ctx: _Context) -> str:
 def _monthly(fields: dict, every: int, at: str, ctx: _Context, said: str | None) -> dict:
     """A ``monthly`` trigger whose grid starts in the first month, from now, that has its
     day still ahead (so "every 3 months on the 5th" first runs on the coming 5th)."""
-    from ..definition import MonthlyTrigger
-    from ..schedule import next_fire
+    from ..schedule import monthly_start
 
-    hour, minute = int(at[:2]), int(at[3:])
-    local = ctx.now.astimezone(ctx.tz)
-    this_month = local.year * 12 + local.month - 1
-    probe = MonthlyTrigger(hour, minute, ctx.tz_name, this_month, 1, **fields)
-    first = next_fire(probe, ctx.now)
-    if first is None:
-        raise _refuse(f"'{said}' never comes", _EXPECTED, "on the last day of the month",
-                      (said or "",))
-    start_local = first.astimezone(ctx.tz)
-    start = f"{start_local.year:04d}-{start_local.month:02d}"
+    start = monthly_start(fields, int(at[:2]), int(at[3:]), ctx.tz_name, ctx.now)
     if every > 1 and said:
-        ctx.warn(f"'{said}' counts from {start_local:%B %Y}")
+        first = date(int(start[:4]), int(start[5:]), 1)
+        ctx.warn(f"'{said}' counts from {first:%B %Y}")
     return {"kind": "monthly", **fields, "every": every, "start": start, "at": at,
             "timezone": ctx.tz_name}
 

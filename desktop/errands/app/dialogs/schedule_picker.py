@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from ...cron import CronExpression
 from ...definition import CronTrigger, ParseContext, Trigger, parse_definition
 from ...errors import InvalidInput
-from ...schedule import iter_fires, wall_clock
+from ...schedule import iter_fires, monthly_start, wall_clock
 from ...timeutil import (
     format_duration,
     format_instant,
@@ -95,6 +95,8 @@ def friendly_cron(expression: str) -> dict[str, Any] | None:
         args = {k: v for k, v in values.items() if k in ("days", "day")}
         if cron_text(mode, values["time"], **args) != text:
             return None     # "0 09 * * *", "0 9 * * SUN,MON": Advanced, as written
+        if mode == "monthly":   # a day of every month: the plain choice of the monthly row
+            values.update(day_kind="day", months=1)
         return values
     return None
 
@@ -154,7 +156,7 @@ class SchedulePicker(QWidget):
                 ("daily", self.tr("Every day at…")),
                 ("weekdays", self.tr("Every weekday (Monday to Friday) at…")),
                 ("weekly", self.tr("On chosen days of the week at…")),
-                ("monthly", self.tr("Once a month, on a day at…")),
+                ("monthly", self.tr("On a day of the month at…")),
                 ("after", self.tr("Again after each run finishes, after a wait")),
                 ("manual", self.tr("Only when I run it")),
                 ("advanced", self.tr("Advanced: a cron expression"))):
@@ -200,16 +202,62 @@ class SchedulePicker(QWidget):
         days_row.setFocusProxy(self.day_boxes[0])
         self.days_row = days_row
 
+        self.day_kind = QComboBox()
+        self.day_kind.setAccessibleName(self.tr("Which day of the month"))
+        for value, text in (("day", self.tr("Day")), ("last", self.tr("The last day")),
+                            ("before_last", self.tr("Day counted from the end")),
+                            ("weekday", self.tr("A weekday of the month"))):
+            self.day_kind.addItem(text, value)
         self.day_spin = QSpinBox()
         self.day_spin.setRange(1, 31)
         self.day_spin.setAccessibleName(self.tr("Day of the month"))
+        self.nth_box = QComboBox()
+        self.nth_box.setAccessibleName(self.tr("Which one in the month"))
+        for value, text in ((1, self.tr("first")), (2, self.tr("second")),
+                            (3, self.tr("third")), (4, self.tr("fourth")),
+                            (5, self.tr("fifth")), (-1, self.tr("last")),
+                            (-2, self.tr("second to last")), (-3, self.tr("third to last"))):
+            self.nth_box.addItem(text, value)
+        self.weekday_box = QComboBox()
+        self.weekday_box.setAccessibleName(self.tr("Weekday"))
+        for value, text in (("mon", self.tr("Monday")), ("tue", self.tr("Tuesday")),
+                            ("wed", self.tr("Wednesday")), ("thu", self.tr("Thursday")),
+                            ("fri", self.tr("Friday")), ("sat", self.tr("Saturday")),
+                            ("sun", self.tr("Sunday")),
+                            ("workday", self.tr("working day (Monday to Friday)"))):
+            self.weekday_box.addItem(text, value)
         self.day_note = QLabel(self.tr("Months without this day are skipped."))
+        self.day_note.setWordWrap(True)
         day_row = QWidget()
-        day_layout = QHBoxLayout(day_row)
+        day_column = QVBoxLayout(day_row)
+        day_column.setContentsMargins(0, 0, 0, 0)
+        day_layout = QHBoxLayout()
         day_layout.setContentsMargins(0, 0, 0, 0)
+        day_layout.addWidget(self.day_kind)
         day_layout.addWidget(self.day_spin)
-        day_layout.addWidget(self.day_note, 1)
-        day_row.setFocusProxy(self.day_spin)
+        day_layout.addStretch(1)
+        weekday_layout = QHBoxLayout()        # its own line: it fits a narrow window
+        weekday_layout.setContentsMargins(0, 0, 0, 0)
+        weekday_layout.addWidget(self.nth_box)
+        weekday_layout.addWidget(self.weekday_box)
+        weekday_layout.addStretch(1)
+        day_column.addLayout(day_layout)
+        day_column.addLayout(weekday_layout)
+        day_column.addWidget(self.day_note)
+        day_row.setFocusProxy(self.day_kind)
+        self.months_spin = QSpinBox()
+        self.months_spin.setRange(1, 120)
+        self.months_spin.setAccessibleName(self.tr("Months apart"))
+        self.months_spin.setToolTip(self.tr("1: every month; 3: every quarter; 12: every "
+                                            "year; 24: every other year"))
+        months_row = QWidget()
+        months_layout = QHBoxLayout(months_row)
+        months_layout.setContentsMargins(0, 0, 0, 0)
+        months_layout.addWidget(self.months_spin)
+        self.months_note = QLabel(self.tr("month(s) apart"))
+        months_layout.addWidget(self.months_note, 1)
+        months_row.setFocusProxy(self.months_spin)
+        self._monthly_start: tuple[int, str] | None = None    # (every, start) as loaded
 
         self.time_edit = QTimeEdit(QTime(9, 0))
         self.time_edit.setDisplayFormat("HH:mm")
@@ -253,6 +301,7 @@ class SchedulePicker(QWidget):
                 ("interval", self.tr("Wait"), after_row),
                 ("days", self.tr("Days"), days_row),
                 ("day", self.tr("Day"), day_row),
+                ("months", self.tr("Every"), months_row),
                 ("time", self.tr("At"), self.time_edit),
                 ("expression", self.tr("Expression"), self.cron_edit),
                 ("kept", self.tr("Schedule"), self.kept_words),
@@ -262,8 +311,11 @@ class SchedulePicker(QWidget):
         self.errors["expression"].setVisible(False)
 
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
+        self.day_kind.currentIndexChanged.connect(self._day_kind_changed)
         for signal in (self.once_edit.dateTimeChanged, self.time_edit.timeChanged,
                        self.day_spin.valueChanged, self.cron_edit.textChanged,
+                       self.nth_box.currentIndexChanged, self.weekday_box.currentIndexChanged,
+                       self.months_spin.valueChanged,
                        self.every_edit.changed, self.after_edit.changed,
                        self.zone_box.zone_changed):
             signal.connect(self._edited)
@@ -273,6 +325,7 @@ class SchedulePicker(QWidget):
         start = (self.clock() + timedelta(hours=1)).astimezone(zone(self.zone_name()))
         self._set_once(start.replace(minute=0, second=0, microsecond=0, tzinfo=None))
         self.set_mode("daily")
+        self._day_kind_changed()
         self._mode_changed()
 
     def _row(self, key: str, label: str, widget: QWidget) -> QWidget:
@@ -334,7 +387,14 @@ class SchedulePicker(QWidget):
             if mode == "weekly":
                 out["days"] = self._days()
             if mode == "monthly":
-                out["day"] = self.day_spin.value()
+                kind = self.day_kind.currentData()
+                out["day_kind"] = kind
+                out["months"] = self.months_spin.value()
+                if kind in ("day", "before_last"):
+                    out["day"] = self.day_spin.value()
+                elif kind == "weekday":
+                    out["nth"] = self.nth_box.currentData()
+                    out["weekday"] = self.weekday_box.currentData()
         elif mode == "advanced":
             out["expression"] = " ".join(self.cron_edit.text().split())
         elif mode == "kept":
@@ -357,8 +417,15 @@ class SchedulePicker(QWidget):
             if "days" in values:
                 for i, box in enumerate(self.day_boxes):
                     box.setChecked(i in values["days"])
+            for key, box in (("day_kind", self.day_kind), ("nth", self.nth_box),
+                             ("weekday", self.weekday_box)):
+                if key in values:
+                    box.setCurrentIndex(max(0, box.findData(values[key])))
+            self._day_kind_changed()
             if "day" in values:
                 self.day_spin.setValue(values["day"])
+            if "months" in values:
+                self.months_spin.setValue(values["months"])
             if "expression" in values:
                 self.cron_edit.setText(values["expression"])
             if "mode" in values:
@@ -407,8 +474,41 @@ class SchedulePicker(QWidget):
         if mode == "weekly" and not self._days():
             raise InvalidInput("trigger.days", self.tr("choose at least one day"),
                                self.tr("one or more days of the week"), "")
+        if mode == "monthly" and (self.day_kind.currentData() != "day"
+                                  or self.months_spin.value() > 1):
+            return self._monthly_trigger(tz_name)
         expression = cron_text(mode, self._time(), self._days(), self.day_spin.value())
         return {"kind": "cron", "expression": expression, "timezone": tz_name}
+
+    def _month_fields(self) -> dict[str, Any]:
+        kind = self.day_kind.currentData()
+        if kind == "day":
+            return {"day": self.day_spin.value()}
+        if kind == "last":
+            return {"day": -1}
+        if kind == "before_last":
+            return {"day": -self.day_spin.value()}
+        return {"weekday": self.weekday_box.currentData(), "nth": self.nth_box.currentData()}
+
+    def _monthly_trigger(self, tz_name: str) -> dict[str, Any]:
+        """A day cron cannot say, or a day every N months: a ``monthly`` trigger; its grid
+        keeps the start it was loaded with, else starts at the first month ahead."""
+        fields, at, every = self._month_fields(), self._time(), self.months_spin.value()
+        kept = self._monthly_start
+        start = kept[1] if kept and kept[0] == every else monthly_start(
+            fields, at.hour, at.minute, tz_name, self.clock())
+        return {"kind": "monthly", **fields, "every": every, "start": start,
+                "at": f"{at.hour:02d}:{at.minute:02d}", "timezone": tz_name}
+
+    def _day_kind_changed(self, _index: int = 0) -> None:
+        kind = self.day_kind.currentData()
+        self.day_spin.setVisible(kind in ("day", "before_last"))
+        self.day_spin.setRange(2 if kind == "before_last" else 1, 31)
+        # 2 from the end is the day before the last
+        self.day_spin.setSuffix(self.tr(" from the end") if kind == "before_last" else "")
+        self.nth_box.setVisible(kind == "weekday")
+        self.weekday_box.setVisible(kind == "weekday")
+        self._edited()
 
     def load_trigger(self, doc: dict[str, Any]) -> str:
         """Show a stored trigger; returns the mode it is shown as."""
@@ -416,6 +516,7 @@ class SchedulePicker(QWidget):
         try:
             self._set_kept(None)
             self._start_at = {}
+            self._monthly_start = None
             kind = doc.get("kind")
             mode = "kept"
             if kind == "manual":
@@ -431,6 +532,11 @@ class SchedulePicker(QWidget):
                     mode = kind
                     if doc.get("start_at"):
                         self._start_at[kind] = (gap, doc["start_at"])
+            elif kind == "monthly":
+                self.set_values(self._monthly_values(doc))
+                self._loading = True
+                self._monthly_start = (int(doc.get("every") or 1), str(doc.get("start")))
+                mode = "monthly"
             elif kind == "cron":
                 expression = " ".join(str(doc.get("expression", "")).split())
                 if doc.get("timezone"):
@@ -458,6 +564,25 @@ class SchedulePicker(QWidget):
             self._loading = False
         self._mode_changed()
         return mode
+
+    @staticmethod
+    def _monthly_values(doc: dict[str, Any]) -> dict[str, Any]:
+        """The picker's values for a ``monthly`` trigger document."""
+        values: dict[str, Any] = {"mode": "monthly", "months": int(doc.get("every") or 1)}
+        if doc.get("timezone"):
+            values["zone"] = doc["timezone"]
+        clock = str(doc.get("at") or "09:00")
+        values["time"] = time(int(clock[:2]), int(clock[3:5]))
+        day = doc.get("day")
+        if isinstance(day, int) and day > 0:
+            values.update(day_kind="day", day=day)
+        elif day == -1:
+            values["day_kind"] = "last"
+        elif isinstance(day, int) and day < -1:
+            values.update(day_kind="before_last", day=-day)
+        else:
+            values.update(day_kind="weekday", nth=doc.get("nth"), weekday=doc.get("weekday"))
+        return values
 
     def _set_kept(self, doc: dict[str, Any] | None) -> None:
         self._kept = doc
@@ -522,6 +647,7 @@ class SchedulePicker(QWidget):
         mode = self.mode()
         show = {"at": mode == "once", "every": mode == "every", "interval": mode == "after",
                 "days": mode == "weekly", "day": mode == "monthly",
+                "months": mode == "monthly",
                 "time": mode in CRON_MODES, "expression": mode == "advanced",
                 "kept": mode == "kept", "timezone": mode not in ("manual",),
                 "preview": True, "mode": True}
@@ -538,7 +664,9 @@ class SchedulePicker(QWidget):
     def _refresh(self) -> None:
         if self.mode() == "advanced":
             self._describe_cron()
-        self.day_note.setVisible(self.day_spin.value() > 28)
+        kind = self.day_kind.currentData()
+        self.day_note.setVisible(kind == "weekday" and abs(self.nth_box.currentData()) == 5
+                                 or kind in ("day", "before_last") and self.day_spin.value() > 28)
         self.preview.setText("\n".join(self.preview_lines()))
 
     def _describe_cron(self) -> None:
@@ -566,6 +694,10 @@ class SchedulePicker(QWidget):
         part = part.split("[", 1)[0].split(".", 1)[0]
         if part in ("at", "in"):
             return "at"
+        if self.mode() == "monthly" and part in ("every", "start"):
+            return "months"
+        if self.mode() == "monthly" and part in ("day", "weekday", "nth"):
+            return "day"
         if part in ("every", "interval", "days", "timezone"):
             return part
         if part == "expression":
