@@ -3585,6 +3585,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Fragt Sie, bevor Befehle ausgeführt oder Dateien geändert werden</translation>
         </message>
         <message>
+            <source>At most {max_kib} KiB.</source>
+            <translation>Höchstens {max_kib} KiB.</translation>
+        </message>
+        <message>
+            <source>At most {max} characters; this has {length}.</source>
+            <translation>Höchstens {max} Zeichen; hier sind es {length}.</translation>
+        </message>
+        <message>
             <source>Attempt %1 failed (%2) · retrying at %3</source>
             <translation>Versuch %1 fehlgeschlagen (%2) · neuer Versuch um %3</translation>
         </message>
@@ -3628,6 +3636,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>%1 wählen</translation>
         </message>
         <message>
+            <source>Choose a whole number from {low} to {high}.</source>
+            <translation>Wählen Sie eine ganze Zahl von {low} bis {high}.</translation>
+        </message>
+        <message>
+            <source>Choose one of: {options}.</source>
+            <translation>Wählen Sie eines von: {options}.</translation>
+        </message>
+        <message>
             <source>Choose the folder for %1</source>
             <translation>Den Ordner für %1 wählen</translation>
         </message>
@@ -3642,6 +3658,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Continues one conversation (keeps up to %1 tokens of history)</source>
             <translation>Führt ein Gespräch fort (behält bis zu %1 Tokens Verlauf)</translation>
+        </message>
+        <message>
+            <source>Conversation</source>
+            <translation>Unterhaltung</translation>
         </message>
         <message>
             <source>Cron "%1"</source>
@@ -3855,6 +3875,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Läuft wieder %1 nach dem Ende dieses Laufs.</translation>
         </message>
         <message>
+            <source>Folder</source>
+            <translation>Ordner</translation>
+        </message>
+        <message>
             <source>From a template</source>
             <translation>Aus einer Vorlage</translation>
         </message>
@@ -3887,6 +3911,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Fertig.</translation>
         </message>
         <message>
+            <source>It holds a character that is not allowed here ({char}); use plain text.</source>
+            <translation>Es enthält ein Zeichen, das hier nicht erlaubt ist ({char}); verwenden Sie einfachen Text.</translation>
+        </message>
+        <message>
             <source>It waits for your decision in Errands.</source>
             <translation>Sie wartet in Errands auf Ihre Entscheidung.</translation>
         </message>
@@ -3905,6 +3933,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Message</source>
             <translation>Nachricht</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>Modell</translation>
         </message>
         <message>
             <source>Never allowed</source>
@@ -3975,6 +4007,18 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Pausiert: niemand hat geantwortet</translation>
         </message>
         <message>
+            <source>Permissions</source>
+            <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Policies</source>
+            <translation>Regeln</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>Prompt</translation>
+        </message>
+        <message>
             <source>Proposed by an agent</source>
             <translation>Von einem Agenten vorgeschlagen</translation>
         </message>
@@ -4039,6 +4083,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Gleiche Minute</translation>
         </message>
         <message>
+            <source>Schedule</source>
+            <translation>Zeitplan</translation>
+        </message>
+        <message>
             <source>Scheduled</source>
             <translation>Geplant</translation>
         </message>
@@ -4067,12 +4115,20 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Läuft noch</translation>
         </message>
         <message>
+            <source>Stops</source>
+            <translation>Endet</translation>
+        </message>
+        <message>
             <source>Stops %1</source>
             <translation>Stoppt %1</translation>
         </message>
         <message>
             <source>Succeeded</source>
             <translation>Erfolgreich</translation>
+        </message>
+        <message>
+            <source>That runs more often than Errands allows (at least {min} apart, in the settings); choose a longer interval.</source>
+            <translation>Das läuft öfter, als Errands erlaubt (mindestens {min} Abstand, in den Einstellungen); wählen Sie einen längeren Abstand.</translation>
         </message>
         <message>
             <source>The agent asks you a question and waits for your answer.</source>
@@ -4115,6 +4171,18 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Diese Automatisierung kann nicht laufen: %1</translation>
         </message>
         <message>
+            <source>This is needed.</source>
+            <translation>Das wird benötigt.</translation>
+        </message>
+        <message>
+            <source>This is not a date and time Errands can read.</source>
+            <translation>Das ist kein Datum mit Uhrzeit, das Errands lesen kann.</translation>
+        </message>
+        <message>
+            <source>This is the wrong kind of value.</source>
+            <translation>Das ist die falsche Art von Wert.</translation>
+        </message>
+        <message>
             <source>This pattern does not match this call, so it would not allow it.</source>
             <translation>Dieses Muster passt nicht auf diesen Aufruf und würde ihn daher nicht erlauben.</translation>
         </message>
@@ -4133,6 +4201,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Timed out</source>
             <translation>Zeitüberschreitung</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>Titel</translation>
         </message>
         <message>
             <source>To review</source>
@@ -4173,6 +4245,18 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Without asking: %1</source>
             <translation>Ohne Nachfrage: %1</translation>
+        </message>
+        <message>
+            <source>Write a length of time such as 30s, 15m, 2h or 1d (at most 366 days).</source>
+            <translation>Schreiben Sie eine Zeitspanne wie 30s, 15m, 2h oder 1d (höchstens 366 Tage).</translation>
+        </message>
+        <message>
+            <source>Write something here.</source>
+            <translation>Schreiben Sie hier etwas hinein.</translation>
+        </message>
+        <message>
+            <source>Write the whole path, starting at /.</source>
+            <translation>Schreiben Sie den ganzen Pfad, beginnend mit /.</translation>
         </message>
         <message numerus="yes">
             <source>after %n runs</source>
@@ -4455,6 +4539,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>yesterday %1</source>
             <translation>gestern %1</translation>
+        </message>
+        <message>
+            <source>“{zone}” is not a time zone; choose one from the list.</source>
+            <translation>„{zone}“ ist keine Zeitzone; wählen Sie eine aus der Liste.</translation>
         </message>
         <message numerus="yes">
             <source>… and %n more</source>

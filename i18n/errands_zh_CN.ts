@@ -3547,6 +3547,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>运行命令或修改文件前先询问您</translation>
         </message>
         <message>
+            <source>At most {max_kib} KiB.</source>
+            <translation>最多 {max_kib} KiB。</translation>
+        </message>
+        <message>
+            <source>At most {max} characters; this has {length}.</source>
+            <translation>最多 {max} 个字符；这里有 {length} 个。</translation>
+        </message>
+        <message>
             <source>Attempt %1 failed (%2) · retrying at %3</source>
             <translation>第 %1 次尝试失败（%2）· 将于 %3 重试</translation>
         </message>
@@ -3589,6 +3597,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>选择%1</translation>
         </message>
         <message>
+            <source>Choose a whole number from {low} to {high}.</source>
+            <translation>请选择 {low} 到 {high} 之间的整数。</translation>
+        </message>
+        <message>
+            <source>Choose one of: {options}.</source>
+            <translation>请选择其中之一：{options}。</translation>
+        </message>
+        <message>
             <source>Choose the folder for %1</source>
             <translation>选择 %1 的文件夹</translation>
         </message>
@@ -3603,6 +3619,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Continues one conversation (keeps up to %1 tokens of history)</source>
             <translation>延续同一个对话（最多保留 %1 个词元的历史）</translation>
+        </message>
+        <message>
+            <source>Conversation</source>
+            <translation>对话</translation>
         </message>
         <message>
             <source>Cron "%1"</source>
@@ -3811,6 +3831,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>本次运行结束 %1 后再次触发。</translation>
         </message>
         <message>
+            <source>Folder</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
             <source>From a template</source>
             <translation>来自模板</translation>
         </message>
@@ -3843,6 +3867,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>运行完成。</translation>
         </message>
         <message>
+            <source>It holds a character that is not allowed here ({char}); use plain text.</source>
+            <translation>其中含有此处不允许的字符（{char}）；请使用纯文本。</translation>
+        </message>
+        <message>
             <source>It waits for your decision in Errands.</source>
             <translation>它正在 Errands 中等待您的决定。</translation>
         </message>
@@ -3861,6 +3889,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Message</source>
             <translation>消息</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
         </message>
         <message>
             <source>Never allowed</source>
@@ -3931,6 +3963,18 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>因无人回应而暂停</translation>
         </message>
         <message>
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <source>Policies</source>
+            <translation>策略</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>提示</translation>
+        </message>
+        <message>
             <source>Proposed by an agent</source>
             <translation>由智能体提议</translation>
         </message>
@@ -3995,6 +4039,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>同一分钟</translation>
         </message>
         <message>
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+        <message>
             <source>Scheduled</source>
             <translation>计划时间</translation>
         </message>
@@ -4023,12 +4071,20 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>仍在运行</translation>
         </message>
         <message>
+            <source>Stops</source>
+            <translation>停止</translation>
+        </message>
+        <message>
             <source>Stops %1</source>
             <translation>停止条件：%1</translation>
         </message>
         <message>
             <source>Succeeded</source>
             <translation>成功</translation>
+        </message>
+        <message>
+            <source>That runs more often than Errands allows (at least {min} apart, in the settings); choose a longer interval.</source>
+            <translation>运行得比 Errands 允许的更频繁（设置中规定至少间隔 {min}）；请选择更长的间隔。</translation>
         </message>
         <message>
             <source>The agent asks you a question and waits for your answer.</source>
@@ -4071,6 +4127,18 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>此自动化任务无法运行：%1</translation>
         </message>
         <message>
+            <source>This is needed.</source>
+            <translation>此项必填。</translation>
+        </message>
+        <message>
+            <source>This is not a date and time Errands can read.</source>
+            <translation>这不是 Errands 能读懂的日期和时间。</translation>
+        </message>
+        <message>
+            <source>This is the wrong kind of value.</source>
+            <translation>值的类型不对。</translation>
+        </message>
+        <message>
             <source>This pattern does not match this call, so it would not allow it.</source>
             <translation>此模式与此调用不匹配，因此不会允许它。</translation>
         </message>
@@ -4089,6 +4157,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Timed out</source>
             <translation>超时</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>标题</translation>
         </message>
         <message>
             <source>To review</source>
@@ -4129,6 +4201,18 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Without asking: %1</source>
             <translation>无需询问：%1</translation>
+        </message>
+        <message>
+            <source>Write a length of time such as 30s, 15m, 2h or 1d (at most 366 days).</source>
+            <translation>请写一个时长，例如 30s、15m、2h 或 1d（最多 366 天）。</translation>
+        </message>
+        <message>
+            <source>Write something here.</source>
+            <translation>请在这里填写内容。</translation>
+        </message>
+        <message>
+            <source>Write the whole path, starting at /.</source>
+            <translation>请写出以 / 开头的完整路径。</translation>
         </message>
         <message numerus="yes">
             <source>after %n runs</source>
@@ -4405,6 +4489,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>yesterday %1</source>
             <translation>昨天 %1</translation>
+        </message>
+        <message>
+            <source>“{zone}” is not a time zone; choose one from the list.</source>
+            <translation>“{zone}”不是时区；请从列表中选择。</translation>
         </message>
         <message numerus="yes">
             <source>… and %n more</source>

@@ -53,7 +53,7 @@ class Result:
         assert self.out == "", self.out
         doc = json.loads(self.err)
         assert set(doc) == {"error"}
-        assert ERROR_KEYS <= set(doc["error"]) <= ERROR_KEYS | {"words"}   # words: optional
+        assert ERROR_KEYS <= set(doc["error"]) <= ERROR_KEYS | {"words", "reason", "values"}
         return doc["error"]
 
     def __str__(self) -> str:

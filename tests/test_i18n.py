@@ -199,3 +199,53 @@ def test_monthly_schedules_are_worded_in_the_chosen_language(
         assert got == expected
     finally:
         i18n.uninstall(qapp)
+
+
+REFUSED = [  # a definition the real parser refuses, its reason, and the German words
+    ({"title": ""}, "empty", "Schreiben Sie hier etwas hinein."),
+    ({"title": "x" * 130}, "too_long", "Höchstens 120 Zeichen; hier sind es 130."),
+    ({"title": "a\x07b"}, "characters", "Es enthält ein Zeichen, das hier nicht erlaubt ist "
+                                        "(U+0007); verwenden Sie einfachen Text."),
+    ({"workdir": "projects/site"}, "not_absolute", "Schreiben Sie den ganzen Pfad, beginnend "
+                                                   "mit /."),
+    ({"policy": {"max_steps": 0}}, "range", "Wählen Sie eine ganze Zahl von 1 bis 10.000."),
+    ({"overlap": "sometimes"}, "choice", "Wählen Sie eines von: skip, queue_one, "
+                                         "cancel_previous."),
+    ({"policy": {"timeout": "soon"}}, "duration", "Schreiben Sie eine Zeitspanne wie 30s, "
+                                                  "15m, 2h oder 1d (höchstens 366 Tage)."),
+    ({"trigger": {"kind": "cron", "expression": "0 9 * * *", "timezone": "Mars/Olympus"}},
+     "zone", "„Mars/Olympus“ ist keine Zeitzone; wählen Sie eine aus der Liste."),
+    ({"trigger": {"kind": "every", "every": "1m"}}, "too_often",
+     "Das läuft öfter, als Errands erlaubt (mindestens 10m Abstand, in den Einstellungen); "
+     "wählen Sie einen längeren Abstand."),
+    ({"stop": {"until": "tomorrow"}, "trigger": {"kind": "every", "every": "1h"}}, "instant",
+     "Das ist kein Datum mit Uhrzeit, das Errands lesen kann."),
+]
+
+
+@pytest.mark.parametrize("change, reason, german", REFUSED,
+                         ids=[r[1] for r in REFUSED])
+def test_engine_refusals_carry_a_reason_the_window_words_in_its_language(
+        qapp: QApplication, change: dict, reason: str, german: str) -> None:
+    """What the engine refuses reaches the window as a code, a field and values (through
+    the control channel's error payload too), and the window says it in its own words:
+    no English in a German form."""
+    from errands.channel import error_from_payload
+    from errands.definition import ParseContext, parse_definition
+    from errands.errors import InvalidInput
+    doc = {"title": "Backup", "runner": {"kind": "command", "command": "true"},
+           "trigger": {"kind": "manual"}, **change}
+    with pytest.raises(InvalidInput) as refused:
+        parse_definition(doc, ParseContext(now=datetime(2026, 12, 5, tzinfo=timezone.utc),
+                                           min_interval=timedelta(minutes=10)))
+    assert refused.value.reason == reason, refused.value
+    payload = {**refused.value.to_dict(), "kind": "InvalidInput"}
+    again = error_from_payload(payload)
+    assert isinstance(again, InvalidInput)
+    assert (again.reason, again.values, again.field) == (
+        reason, refused.value.values, refused.value.field)
+    i18n.install(qapp, "de")
+    try:
+        assert words.refusal_words(again, timezone.utc) == german
+    finally:
+        i18n.uninstall(qapp)

@@ -132,11 +132,15 @@ def error_from_payload(body: object) -> ErrandsError:
     if kind == "InvalidInput":
         said = body.get("words")
         reason = body.get("reason")
+        values = body.get("values")
         return InvalidInput(body.get("field"), message, body.get("expected"),  # type: ignore[arg-type]
                             body.get("example"), code=code,
                             words=tuple(w for w in said if isinstance(w, str))
                             if isinstance(said, list) else (),
-                            reason=reason if isinstance(reason, str) else None)
+                            reason=reason if isinstance(reason, str) else None,
+                            values={k: v for k, v in values.items() if isinstance(k, str)
+                                    and isinstance(v, (str, int)) and not isinstance(v, bool)}
+                            if isinstance(values, dict) else None)
     if kind == "Conflict":
         return Conflict(code, message)
     if kind == "StoreError":

@@ -384,20 +384,24 @@ class _Reader:
         value = self.doc.get(key)
         if value is None:
             if required:
-                raise InvalidInput(self.name(key), "is required", "a non-empty string", example)
+                raise InvalidInput(self.name(key), "is required", "a non-empty string", example,
+                                   reason="required")
             return default
         if not isinstance(value, str):
             raise InvalidInput(self.name(key), f"expected a string, got {_kind(value)}",
-                               "a string", example)
+                               "a string", example, reason="kind")
         if required and not value.strip():
-            raise InvalidInput(self.name(key), "must not be empty", "a non-empty string", example)
+            raise InvalidInput(self.name(key), "must not be empty", "a non-empty string", example,
+                               reason="empty")
         if max_chars is not None and len(value) > max_chars:
             raise InvalidInput(self.name(key), f"is {len(value)} characters long",
-                               f"at most {max_chars} characters", example)
+                               f"at most {max_chars} characters", example, reason="too_long",
+                               values={"max": max_chars, "length": len(value)})
         check_text(value, self.name(key), forbid, example)
         if max_bytes is not None and len(value.encode()) > max_bytes:
             raise InvalidInput(self.name(key), f"is {len(value.encode())} bytes long",
-                               f"at most {max_bytes // 1024} KiB", example)
+                               f"at most {max_bytes // 1024} KiB", example, reason="too_large",
+                               values={"max_kib": max_bytes // 1024})
         return value
 
     def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
@@ -406,7 +410,8 @@ class _Reader:
             return default
         if value not in options:
             raise InvalidInput(self.name(key), f"unsupported value {shown(value)}",
-                               "one of " + ", ".join(options), options[0])
+                               "one of " + ", ".join(options), options[0], reason="choice",
+                               values={"options": ", ".join(options)})
         return str(value)
 
     def integer(self, key: str, low: int, high: int, default: int | None,
@@ -419,7 +424,8 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidInput(self.name(key), f"expected a whole number from {low} to {high}, "
                                f"got {_brief(value)}", f"a whole number from {low} to {high}",
-                               str(default if default is not None else low))
+                               str(default if default is not None else low), reason="range",
+                               values={"low": low, "high": high})
         return value
 
     def number(self, key: str, low: float, high: float, default: float) -> float:
@@ -471,7 +477,8 @@ def check_text(value: str, field: str, forbid: re.Pattern[str] = LINE_TEXT,
         what = ("a lone surrogate (not text)" if "\ud800" <= char <= "\udfff" else
                 "a line separator" if char in "\u2028\u2029" else "a control character")
         raise InvalidInput(field, f"contains {what} U+{ord(char):04X} at position {bad.start()}",
-                           _RULES[forbid], example)
+                           _RULES[forbid], example, reason="characters",
+                           values={"char": f"U+{ord(char):04X}"})
     return value
 
 
@@ -534,7 +541,8 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
     workdir = r.text("workdir", max_chars=4096, forbid=PATH_TEXT, example="/home/me/projects/site")
     if workdir is not None and not os.path.isabs(workdir):
         raise InvalidInput("workdir", f"not an absolute path: {workdir!r}",
-                           "an absolute folder path", "/home/me/projects/site")
+                           "an absolute folder path", "/home/me/projects/site",
+                           reason="not_absolute")
     worktree = r.boolean("worktree", False)
     if worktree:
         _check_worktree(runner, context, workdir)
@@ -614,7 +622,8 @@ def _check_floor(path: str, gap: timedelta, ctx: ParseContext, what: str) -> Non
                            f"than the minimum interval of {format_duration(ctx.min_interval)}",
                            f"at least {format_duration(ctx.min_interval)} between fires "
                            "(setting min_interval)", format_duration(max(ctx.min_interval,
-                                                                          timedelta(minutes=5))))
+                                                                          timedelta(minutes=5))),
+                           reason="too_often", values={"min": format_duration(ctx.min_interval)})
 
 
 def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:

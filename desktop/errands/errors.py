@@ -27,6 +27,26 @@ class ErrandsError(Exception):
         return self.message
 
 
+# Why a value was refused, for clients that word refusals themselves (the window does, in
+# its language); ``values`` carries what the words need.
+REASONS = {
+    "required": "a value is needed",
+    "empty": "the text is blank",
+    "too_long": "values max (characters) and length",
+    "too_large": "values max_kib",
+    "characters": "a character that is not allowed (values char, e.g. U+0007)",
+    "kind": "the wrong kind of value (a number for text …)",
+    "range": "values low and high",
+    "choice": "values options (comma-separated)",
+    "not_absolute": "a path that does not start at /",
+    "past": "an instant already past (words: the instant)",
+    "too_often": "fires more often than the engine allows (values min, a duration)",
+    "zone": "not a time zone (values zone)",
+    "duration": "not a length of time (30s, 15m, 2h, 1d) or over 366 days",
+    "instant": "not an RFC 3339 instant with an offset",
+}
+
+
 class InvalidInput(ErrandsError):
     """A definition, argument, schedule or file that does not have the expected shape."""
 
@@ -35,27 +55,32 @@ class InvalidInput(ErrandsError):
 
     def __init__(self, field: str, message: str, expected: str | None = None,
                  example: str | None = None, code: str = "invalid_input",
-                 words: tuple[str, ...] = (), reason: str | None = None) -> None:
+                 words: tuple[str, ...] = (), reason: str | None = None,
+                 values: dict[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.expected = expected
         self.example = example
         self.code = code
         self.words = words          # the words of the input refused (a phrase's "except tomorrow")
-        # why, for a client that words the refusal itself: "past" (``words``: the instant)
+        # why, for a client that words the refusal itself (REASONS), and the values its
+        # words need ("too_long": {"max": 120, "length": 140})
         self.reason = reason
+        self.values: dict[str, str | int] = dict(values or {})
 
     def with_prefix(self, prefix: str) -> "InvalidInput":
         """The same error, its field placed under ``prefix`` (``trigger`` + ``expression``)."""
         field = f"{prefix}.{self.field}" if self.field else prefix
         return InvalidInput(field, self.message, self.expected, self.example, self.code,
-                            self.words, self.reason)
+                            self.words, self.reason, self.values)
 
     def to_dict(self) -> dict[str, Any]:
         doc = {"code": self.code, "field": self.field, "message": self.message,
                "expected": self.expected, "example": self.example}
         if self.reason:
             doc["reason"] = self.reason
+        if self.values:
+            doc["values"] = dict(self.values)
         return {**doc, "words": list(self.words)} if self.words else doc
 
     def __str__(self) -> str:

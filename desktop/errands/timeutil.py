@@ -31,12 +31,15 @@ _RFC3339 = re.compile(
 def parse_duration(text: object, field: str = "duration") -> timedelta:
     if not isinstance(text, str) or not _DURATION.fullmatch(text):
         raise InvalidInput(field, f"not a duration: {shown(text)}",
-                           "a whole number followed by s, m, h or d", "30m")
+                           "a whole number followed by s, m, h or d", "30m",
+                           reason="duration")
     if len(text) - 1 > _DURATION_DIGITS:
-        raise InvalidInput(field, f"{shown(text)} is longer than 366d", "at most 366d", "7d")
+        raise InvalidInput(field, f"{shown(text)} is longer than 366d", "at most 366d", "7d",
+                           reason="duration")
     value = timedelta(seconds=int(text[:-1]) * _UNIT[text[-1]])
     if value > MAX_DURATION:
-        raise InvalidInput(field, f"{text} is longer than 366d", "at most 366d", "7d")
+        raise InvalidInput(field, f"{text} is longer than 366d", "at most 366d", "7d",
+                           reason="duration")
     return value
 
 
@@ -56,17 +59,20 @@ def parse_instant(text: object, field: str = "instant") -> datetime:
     if isinstance(text, datetime):
         if text.tzinfo is None:
             raise InvalidInput(field, "instant has no UTC offset",
-                               "RFC 3339 with an offset", "2026-03-29T09:00:00+02:00")
+                               "RFC 3339 with an offset", "2026-03-29T09:00:00+02:00",
+                               reason="instant")
         return check_range(text, field)
     if not isinstance(text, str) or not _RFC3339.fullmatch(text.strip()):
         raise InvalidInput(field, f"not an RFC 3339 instant with an offset: {shown(text)}",
-                           "RFC 3339 with an explicit offset", "2026-03-29T09:00:00+02:00")
+                           "RFC 3339 with an explicit offset", "2026-03-29T09:00:00+02:00",
+                           reason="instant")
     raw = text.strip().replace("z", "Z").replace("t", "T")
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError as exc:
         raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})",
-                           "RFC 3339 with an explicit offset", "2026-03-29T09:00:00Z") from exc
+                           "RFC 3339 with an explicit offset", "2026-03-29T09:00:00Z",
+                           reason="instant") from exc
     return check_range(value, field)
 
 
@@ -116,12 +122,14 @@ def _zone(name: str) -> ZoneInfo:
 def zone(name: object, field: str = "timezone") -> ZoneInfo:
     if not isinstance(name, str) or not name or name.startswith("/") or ".." in name:
         raise InvalidInput(field, f"not an IANA time zone name: {name!r}",
-                           "an IANA time zone name", "Europe/Berlin")
+                           "an IANA time zone name", "Europe/Berlin", reason="zone",
+                           values={"zone": str(name)[:100]})
     try:
         return _zone(name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
         raise InvalidInput(field, f"unknown time zone {name!r}",
-                           "an IANA time zone name", "Europe/Berlin") from exc
+                           "an IANA time zone name", "Europe/Berlin", reason="zone",
+                           values={"zone": name[:100]}) from exc
 
 
 def system_zone_name() -> str:

@@ -93,10 +93,20 @@ def outcome_words(outcome: dict[str, Any] | None) -> str:
 
 
 def refusal_words(error: Any, tz: tzinfo, now: datetime | None = None) -> str | None:
-    """A refusal the window words itself, in the chosen language and local time (None: the
-    refusal's own words are shown): a past instant reads "4 Dec 22:00 has already passed;
-    choose a later time"."""
-    if getattr(error, "reason", None) == "past" and getattr(error, "words", ()):
+    """A refusal the window words itself from its reason and values, in the chosen
+    language and local time (None: a reason it does not know, so the refusal's own words
+    are shown): a past instant reads "4 Dec 22:00 has already passed; choose a later
+    time", a title too long "At most 120 characters; this has 140"."""
+    reason = getattr(error, "reason", None)
+    values = getattr(error, "values", None) or {}
+    simple = _REASON_WORDS.get(reason or "")
+    if simple is not None and isinstance(values, dict):
+        text = tr(simple)
+        for key, value in values.items():
+            shown = number(value) if isinstance(value, int) else str(value)
+            text = text.replace("{" + key + "}", shown)
+        return text if "{" not in text else None
+    if reason == "past" and getattr(error, "words", ()):
         try:
             when = datetime.fromisoformat(error.words[0].replace("Z", "+00:00"))
         except ValueError:
@@ -107,6 +117,48 @@ def refusal_words(error: Any, tz: tzinfo, now: datetime | None = None) -> str | 
         return tr("%1 has already passed; choose a later time.").replace(
             "%1", day_and_time(when, ref, tz))
     return None
+
+
+_FIELD_WORDS = {
+    "title": QT_TR_NOOP("Title"), "runner.prompt": QT_TR_NOOP("Prompt"),
+    "runner.command": QT_TR_NOOP("Command"), "runner.message": QT_TR_NOOP("Message"),
+    "runner.model": QT_TR_NOOP("Model"), "workdir": QT_TR_NOOP("Folder"),
+    "trigger": QT_TR_NOOP("Schedule"), "stop": QT_TR_NOOP("Stops"),
+    "policy": QT_TR_NOOP("Policies"), "permissions": QT_TR_NOOP("Permissions"),
+    "context": QT_TR_NOOP("Conversation"),
+}
+
+
+def field_words(field: str | None) -> str:
+    """A refused field's name in words ("Title", "Schedule"), by its longest known prefix;
+    empty for the document as a whole."""
+    parts = (field or "").split(".")
+    for n in range(len(parts), 0, -1):
+        found = _FIELD_WORDS.get(".".join(parts[:n]))
+        if found is not None:
+            return tr(found)
+    return ""
+
+
+# Engine refusals the window words itself ({name} is the refusal's value of that name)
+_REASON_WORDS = {
+    "required": QT_TR_NOOP("This is needed."),
+    "empty": QT_TR_NOOP("Write something here."),
+    "too_long": QT_TR_NOOP("At most {max} characters; this has {length}."),
+    "too_large": QT_TR_NOOP("At most {max_kib} KiB."),
+    "characters": QT_TR_NOOP("It holds a character that is not allowed here ({char}); use "
+                             "plain text."),
+    "kind": QT_TR_NOOP("This is the wrong kind of value."),
+    "range": QT_TR_NOOP("Choose a whole number from {low} to {high}."),
+    "choice": QT_TR_NOOP("Choose one of: {options}."),
+    "not_absolute": QT_TR_NOOP("Write the whole path, starting at /."),
+    "too_often": QT_TR_NOOP("That runs more often than Errands allows (at least {min} "
+                            "apart, in the settings); choose a longer interval."),
+    "zone": QT_TR_NOOP("“{zone}” is not a time zone; choose one from the list."),
+    "duration": QT_TR_NOOP("Write a length of time such as 30s, 15m, 2h or 1d (at most "
+                           "366 days)."),
+    "instant": QT_TR_NOOP("This is not a date and time Errands can read."),
+}
 
 
 def run_state(run: Run) -> str:

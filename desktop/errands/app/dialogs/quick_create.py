@@ -127,8 +127,14 @@ class FlowLayout(QLayout):
 
 
 def refusal_words(exc: BaseException) -> str:
-    """A refusal of the sentence in words (without ``sentence: ``), with its example."""
+    """A refusal of the sentence in words (without ``sentence: ``), with its example; an
+    engine refusal with a reason the window words itself, in its language, after the
+    field's name."""
     if isinstance(exc, InvalidInput):
+        own = words.refusal_words(exc, words.local_zone())
+        if own is not None:
+            label = words.field_words(exc.field)
+            return f"{label}: {own}" if label else own
         text = str(exc)
         if exc.field in ("sentence", "schedule") and text.startswith(exc.field + ": "):
             text = text[len(exc.field) + 2:]
