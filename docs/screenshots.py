@@ -5,7 +5,7 @@
 Runs offscreen (no display needed): a throw-away data folder with a few automations, the
 real app shell over a real engine, each view grabbed with ``QWidget.grab()``. Writes
 ``window-light.png``, ``window-dark.png``, ``welcome-*.png`` (the first start) and
-``tray-states.png``; with ``--language``,
+``describe-*.png`` (quick create's card), ``tray-states.png``; with ``--language``,
 the window and the form in that language, light: ``window-de.png``, ``form-de.png``. Look
 at them before you publish them (Chinese needs a font with its characters, e.g.
 ``fonts-wqy-microhei``).
@@ -31,6 +31,10 @@ SAMPLES = [
     ("Site monitor", "exit 1", {"kind": "every", "every": "15m"}),
     ("Weekly review", "true", {"kind": "cron", "expression": "0 17 * * FRI"}),
 ]
+# what "Describe it…" is shown reading (a monthly day, a folder asked for; the common forms)
+SENTENCES = {"": "on the last working day of the month at 5pm sum up the invoices in the repo",
+             "de": "jeden Montag um 10 Uhr den Wochenbericht im Projektordner schreiben",
+             "zh_CN": "每个工作日上午8点半检查构建"}
 # the samples' titles as someone writing in that language would name them
 TITLES = {"de": ("Festplattenbericht", "Notizen sichern", "Website-Monitor", "Wochenrückblick"),
           "zh_CN": ("磁盘报告", "备份笔记", "网站监控", "每周回顾")}
@@ -77,8 +81,9 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
         controller.sidebar.select(ids[0])
         await asyncio.sleep(0.5)  # let views refresh from the notices
         failed = (await api.runs(ids[2])).value[0][0]
-        views = ("window", "form") if language else ("window", "upcoming", "run", "inbox",
-                                                     "form")
+        views = ("window", "form", "describe") if language else (
+            "window", "upcoming", "run", "inbox", "form", "describe")
+        flow = None
         for view in views:
             if view == "upcoming":
                 controller.show_upcoming()
@@ -93,6 +98,15 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
                 controller.sidebar.select(ids[0])
                 await asyncio.sleep(0.3)
                 controller.edit(ids[0])
+            elif view == "describe":
+                if controller.form is not None:
+                    controller.form.reject()
+                flow = controller.describe()
+                flow.dialog.resize(720, 640)
+                flow.dialog.line_edit.setText(SENTENCES.get(language or "", SENTENCES[""]))
+                flow.dialog.request_draft()
+                await asyncio.sleep(0.3)
+                await flow.tasks.idle()
             await asyncio.sleep(0.4)
             await shell.idle()
             for size, (width, height) in SIZES.items():
@@ -103,17 +117,22 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
                     shell.set_theme(scheme)
                     await asyncio.sleep(0.2)
                     QApplication.processEvents()
-                    if view == "form" and size != "large":
+                    if view in ("form", "describe") and size != "large":
                         continue  # a dialog keeps its own size
                     name = f"{view}-{scheme}.png" if size == "large" else \
                         f"{view}-{scheme}-{size}.png"
                     if language:
                         name = f"{view}-{language}.png"
                     path = out / name
-                    target = controller.form if view == "form" else shell.window
+                    target = (controller.form if view == "form" else
+                              flow.dialog if view == "describe" and flow is not None
+                              else shell.window)
                     if not target.grab().save(str(path)):
                         raise OSError(f"could not write {path}")
                     written.append(path)
+        if flow is not None:
+            flow.dialog.reject()
+            await flow.wait()
         await controller.idle()
         if not language:
             written.append(tray_states(out))

@@ -190,6 +190,10 @@
             <translation>Zurück</translation>
         </message>
         <message>
+            <source>Back to the choices, no rule saved</source>
+            <translation>Zurück zur Auswahl, keine Regel gespeichert</translation>
+        </message>
+        <message>
             <source>Command</source>
             <translation>Befehl</translation>
         </message>
@@ -3891,6 +3895,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Geben Sie ein Muster an (* erlaubt jeden Aufruf dieses Werkzeugs).</translation>
         </message>
         <message>
+            <source>I assumed your time zone %1.</source>
+            <translation>Ich habe Ihre Zeitzone %1 angenommen.</translation>
+        </message>
+        <message>
             <source>In</source>
             <translation>In</translation>
         </message>
@@ -3939,12 +3947,20 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Modell</translation>
         </message>
         <message>
+            <source>Months without day %1 are skipped.</source>
+            <translation>Monate ohne den %1. werden übersprungen.</translation>
+        </message>
+        <message>
             <source>Never allowed</source>
             <translation>Nie erlaubt</translation>
         </message>
         <message>
             <source>Next: %1</source>
             <translation>Nächster: %1</translation>
+        </message>
+        <message>
+            <source>No day of the month given: it runs on the 1st.</source>
+            <translation>Kein Tag im Monat angegeben: Es läuft am 1.</translation>
         </message>
         <message>
             <source>No fires while paused.</source>
@@ -3965,6 +3981,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>No runs yet</source>
             <translation>Noch keine Läufe</translation>
+        </message>
+        <message>
+            <source>No time of day given: it runs at %1.</source>
+            <translation>Keine Uhrzeit angegeben: Es läuft um %1.</translation>
+        </message>
+        <message>
+            <source>No weekday given: it runs on Mondays.</source>
+            <translation>Kein Wochentag angegeben: Es läuft montags.</translation>
         </message>
         <message>
             <source>On schedule</source>
@@ -4153,6 +4177,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>The computer was asleep</source>
             <translation>Der Computer schlief</translation>
+        </message>
+        <message>
+            <source>The model wrote this draft; check it before you create it.</source>
+            <translation>Das Modell hat diesen Entwurf geschrieben; prüfen Sie ihn, bevor Sie ihn anlegen.</translation>
         </message>
         <message>
             <source>The pattern starts or ends with a space.</source>
@@ -4539,6 +4567,18 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>yesterday %1</source>
             <translation>gestern %1</translation>
+        </message>
+        <message>
+            <source>“%1” counts from %2.</source>
+            <translation>„%1“ zählt ab %2.</translation>
+        </message>
+        <message>
+            <source>“%1” read as %2.</source>
+            <translation>„%1“ gelesen als %2.</translation>
+        </message>
+        <message>
+            <source>“%1” stays in the task; it does not change the schedule.</source>
+            <translation>„%1“ bleibt in der Aufgabe; es ändert den Zeitplan nicht.</translation>
         </message>
         <message>
             <source>“{zone}” is not a time zone; choose one from the list.</source>

@@ -186,6 +186,10 @@
             <translation>返回</translation>
         </message>
         <message>
+            <source>Back to the choices, no rule saved</source>
+            <translation>返回选项，不保存规则</translation>
+        </message>
+        <message>
             <source>Command</source>
             <translation>命令</translation>
         </message>
@@ -3847,6 +3851,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>请填写一个模式（* 允许此工具的所有调用）。</translation>
         </message>
         <message>
+            <source>I assumed your time zone %1.</source>
+            <translation>已假定您的时区为 %1。</translation>
+        </message>
+        <message>
             <source>In</source>
             <translation>距今</translation>
         </message>
@@ -3895,12 +3903,20 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>模型</translation>
         </message>
         <message>
+            <source>Months without day %1 are skipped.</source>
+            <translation>没有 %1 日的月份会被跳过。</translation>
+        </message>
+        <message>
             <source>Never allowed</source>
             <translation>永不允许</translation>
         </message>
         <message>
             <source>Next: %1</source>
             <translation>下次：%1</translation>
+        </message>
+        <message>
+            <source>No day of the month given: it runs on the 1st.</source>
+            <translation>未指定日期：在每月 1 日运行。</translation>
         </message>
         <message>
             <source>No fires while paused.</source>
@@ -3921,6 +3937,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>No runs yet</source>
             <translation>尚无运行</translation>
+        </message>
+        <message>
+            <source>No time of day given: it runs at %1.</source>
+            <translation>未指定时间：在 %1 运行。</translation>
+        </message>
+        <message>
+            <source>No weekday given: it runs on Mondays.</source>
+            <translation>未指定星期几：在每周一运行。</translation>
         </message>
         <message>
             <source>On schedule</source>
@@ -4109,6 +4133,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>The computer was asleep</source>
             <translation>电脑处于休眠状态</translation>
+        </message>
+        <message>
+            <source>The model wrote this draft; check it before you create it.</source>
+            <translation>此草稿由模型撰写；创建前请检查。</translation>
         </message>
         <message>
             <source>The pattern starts or ends with a space.</source>
@@ -4489,6 +4517,18 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>yesterday %1</source>
             <translation>昨天 %1</translation>
+        </message>
+        <message>
+            <source>“%1” counts from %2.</source>
+            <translation>“%1”从 %2 起算。</translation>
+        </message>
+        <message>
+            <source>“%1” read as %2.</source>
+            <translation>“%1”理解为 %2。</translation>
+        </message>
+        <message>
+            <source>“%1” stays in the task; it does not change the schedule.</source>
+            <translation>“%1”保留在任务中；它不改变计划。</translation>
         </message>
         <message>
             <source>“{zone}” is not a time zone; choose one from the list.</source>

@@ -521,3 +521,27 @@ def test_in_a_german_window_an_unreadable_sentence_says_which_forms_are_read_and
         assert form.prompt_edit.toPlainText() == "irgendwann nächste Woche aufräumen"
     finally:
         i18n.uninstall(qapp)
+
+
+def test_the_card_says_what_was_assumed_in_the_windows_language(
+        qtbot, qapp: QApplication) -> None:  # type: ignore[no-untyped-def]
+    """A date with no time runs at 09:00 and the card says so; the reader's assumptions
+    read in German in a German window."""
+    from errands.app import i18n
+    draft = draft_from_phrase("on March 3 call the bank", zone=ZONE, now=NOW)
+    card = ConfirmationCard(clock=lambda: NOW, local_tz=zone(ZONE))
+    qtbot.addWidget(card)
+    card.set_document(draft.doc, draft.definition, warnings=draft.warnings)
+    assert "No time of day given: it runs at 09:00." in card.warning_text.text()
+    assert card.fact("next") == "tomorrow 09:00"
+    i18n.install(qapp, "de")
+    try:
+        card.set_document(draft.doc, draft.definition, warnings=draft.warnings)
+        shown = card.warning_text.text().splitlines()
+        assert shown == ["⚠ Ich habe Ihre Zeitzone Europe/Berlin angenommen.",
+                         "⚠ Keine Uhrzeit angegeben: Es läuft um 09:00."]
+        draft = draft_from_phrase("every day at 9 read the news", zone=ZONE, now=NOW)
+        card.set_document(draft.doc, draft.definition, warnings=draft.warnings)
+        assert "⚠ „at 9“ gelesen als 09:00." in card.warning_text.text().splitlines()
+    finally:
+        i18n.uninstall(qapp)

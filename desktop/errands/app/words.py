@@ -119,6 +119,40 @@ def refusal_words(error: Any, tz: tzinfo, now: datetime | None = None) -> str | 
     return None
 
 
+# What the phrase reader and the drafts assumed, worded in the window's language (the
+# reader's own sentences are English; one it does not list here is shown as it is)
+_WARNINGS = [
+    (re.compile(r"I assumed your time zone (?P<a>\S+)\."),
+     QT_TR_NOOP("I assumed your time zone %1.")),
+    (re.compile(r"no time of day given; runs at (?P<a>\d\d:\d\d)"),
+     QT_TR_NOOP("No time of day given: it runs at %1.")),
+    (re.compile(r"no day of the month given; runs on the 1st"),
+     QT_TR_NOOP("No day of the month given: it runs on the 1st.")),
+    (re.compile(r"no weekday given; runs on Mondays"),
+     QT_TR_NOOP("No weekday given: it runs on Mondays.")),
+    (re.compile(r"months without day (?P<a>\d+) are skipped"),
+     QT_TR_NOOP("Months without day %1 are skipped.")),
+    (re.compile(r"'(?P<a>.+)' read as (?P<b>\d\d:\d\d|\d{4}-\d\d-\d\d)"),
+     QT_TR_NOOP("“%1” read as %2.")),
+    (re.compile(r"'(?P<a>.+)' counts from (?P<b>.+)"), QT_TR_NOOP("“%1” counts from %2.")),
+    (re.compile(r"'(?P<a>.+)' stays in the task text; it does not change the schedule"),
+     QT_TR_NOOP("“%1” stays in the task; it does not change the schedule.")),
+    (re.compile(r"The model wrote this draft; check it before you create it\."),
+     QT_TR_NOOP("The model wrote this draft; check it before you create it.")),
+]
+
+
+def warning_words(text: str) -> str:
+    """A reader's or a draft's warning in the window's language."""
+    for pattern, words_ in _WARNINGS:
+        found = pattern.fullmatch(text)
+        if found:
+            groups = found.groupdict()
+            return tr(words_).replace("%1", groups.get("a") or "").replace(
+                "%2", groups.get("b") or "")
+    return text
+
+
 _FIELD_WORDS = {
     "title": QT_TR_NOOP("Title"), "runner.prompt": QT_TR_NOOP("Prompt"),
     "runner.command": QT_TR_NOOP("Command"), "runner.message": QT_TR_NOOP("Message"),

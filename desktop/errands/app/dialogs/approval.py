@@ -263,6 +263,7 @@ class ApprovalDialog(QDialog):
         self.save_rule.setAccessibleName(self.tr("Allow and save rule"))
         self.save_rule.clicked.connect(self._approve_always)
         self.cancel_rule = QPushButton(self.tr("Back"))
+        self.cancel_rule.setAccessibleName(self.tr("Back to the choices, no rule saved"))
         self.cancel_rule.clicked.connect(lambda: self._show_rule(False))
         rule_grid = QGridLayout(self.rule_frame)
         rule_grid.addWidget(self.rule_intro, 0, 0, 1, 3)

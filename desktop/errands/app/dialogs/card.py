@@ -328,7 +328,8 @@ class ConfirmationCard(QWidget):
         facts["stop"].setText(words.stop_words(d, self.local_tz))
         facts["workdir"].setText(d.workdir or self.tr("Its own folder in Errands' data"))
         facts["permissions"].setText("\n".join(self.permission_lines()))
-        self.warning_text.setText("\n".join("⚠ " + w for w in self.warnings))
+        self.warning_text.setText("\n".join("⚠ " + words.warning_words(w)
+                                             for w in self.warnings))
         self.warning_box.setVisible(bool(self.warnings))
         self.model_box.setVisible(False)
         self.asking_folder = False

@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QDate, QDateTime, Qt, QTime, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -826,12 +827,18 @@ class AutomationForm(QDialog):
         box.setDefaultButton(keep)
         box.setEscapeButton(keep)
         self.discard_box = box
+        before = QApplication.focusWidget()
 
         def chosen() -> None:
             self.discard_box = None
             if box.clickedButton() is discard:
                 self._discarding = True
                 super(AutomationForm, self).reject()
+                return
+            # keep editing: the keyboard goes back to where it was
+            self.activateWindow()
+            (before if before is not None and self.isAncestorOf(before)
+             else self.title_edit).setFocus()
         box.finished.connect(lambda _r: chosen())
         box.open()
 
