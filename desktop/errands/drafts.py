@@ -21,7 +21,7 @@ from typing import Any, Literal
 from .definition import Definition, ParseContext, parse_definition
 from .errors import InvalidInput
 from .phrases import parse_schedule_text
-from .phrases.text import _title, task_runner
+from .phrases.text import title_of, task_runner
 from .schedule_spec import SPEC_FORMS, spec_to_trigger
 from .timeutil import format_instant
 
@@ -170,7 +170,7 @@ def _draft_from(sentence: str, text: str, *, zone: str, now: datetime,
         raise InvalidInput("sentence", "says when but not what to do",
                            "a schedule and a task", EXAMPLE)
     runner = task_runner(task)
-    title = _title(runner["message"]) if runner["kind"] == "notify" else parsed.title
+    title = title_of(runner["message"]) if runner["kind"] == "notify" else parsed.title
     doc: dict[str, Any] = {"title": (title or task)[:120], "runner": runner,
                            "trigger": parsed.trigger}
     stop = {k: v for k, v in parsed.stop.items() if v not in (None, False)}

@@ -158,12 +158,12 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
 
     said = None  # what the phrase's task runs ("remind me to …" is a reminder)
     if not editing and phrase is not None and phrase.prompt:
-        from ..phrases.text import _title, task_runner
+        from ..phrases.text import title_of, task_runner
         said = task_runner(phrase.prompt)
     if args.title is not None:
         doc["title"] = args.title
     elif said is not None and said["kind"] == "notify":
-        doc["title"] = _title(said["message"])
+        doc["title"] = title_of(said["message"])
     elif not editing and phrase is not None and phrase.title:
         doc["title"] = phrase.title
     runner = doc.get("runner", {})

@@ -86,7 +86,7 @@ from .numeric import date_order
 from .pieces import EXAMPLES, _Context, _EXAMPLE, _EXPECTED, _MAX_TEXT, _examples, _refuse
 from .reader import _Reader
 from .result import ParsedSchedule
-from .text import _normalize, _prompt, _title
+from .text import _normalize, _prompt, title_of
 from .tokens import date_like
 
 __all__ = ["ParsedSchedule", "parse_schedule_text", "EXAMPLES"]
@@ -143,7 +143,7 @@ def parse_schedule_text(text: str, tz_name: str, now: datetime,
     prompt = _prompt(reader.scan.leftover())
     stop = {"max_runs": found.max_runs, "until": format_instant(found.until),
             "when_condition_met": found.condition and not one_shot}
-    return ParsedSchedule(trigger, prompt, _title(prompt), stop, list(ctx.warnings),
+    return ParsedSchedule(trigger, prompt, title_of(prompt), stop, list(ctx.warnings),
                           reader.scan.pieces(), unused)
 
 

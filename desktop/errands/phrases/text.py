@@ -26,7 +26,7 @@ def _prompt(leftover: str) -> str | None:
     return text
 
 
-def _title(prompt: str | None) -> str | None:
+def title_of(prompt: str | None) -> str | None:
     """A one-line title: "please" dropped, first letter capitalised, at most 120 characters."""
     if prompt is None:
         return None
