@@ -263,3 +263,15 @@ def test_english_words_are_never_rewritten_as_german() -> None:
 def test_rewriting_never_fails(text: str, language: str) -> None:
     from errands.phrases.foreign import to_english
     assert isinstance(to_english(text, language), str)
+
+
+@pytest.mark.parametrize("task, words", [
+    ("den Wochenbericht im Projektordner schreiben", "im Projektordner"),
+    ("Tests in meinem Repo laufen lassen", "meinem Repo"),
+    ("检查项目文件夹里的构建", "项目文件夹"),
+    ("在仓库里运行测试", "仓库"),
+])
+def test_a_folder_named_in_german_or_chinese_is_found(task: str, words: str) -> None:
+    from errands.drafts import folder_mention
+    found = folder_mention(task)
+    assert found is not None and found.words == words

@@ -66,6 +66,13 @@ _NAMED_FOLDER = re.compile(
     re.IGNORECASE)
 
 
+_GERMAN_FOLDER = re.compile(  # "im Projektordner", "in meinem Repo", "den Download-Ordner"
+    r"\b(?:im|in\s+(?:meinem|unserem|dem)|aus\s+(?:dem|meinem)|meinen|den|dem)\s+"
+    r"(?:[\w-]*(?:ordner|verzeichnis)|repo(?:sitory)?|projekt)\b", re.IGNORECASE)
+_CHINESE_FOLDER = re.compile(r"(?:项目|仓库|代码库|代码仓库|下载|文档|桌面)?(?:文件夹|目录)"
+                             r"|项目|代码仓库|仓库|代码库")
+
+
 def folder_mention(task: str) -> FolderMention | None:
     """The folder an agent's task names, if any: a path ("/srv/site", "~/notes"), a user
     folder ("my downloads"), or words that need one ("the repo", "my project folder")."""
@@ -77,7 +84,8 @@ def folder_mention(task: str) -> FolderMention | None:
     if named:
         name = named.group("mine") or named.group("the")
         return FolderMention(named.group(0).strip(), user_folder=name.lower())
-    vague = _NAMED_FOLDER.search(task)
+    vague = _NAMED_FOLDER.search(task) or _GERMAN_FOLDER.search(task) or \
+        _CHINESE_FOLDER.search(task)
     if vague:
         words = re.sub(r"^(?:in|of|from|inside|under|to|into|across)\s+", "",
                        vague.group(0).strip(), flags=re.IGNORECASE)
