@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timezone
 
+from errands.timeutil import zone
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -275,3 +277,62 @@ def test_a_folder_named_in_german_or_chinese_is_found(task: str, words: str) -> 
     from errands.drafts import folder_mention
     found = folder_mention(task)
     assert found is not None and found.words == words
+
+
+@pytest.mark.parametrize("sentence, language, trigger, task", [
+    ("每天早上7:30跑步", None, "30 7 * * *", "跑步"),
+    ("每天7:30跑步", "zh", "30 7 * * *", "跑步"),
+    ("täglich um 8 Uhr die Termine für morgen zusammenfassen", "de", "0 8 * * *",
+     "die Termine für morgen zusammenfassen"),
+    ("jeden Montag um 10 Uhr Bericht für heute schreiben", "de", "0 10 * * MON",
+     "Bericht für heute schreiben"),
+    ("jeden Tag um 9 Uhr in 3 Tagen fällige Rechnungen prüfen", "de", "0 9 * * *",
+     "in 3 Tagen fällige Rechnungen prüfen"),
+    ("jeden Tag um 9 Uhr stündlich prüfen", "de", "0 9 * * *", "stündlich prüfen"),
+    ("jeden Montag um 10 Uhr prüfen, was am Freitag passiert ist", "de", "0 10 * * MON",
+     "prüfen, was am Freitag passiert ist"),
+    ("jeden Tag um 9 Uhr prüfen, dass der Server läuft", "de", "0 9 * * *",
+     "prüfen, dass der Server läuft"),
+    ("每天晚上8点总结今天的邮件", "zh", "0 20 * * *", "总结今天的邮件"),
+    ("每天9点总结三个项目的进展", "zh", "0 9 * * *", "总结三个项目的进展"),
+    ("每天9点总结星期一的会议", "zh", "0 9 * * *", "总结星期一的会议"),
+    ("每周一三五10点健身", "zh", "0 10 * * MON,WED,FRI", "健身"),
+    ("an jedem Werktag um 7 Uhr Nachrichten lesen", "de", "0 7 * * MON-FRI",
+     "Nachrichten lesen"),
+    ("Mails zusammenfassen jeden Tag um 9 Uhr", "de", "0 9 * * *", "Mails zusammenfassen"),
+])
+def test_only_the_schedule_words_are_rewritten_and_the_task_stays_as_typed(
+        sentence: str, language: str | None, trigger: str, task: str) -> None:
+    """The hostile review's cases: a "morgen", "heute", "星期一" or "三个" in the task is
+    the task's, not the schedule's; a Chinese HH:MM time is read."""
+    d = draft_from_phrase(sentence, zone=ZONE, now=NOW, language=language)
+    assert d.doc["trigger"]["expression"] == trigger
+    assert d.doc["runner"] == {"kind": "agent", "prompt": task}
+
+
+def test_foreign_month_ends_other_weeks_midnights_and_reminders() -> None:
+    d = draft_from_phrase("每月最后一天交房租", zone=ZONE, now=NOW, language="zh")
+    assert d.doc["trigger"]["kind"] == "monthly" and d.doc["trigger"]["day"] == -1
+    d = draft_from_phrase("jeden zweiten Montag um 9 Uhr Sprint planen", zone=ZONE, now=NOW,
+                          language="de")
+    assert d.doc["trigger"]["every"] == "14d" and d.doc["runner"]["prompt"] == "Sprint planen"
+    d = draft_from_phrase("明天晚上12点备份", zone=ZONE, now=NOW, language="zh")
+    at = datetime.fromisoformat(d.doc["trigger"]["at"].replace("Z", "+00:00"))
+    assert at.astimezone(zone(ZONE)).strftime("%d %H:%M") == "05 00:00"  # tomorrow's end
+    d = draft_from_phrase("Bitte erinnere mich morgen um 8 Uhr an das Meeting", zone=ZONE,
+                          now=NOW, language="de")
+    assert d.doc["runner"] == {"kind": "notify", "message": "Das Meeting"}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["每天", "早上", "7:30", "上午10:00", "跑步", "jeden", "Tag",
+                                 "um", "9", "Uhr", "morgen", "in", "3", "Tagen", "提醒我",
+                                 "erinnere mich", "daran,", "every", "day", "at", "星期一",
+                                 "每月", "最后一天", "十", "分钟后", " ", ","]),
+                min_size=1, max_size=10).map(" ".join), st.sampled_from(("de", "zh", None)))
+def test_mixed_sentences_are_read_or_refused_never_crash(sentence: str,
+                                                         language: str | None) -> None:
+    try:
+        draft_from_phrase(sentence, zone=ZONE, now=NOW, language=language)
+    except InvalidInput:
+        pass

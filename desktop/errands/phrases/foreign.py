@@ -55,8 +55,7 @@ def _de_half(m: re.Match[str]) -> str:
 
 
 _GERMAN: list[_Rule] = [
-    (re.compile(r"\berinnere\s+(?:mich|uns)(?:\s+bitte)?\b", re.I), " remind me "),
-    (re.compile(r"\bdaran\s*,?\s*(?:dass\s+)?|,\s*dass\s+", re.I), " to "),
+    (re.compile(r"(?:\bbitte\s+)?\berinnere\s+(?:mich|uns)(?:\s+bitte)?\b", re.I), " remind me "),
     (re.compile(r"\bum\s+halb\s+(\d{1,2})\b", re.I), _de_half),
     (re.compile(r"\bum\s+(\d{1,2})[:.](\d{2})\s*(?:uhr\b)?", re.I),
      lambda m: f" at {int(m.group(1)):02d}:{m.group(2)} "),
@@ -72,8 +71,10 @@ _GERMAN: list[_Rule] = [
      lambda m: _de_amount(m, "every")),
     (re.compile(r"\b(?:stündlich|jede\s+stunde)\b", re.I), " every hour "),
     (re.compile(r"\bjede\s+minute\b", re.I), " every minute "),
-    (re.compile(r"\b(?:jeden\s+werktag|werktags|an\s+werktagen|montags?\s+bis\s+freitags?)\b",
-                re.I), " every weekday "),
+    (re.compile(r"\b(?:(?:an\s+)?jede[mn]\s+werktag|werktags|an\s+werktagen"
+                r"|montags?\s+bis\s+freitags?)\b", re.I), " every weekday "),
+    (re.compile(r"\b(?:an\s+)?jede[mn]\s+(?:zweiten|anderen)\s+" + _DE_DAY + r"\b", re.I),
+     lambda m: f" every other {_DE_DAYS[m.group(1).lower()]} "),
     (re.compile(r"\b(?:jedes|am|an\s+jedem)\s+wochenende\b", re.I), " every weekend "),
     (re.compile(r"\b(?:jeden|an\s+jedem)\s+" + _DE_DAY + r"\b", re.I),
      lambda m: f" every {_DE_DAYS[m.group(1).lower()]} "),
@@ -113,11 +114,13 @@ _ZH_DAYS = {"一": "monday", "二": "tuesday", "三": "wednesday", "四": "thurs
             "五": "friday", "六": "saturday", "日": "sunday", "天": "sunday"}
 _ZH_WEEK = r"(?:周|星期|礼拜|禮拜)"
 _ZH_PM = ("下午", "晚上", "傍晚", "今晚")
-_ZH_NUMERAL = re.compile(r"[零〇一二两兩三四五六七八九十]+(?=\s*(?:点|點|时|時|分钟|分|个|個|小时|小時|天|号|號|日|月|周|週|次))")
+_ZN = r"(?:\d{1,3}|[零〇一二两兩三四五六七八九十]{1,4})"   # 9, 十五, 二十
 
 
 def _zh_number(text: str) -> int:
-    """一 … 九十九 (what a time or an amount needs)."""
+    """9, 一 … 九十九 (what a time or an amount needs)."""
+    if text.isdigit():
+        return int(text)
     if "十" in text:
         tens, _, ones = text.partition("十")
         return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0)
@@ -129,9 +132,12 @@ def _zh_number(text: str) -> int:
 
 
 def _zh_clock(m: re.Match[str]) -> str:
-    part = m.group("part") or ""
-    hour = int(m.group("h"))
-    minute = 30 if m.group("half") else int(m.group("m") or 0)
+    found = m.groupdict()
+    part = found.get("part") or ""
+    hour = _zh_number(found["h"])
+    minute = 30 if found.get("half") else _zh_number(found.get("m") or "0")
+    if part in ("晚上", "今晚") and hour == 12 and minute == 0:
+        return " at midnight "           # 晚上12点: the midnight that ends the day
     if part in _ZH_PM and hour < 12:
         hour += 12
     elif part == "凌晨" and hour == 12:
@@ -147,24 +153,27 @@ _ZH_UNIT = "(" + "|".join(_ZH_UNITS) + ")"
 
 _CHINESE: list[_Rule] = [
     (re.compile(r"提醒(?:我|我们|我們)"), " remind me to "),
-    (re.compile(r"(\d+)\s*(?:个|個)?\s*" + _ZH_UNIT + r"(?:之)?后|(\d+)\s*(?:个|個)?\s*"
-                + _ZH_UNIT + r"(?:之)?後"),
-     lambda m: f" in {m.group(1) or m.group(3)} {_ZH_UNITS[m.group(2) or m.group(4)]} "),
-    (re.compile(r"每(?:隔)?\s*(\d+)\s*(?:个|個)?\s*" + _ZH_UNIT),
-     lambda m: f" every {m.group(1)} {_ZH_UNITS[m.group(2)]} "),
+    (re.compile(r"(" + _ZN + r")\s*(?:个|個)?\s*" + _ZH_UNIT + r"(?:之)?[后後]"),
+     lambda m: f" in {_zh_number(m.group(1))} {_ZH_UNITS[m.group(2)]} "),
+    (re.compile(r"每(?:隔)?\s*(" + _ZN + r")\s*(?:个|個)?\s*" + _ZH_UNIT),
+     lambda m: f" every {_zh_number(m.group(1))} {_ZH_UNITS[m.group(2)]} "),
     (re.compile(r"每(?:个|個)?(?:小时|小時)"), " every hour "),
     (re.compile(r"每(?:一)?分钟|每分鐘"), " every minute "),
-    (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|今晚)?\s*(?P<h>\d{1,2})\s*"
-                r"[点點时時](?:\s*(?P<half>半)|\s*(?P<m>\d{1,2})\s*分?)?"), _zh_clock),
-    (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚)\s*(?P<h>\d{1,2}):(?P<m>\d{2})"),
-     lambda m: _zh_clock(m)),
+    (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|今晚)?\s*(?P<h>" + _ZN
+                + r")\s*[点點时時](?:\s*(?P<half>半)|\s*(?P<m>" + _ZN + r")\s*分?)?"), _zh_clock),
+    (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚)?\s*(?P<h>\d{1,2}):(?P<m>\d{2})"),
+     _zh_clock),
+    (re.compile(r"每(?:个|個)?月(?:的)?最后一天|每(?:个|個)?月(?:的)?月底|月底"),
+     " on the last day of every month "),
+    (re.compile(r"每(?:个|個)?" + _ZH_WEEK + r"([一二三四五六日天]{2,})"),
+     lambda m: " every " + ", ".join(_ZH_DAYS[c] for c in m.group(1)) + " "),
     (re.compile(r"(?:每个|每個|每)?工作日(?:每天)?"), " every weekday "),
     (re.compile(r"每(?:个|個)?" + _ZH_WEEK + r"([一二三四五六日天])"),
      lambda m: f" every {_ZH_DAYS[m.group(1)]} "),
     (re.compile(r"下(?:个|個)?" + _ZH_WEEK + r"([一二三四五六日天])"),
      lambda m: f" next {_ZH_DAYS[m.group(1)]} "),
-    (re.compile(r"每(?:个|個)?月\s*(\d{1,2})\s*[号號日]"),
-     lambda m: f" every month on the {_ordinal(int(m.group(1)))} "),
+    (re.compile(r"每(?:个|個)?月\s*(" + _ZN + r")\s*[号號日]"),
+     lambda m: f" every month on the {_ordinal(_zh_number(m.group(1)))} "),
     (re.compile(r"每(?:个|個)?月"), " every month "),
     (re.compile(r"每(?:个|個)?" + _ZH_WEEK), " every week "),
     (re.compile(r"每(?:天|日)"), " every day "),
@@ -177,19 +186,75 @@ _CHINESE: list[_Rule] = [
 ]
 
 
-def _apply(text: str, rules: list[_Rule]) -> str:
-    for pattern, replacement in rules:
-        text = pattern.sub(replacement, text)  # type: ignore[arg-type]
-    return re.sub(r"\s+", " ", text).strip(" ,")
+_GAP = re.compile(r"[\s,，、]*")
+# after a reminder's schedule, what leads into its message
+_DE_LEAD = re.compile(r"\s*,?\s*(?:daran\s*,?\s*(?:dass\s+|zu\s+)?|an\s+|,\s*dass\s+)", re.I)
+
+
+def _region(text: str, start: int, rules: list[_Rule]) -> tuple[int, list[str]]:
+    """From ``start``, the schedule words the rules read one after another (gaps of
+    spaces and commas between them): where they end and their English."""
+    pos, out, kinds = start, [], set()
+    while True:
+        gap = _GAP.match(text, pos)
+        at = gap.end() if gap else pos
+        for pattern, replacement in rules:
+            found = pattern.match(text, at)
+            if found and found.end() > at:
+                english = (replacement if isinstance(replacement, str)
+                           else replacement(found))  # type: ignore[operator]
+                kind = _kind(english)
+                # a repeat takes no second repeat and no one-off day: "jeden Tag um 9 Uhr
+                # in 3 Tagen fällige Rechnungen" keeps "in 3 Tagen" in the task
+                if kind in ("repeat", "once") and kinds & {"repeat", "once"}:
+                    return pos, out
+                kinds.add(kind)
+                out.append(english)
+                pos = found.end()
+                break
+        else:
+            return pos, out
+
+
+def _kind(english: str) -> str:
+    words = english.strip()
+    if words.startswith("every") or " every " in f" {words} ":
+        return "repeat"
+    if words.startswith(("in ", "tomorrow", "today", "tonight", "the day after", "next ",
+                         "on ")):
+        return "once"
+    return "other"
+
+
+def _apply(text: str, rules: list[_Rule], lead: re.Pattern[str] | None = None) -> str:
+    """Rewrite the schedule words at the start of ``text`` (or, when none are there, at
+    its end); the task between stays exactly as typed, so a "morgen" or a "星期一" in
+    the task is not read as part of the schedule."""
+    text = text.strip()
+    end, english = _region(text, 0, rules)
+    if english:
+        rest = text[end:]
+        if lead is not None and any("remind me" in e for e in english):
+            connector = lead.match(rest)
+            if connector:
+                rest = rest[connector.end():]
+                english.append(" to ")
+        return re.sub(r"\s+", " ", " ".join(english) + " " + rest).strip(" ,")
+    for start in range(1, len(text)):   # the schedule after the task
+        if text[start - 1].isalnum() and text[start].isalnum() and text[start].isascii():
+            continue                        # (not inside a word)
+        end, english = _region(text, start, rules)
+        if english and not text[end:].strip(" ,.!?，。"):
+            return re.sub(r"\s+", " ", text[:start] + " " + " ".join(english)).strip(" ,")
+    return text
 
 
 def to_english(text: str, language: str) -> str:
     """``text`` with the schedule words of ``language`` ("de", "zh") rewritten into the
     English the reader knows; the same text when none were found."""
     if language == "de":
-        return _apply(text, _GERMAN)
+        return _apply(text, _GERMAN, _DE_LEAD)
     if language == "zh":
-        text = _ZH_NUMERAL.sub(lambda m: str(_zh_number(m.group(0))), text)
         return _apply(text, _CHINESE)
     return text
 
@@ -200,6 +265,6 @@ def rewritten(text: str, languages: tuple[str, ...] = LANGUAGES) -> list[tuple[s
     out = []
     for language in languages:
         english = to_english(text, language)
-        if english != re.sub(r"\s+", " ", text).strip(" ,"):
+        if english != text.strip():
             out.append((language, english))
     return out
