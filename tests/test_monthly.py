@@ -207,3 +207,18 @@ def test_it_is_written_out_whole_and_reads_back_the_same() -> None:
                               "trigger": doc},
                              ParseContext(now=NOW + timedelta(days=400))).trigger
     assert again == t                        # the grid's start is kept, not re-anchored
+
+
+@pytest.mark.parametrize("fields", [
+    {"day": 30, "every": 12, "start": "2027-02"},
+    {"day": 29, "every": 48, "start": "2029-02"},
+    {"day": 31, "every": 12, "start": "2027-04"},
+    {"weekday": "mon", "nth": 5, "every": 12, "start": "2026-02"},  # 2026-02 has 4 Mondays
+])
+def test_a_grid_whose_months_never_have_the_day_is_refused(fields: dict) -> None:
+    if fields.get("weekday") == "mon":  # a fifth Monday comes in some February (2044)
+        monthly(**fields)
+        return
+    with pytest.raises(InvalidInput) as refused:
+        monthly(**fields)
+    assert refused.value.reason == "never" and refused.value.field == "trigger"

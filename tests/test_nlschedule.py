@@ -592,3 +592,25 @@ def test_month_days_that_do_not_fit_the_rest_are_refused(text: str, why: str) ->
     with pytest.raises(InvalidInput) as refused:
         parse(text, BER)
     assert why in refused.value.message, refused.value.message
+
+
+def test_what_the_hostile_review_found_in_the_month_days() -> None:
+    """Task words stay task words; ambiguous or dayless phrases say so."""
+    assert parse("every friday at 5pm send the week 12 report", BER).prompt == \
+        "send the week 12 report"
+    kept = parse("every monday at 9 summarize the last day of trading", BER)
+    assert kept.trigger == cron("0 9 * * MON") and kept.prompt == \
+        "summarize the last day of trading"
+    second = parse("every second tuesday review", BER)
+    assert second.trigger["kind"] == "monthly" and second.trigger["nth"] == 2
+    assert any("every other tuesday" in w for w in second.warnings)
+    with pytest.raises(InvalidInput) as refused:
+        parse("at the end of each week send report", BER)
+    assert "does not name a day" in refused.value.message
+    assert parse("end of month send report", BER).trigger["day"] == -1
+    yearly = parse("every other year on March 3 renew", BER)
+    assert yearly.trigger["start"] == "2027-03"
+    assert "'every other year' counts from 2027" in yearly.warnings
+    with pytest.raises(InvalidInput) as refused:
+        parse("every 101 years on the 1st of January renew", BER)
+    assert "more than a hundred years" in refused.value.message

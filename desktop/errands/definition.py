@@ -148,6 +148,19 @@ class MonthlyTrigger:
         index = self.nth - 1 if self.nth > 0 else self.nth
         return days[index] if -len(days) <= index < len(days) else None
 
+    def ever_fires(self) -> bool:
+        """Whether any month of the grid has the day (29 February every 4 years from a
+        year that is not a leap year never comes; nor does 30 February)."""
+        month = self.start
+        for _ in range(2000):          # enough to see a 400-year leap cycle at any step
+            year, index = divmod(month, 12)
+            if year > 9999:
+                return False
+            if self.day_in(year, index + 1) is not None:
+                return True
+            month += self.every
+        return False
+
     @property
     def start_text(self) -> str:
         year, month = divmod(self.start, 12)
@@ -747,9 +760,13 @@ def _monthly(doc: dict[str, Any], path: str, ctx: ParseContext) -> MonthlyTrigge
             raise InvalidInput(r.name("start"), f"not a month: {shown(start_text)}",
                                "YYYY-MM, the first month counted", "2027-03")
         start = int(month.group(1)) * 12 + int(month.group(2)) - 1
-    return MonthlyTrigger(at_hour=int(found.group(1)), at_minute=int(found.group(2)),
-                          timezone=tz_name, start=start, every=every or 1, day=day,
-                          weekday=weekday, nth=nth)
+    trigger = MonthlyTrigger(at_hour=int(found.group(1)), at_minute=int(found.group(2)),
+                             timezone=tz_name, start=start, every=every or 1, day=day,
+                             weekday=weekday, nth=nth)
+    if not trigger.ever_fires():
+        raise InvalidInput(path, "can never fire: none of its months has that day",
+                           "a day its months have", MONTHLY_EXAMPLE, reason="never")
+    return trigger
 
 
 def _day_grid_zone(r: "_Reader", gap: timedelta) -> str | None:

@@ -44,6 +44,7 @@ REASONS = {
     "zone": "not a time zone (values zone)",
     "duration": "not a length of time (30s, 15m, 2h, 1d) or over 366 days",
     "instant": "not an RFC 3339 instant with an offset",
+    "never": "a schedule that can never fire",
 }
 
 

@@ -192,6 +192,7 @@ _REASON_WORDS = {
     "duration": QT_TR_NOOP("Write a length of time such as 30s, 15m, 2h or 1d (at most "
                            "366 days)."),
     "instant": QT_TR_NOOP("This is not a date and time Errands can read."),
+    "never": QT_TR_NOOP("This schedule can never run: none of its months has that day."),
 }
 
 

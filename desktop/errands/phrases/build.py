@@ -305,6 +305,9 @@ def _build_months(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if found.days:
         raise _conflict(freq.text, found.days.text)
     quarters = freq.text.lower() == "quarterly"      # calendar quarters, from January
+    if freq.n > 1200:
+        raise _refuse(f"'{freq.text}' is more than a hundred years apart", _EXPECTED,
+                      "every 3 months on the 5th", (freq.text,))
     if freq.n > 1 and not quarters and (found.doms is None or len(found.doms.days) == 1):
         if found.doms is None:
             ctx.warn("no day of the month given; runs on the 1st")
@@ -341,9 +344,13 @@ def _build_yearly(freq: _Freq, found: _Found, ctx: _Context) -> dict:
         if spec.more:
             raise _refuse(f"'{freq.text}' takes one day; make one errand per day", _EXPECTED,
                           "every 2 years on 3 March", (freq.text, spec.text))
-        trigger = _monthly({"day": spec.day}, 12 * freq.n, _one_clock(found, ctx), ctx, None)
+        if freq.n > 100:
+            raise _refuse(f"'{freq.text}' is more than a hundred years apart", _EXPECTED,
+                          "every 2 years on 3 March", (freq.text,))
+        trigger = _yearly_start(_monthly({"day": spec.day}, 12 * freq.n,
+                                         _one_clock(found, ctx), ctx, None), spec.month, ctx)
         ctx.warn(f"'{freq.text}' counts from {trigger['start'][:4]}")
-        return _yearly_start(trigger, spec.month, ctx)
+        return trigger
     minute, hour = _cron_time(found, ctx)
     days = ",".join(map(str, sorted({spec.day, *spec.more})))
     return _cron(minute, hour, days, str(spec.month), "*", ctx)

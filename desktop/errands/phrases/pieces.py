@@ -110,6 +110,11 @@ class _MonthDay:
     weekday: str | None = None       # "mon" … "sun" or "workday"
     nth: int | None = None
 
+    def weekday_name(self) -> str:
+        names = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
+                 "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
+        return names.get(self.weekday or "", "weekday")
+
     def fields(self) -> dict[str, object]:
         if self.day is not None:
             return {"day": self.day}

@@ -18,7 +18,7 @@ from .tokens import date_like
 from .vocabulary import (_ADVERB, _AMBIGUOUS_ADVERB, _CLOCKS, _CONNECTOR_ONLY, _DAY_MONTH,
     _DETERMINER, _DOMS, _DOMS_BARE, _DOW1, _DOW_LOOKUP, _DOWS, _EDGE_JUNK, _END_OF, _EVERY_DUR,
     _EVERY_PART, _EVERY_YEAR, _EXCEPT, _EXCEPT_ANY, _FOR, _GAP_HEAD, _GAP_TAIL, _IN_DUR, _IN_PART,
-    _ISO_DATE, _ISO_WEEK, _KEEP, _LOOP_BARE, _LOOPS, _MANUAL, _MAX_RUNS, _MONTH_DAY, _MONTH_END,
+    _ISO_DATE, _ISO_WEEK, _WEEK_END, _KEEP, _LOOP_BARE, _LOOPS, _MANUAL, _MAX_RUNS, _MONTH_DAY, _MONTH_END,
     _MONTHLY_CONTEXT, _MONTHS, _EVERY_NTH_PERIOD, _NO_END, _NTH,
     _NUMERIC_DATE, _ONCE_A, _OTHER, _parts, _PER_PERIOD, _PERIOD, _PUNCT_AFTER, _PUNCT_BEFORE,
     _REL_DAY, _rx, _START, _T_AMPM, _T_MINUTE, _T_WORD, _THIS_PART, _UNITS, _UNTIL, _WEEKDAYS,
@@ -386,6 +386,11 @@ class _Reader:
             raise _refuse(f"'{text}' is a week number, and week numbers are not read; name "
                           "the day instead, such as 'on 16 March' or 'every monday'",
                           _EXPECTED, "on 16 March at 9am", (text,))
+        match = self.scan.first(_WEEK_END)
+        if match:
+            text = match.group(0).strip()
+            raise _refuse(f"'{text}' does not name a day; say which, such as 'every friday'",
+                          _EXPECTED, "every friday at 5pm", (text,))
 
     def _every_nth_period(self) -> None:
         """"every third month", "every other year", "every 2 years": a step of months or
@@ -437,18 +442,25 @@ class _Reader:
         if monthly:
             if self.found.monthday is not None:
                 raise _conflict(self.found.monthday.text, text)
+            if (match.group("every") and not scope and not match.group("monthly")
+                    and spec.weekday not in (None, WORKDAY) and spec.nth == 2):
+                self.ctx.warn(f"'{text}' read as the 2nd {spec.weekday_name()} of each month; "
+                              f"for every other week say 'every other "
+                              f"{spec.weekday_name().lower()}'")
             self.found.monthday = spec
             self.scan.take(match.span())
             return
-        last = spec.nth is not None and spec.nth < 0 or spec.day is not None and spec.day < 0
-        if not scope and last:
-            raise _refuse(f"'{text}' needs a month: '{text} of the month' repeats every "
-                          f"month, '{text} of march' runs once", _EXPECTED,
-                          "the last friday of the month at 9am", (text,))
         if not scope:
+            view = self.scan.view
+            near = re.match(r"\s*(?:every|each|at|on|daily|weekly|monthly)\b",
+                            view[match.end():], re.IGNORECASE) or re.search(
+                r"\b(?:every|each|at|on|except|and|but)\s*$", view[:match.start()],
+                re.IGNORECASE)
+            if not near:  # "summarize the last day of trading": the task's words, not a day
+                return
             raise _refuse(f"'{text}' needs a month, such as '{text} of the month' (every "
                           f"month) or '{text} of march' (once)", _EXPECTED,
-                          "the 2nd friday of march at 9am", (text,))
+                          "the last friday of the month at 9am", (text,))
         day = self._nth_date(match, text, scope, spec)
         self.found.date = _DateSpec("date", text, day.year, day.month, day.day)
         self.scan.take(match.span())

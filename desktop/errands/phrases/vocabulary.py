@@ -170,13 +170,16 @@ _EVERY_NTH_PERIOD = _rx(
     r"(?:\bon\s+)?\b(?:every|each)\s+(?P<n>other|second|third|fourth|fifth|sixth|seventh|eighth"
     r"|ninth|tenth|eleventh|twelfth|\d{1,3}(?:st|nd|rd|th)|(?P<count>\d{1,3}|two|three|four"
     r"|five|six|seven|eight|nine|ten|eleven|twelve))\s+(?P<unit>month|year)(?P<plural>s)?\b")
-_MONTH_END = _rx(r"(?:\b(?:on|at|by)\s+)?(?:\bthe\s+)?\bend\s+of\s+(?:the|each|every|a)\s+month\b"
+_MONTH_END = _rx(r"(?:\b(?:on|at|by)\s+)?(?:\bthe\s+)?\bend\s+of\s+(?:(?:the|each|every|a)\s+)?"
+                 r"month\b"
                  r"(?P<monthly>\s+(?:monthly|every\s+month|each\s+month))?"
                  r"|\b(?:at\s+)?month[-\s]end\b")
 _MONTHLY_CONTEXT = _rx(r"\b(?:monthly|(?:every|each)\s+(?:\w+\s+)?months?)\b")
 # ISO week numbers ("in week 12", "calendar week 12", "KW 12"): refused, naming the words
-_ISO_WEEK = _rx(r"(?:\b(?:in|during|on|for)\s+)?(?:\bthe\s+)?(?:\b(?:iso|calendar)\s+)?"
-                r"\b(?:week|wk|kw)\s*(?:no\.?\s*|number\s+|#\s*)?(?P<w>\d{1,2})\b(?!\s*(?::|h\b|am|pm))")
+_ISO_WEEK = _rx(r"(?:\b(?:in|during|on|for|of)\s+(?:the\s+)?(?:(?:iso|calendar)\s+)?(?:week|wk)"
+                r"|\b(?:iso|calendar)\s+week|\bkw)"
+                r"\s*(?:no\.?\s*|number\s+|#\s*)?(?P<w>\d{1,2})\b(?!\s*(?::|h\b|am|pm))")
+_WEEK_END = _rx(r"(?:\b(?:on|at|by)\s+)?(?:\bthe\s+)?\bend\s+of\s+(?:(?:the|each|every|a)\s+)?week\b")
 _ADVERB = _rx(r"\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|bi-?weekly|monthly|quarterly"
               r"|yearly|annually)\b")
 # Either twice per period or every other period, depending on who says it: refused.
