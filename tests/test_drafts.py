@@ -336,3 +336,16 @@ def test_mixed_sentences_are_read_or_refused_never_crash(sentence: str,
         draft_from_phrase(sentence, zone=ZONE, now=NOW, language=language)
     except InvalidInput:
         pass
+
+
+@pytest.mark.parametrize("task, words", [
+    ("email ~bob about it", None), ("check the ~50 open PRs", None),
+    ('open "/srv/my site" and tidy', "/srv/my site"), ("tidy '~/My Notes' please", "~/My Notes"),
+    ("检查项目进度", None), ("总结三个项目的进展", None), ("dem Projekt-Team schreiben", None),
+    ("check my downloads count", None), ("check my repo's issues", "my repo"),
+    ("check the repo's CI", "the repo"),
+])
+def test_folder_guesses_the_hostile_review_tried(task: str, words: str | None) -> None:
+    from errands.drafts import folder_mention
+    found = folder_mention(task)
+    assert (found.words if found else None) == words

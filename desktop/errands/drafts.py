@@ -52,31 +52,35 @@ class Draft:
 
 
 USER_FOLDERS = ("downloads", "documents", "desktop", "pictures", "music", "videos")
-_PATH = re.compile(r"(?<![\w/~.:])(~(?:/[^\s,;:'\"`()]*)?|/(?!/)[^\s,;:'\"`()]+)")
-_USER_FOLDER = re.compile(  # "my downloads", "the Downloads folder" (not "the documents")
+# a quoted path may hold spaces ("/srv/my site"); "~" alone, "~bob" or "~50" is no path
+_QUOTED_PATH = re.compile(r"[\"'“‘]((?:~/|/(?!/))[^\"'”’]+)[\"'”’]")
+_PATH = re.compile(r"(?<![\w/~.:])(~/[^\s,;:'\"`()]*|/(?!/)[^\s,;:'\"`()]+)")
+_ENDS = (r"(?=\s*(?:$|[,.;:!?)]|\b(?:for|in|at|and|to|on|with|from|every|each|daily|"
+         r"then|before|after|is|are|that|which)\b))")   # where a noun phrase ends
+_USER_FOLDER = re.compile(  # "my downloads", "the Downloads folder" (not "the documents",
+    # nor "my downloads count")
     r"\b(?:my\s+(?P<mine>" + "|".join(USER_FOLDERS) + r")(?:\s+(?:folder|directory|dir))?"
-    r"|the\s+(?P<the>" + "|".join(USER_FOLDERS) + r")\s+(?:folder|directory|dir))\b",
+    r"|the\s+(?P<the>" + "|".join(USER_FOLDERS) + r")\s+(?:folder|directory|dir))\b" + _ENDS,
     re.IGNORECASE)
 _NAMED_FOLDER = re.compile(
     r"\b(?:in|of|from|inside|under|to|into|across)?\s*(?:my|the|this|our|that)\s+"
     r"(?:[\w-]+\s+){0,2}(?:folder|directory|dir|repo|repository|project|codebase|"
-    r"working\s+copy|checkout)s?\b"        # … where the noun phrase ends ("the project
-    r"(?=\s*(?:$|[,.;:!?)]|\b(?:for|in|at|and|to|on|with|from|every|each|daily|then|"
-    r"before|after|is|are|that|which)\b))",  # status" is not a folder)
+    r"working\s+copy|checkout)s?\b(?:'s\b)?"  # … where the noun phrase ends ("the
+    r"(?:(?<='s)|" + _ENDS + r")",            # project status" is not a folder)
     re.IGNORECASE)
 
 
 _GERMAN_FOLDER = re.compile(  # "im Projektordner", "in meinem Repo", "den Download-Ordner"
     r"\b(?:im|in\s+(?:meinem|unserem|dem)|aus\s+(?:dem|meinem)|meinen|den|dem)\s+"
-    r"(?:[\w-]*(?:ordner|verzeichnis)|repo(?:sitory)?|projekt)\b", re.IGNORECASE)
+    r"(?:[\w-]*(?:ordner|verzeichnis)|repo(?:sitory)?|projekt)(?![\w-])", re.IGNORECASE)
 _CHINESE_FOLDER = re.compile(r"(?:项目|仓库|代码库|代码仓库|下载|文档|桌面)?(?:文件夹|目录)"
-                             r"|项目|代码仓库|仓库|代码库")
+                             r"|代码仓库|仓库|代码库")
 
 
 def folder_mention(task: str) -> FolderMention | None:
     """The folder an agent's task names, if any: a path ("/srv/site", "~/notes"), a user
     folder ("my downloads"), or words that need one ("the repo", "my project folder")."""
-    path = _PATH.search(task)
+    path = _QUOTED_PATH.search(task) or _PATH.search(task)
     if path:
         text = path.group(1).rstrip(".!?")
         return FolderMention(text, path=text)
@@ -89,6 +93,7 @@ def folder_mention(task: str) -> FolderMention | None:
     if vague:
         words = re.sub(r"^(?:in|of|from|inside|under|to|into|across)\s+", "",
                        vague.group(0).strip(), flags=re.IGNORECASE)
+        words = re.sub(r"'s$", "", words)
         return FolderMention(words)
     return None
 

@@ -148,9 +148,9 @@ def resolve_folder(mention: FolderMention) -> str | None:
     """The folder the task's words point at, when they do (a path as written, a user
     folder such as Downloads that exists); None leaves the question open. Reads the disk:
     call it off the event loop."""
-    if mention.path is not None:
+    if mention.path is not None:   # filled in only when it is a folder (not /etc/hosts)
         path = os.path.expanduser(mention.path)
-        return path if os.path.isabs(path) else None
+        return path if os.path.isabs(path) and os.path.isdir(path) else None
     if mention.user_folder is not None:
         import platformdirs
         find = getattr(platformdirs, f"user_{mention.user_folder}_dir", None)
