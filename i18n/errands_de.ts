@@ -1813,6 +1813,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
     <context>
         <name>QuickCreateFlow</name>
         <message>
+            <source>Not understood: %1</source>
+            <translation>Nicht verstanden: %1</translation>
+        </message>
+        <message>
             <source>The model could not be asked: %1</source>
             <translation>Das Modell konnte nicht gefragt werden: %1</translation>
         </message>
@@ -3469,6 +3473,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>1 Vorlage konnte nicht geladen werden: %1</translation>
         </message>
         <message>
+            <source>29 February only comes in leap years.</source>
+            <translation>Den 29. Februar gibt es nur in Schaltjahren.</translation>
+        </message>
+        <message>
             <source>A command with $(…), backquotes or redirections is never allowed by a pattern; approve it once instead.</source>
             <translation>Ein Befehl mit $(…), Backquotes oder Umleitungen wird nie durch ein Muster erlaubt; erlauben Sie ihn stattdessen einmal.</translation>
         </message>
@@ -4223,6 +4231,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Dieser Lauf hat Inhalte aus dem Web gelesen und fragt daher, bevor er %1 darf.</translation>
         </message>
         <message>
+            <source>This says when but not what to do; add the task.</source>
+            <translation>Hier steht, wann, aber nicht, was zu tun ist; ergänzen Sie die Aufgabe.</translation>
+        </message>
+        <message>
+            <source>This schedule can never run: none of its months has that day.</source>
+            <translation>Dieser Zeitplan kann nie laufen: Keiner seiner Monate hat diesen Tag.</translation>
+        </message>
+        <message>
             <source>This tool cannot be allowed by a rule.</source>
             <translation>Dieses Werkzeug kann nicht durch eine Regel erlaubt werden.</translation>
         </message>
@@ -4571,6 +4587,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>“%1” counts from %2.</source>
             <translation>„%1“ zählt ab %2.</translation>
+        </message>
+        <message>
+            <source>“%1” has passed today: read as tomorrow.</source>
+            <translation>„%1“ ist heute schon vorbei: gelesen als morgen.</translation>
         </message>
         <message>
             <source>“%1” read as %2.</source>

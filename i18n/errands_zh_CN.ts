@@ -1800,6 +1800,10 @@ It is read again when it changes, or when you select it again.</source>
     <context>
         <name>QuickCreateFlow</name>
         <message>
+            <source>Not understood: %1</source>
+            <translation>未理解：%1</translation>
+        </message>
+        <message>
             <source>The model could not be asked: %1</source>
             <translation>无法询问模型：%1</translation>
         </message>
@@ -3431,6 +3435,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>1 个模板无法加载：%1</translation>
         </message>
         <message>
+            <source>29 February only comes in leap years.</source>
+            <translation>2 月 29 日只在闰年出现。</translation>
+        </message>
+        <message>
             <source>A command with $(…), backquotes or redirections is never allowed by a pattern; approve it once instead.</source>
             <translation>包含 $(…)、反引号或重定向的命令永远不能通过模式允许；请改为批准一次。</translation>
         </message>
@@ -4179,6 +4187,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>此运行读取过来自网络的内容，因此在%1之前会先询问。</translation>
         </message>
         <message>
+            <source>This says when but not what to do; add the task.</source>
+            <translation>这里只说了时间，没有说做什么；请补上任务。</translation>
+        </message>
+        <message>
+            <source>This schedule can never run: none of its months has that day.</source>
+            <translation>此计划永远不会运行：它的月份中没有那一天。</translation>
+        </message>
+        <message>
             <source>This tool cannot be allowed by a rule.</source>
             <translation>此工具不能通过规则允许。</translation>
         </message>
@@ -4521,6 +4537,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>“%1” counts from %2.</source>
             <translation>“%1”从 %2 起算。</translation>
+        </message>
+        <message>
+            <source>“%1” has passed today: read as tomorrow.</source>
+            <translation>“%1”今天已过：理解为明天。</translation>
         </message>
         <message>
             <source>“%1” read as %2.</source>

@@ -545,3 +545,25 @@ def test_the_card_says_what_was_assumed_in_the_windows_language(
         assert "⚠ „at 9“ gelesen als 09:00." in card.warning_text.text().splitlines()
     finally:
         i18n.uninstall(qapp)
+
+
+def test_in_a_german_window_every_refusal_of_the_sentence_is_german(
+        qtbot, engine: Engine, qapp: QApplication) -> None:  # type: ignore[no-untyped-def]
+    """A sentence with no task, a week number (named), a schedule that never comes: no
+    English reasons in a German window."""
+    from errands.app import i18n
+    i18n.install(qapp, "de")
+    try:
+        flow = QuickCreateFlow(None, engine.api, engine.data, ZONE, local_tz=zone(ZONE),
+                               language="de")
+        flow.open()
+        d = flow.dialog
+        type_sentence(qtbot, flow, "jeden Tag um 9 Uhr")
+        assert d.refusal_text() == ("Hier steht, wann, aber nicht, was zu tun ist; ergänzen "
+                                    "Sie die Aufgabe.")
+        type_sentence(qtbot, flow, "in week 12 Urlaub planen")
+        assert "Nicht verstanden: “in week 12”" in d.refusal_text()
+        d.reject()
+        run(engine.loop, flow.wait())
+    finally:
+        i18n.uninstall(qapp)

@@ -130,10 +130,11 @@ def document_from_arguments(arguments: dict[str, Any], *, now: datetime, zone: s
 def _check_sentence(text: object) -> str:
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("sentence", "say when and what, in one sentence",
-                           "a schedule and a task", EXAMPLE)
+                           "a schedule and a task", EXAMPLE, reason="empty")
     if len(text) > _SENTENCE_MAX:
         raise InvalidInput("sentence", f"longer than {_SENTENCE_MAX} characters",
-                           "one sentence", EXAMPLE)
+                           "one sentence", EXAMPLE, reason="too_long",
+                           values={"max": _SENTENCE_MAX, "length": len(text)})
     return text.strip()
 
 
@@ -156,8 +157,8 @@ def draft_from_phrase(text: str, *, zone: str, now: datetime,
                       locale: str | None = None, language: str | None = None) -> Draft:
     """Offline: the phrase parser, on the sentence and on its German and Chinese schedule
     words rewritten into English (the window's ``language`` first: "de", "zh"). Refusals
-    are :class:`InvalidInput` (field ``sentence`` or ``schedule``) with the parser's words
-    for the sentence as typed."""
+    are :class:`InvalidInput` (field ``sentence`` or ``schedule``) with the parser's words,
+    for the reading tried first (in the window's language when its words were found)."""
     from .phrases.foreign import LANGUAGES, rewritten
 
     sentence = _check_sentence(text)
@@ -172,7 +173,7 @@ def draft_from_phrase(text: str, *, zone: str, now: datetime,
             return _draft_from(sentence, attempt, zone=zone, now=now, locale=locale)
         except InvalidInput as exc:
             refusals[attempt] = exc
-    raise refusals[sentence]
+    raise refusals[tries[0]]   # how it was read first: the window's language, if it was that
 
 
 def _draft_from(sentence: str, text: str, *, zone: str, now: datetime,
@@ -181,7 +182,7 @@ def _draft_from(sentence: str, text: str, *, zone: str, now: datetime,
     task = (parsed.prompt or "").strip()
     if not task:
         raise InvalidInput("sentence", "says when but not what to do",
-                           "a schedule and a task", EXAMPLE)
+                           "a schedule and a task", EXAMPLE, reason="no_task")
     runner = task_runner(task)
     title = title_of(runner["message"]) if runner["kind"] == "notify" else parsed.title
     doc: dict[str, Any] = {"title": (title or task)[:120], "runner": runner,

@@ -45,6 +45,7 @@ REASONS = {
     "duration": "not a length of time (30s, 15m, 2h, 1d) or over 366 days",
     "instant": "not an RFC 3339 instant with an offset",
     "never": "a schedule that can never fire",
+    "no_task": "a sentence that says when but not what to do",
 }
 
 

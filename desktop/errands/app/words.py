@@ -132,8 +132,11 @@ _WARNINGS = [
      QT_TR_NOOP("No weekday given: it runs on Mondays.")),
     (re.compile(r"months without day (?P<a>\d+) are skipped"),
      QT_TR_NOOP("Months without day %1 are skipped.")),
-    (re.compile(r"'(?P<a>.+)' read as (?P<b>\d\d:\d\d|\d{4}-\d\d-\d\d)"),
-     QT_TR_NOOP("“%1” read as %2.")),
+    (re.compile(r"'(?P<a>.+)' has passed today; read as tomorrow"),
+     QT_TR_NOOP("“%1” has passed today: read as tomorrow.")),
+    (re.compile(r"29 February only exists in leap years"),
+     QT_TR_NOOP("29 February only comes in leap years.")),
+    (re.compile(r"'(?P<a>.+)' read as (?P<b>.+)"), QT_TR_NOOP("“%1” read as %2.")),
     (re.compile(r"'(?P<a>.+)' counts from (?P<b>.+)"), QT_TR_NOOP("“%1” counts from %2.")),
     (re.compile(r"'(?P<a>.+)' stays in the task text; it does not change the schedule"),
      QT_TR_NOOP("“%1” stays in the task; it does not change the schedule.")),
@@ -193,6 +196,7 @@ _REASON_WORDS = {
                            "366 days)."),
     "instant": QT_TR_NOOP("This is not a date and time Errands can read."),
     "never": QT_TR_NOOP("This schedule can never run: none of its months has that day."),
+    "no_task": QT_TR_NOOP("This says when but not what to do; add the task."),
 }
 
 

@@ -484,7 +484,9 @@ class QuickCreateFlow(QObject):
                 self.dialog.show_busy(False)
                 raise
             except InvalidInput as exc:
-                self.dialog.show_refusal(refusal_words(exc))
+                # the parser's and the model's reasons, or (German, Chinese) the forms read
+                self.dialog.show_refusal(said if foreign else refusal_words(exc),
+                                         offer_form=foreign)
                 return None
             except Exception as exc:  # ProviderError: unreachable, refused key, timeout
                 message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
@@ -504,11 +506,19 @@ class QuickCreateFlow(QObject):
         German or Chinese window, which forms are read, in that language (the parser's
         reasons are English and name English words)."""
         if self.language in ("de", "zh") and refused.field == "schedule":
-            return self.tr(
+            text = self.tr(
                 "This sentence could not be read. Besides English, these forms are read: "
                 "every day at 9, every weekday at 8:30, every Monday at 10, every month on "
                 "the 1st, in 10 minutes, tomorrow at 7pm, every 2 hours, remind me to … . "
-                "Write the time in one of them, or choose it in the form."), True
+                "Write the time in one of them, or choose it in the form.")
+            if refused.words:   # what it could not use, in the sentence's own words
+                text += "\n" + self.tr("Not understood: %1").replace(
+                    "%1", ", ".join(f"“{w}”" for w in refused.words))
+            return text, True
+        if self.language in ("de", "zh"):
+            own = words.refusal_words(refused, words.local_zone())
+            if own is not None:
+                return own, False
         return refusal_words(refused), False
 
     def _to_picker(self, sentence: str) -> None:
