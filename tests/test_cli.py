@@ -1128,3 +1128,26 @@ def test_a_reminder_from_the_command_line_and_from_a_phrase(cli: Cli) -> None:
     empty = cli.call("add", "--title", "x", "--remind", " ", "--schedule", "manual", "--json",
                      expect=2)
     assert empty.error()["field"] == "runner.message"
+
+
+def test_a_reminder_is_not_an_agent_on_the_command_line(cli: Cli, tmp_path: Path) -> None:
+    """An agent edited into a reminder loses its permissions and worktree, saying so; an
+    explicit --prompt wins over the phrase's "remind me"; a reminder takes no permissions."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    agent = cli.call("add", "--title", "Fix", "--prompt", "fix it", "--schedule", "manual",
+                     "--workdir", str(repo), "--worktree", "--permissions", "allow-all",
+                     "--json").json()
+    edited = cli.call("edit", agent["id"], "--remind", "stand up", "--json")
+    doc = edited.json()
+    assert doc["runner"] == {"kind": "notify", "message": "stand up"}
+    assert doc["worktree"] is False and doc["permissions"]["mode"] == "ask"
+    assert "only agent runs work in a worktree" in edited.err
+    explicit = cli.call("add", "--prompt", "do stuff", "--schedule",
+                        "tomorrow at 7pm remind me to call mom", "--title", "Stuff",
+                        "--json").json()
+    assert explicit["runner"]["kind"] == "agent" and explicit["title"] == "Stuff"
+    refused = cli.call("add", "--title", "X", "--remind", "hi", "--schedule", "in:10m",
+                       "--permissions", "allow-all", "--json", expect=2)
+    assert refused.error()["field"] == "permissions"

@@ -878,9 +878,9 @@ def _permissions(doc: object, runner: Task) -> Permissions:
                         tools=r.names("tools", TOOL_NAMES),
                         rules=parse_rules(r.raw("rules", []), "permissions.rules"),
                         untrusted_ok=r.names("untrusted_ok", TOOL_NAMES))
-    if isinstance(runner, CommandTask) and perms != Permissions():
+    if not isinstance(runner, AgentTask) and perms != Permissions():
         raise InvalidInput("permissions", "only agent runs take permissions",
-                           "no permissions for a command runner", '{"mode": "ask"}')
+                           f"no permissions for a {runner.kind} runner", '{"mode": "ask"}')
     return perms
 
 

@@ -24,6 +24,16 @@ LOCALE_HELP = ("orders numeric dates in a phrase: en_US reads 8/1 as 1 August, e
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
+def _leave_agent(doc: dict[str, Any], args: argparse.Namespace, warnings: list[str],
+                 what: str) -> None:
+    """An agent turned into a command or a reminder: what only agents have goes, said."""
+    doc.pop("permissions", None)
+    warnings.append(f"the agent's permissions were dropped: {what} takes none")
+    if doc.get("worktree") and not args.worktree:
+        doc["worktree"] = False
+        warnings.append("worktree was turned off: only agent runs work in a worktree")
+
+
 def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None:
     """The options ``add`` and ``edit`` share (``edit`` changes only what is given)."""
     p.add_argument("--title", help="a short name, 1–120 characters")
@@ -157,7 +167,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         raise InvalidInput("--schedule", "is required", SPEC_FORMS, SPEC_EXAMPLE)
 
     said = None  # what the phrase's task runs ("remind me to …" is a reminder)
-    if not editing and phrase is not None and phrase.prompt:
+    explicit = any(v is not None for v in (args.prompt, args.command, args.remind))
+    if not editing and not explicit and phrase is not None and phrase.prompt:
         from ..phrases.text import title_of, task_runner
         said = task_runner(phrase.prompt)
     if args.title is not None:
@@ -172,16 +183,11 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
     elif args.command is not None:
         runner = {"kind": "command", "command": args.command}
         if editing and doc.get("runner", {}).get("kind") == "agent":
-            doc.pop("permissions", None)
-            warnings.append("the agent's permissions were dropped: commands take none")
-            if doc.get("worktree") and not args.worktree:
-                doc["worktree"] = False
-                warnings.append("worktree was turned off: a command runs in its workdir")
+            _leave_agent(doc, args, warnings, "a command")
     elif args.remind is not None:
         runner = {"kind": "notify", "message": args.remind}
         if editing and doc.get("runner", {}).get("kind") == "agent":
-            doc.pop("permissions", None)
-            warnings.append("the agent's permissions were dropped: a reminder takes none")
+            _leave_agent(doc, args, warnings, "a reminder")
     elif said is not None:
         runner = said
     if args.model is not None:
