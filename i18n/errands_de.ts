@@ -2123,6 +2123,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Läufe</translation>
         </message>
         <message>
+            <source>Runs in this month and every so many months after it</source>
+            <translation>Läuft in diesem Monat und danach alle so vielen Monate</translation>
+        </message>
+        <message>
             <source>Runs only when you start it.</source>
             <translation>Läuft nur, wenn Sie es starten.</translation>
         </message>
@@ -2145,6 +2149,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Sunday</source>
             <translation>Sonntag</translation>
+        </message>
+        <message>
+            <source>The first month counted</source>
+            <translation>Der erste gezählte Monat</translation>
         </message>
         <message>
             <source>The last day</source>
@@ -2233,6 +2241,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>fourth</source>
             <translation>vierte</translation>
+        </message>
+        <message>
+            <source>from</source>
+            <translation>ab</translation>
         </message>
         <message>
             <source>last</source>

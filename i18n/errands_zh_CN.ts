@@ -2110,6 +2110,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>运行</translation>
         </message>
         <message>
+            <source>Runs in this month and every so many months after it</source>
+            <translation>在这个月运行，之后每隔这么多个月运行一次</translation>
+        </message>
+        <message>
             <source>Runs only when you start it.</source>
             <translation>仅在您启动时运行。</translation>
         </message>
@@ -2132,6 +2136,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Sunday</source>
             <translation>星期日</translation>
+        </message>
+        <message>
+            <source>The first month counted</source>
+            <translation>起算的第一个月</translation>
         </message>
         <message>
             <source>The last day</source>
@@ -2220,6 +2228,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>fourth</source>
             <translation>第四个</translation>
+        </message>
+        <message>
+            <source>from</source>
+            <translation>从</translation>
         </message>
         <message>
             <source>last</source>

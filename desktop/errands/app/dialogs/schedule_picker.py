@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, time, timedelta, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from PySide6.QtCore import QDate, QDateTime, Qt, QTime, QTimeZone, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDateEdit,
     QDateTimeEdit,
     QFormLayout,
     QHBoxLayout,
@@ -103,10 +104,14 @@ def friendly_cron(expression: str) -> dict[str, Any] | None:
 
 def same_trigger(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two trigger documents mean the same schedule (text forms aside)."""
-    def norm(doc: dict[str, Any]) -> tuple[Any, ...]:
+    def norm(doc: dict[str, Any], other: dict[str, Any]) -> tuple[Any, ...]:
         kind = doc.get("kind")
-        if kind == "monthly":           # its "at" is a clock time; every defaults to 1
-            return tuple(sorted({"every": 1, **doc}.items()))
+        if kind == "monthly":           # its "at" is a clock time; every defaults to 1; a
+            # zone or a start one of them leaves to its defaults is not compared
+            keys = {k for k in doc} & {k for k in other} | (
+                set(doc) ^ set(other)) - {"timezone", "start", "every"}
+            full = {"every": 1, **doc}
+            return tuple(sorted((k, full.get(k)) for k in keys | {"every"}))
         out: list[Any] = [kind]
         for key in ("at", "start_at"):
             out.append(parse_instant(doc[key]) if doc.get(key) else None)
@@ -116,7 +121,7 @@ def same_trigger(a: dict[str, Any], b: dict[str, Any]) -> bool:
         out.append(doc.get("timezone"))
         return tuple(out)
     try:
-        return norm(a) == norm(b)
+        return norm(a, b) == norm(b, a)
     except (InvalidInput, KeyError, TypeError):
         return False
 
@@ -246,7 +251,7 @@ class SchedulePicker(QWidget):
         day_column.addWidget(self.day_note)
         day_row.setFocusProxy(self.day_kind)
         self.months_spin = QSpinBox()
-        self.months_spin.setRange(1, 120)
+        self.months_spin.setRange(1, 1200)
         self.months_spin.setAccessibleName(self.tr("Months apart"))
         self.months_spin.setToolTip(self.tr("1: every month; 3: every quarter; 12: every "
                                             "year; 24: every other year"))
@@ -255,7 +260,20 @@ class SchedulePicker(QWidget):
         months_layout.setContentsMargins(0, 0, 0, 0)
         months_layout.addWidget(self.months_spin)
         self.months_note = QLabel(self.tr("month(s) apart"))
-        months_layout.addWidget(self.months_note, 1)
+        months_layout.addWidget(self.months_note)
+        self.start_label = QLabel(self.tr("from"))
+        self.start_edit = QDateEdit()
+        self.start_edit.setDisplayFormat("MMMM yyyy")
+        self.start_edit.setCalendarPopup(False)
+        self.start_edit.setMinimumDate(QDate(1970, 1, 1))
+        self.start_edit.setMaximumDate(QDate(9999, 12, 1))
+        self.start_edit.setAccessibleName(self.tr("The first month counted"))
+        self.start_edit.setToolTip(self.tr("Runs in this month and every so many months "
+                                           "after it"))
+        self.start_label.setBuddy(self.start_edit)
+        months_layout.addWidget(self.start_label)
+        months_layout.addWidget(self.start_edit)
+        months_layout.addStretch(1)
         months_row.setFocusProxy(self.months_spin)
         self._monthly_start: tuple[int, str] | None = None    # (every, start) as loaded
 
@@ -312,6 +330,8 @@ class SchedulePicker(QWidget):
 
         self.mode_box.currentIndexChanged.connect(self._mode_changed)
         self.day_kind.currentIndexChanged.connect(self._day_kind_changed)
+        self.months_spin.valueChanged.connect(self._months_changed)
+        self.start_edit.dateChanged.connect(self._edited)
         for signal in (self.once_edit.dateTimeChanged, self.time_edit.timeChanged,
                        self.day_spin.valueChanged, self.cron_edit.textChanged,
                        self.nth_box.currentIndexChanged, self.weekday_box.currentIndexChanged,
@@ -326,6 +346,7 @@ class SchedulePicker(QWidget):
         self._set_once(start.replace(minute=0, second=0, microsecond=0, tzinfo=None))
         self.set_mode("daily")
         self._day_kind_changed()
+        self._months_changed()
         self._mode_changed()
 
     def _row(self, key: str, label: str, widget: QWidget) -> QWidget:
@@ -390,6 +411,9 @@ class SchedulePicker(QWidget):
                 kind = self.day_kind.currentData()
                 out["day_kind"] = kind
                 out["months"] = self.months_spin.value()
+                if out["months"] > 1:
+                    month = self.start_edit.date()
+                    out["start"] = date(month.year(), month.month(), 1)
                 if kind in ("day", "before_last"):
                     out["day"] = self.day_spin.value()
                 elif kind == "weekday":
@@ -424,6 +448,8 @@ class SchedulePicker(QWidget):
             self._day_kind_changed()
             if "day" in values:
                 self.day_spin.setValue(values["day"])
+            if "start" in values:
+                self.start_edit.setDate(QDate(values["start"].year, values["start"].month, 1))
             if "months" in values:
                 self.months_spin.setValue(values["months"])
             if "expression" in values:
@@ -494,11 +520,27 @@ class SchedulePicker(QWidget):
         """A day cron cannot say, or a day every N months: a ``monthly`` trigger; its grid
         keeps the start it was loaded with, else starts at the first month ahead."""
         fields, at, every = self._month_fields(), self._time(), self.months_spin.value()
-        kept = self._monthly_start
-        start = kept[1] if kept and kept[0] == every else monthly_start(
-            fields, at.hour, at.minute, tz_name, self.clock())
+        if every > 1:   # the month the person chose the grid to count from
+            month = self.start_edit.date()
+            start = f"{month.year():04d}-{month.month():02d}"
+        else:
+            kept = self._monthly_start
+            start = kept[1] if kept and kept[0] == every else monthly_start(
+                fields, at.hour, at.minute, tz_name, self.clock())
         return {"kind": "monthly", **fields, "every": every, "start": start,
                 "at": f"{at.hour:02d}:{at.minute:02d}", "timezone": tz_name}
+
+    def _months_changed(self, _value: int = 0) -> None:
+        """Several months apart: say from which month, first the coming one with the day."""
+        several = self.months_spin.value() > 1
+        if several and not self._loading and not self.start_label.isVisibleTo(self):
+            at = self._time()
+            first = monthly_start(self._month_fields(), at.hour, at.minute,
+                                  self.zone_name() if self.zone_box.valid() else "UTC",
+                                  self.clock())
+            self.start_edit.setDate(QDate(int(first[:4]), int(first[5:]), 1))
+        self.start_label.setVisible(several)
+        self.start_edit.setVisible(several)
 
     def _day_kind_changed(self, _index: int = 0) -> None:
         kind = self.day_kind.currentData()
@@ -569,6 +611,9 @@ class SchedulePicker(QWidget):
     def _monthly_values(doc: dict[str, Any]) -> dict[str, Any]:
         """The picker's values for a ``monthly`` trigger document."""
         values: dict[str, Any] = {"mode": "monthly", "months": int(doc.get("every") or 1)}
+        start = str(doc.get("start") or "")
+        if values["months"] > 1 and re.fullmatch(r"\d{4}-\d\d", start):
+            values["start"] = date(int(start[:4]), int(start[5:]), 1)
         if doc.get("timezone"):
             values["zone"] = doc["timezone"]
         clock = str(doc.get("at") or "09:00")
