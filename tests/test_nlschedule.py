@@ -614,3 +614,10 @@ def test_what_the_hostile_review_found_in_the_month_days() -> None:
     with pytest.raises(InvalidInput) as refused:
         parse("every 101 years on the 1st of January renew", BER)
     assert "more than a hundred years" in refused.value.message
+
+
+def test_quarterly_month_days_follow_the_calendar_quarters() -> None:
+    read = parse("quarterly on the last day close the books", BER)
+    assert read.trigger == {"kind": "monthly", "day": -1, "every": 3, "start": "2026-10",
+                            "at": "09:00", "timezone": BER}
+    assert read.prompt == "close the books"

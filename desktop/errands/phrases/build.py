@@ -297,8 +297,28 @@ def _build_monthday(found: _Found, ctx: _Context) -> dict:
     if others:
         raise _conflict(spec.text, others[0])
     every = freq.n if freq is not None else 1
+    if freq is not None and freq.text.lower() == "quarterly":  # calendar quarters
+        return _quarterly(spec.fields(), _one_clock(found, ctx), ctx)
     return _monthly(spec.fields(), every, _one_clock(found, ctx), ctx,
                     freq.text if freq is not None else None)
+
+
+def _quarterly(fields: dict, at: str, ctx: _Context) -> dict:
+    """Every three months from January, April, July or October: the grid starts in the
+    quarter's first month (this quarter's when its day is still ahead)."""
+    from ..definition import MonthlyTrigger
+    from ..schedule import next_fire
+
+    local = ctx.now.astimezone(ctx.tz)
+    quarter = local.year * 12 + (local.month - 1) // 3 * 3
+    probe = MonthlyTrigger(int(at[:2]), int(at[3:]), ctx.tz_name, quarter, 3, **fields)
+    if next_fire(probe, ctx.now) is None:
+        raise _refuse("'quarterly' with that day never comes", _EXPECTED,
+                      "quarterly on the last day", ("quarterly",))
+    year, month = divmod(quarter, 12)
+    ctx.warn("'quarterly' runs in January, April, July and October")
+    return {"kind": "monthly", **fields, "every": 3, "start": f"{year:04d}-{month + 1:02d}",
+            "at": at, "timezone": ctx.tz_name}
 
 
 def _build_months(freq: _Freq, found: _Found, ctx: _Context) -> dict:

@@ -174,7 +174,7 @@ _MONTH_END = _rx(r"(?:\b(?:on|at|by)\s+)?(?:\bthe\s+)?\bend\s+of\s+(?:(?:the|eac
                  r"month\b"
                  r"(?P<monthly>\s+(?:monthly|every\s+month|each\s+month))?"
                  r"|\b(?:at\s+)?month[-\s]end\b")
-_MONTHLY_CONTEXT = _rx(r"\b(?:monthly|(?:every|each)\s+(?:\w+\s+)?months?)\b")
+_MONTHLY_CONTEXT = _rx(r"\b(?:monthly|quarterly|(?:every|each)\s+(?:\w+\s+)?months?)\b")
 # ISO week numbers ("in week 12", "calendar week 12", "KW 12"): refused, naming the words
 _ISO_WEEK = _rx(r"(?:\b(?:in|during|on|for|of)\s+(?:the\s+)?(?:(?:iso|calendar)\s+)?(?:week|wk)"
                 r"|\b(?:iso|calendar)\s+week|\bkw)"
