@@ -436,6 +436,16 @@ class ConfirmationCard(QWidget):
                 f"QFrame#{name} {{ border: 1px solid {color.name()}; border-radius: 4px; "
                 f"background: rgba({r}, {g}, {b}, 40); }}")
 
+    # The card wraps its words to the width it gets: in a scroll area (quick create) it
+    # asks for the height that width needs, so a narrow window scrolls instead of
+    # squeezing rows over each other.
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        layout = self.layout()
+        return layout.totalHeightForWidth(width) if layout is not None else -1
+
     def changeEvent(self, event: Any) -> None:  # noqa: N802
         super().changeEvent(event)
         if event.type() == event.Type.PaletteChange:
