@@ -249,3 +249,29 @@ def test_engine_refusals_carry_a_reason_the_window_words_in_its_language(
         assert words.refusal_words(again, timezone.utc) == german
     finally:
         i18n.uninstall(qapp)
+
+
+def test_the_form_shows_an_engine_refusal_in_german_under_its_field(qapp: QApplication,
+                                                                     qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Through the real parser with the engine's interval floor, in a German form: the
+    refusal under the schedule is German, with its value."""
+    from errands.app.dialogs.form import AutomationForm
+    from errands.definition import ParseContext, parse_definition
+    from errands.errors import InvalidInput
+    i18n.install(qapp, "de")
+    try:
+        form = AutomationForm(None, zone_default="Europe/Berlin")
+        qtbot.addWidget(form)
+        form.title_edit.setText("Sicherung")
+        form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+        form.command_edit.setPlainText("true")
+        form.picker.set_values({"mode": "every", "every": timedelta(minutes=2)})
+        with pytest.raises(InvalidInput) as refused:
+            parse_definition(form.document(), ParseContext(
+                now=datetime.now(timezone.utc), min_interval=timedelta(minutes=10)))
+        form.show_errors(refused.value)
+        assert form.field_error("trigger.every") == (
+            "Das läuft öfter, als Errands erlaubt (mindestens 10m Abstand, in den "
+            "Einstellungen); wählen Sie einen längeren Abstand.")
+    finally:
+        i18n.uninstall(qapp)

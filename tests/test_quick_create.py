@@ -567,3 +567,26 @@ def test_in_a_german_window_every_refusal_of_the_sentence_is_german(
         run(engine.loop, flow.wait())
     finally:
         i18n.uninstall(qapp)
+
+
+def test_in_a_chinese_window_a_chinese_sentence_becomes_its_card(
+        qtbot, engine: Engine, qapp: QApplication) -> None:  # type: ignore[no-untyped-def]
+    from errands.app import i18n
+    i18n.install(qapp, "zh_CN")
+    try:
+        flow = QuickCreateFlow(None, engine.api, engine.data, ZONE, local_tz=zone(ZONE),
+                               language="zh")
+        flow.open()
+        ids: list[str] = []
+        flow.created.connect(ids.append)
+        d = flow.dialog
+        type_sentence(qtbot, flow, "每月最后一天晚上8点交房租")
+        assert d.draft is not None and d.card.title.text() == "交房租"
+        assert d.card.fact("schedule") == "每月最后一天 20:00 (Europe/Berlin)"
+        d.card.create_button.click()
+        run(engine.loop, until(lambda: ids, what="the creation"))
+        run(engine.loop, flow.wait())
+        stored = engine.automation(ids[0]).definition.to_dict()["trigger"]
+        assert (stored["kind"], stored["day"], stored["at"]) == ("monthly", -1, "20:00")
+    finally:
+        i18n.uninstall(qapp)
