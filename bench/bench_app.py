@@ -393,7 +393,7 @@ async def phase_main(phase: str, lc: Launch, out: dict[str, Any], spawned: float
             if state == "running":
                 shown_while_running = max(shown_while_running,
                                           len(c.session.output.toPlainText()))
-            else:
+            elif state != "scheduled":   # (not started yet: it will)
                 break
             await asyncio.sleep(0.5)
         if prof:

@@ -222,3 +222,19 @@ def test_a_loop_closed_while_its_child_runs_leaves_no_pid_descriptor() -> None:
         os.waitpid(pid, 0)  # what Popen would do later
     except ChildProcessError:
         pass
+
+
+async def test_a_flood_of_output_is_read_at_a_pace_and_arrives_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child printing faster than the flood pace waits on its pipe: the loop reads at
+    about that pace (so it and the window stay free), and nothing is lost."""
+    import time
+    monkeypatch.setattr(children, "FLOOD_BYTES_PER_S", 8 * 1024 * 1024)
+    size = 12 * 1024 * 1024
+    started = time.perf_counter()
+    child, out = sh(f"head -c {size} /dev/zero")
+    await ended(child)
+    took = time.perf_counter() - started
+    assert len(out[STDOUT]) == size and child.returncode == 0
+    assert took >= 1.2, took             # 12 MiB at 8 MiB/s: at least about 1.5 s
+    child.close()

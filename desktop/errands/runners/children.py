@@ -30,6 +30,11 @@ from typing import IO
 log = logging.getLogger(__name__)
 
 READ_BYTES = 256 * 1024  # per read, as asyncio's pipe transport
+# A child printing faster than this is read at this pace (it waits on its full pipe): a
+# flood of output must not keep the engine's loop, and the window's thread it shares the
+# interpreter lock with, busy reading.
+FLOOD_BYTES_PER_S = 48 * 1024 * 1024
+FLOOD_WINDOW_S = 0.05
 STDOUT, STDERR = 1, 2
 IN_FLIGHT = 4  # a reader thread's chunks handed to the loop and not yet heard, at most
 
@@ -52,6 +57,7 @@ class Child:
             number: stream for number, stream in ((STDOUT, popen.stdout), (STDERR, popen.stderr))
             if stream is not None}
         self._watched: set[int] = set()  # file descriptors with a reader on the loop
+        self._window = (0.0, 0)           # (start, bytes read since): the flood meter
         self._threaded: set[int] = set()  # streams a thread reads (and closes at their end)
         self._closed = False
         self._in_flight = threading.Semaphore(IN_FLIGHT)
@@ -95,11 +101,28 @@ class Child:
             data = b""
         if data:
             self._deliver(number, data)
+            self._meter(number, fd, len(data))
         else:
             self._loop.remove_reader(fd)
             self._watched.discard(fd)
             self._pipes[number].close()
             self._ended(number)
+
+    def _meter(self, number: int, fd: int, size: int) -> None:
+        """Past the flood pace, stop reading until the window ends."""
+        start, read = self._window
+        now = self._loop.time()
+        if now - start >= FLOOD_WINDOW_S:
+            start, read = now, 0
+        read += size
+        self._window = (start, read)
+        if read >= FLOOD_BYTES_PER_S * FLOOD_WINDOW_S and fd in self._watched:
+            self._loop.remove_reader(fd)
+            self._loop.call_at(start + FLOOD_WINDOW_S, self._resume, number, fd)
+
+    def _resume(self, number: int, fd: int) -> None:
+        if not self._closed and fd in self._watched and number in self._pipes:
+            self._loop.add_reader(fd, self._readable, number, fd)
 
     def _read_in_thread(self, number: int, stream: IO[bytes]) -> None:
         """Reads to the end even after ``close``: closing a stream another thread is reading
