@@ -370,6 +370,7 @@ class _Output:
         self.log_error: str | None = None
         self.early: list[bytes] | None = []  # output before the log is open
         self.early_size = 0
+        self.pending: tuple[Path, int] | None = None  # the log to open at the first output
         self.tail = BoundedBytes(TAIL_BYTES)
         self.clean = _CleanTail(_CLEAN_BYTES)
         self.scanner = DirectiveScanner(self.clean.add)
@@ -381,17 +382,24 @@ class _Output:
         self.carry = b""
 
     def attach(self, path: Path, attempt: int) -> None:
-        """Open the run's log and write what came before; a log that cannot be written
-        costs the log, never the run (as with a disk that fills up during it)."""
+        """From now on output goes to the run's log, opened when the first output comes
+        (a command that prints nothing leaves no log: in a burst of a thousand quiet
+        commands no file is made at all); what came before is written first."""
         early, self.early = self.early or [], None
+        self.pending = (path, attempt)
+        for data in early:
+            self._to_log(data)
+
+    def _open_pending(self) -> None:
+        """A log that cannot be written costs the log, never the run (as with a disk that
+        fills up during it)."""
+        path, attempt = self.pending  # type: ignore[misc]
+        self.pending = None
         try:
             self.log_file = _open_log(path, attempt)
         except OSError as exc:
             self.log_error = f"cannot write the run log {path}: {exc.strerror or exc}"
             log.warning("%s", self.log_error)
-            return
-        for data in early:
-            self._to_log(data)
 
     def detach(self) -> None:
         if self.carry:  # (ended without close: what was held back still goes to the log)
@@ -430,6 +438,8 @@ class _Output:
             self.observer(data)
 
     def _to_log(self, data: bytes) -> None:
+        if self.pending is not None and data:
+            self._open_pending()
         if self.log_file is not None:
             try:
                 self.log_file.write(data)
