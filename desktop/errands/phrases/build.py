@@ -33,15 +33,21 @@ def _needs_interval(window: str) -> InvalidInput:
                    "every 30 minutes from 9am to 5pm", (window,))
 
 
-def _cron_time(found: _Found, ctx: _Context) -> tuple[str, str]:
-    """Cron minute and hour fields for one or more times of day."""
+def _day_times(found: _Found, ctx: _Context) -> list[tuple[int, int]]:
+    """The times of day of a day-based schedule, in order (minutes past the hour and a
+    window of hours need an interval instead)."""
     if found.minute_past is not None:
         raise _refuse(f"'{found.minute_text}' needs an hourly schedule such as 'every hour'",
                       "minutes past the hour with 'every hour'", "every hour at :30",
                       (found.minute_text or "",))
     if found.window is not None:
         raise _needs_interval(found.window[2])
-    times = sorted(set(_clock_list(found, ctx)))
+    return sorted(set(_clock_list(found, ctx)))
+
+
+def _cron_time(found: _Found, ctx: _Context) -> tuple[str, str]:
+    """Cron minute and hour fields for one or more times of day."""
+    times = _day_times(found, ctx)
     hours = sorted({h for h, _ in times})
     minutes = sorted({m for _, m in times})
     if len(minutes) == 1:
@@ -253,13 +259,7 @@ def _day_grid(step: int, weekday: int | None, found: _Found, ctx: _Context) -> d
 
 def _one_clock(found: _Found, ctx: _Context) -> str:
     """The one time of day of a ``monthly`` trigger ("HH:MM"; 09:00, said, when none)."""
-    if found.minute_past is not None:
-        raise _refuse(f"'{found.minute_text}' needs an hourly schedule such as 'every hour'",
-                      "minutes past the hour with 'every hour'", "every hour at :30",
-                      (found.minute_text or "",))
-    if found.window is not None:
-        raise _needs_interval(found.window[2])
-    times = sorted(set(_clock_list(found, ctx)))
+    times = _day_times(found, ctx)
     if len(times) > 1:
         raise _refuse("this schedule takes one time of day; make one errand per time",
                       "one time of day", "on the last day of the month at 6pm",
