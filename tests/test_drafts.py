@@ -271,7 +271,7 @@ def test_rewriting_never_fails(text: str, language: str) -> None:
     ("den Wochenbericht im Projektordner schreiben", "im Projektordner"),
     ("Tests in meinem Repo laufen lassen", "meinem Repo"),
     ("检查项目文件夹里的构建", "项目文件夹"),
-    ("在仓库里运行测试", "仓库"),
+    ("在代码仓库里运行测试", "代码仓库"),
 ])
 def test_a_folder_named_in_german_or_chinese_is_found(task: str, words: str) -> None:
     from errands.drafts import folder_mention
@@ -349,3 +349,25 @@ def test_folder_guesses_the_hostile_review_tried(task: str, words: str | None) -
     from errands.drafts import folder_mention
     found = folder_mention(task)
     assert (found.words if found else None) == words
+
+
+@pytest.mark.parametrize("sentence, language, expression, task", [
+    ("jeden Tag um 8 Uhr abends Bericht schreiben", "de", "0 20 * * *", "Bericht schreiben"),
+    ("Bericht schreiben jeden Tag um 8 Uhr abends", "de", "0 20 * * *", "Bericht schreiben"),
+    ("täglich abends um 8 Uhr Zeitung lesen", "de", "0 20 * * *", "Zeitung lesen"),
+    ("summarize email every day at 9:30", "de", "30 9 * * *", "summarize email"),
+    ("summarize email every day at 9:30", "zh", "30 9 * * *", "summarize email"),
+])
+def test_parts_of_the_day_and_english_in_a_foreign_window(sentence: str, language: str,
+                                                          expression: str, task: str) -> None:
+    """The code review's cases: "abends" is a part of the day, not a day; an English
+    sentence in a German or Chinese window reads as English."""
+    d = draft_from_phrase(sentence, zone=ZONE, now=NOW, language=language)
+    assert d.doc["trigger"]["expression"] == expression
+    assert d.doc["runner"]["prompt"] == task
+
+
+@pytest.mark.parametrize("task", ["更新产品目录", "检查仓库库存"])
+def test_a_catalogue_or_a_warehouse_is_no_folder(task: str) -> None:
+    from errands.drafts import folder_mention
+    assert folder_mention(task) is None

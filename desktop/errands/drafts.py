@@ -73,8 +73,9 @@ _NAMED_FOLDER = re.compile(
 _GERMAN_FOLDER = re.compile(  # "im Projektordner", "in meinem Repo", "den Download-Ordner"
     r"\b(?:im|in\s+(?:meinem|unserem|dem)|aus\s+(?:dem|meinem)|meinen|den|dem)\s+"
     r"(?:[\w-]*(?:ordner|verzeichnis)|repo(?:sitory)?|projekt)(?![\w-])", re.IGNORECASE)
-_CHINESE_FOLDER = re.compile(r"(?:项目|仓库|代码库|代码仓库|下载|文档|桌面)?(?:文件夹|目录)"
-                             r"|代码仓库|仓库|代码库")
+_CHINESE_FOLDER = re.compile(  # 目录 alone is also a table of contents, 仓库 a warehouse
+    r"(?:项目|代码|我的|下载|文档|桌面)?文件夹|(?:项目|代码|我的|下载|文档|桌面)目录"
+    r"|代码仓库|代码库|git\s*仓库")
 
 
 def folder_mention(task: str) -> FolderMention | None:
@@ -164,16 +165,18 @@ def draft_from_phrase(text: str, *, zone: str, now: datetime,
     sentence = _check_sentence(text)
     order = ((language,) if language in LANGUAGES else ()) + tuple(
         other for other in LANGUAGES if other != language)
-    rewrites = [english for _, english in rewritten(sentence, order)]
-    tries = (rewrites[:1] + [sentence] + rewrites[1:] if language in LANGUAGES and rewrites
-             else [sentence] + rewrites)
-    refusals: dict[str, InvalidInput] = {}
+    found = rewritten(sentence, order)
+    # the window language's reading first; the sentence as typed; then the other language's
+    own = [english for lang, english in found if lang == language]
+    tries = own + [sentence] + [english for lang, english in found if lang != language]
+    first: InvalidInput | None = None
     for attempt in tries:
         try:
             return _draft_from(sentence, attempt, zone=zone, now=now, locale=locale)
         except InvalidInput as exc:
-            refusals[attempt] = exc
-    raise refusals[tries[0]]   # how it was read first: the window's language, if it was that
+            first = first or exc
+    assert first is not None
+    raise first   # how it was read first: the window's language, if it was that
 
 
 def _draft_from(sentence: str, text: str, *, zone: str, now: datetime,

@@ -50,7 +50,7 @@ def _de_amount(m: re.Match[str], lead: str) -> str:
 
 
 def _de_half(m: re.Match[str]) -> str:
-    hour = (int(m.group(1)) - 1) % 24 or 0
+    hour = (int(m.group(1)) - 1) % 24          # "halb 8" is 07:30
     return f" at {hour:02d}:30 "
 
 
@@ -134,8 +134,8 @@ def _zh_number(text: str) -> int:
 def _zh_clock(m: re.Match[str]) -> str:
     found = m.groupdict()
     part = found.get("part") or ""
-    hour = _zh_number(found["h"])
-    minute = 30 if found.get("half") else _zh_number(found.get("m") or "0")
+    hour = _zh_number(found.get("h") or found.get("h2") or "0")
+    minute = 30 if found.get("half") else _zh_number(found.get("m") or found.get("m2") or "0")
     if part in ("晚上", "今晚") and hour == 12 and minute == 0:
         return " at midnight "           # 晚上12点: the midnight that ends the day
     if part in _ZH_PM and hour < 12:
@@ -161,8 +161,10 @@ _CHINESE: list[_Rule] = [
     (re.compile(r"每(?:一)?分钟|每分鐘"), " every minute "),
     (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|今晚)?\s*(?P<h>" + _ZN
                 + r")\s*[点點时時](?:\s*(?P<half>半)|\s*(?P<m>" + _ZN + r")\s*分?)?"), _zh_clock),
-    (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚)?\s*(?P<h>\d{1,2}):(?P<m>\d{2})"),
-     _zh_clock),
+    # HH:MM after a part of the day, or right before Chinese text ("7:30跑步"), never a
+    # bare "9:30" in an English sentence
+    (re.compile(r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚)\s*(?P<h>\d{1,2}):(?P<m>\d{2})"
+                r"|(?P<h2>\d{1,2}):(?P<m2>\d{2})(?=[\u4e00-\u9fff])"), _zh_clock),
     (re.compile(r"每(?:个|個)?月(?:的)?最后一天|每(?:个|個)?月(?:的)?月底|月底"),
      " on the last day of every month "),
     (re.compile(r"每(?:个|個)?" + _ZH_WEEK + r"([一二三四五六日天]{2,})"),
@@ -196,8 +198,7 @@ def _region(text: str, start: int, rules: list[_Rule]) -> tuple[int, list[str]]:
     spaces and commas between them): where they end and their English."""
     pos, out, kinds = start, [], set()
     while True:
-        gap = _GAP.match(text, pos)
-        at = gap.end() if gap else pos
+        at = _GAP.match(text, pos).end()  # type: ignore[union-attr]  (it matches "")
         for pattern, replacement in rules:
             found = pattern.match(text, at)
             if found and found.end() > at:
@@ -217,11 +218,12 @@ def _region(text: str, start: int, rules: list[_Rule]) -> tuple[int, list[str]]:
 
 
 def _kind(english: str) -> str:
+    """A rewritten piece's part in the schedule: a repeat, a one-off day, or a time or
+    part of the day ("in the evening" is neither repeat nor day)."""
     words = english.strip()
     if words.startswith("every") or " every " in f" {words} ":
         return "repeat"
-    if words.startswith(("in ", "tomorrow", "today", "tonight", "the day after", "next ",
-                         "on ")):
+    if re.match(r"in \d|tomorrow|today|tonight|the day after|next |on (?!the )", words):
         return "once"
     return "other"
 
