@@ -121,3 +121,17 @@ def test_an_expiry_pauses_an_automation_whose_parks_went_unanswered_for_the_sett
                    ended("expired"), NOW, unattended_expiry=week).pause is None
     assert account(job, counters(unanswered_since=NOW - week), ended("expired"), NOW).pause is None
     assert account(job, counters(), ended("expired"), NOW, unattended_expiry=week).pause is None
+
+
+def test_a_reminder_that_also_notifies_every_result_tells_once() -> None:
+    """A reminder's result is its note: with ``policy.notify`` every_run it is one item."""
+    from datetime import datetime, timezone
+    from errands.definition import ParseContext, parse_definition
+    from errands.ledger.accounting import Counters, Ended, account
+    now = datetime(2026, 12, 5, tzinfo=timezone.utc)
+    d = parse_definition({"title": "Call mom", "runner": {"kind": "notify", "message": "Call"},
+                          "trigger": {"kind": "manual"}, "policy": {"notify": "every_run"}},
+                         ParseContext(now=now))
+    v = account(d, Counters("active", 0, 0, None, None, 0, None),
+                Ended("succeeded", "manual", "Call", None, ("Call",)), now)
+    assert [kind for kind, _t, _b in v.attention] == ["notify"]

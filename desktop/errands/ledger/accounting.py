@@ -105,8 +105,9 @@ def account(d: Definition, before: Counters, run: Ended, now: datetime, *,
         v.next_fire_at = None
         status = "paused"
     if counted:
-        if d.policy.notify == "every_run" or (d.policy.notify == "on_change"
-                                               and run.result != before.last_result):
+        if (d.policy.notify == "every_run" or (d.policy.notify == "on_change"
+                                                and run.result != before.last_result)) \
+                and run.result not in run.notes:   # (a reminder's note is its result)
             v.attention.append(("result", d.title, run.result))
         v.last_result = run.result
     if status != "active":

@@ -78,6 +78,7 @@ import os
 import shlex
 import signal
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -370,7 +371,8 @@ class _Output:
         self.log_error: str | None = None
         self.early: list[bytes] | None = []  # output before the log is open
         self.early_size = 0
-        self.pending: tuple[Path, int] | None = None  # the log to open at the first output
+        # the log to open at the first output: its path, the attempt, when that began
+        self.pending: tuple[Path, int, datetime] | None = None
         self.tail = BoundedBytes(TAIL_BYTES)
         self.clean = _CleanTail(_CLEAN_BYTES)
         self.scanner = DirectiveScanner(self.clean.add)
@@ -386,17 +388,17 @@ class _Output:
         (a command that prints nothing leaves no log: in a burst of a thousand quiet
         commands no file is made at all); what came before is written first."""
         early, self.early = self.early or [], None
-        self.pending = (path, attempt)
+        self.pending = (path, attempt, utcnow())
         for data in early:
             self._to_log(data)
 
     def _open_pending(self) -> None:
         """A log that cannot be written costs the log, never the run (as with a disk that
         fills up during it)."""
-        path, attempt = self.pending  # type: ignore[misc]
+        path, attempt, began = self.pending  # type: ignore[misc]
         self.pending = None
         try:
-            self.log_file = _open_log(path, attempt)
+            self.log_file = _open_log(path, attempt, began)
         except OSError as exc:
             self.log_error = f"cannot write the run log {path}: {exc.strerror or exc}"
             log.warning("%s", self.log_error)
@@ -580,7 +582,7 @@ class CommandRunner:
                        error_message=f"{message}: {last}" if last else message, **fields)
 
 
-def _open_log(path: Path, attempt: int) -> BinaryIO:
+def _open_log(path: Path, attempt: int, began: datetime) -> BinaryIO:
     """The run log, opened for append, with this attempt's header written."""
     private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0),
@@ -599,7 +601,7 @@ def _open_log(path: Path, attempt: int) -> BinaryIO:
                 existing.seek(-1, os.SEEK_END)
                 if existing.read(1) != b"\n":
                     separator = b"\n"
-        header = f"--- attempt {attempt} at {format_instant(utcnow())} ---\n"
+        header = f"--- attempt {attempt} at {format_instant(began)} ---\n"
         log_file.write(separator + header.encode())
         log_file.flush()
     except BaseException:

@@ -494,9 +494,12 @@ class QuickCreateFlow(QObject):
                     "The model could not draft it: %1").replace("%1", message))
                 return None
         self.dialog.show_draft(result)
-        if result.folder is not None:
+        if result.folder is not None:   # asked at once (Ctrl+Enter cannot skip it) ...
+            card = self.dialog.card
+            card.ask_folder(result.folder.words, None)
             guess = await asyncio.to_thread(resolve_folder, result.folder)
-            self.dialog.card.ask_folder(result.folder.words, guess)
+            if guess and card.asking_folder and not card.folder_edit.text():
+                card.folder_edit.setText(guess)   # ... and filled in once known
         if result.definition.runner.kind == "agent":
             self.dialog.card.set_needs_model(not await self.has_model())
         return result
