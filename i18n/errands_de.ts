@@ -2235,12 +2235,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>fünfte</translation>
         </message>
         <message>
+            <source>fifth to last</source>
+            <translation>fünftletzte</translation>
+        </message>
+        <message>
             <source>first</source>
             <translation>erste</translation>
         </message>
         <message>
             <source>fourth</source>
             <translation>vierte</translation>
+        </message>
+        <message>
+            <source>fourth to last</source>
+            <translation>viertletzte</translation>
         </message>
         <message>
             <source>from</source>

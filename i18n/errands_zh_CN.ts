@@ -2222,12 +2222,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>第五个</translation>
         </message>
         <message>
+            <source>fifth to last</source>
+            <translation>倒数第五个</translation>
+        </message>
+        <message>
             <source>first</source>
             <translation>第一个</translation>
         </message>
         <message>
             <source>fourth</source>
             <translation>第四个</translation>
+        </message>
+        <message>
+            <source>fourth to last</source>
+            <translation>倒数第四个</translation>
         </message>
         <message>
             <source>from</source>

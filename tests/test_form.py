@@ -591,7 +591,7 @@ friendly = st.one_of(
                            "months": st.just(1)}),
     st.fixed_dictionaries({"mode": st.just("monthly"), "time": times,
                            "day_kind": st.just("weekday"),
-                           "nth": st.sampled_from((1, 2, 3, 4, -1, -2, -3)),
+                           "nth": st.sampled_from((1, 2, 3, 4, -1, -2, -3, -4)),
                            "weekday": st.sampled_from(("mon", "fri", "sun", "workday")),
                            "months": st.just(1)}),
     st.just({"mode": "manual"}),

@@ -275,3 +275,14 @@ def test_the_form_shows_an_engine_refusal_in_german_under_its_field(qapp: QAppli
             "Einstellungen); wählen Sie einen längeren Abstand.")
     finally:
         i18n.uninstall(qapp)
+
+
+def test_every_refusal_reason_is_worded_by_the_window_and_listed_in_the_docs() -> None:
+    """One list (``errors.REASONS``): the window words each reason itself and docs/cli.md
+    names each, so a reason added later cannot reach a German window in English."""
+    import re
+    from errands.errors import REASONS
+    assert set(REASONS) == set(words._REASON_WORDS) | {"past"}
+    cli = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    listed = set(re.findall(r"`([a-z_]+)`", cli.split('"reason"', 1)[1].split("FIELD", 1)[0]))
+    assert set(REASONS) <= listed, set(REASONS) - listed

@@ -485,7 +485,7 @@ class CronExpression:
             return f"Every Saturday and Sunday {at}"
         if kind == "days_of_week":
             return f"Every {_join([_DAY_WORDS[w] for w in args[0]])} {at}"
-        return f"On the {_join([_ordinal(d) for d in args[0]])} {at}"
+        return f"On the {_join([ordinal(d) for d in args[0]])} {at}"
 
     def friendly_shape(self) -> tuple[Any, ...] | None:
         """What a short sentence says, for the words of any language: ("every_minute",),
@@ -547,7 +547,8 @@ def _uniform_step(values: tuple[int, ...], period: int) -> int | None:
     return step
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st (English)."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 

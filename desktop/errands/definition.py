@@ -761,7 +761,7 @@ def _monthly(doc: dict[str, Any], path: str, ctx: ParseContext) -> MonthlyTrigge
                                "YYYY-MM, the first month counted", "2027-03")
         start = int(month.group(1)) * 12 + int(month.group(2)) - 1
     trigger = MonthlyTrigger(at_hour=int(found.group(1)), at_minute=int(found.group(2)),
-                             timezone=tz_name, start=start, every=every or 1, day=day,
+                             timezone=tz_name, start=start, every=every, day=day,
                              weekday=weekday, nth=nth)
     if not trigger.ever_fires():
         raise InvalidInput(path, "can never fire: none of its months has that day",

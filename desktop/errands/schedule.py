@@ -11,6 +11,7 @@ import hashlib
 from datetime import date, datetime, time, timedelta
 from typing import Iterator
 
+from .cron import ordinal
 from .definition import (WORKDAY, AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
                          ManualTrigger, MonthlyTrigger, Trigger)
 from .timeutil import LATEST, UTC, format_duration, format_instant, zone
@@ -185,11 +186,6 @@ _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", 
                 "September", "October", "November", "December")
 _DAY_NAMES = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
               "fri": "Friday", "sat": "Saturday", "sun": "Sunday", WORKDAY: "working day"}
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def monthly_day_words(trigger: MonthlyTrigger) -> str:

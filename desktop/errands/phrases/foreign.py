@@ -15,14 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..cron import ordinal
+
 LANGUAGES = ("de", "zh")
 
 _Rule = tuple[re.Pattern[str], "str | Callable[[re.Match[str]], str]"]
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 # ------------------------------------------------------------------------------ German
@@ -83,9 +80,9 @@ _GERMAN: list[_Rule] = [
      lambda m: f" next {_DE_DAYS[m.group(1).lower()]} "),
     (re.compile(r"\bam\s+" + _DE_DAY + r"\b", re.I), lambda m: f" on {_DE_DAYS[m.group(1).lower()]} "),
     (re.compile(r"\b(?:jeden\s+monat|monatlich)\s+am\s+(\d{1,2})\.?(?!\d)", re.I),
-     lambda m: f" every month on the {_ordinal(int(m.group(1)))} "),
+     lambda m: f" every month on the {ordinal(int(m.group(1)))} "),
     (re.compile(r"\bam\s+(\d{1,2})\.\s+(?:jedes|jeden|des)\s+monats\b", re.I),
-     lambda m: f" on the {_ordinal(int(m.group(1)))} of every month "),
+     lambda m: f" on the {ordinal(int(m.group(1)))} of every month "),
     (re.compile(r"\b(?:jeden\s+monat|monatlich)\b", re.I), " every month "),
     (re.compile(r"\b(?:jede\s+woche|wöchentlich)\b", re.I), " every week "),
     (re.compile(r"\b(?:jeden\s+tag|täglich)\b", re.I), " every day "),
@@ -175,7 +172,7 @@ _CHINESE: list[_Rule] = [
     (re.compile(r"下(?:个|個)?" + _ZH_WEEK + r"([一二三四五六日天])"),
      lambda m: f" next {_ZH_DAYS[m.group(1)]} "),
     (re.compile(r"每(?:个|個)?月\s*(" + _ZN + r")\s*[号號日]"),
-     lambda m: f" every month on the {_ordinal(_zh_number(m.group(1)))} "),
+     lambda m: f" every month on the {ordinal(_zh_number(m.group(1)))} "),
     (re.compile(r"每(?:个|個)?月"), " every month "),
     (re.compile(r"每(?:个|個)?" + _ZH_WEEK), " every week "),
     (re.compile(r"每(?:天|日)"), " every day "),

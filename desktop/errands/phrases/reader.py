@@ -400,7 +400,7 @@ class _Reader:
             return
         word = match.group("n").lower()
         unit = match.group("unit").lower()
-        if match.group("count") is not None and not match.group("plural") and word != "one":
+        if match.group("count") is not None and not match.group("plural"):
             return                        # "every 2 month" is not English; leave it
         n = _STEP_WORDS.get(word) or int(re.sub(r"\D", "", word))
         if n < 1:

@@ -108,10 +108,10 @@ def same_trigger(a: dict[str, Any], b: dict[str, Any]) -> bool:
         kind = doc.get("kind")
         if kind == "monthly":           # its "at" is a clock time; every defaults to 1; a
             # zone or a start one of them leaves to its defaults is not compared
-            keys = {k for k in doc} & {k for k in other} | (
-                set(doc) ^ set(other)) - {"timezone", "start", "every"}
+            both = set(doc) & set(other)
+            only_one = (set(doc) ^ set(other)) - {"timezone", "start", "every"}
             full = {"every": 1, **doc}
-            return tuple(sorted((k, full.get(k)) for k in keys | {"every"}))
+            return tuple(sorted((k, full.get(k)) for k in both | only_one | {"every"}))
         out: list[Any] = [kind]
         for key in ("at", "start_at"):
             out.append(parse_instant(doc[key]) if doc.get(key) else None)
@@ -221,7 +221,8 @@ class SchedulePicker(QWidget):
         for value, text in ((1, self.tr("first")), (2, self.tr("second")),
                             (3, self.tr("third")), (4, self.tr("fourth")),
                             (5, self.tr("fifth")), (-1, self.tr("last")),
-                            (-2, self.tr("second to last")), (-3, self.tr("third to last"))):
+                            (-2, self.tr("second to last")), (-3, self.tr("third to last")),
+                            (-4, self.tr("fourth to last")), (-5, self.tr("fifth to last"))):
             self.nth_box.addItem(text, value)
         self.weekday_box = QComboBox()
         self.weekday_box.setAccessibleName(self.tr("Weekday"))
