@@ -3292,8 +3292,16 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Automatisierungen %1</translation>
         </message>
         <message>
+            <source>%1 does not exist on %2 (the clocks move forward): it runs at %3.</source>
+            <translation>%1 gibt es am %2 nicht (die Uhren werden vorgestellt): Es läuft um %3.</translation>
+        </message>
+        <message>
             <source>%1 h %2 min</source>
             <translation>%1 h %2 min</translation>
+        </message>
+        <message>
+            <source>%1 happens twice on %2 (the clocks move back): it runs at the first.</source>
+            <translation>%1 gibt es am %2 zweimal (die Uhren werden zurückgestellt): Es läuft beim ersten Mal.</translation>
         </message>
         <message>
             <source>%1 has already passed; choose a later time.</source>
@@ -4207,6 +4215,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Der Computer schlief</translation>
         </message>
         <message>
+            <source>The last run each day is at %1, not %2.</source>
+            <translation>Der letzte Lauf jeden Tag ist um %1, nicht um %2.</translation>
+        </message>
+        <message>
             <source>The model wrote this draft; check it before you create it.</source>
             <translation>Das Modell hat diesen Entwurf geschrieben; prüfen Sie ihn, bevor Sie ihn anlegen.</translation>
         </message>
@@ -4609,6 +4621,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>„%1“ zählt ab %2.</translation>
         </message>
         <message>
+            <source>“%1” counts the months from January.</source>
+            <translation>„%1“ zählt die Monate ab Januar.</translation>
+        </message>
+        <message>
             <source>“%1” has passed today: read as tomorrow.</source>
             <translation>„%1“ ist heute schon vorbei: gelesen als morgen.</translation>
         </message>
@@ -4617,8 +4633,16 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>„%1“ gelesen als %2.</translation>
         </message>
         <message>
+            <source>“%1” read as that weekday's second in each month; for every other week, say “every other”.</source>
+            <translation>„%1“ gelesen als der zweite dieses Wochentags in jedem Monat; für jede zweite Woche sagen Sie „jeden zweiten“.</translation>
+        </message>
+        <message>
             <source>“%1” stays in the task; it does not change the schedule.</source>
             <translation>„%1“ bleibt in der Aufgabe; es ändert den Zeitplan nicht.</translation>
+        </message>
+        <message>
+            <source>“quarterly” runs in January, April, July and October.</source>
+            <translation>„vierteljährlich“ läuft im Januar, April, Juli und Oktober.</translation>
         </message>
         <message>
             <source>“{zone}” is not a time zone; choose one from the list.</source>

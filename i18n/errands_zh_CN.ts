@@ -3270,8 +3270,16 @@ It is read again when it changes, or when you select it again.</source>
             <translation>%1 自动化任务</translation>
         </message>
         <message>
+            <source>%1 does not exist on %2 (the clocks move forward): it runs at %3.</source>
+            <translation>%2 没有 %1（时钟拨快）：在 %3 运行。</translation>
+        </message>
+        <message>
             <source>%1 h %2 min</source>
             <translation>%1 小时 %2 分钟</translation>
+        </message>
+        <message>
+            <source>%1 happens twice on %2 (the clocks move back): it runs at the first.</source>
+            <translation>%2 的 %1 出现两次（时钟拨慢）：在第一次运行。</translation>
         </message>
         <message>
             <source>%1 has already passed; choose a later time.</source>
@@ -4163,6 +4171,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>电脑处于休眠状态</translation>
         </message>
         <message>
+            <source>The last run each day is at %1, not %2.</source>
+            <translation>每天最后一次运行在 %1，而不是 %2。</translation>
+        </message>
+        <message>
             <source>The model wrote this draft; check it before you create it.</source>
             <translation>此草稿由模型撰写；创建前请检查。</translation>
         </message>
@@ -4559,6 +4571,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>“%1”从 %2 起算。</translation>
         </message>
         <message>
+            <source>“%1” counts the months from January.</source>
+            <translation>“%1”从一月开始计算月份。</translation>
+        </message>
+        <message>
             <source>“%1” has passed today: read as tomorrow.</source>
             <translation>“%1”今天已过：理解为明天。</translation>
         </message>
@@ -4567,8 +4583,16 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>“%1”理解为 %2。</translation>
         </message>
         <message>
+            <source>“%1” read as that weekday's second in each month; for every other week, say “every other”.</source>
+            <translation>“%1”理解为每月的第二个该星期几；若要隔周，请说“每隔一周”。</translation>
+        </message>
+        <message>
             <source>“%1” stays in the task; it does not change the schedule.</source>
             <translation>“%1”保留在任务中；它不改变计划。</translation>
+        </message>
+        <message>
+            <source>“quarterly” runs in January, April, July and October.</source>
+            <translation>“每季度”在一月、四月、七月和十月运行。</translation>
         </message>
         <message>
             <source>“{zone}” is not a time zone; choose one from the list.</source>

@@ -286,3 +286,24 @@ def test_every_refusal_reason_is_worded_by_the_window_and_listed_in_the_docs() -
     cli = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
     listed = set(re.findall(r"`([a-z_]+)`", cli.split('"reason"', 1)[1].split("FIELD", 1)[0]))
     assert set(REASONS) <= listed, set(REASONS) - listed
+
+
+@pytest.mark.parametrize("phrase", [
+    "every day at 9 read the news", "on March 3 call the bank", "quarterly on the last day pay",
+    "every second tuesday review", "every 30 minutes from 9am to 5pm ping",
+    "every day at 2:30 back up", "every month on the 31st pay", "biweekly on monday plan",
+])
+def test_the_readers_assumptions_read_in_german(qapp: QApplication, phrase: str) -> None:
+    """Every assumption the reader states for these phrases is worded in German (none
+    passes through in English)."""
+    from errands.drafts import draft_from_phrase
+    now = datetime(2026, 3, 10, 12, tzinfo=timezone.utc)
+    draft = draft_from_phrase(phrase, zone="Europe/Berlin", now=now)
+    assert draft.warnings
+    i18n.install(qapp, "de")
+    try:
+        for warning in draft.warnings:
+            shown = words.warning_words(warning)
+            assert shown != warning, warning
+    finally:
+        i18n.uninstall(qapp)

@@ -136,6 +136,22 @@ _WARNINGS = [
      QT_TR_NOOP("“%1” has passed today: read as tomorrow.")),
     (re.compile(r"29 February only exists in leap years"),
      QT_TR_NOOP("29 February only comes in leap years.")),
+    (re.compile(r"(?P<a>\d\d:\d\d) on (?P<b>\d{4}-\d\d-\d\d) does not exist in \S+ \(the "
+                r"clocks move forward\); moved to (?P<c>\d\d:\d\d)"),
+     QT_TR_NOOP("%1 does not exist on %2 (the clocks move forward): it runs at %3.")),
+    (re.compile(r"(?P<a>\d\d:\d\d) on (?P<b>\d{4}-\d\d-\d\d) happens twice in \S+ \(the "
+                r"clocks move back\); using the first one"),
+     QT_TR_NOOP("%1 happens twice on %2 (the clocks move back): it runs at the first.")),
+    (re.compile(r"the last run each day is at (?P<a>\d\d:\d\d), not (?P<b>\d\d:\d\d)"),
+     QT_TR_NOOP("The last run each day is at %1, not %2.")),
+    (re.compile(r"'quarterly' runs in January, April, July and October"),
+     QT_TR_NOOP("“quarterly” runs in January, April, July and October.")),
+    (re.compile(r"'(?P<a>.+)' counts months from January \(\*/\d+\)"),
+     QT_TR_NOOP("“%1” counts the months from January.")),
+    (re.compile(r"'(?P<a>.+)' read as the 2nd (?P<b>\w+) of each month; for every other week "
+                r"say .*"),
+     QT_TR_NOOP("“%1” read as that weekday's second in each month; for every other week, "
+                "say “every other”.")),
     (re.compile(r"'(?P<a>.+)' read as (?P<b>.+)"), QT_TR_NOOP("“%1” read as %2.")),
     (re.compile(r"'(?P<a>.+)' counts from (?P<b>.+)"), QT_TR_NOOP("“%1” counts from %2.")),
     (re.compile(r"'(?P<a>.+)' stays in the task text; it does not change the schedule"),
@@ -152,7 +168,7 @@ def warning_words(text: str) -> str:
         if found:
             groups = found.groupdict()
             return tr(words_).replace("%1", groups.get("a") or "").replace(
-                "%2", groups.get("b") or "")
+                "%2", groups.get("b") or "").replace("%3", groups.get("c") or "")
     return text
 
 
