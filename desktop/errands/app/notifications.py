@@ -161,7 +161,10 @@ class Notifier(QObject):
         if not new:
             return
         self._seen = new[-1].id
-        loop = asyncio.get_running_loop()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a window task stepped while the app's loop is closing:
+            return            # nobody is there to see a notification
         now = loop.time()
         if now >= self._quiet_until and not self._held:
             self._send(compose(new[:1]))
