@@ -74,9 +74,11 @@ def fail(message: str = "boom") -> Callable[[], Outcome]:
     return lambda: Outcome(state="failed", error_code="exit_status", error_message=message)
 
 
-def command_doc(title: str, trigger: dict[str, Any], **extra: Any) -> dict[str, Any]:
+def command_doc(title: str, trigger: dict[str, Any] | list[dict[str, Any]], **extra: Any
+                ) -> dict[str, Any]:
+    """A command automation's definition; a list of triggers goes in ``triggers``."""
     doc: dict[str, Any] = {"title": title, "runner": {"kind": "command", "command": "true"},
-                           "trigger": trigger}
+                           "triggers" if isinstance(trigger, list) else "trigger": trigger}
     doc.update(extra)
     return doc
 
@@ -114,7 +116,8 @@ class Harness:
         await self.engine.start()
         await self.clock.settle()
 
-    async def add(self, title: str, trigger: dict[str, Any], **extra: Any) -> str:
+    async def add(self, title: str, trigger: dict[str, Any] | list[dict[str, Any]],
+                  **extra: Any) -> str:
         automation, _ = await self.engine.commands.create(command_doc(title, trigger, **extra))
         await self.clock.settle()
         return automation.id

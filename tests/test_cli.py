@@ -818,7 +818,7 @@ def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli)
     assert (row["state"], row["skip_reason"], row["missed_count"]) == (
         "skipped", "app_not_running", 5)
     row = caught.json()["runs"][-1]
-    assert (row["trigger"], row["state"], row["missed_count"]) == ("catch_up", "succeeded", 5)
+    assert (row["trigger"]["cause"], row["state"], row["missed_count"]) == ("catch_up", "succeeded", 5)
     for table, detail in ((skipped_text, "app_not_running (fires "),
                           (caught_text, "caught up fires ")):
         lines = table.out.splitlines()

@@ -17,6 +17,10 @@ from typing import Any, Literal, Mapping, Union
 
 from .cron import CronExpression
 from .errors import InvalidInput
+from .event_triggers import (DEFAULT_DEBOUNCE, EVENT_KINDS, FOLDER_CHANGES, MAX_MEMBERS,
+                             MAX_WEBHOOK_BODY, RUN_END_STATES, TRIGGER_ID, TRIGGER_ID_TEXT,
+                             AutomationTrigger, FolderTrigger, MailTrigger, Member,
+                             TriggerSet, WebhookTrigger)
 from .jsondoc import key_path
 from .limits import MAX_HISTORY_LIMIT
 from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, parse_duration,
@@ -168,8 +172,9 @@ class MonthlyTrigger:
 
 
 Trigger = Union[ManualTrigger, AtTrigger, EveryTrigger, AfterTrigger, CronTrigger,
-                MonthlyTrigger]
-RECURRING = ("every", "after", "cron", "monthly")
+                MonthlyTrigger, FolderTrigger, WebhookTrigger, MailTrigger, AutomationTrigger,
+                TriggerSet]
+RECURRING = ("every", "after", "cron", "monthly", "set") + EVENT_KINDS
 
 
 # ------------------------------------------------------------------ the other parts
@@ -307,7 +312,30 @@ def trigger_to_dict(trigger: Trigger) -> dict[str, Any]:
         return {**doc, "every": trigger.every, "start": trigger.start_text,
                 "at": f"{trigger.at_hour:02d}:{trigger.at_minute:02d}",
                 "timezone": trigger.timezone}
+    if isinstance(trigger, FolderTrigger):
+        doc = {"kind": "folder", "path": trigger.path, "recursive": trigger.recursive,
+               "include": list(trigger.include), "exclude": list(trigger.exclude),
+               "changes": list(trigger.changes), "debounce": format_duration(trigger.debounce)}
+        return doc
+    if isinstance(trigger, WebhookTrigger):
+        return {"kind": "webhook", "max_body": trigger.max_body}
+    if isinstance(trigger, MailTrigger):
+        return {"kind": "mail", "account": trigger.account, "folder": trigger.folder,
+                "sender": trigger.sender, "subject": trigger.subject,
+                "batch": format_duration(trigger.batch) if trigger.batch else None}
+    if isinstance(trigger, AutomationTrigger):
+        return {"kind": "automation", "automation": trigger.automation,
+                "states": list(trigger.states)}
+    if isinstance(trigger, TriggerSet):
+        return {"kind": "set", "triggers": [{"id": m.id, **trigger_to_dict(m.trigger)}
+                                            for m in trigger.members]}
     return {"kind": "manual"}
+
+
+def triggers_field(trigger: Trigger) -> dict[str, Any]:
+    """A definition's trigger field: ``trigger`` for one, ``triggers`` (a list) for a set."""
+    doc = trigger_to_dict(trigger)
+    return {"triggers": doc["triggers"]} if doc["kind"] == "set" else {"trigger": doc}
 
 
 def definition_to_dict(d: Definition) -> dict[str, Any]:
@@ -322,7 +350,7 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
     return {
         "title": d.title,
         "runner": runner,
-        "trigger": trigger_to_dict(d.trigger),
+        **triggers_field(d.trigger),
         "context": {"mode": d.context.mode, "max_history_tokens": d.context.max_history_tokens},
         "stop": {"max_runs": d.stop.max_runs, "until": format_instant(d.stop.until),
                  "when_condition_met": d.stop.when_condition_met},
@@ -540,13 +568,13 @@ class ParseContext:
 
 
 def parse_definition(doc: object, ctx: ParseContext) -> Definition:
-    r = _Reader(doc, "", ("title", "runner", "trigger", "context", "stop", "misfire",
+    r = _Reader(doc, "", ("title", "runner", "trigger", "triggers", "context", "stop", "misfire",
                           "catch_up_max_age", "overlap", "policy", "permissions", "workdir",
                           "worktree", "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
     title = r.text("title", required=True, max_chars=120, example="Morning briefing")
     assert title is not None
     runner = _runner(r.raw("runner"), "runner")
-    trigger = _trigger(r.raw("trigger"), "trigger", ctx)
+    trigger = _definition_trigger(r, ctx)
     context = _context(r.raw("context"), trigger)
     stop = _stop(r.raw("stop"), trigger, ctx)
     policy = _policy(r.raw("policy"))
@@ -639,13 +667,98 @@ def _check_floor(path: str, gap: timedelta, ctx: ParseContext, what: str) -> Non
                            reason="too_often", values={"min": format_duration(ctx.min_interval)})
 
 
-def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
+TRIGGER_KINDS = ("manual", "at", "every", "after", "cron", "monthly") + EVENT_KINDS
+TRIGGERS_EXAMPLE = ('[{"id": "morning", "kind": "cron", "expression": "15 9 * * *"}, '
+                    '{"id": "inbox", "kind": "folder", "path": "/home/me/Inbox"}]')
+
+
+def _definition_trigger(r: "_Reader", ctx: ParseContext) -> Trigger:
+    """``trigger`` (one) or ``triggers`` (a list, any of which fires it)."""
+    if r.has("trigger") and r.has("triggers"):
+        raise InvalidInput("triggers", "give trigger (one) or triggers (a list), not both",
+                           "one of the two fields", TRIGGERS_EXAMPLE, reason="both")
+    if r.has("triggers"):
+        return _trigger_set(r.raw("triggers"), "triggers", ctx)
+    return _trigger(r.raw("trigger"), "trigger", ctx)
+
+
+def _previous_member(ctx: ParseContext, member_id: str) -> Trigger | None:
+    from .event_triggers import members_of
+    if ctx.previous is None:
+        return None
+    found = [m for m in members_of(ctx.previous.trigger) if m.id == member_id]
+    return found[0].trigger if found else None
+
+
+def _trigger_set(doc: object, path: str, ctx: ParseContext) -> TriggerSet:
+    if not isinstance(doc, list) or not doc:
+        raise InvalidInput(path, f"expected a non-empty list, got {_brief(doc)}",
+                           f"a list of 1 to {MAX_MEMBERS} triggers", TRIGGERS_EXAMPLE,
+                           reason="kind")
+    if len(doc) > MAX_MEMBERS:
+        raise InvalidInput(path, f"has {len(doc)} triggers", f"at most {MAX_MEMBERS}",
+                           TRIGGERS_EXAMPLE, reason="too_many", values={"max": MAX_MEMBERS})
+    given: list[str | None] = []
+    for i, item in enumerate(doc):
+        where = f"{path}[{i}]"
+        if not isinstance(item, dict):
+            raise InvalidInput(where, f"expected an object, got {_kind(item)}",
+                               "a trigger object", TRIGGERS_EXAMPLE, reason="kind")
+        member_id = item.get("id")
+        if member_id is not None and (not isinstance(member_id, str)
+                                      or not TRIGGER_ID.fullmatch(member_id)):
+            raise InvalidInput(f"{where}.id", f"not a trigger id: {_brief(member_id)}",
+                               TRIGGER_ID_TEXT, "morning", reason="trigger_id")
+        if member_id is not None and member_id in given:
+            raise InvalidInput(f"{where}.id", f"{member_id!r} names two triggers",
+                               "a different id for each trigger", f"{member_id}-2",
+                               reason="duplicate")
+        given.append(member_id)
+    ids: list[str] = []
+    for item, member_id in zip(doc, given):
+        if member_id is None:
+            kind = str(item.get("kind") or "trigger")
+            kind = kind if TRIGGER_ID.fullmatch(kind) else "trigger"
+            n, member_id = 1, kind
+            while member_id in given or member_id in ids:
+                n += 1
+                member_id = f"{kind}-{n}"
+        ids.append(member_id)
+    members = []
+    for i, (item, member_id) in enumerate(zip(doc, ids)):
+        where = f"{path}[{i}]"
+        kind = item.get("kind")
+        if kind in ("manual", "after", "set"):
+            why = {"manual": "every automation can be run by hand; remove this trigger",
+                   "after": "an after loop fires only after its own runs and takes no "
+                            "other trigger; use every instead",
+                   "set": "a set cannot hold another set"}[kind]
+            raise InvalidInput(f"{where}.kind", why, "one of at, every, cron, monthly, "
+                               + ", ".join(EVENT_KINDS), "cron", reason="choice",
+                               values={"options": "at, every, cron, monthly, "
+                                       + ", ".join(EVENT_KINDS)})
+        body = {k: v for k, v in item.items() if k != "id"}
+        members.append(Member(member_id, _trigger(body, where, ctx,
+                                                  _previous_member(ctx, member_id))))
+    return TriggerSet(tuple(members))
+
+
+_UNSET: Any = object()
+
+
+def _trigger(doc: object, path: str, ctx: ParseContext, previous: Any = _UNSET) -> Trigger:
     example = '{"kind": "cron", "expression": "30 9 * * MON-FRI", "timezone": "Europe/Berlin"}'
     if doc is None:
         raise InvalidInput(path, "is required",
-                           "an object with kind manual, at, every, after or cron", example)
+                           "an object with kind " + ", ".join(TRIGGER_KINDS), example)
     kind = doc.get("kind") if isinstance(doc, dict) else None
-    previous = ctx.previous.trigger if ctx.previous else None
+    if previous is _UNSET:
+        previous = ctx.previous.trigger if ctx.previous else None
+    if kind == "set":
+        r = _Reader(doc, path, ("kind", "triggers"), '{"kind": "set", "triggers": [...]}')
+        return _trigger_set(r.raw("triggers"), r.name("triggers"), ctx)
+    if kind in EVENT_KINDS:
+        return _event_trigger(doc, path, kind)  # type: ignore[arg-type]
     if kind == "manual":
         _Reader(doc, path, ("kind",), '{"kind": "manual"}')
         return ManualTrigger()
@@ -705,7 +818,90 @@ def _trigger(doc: object, path: str, ctx: ParseContext) -> Trigger:
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
                        f"unsupported trigger kind {_brief(kind)}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
-                       "one of manual, at, every, after, cron, monthly", example)
+                       "one of " + ", ".join(TRIGGER_KINDS), example)
+
+
+FOLDER_EXAMPLE = ('{"kind": "folder", "path": "/home/me/Downloads", "include": ["*.pdf"], '
+                  '"debounce": "2s"}')
+MAIL_EXAMPLE = '{"kind": "mail", "account": "work", "sender": "billing@example.com"}'
+AUTOMATION_EXAMPLE = '{"kind": "automation", "automation": "a-1b2c", "states": ["failed"]}'
+MAX_GLOBS = 20
+
+
+def _globs(r: "_Reader", key: str) -> tuple[str, ...]:
+    value = r.raw(key, [])
+    if not isinstance(value, list) or len(value) > MAX_GLOBS:
+        raise InvalidInput(r.name(key), f"expected a list of at most {MAX_GLOBS} patterns, "
+                           f"got {_brief(value)}", "a list of glob patterns", '["*.pdf"]',
+                           reason="kind")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip() or len(item) > 200 \
+                or PATH_TEXT.search(item):
+            raise InvalidInput(f"{r.name(key)}[{i}]", f"not a glob pattern: {_brief(item)}",
+                               "a pattern such as *.pdf or reports/**/*.csv", "*.pdf",
+                               reason="glob")
+    return tuple(dict.fromkeys(value))
+
+
+def _event_trigger(doc: dict[str, Any], path: str, kind: str) -> Trigger:
+    if kind == "folder":
+        r = _Reader(doc, path, ("kind", "path", "recursive", "include", "exclude", "changes",
+                                "debounce"), FOLDER_EXAMPLE)
+        folder = r.text("path", required=True, max_chars=4096, forbid=PATH_TEXT,
+                        example="/home/me/Downloads")
+        assert folder is not None
+        if not os.path.isabs(folder):
+            raise InvalidInput(r.name("path"), f"not an absolute path: {folder!r}",
+                               "an absolute folder path", "/home/me/Downloads",
+                               reason="not_absolute")
+        changes = r.raw("changes", list(FOLDER_CHANGES))
+        if not isinstance(changes, list) or not changes or any(
+                c not in FOLDER_CHANGES for c in changes):
+            raise InvalidInput(r.name("changes"), f"not a list of changes: {_brief(changes)}",
+                               "a non-empty list of " + ", ".join(FOLDER_CHANGES),
+                               '["created", "modified"]', reason="choice",
+                               values={"options": ", ".join(FOLDER_CHANGES)})
+        debounce = r.duration("debounce", DEFAULT_DEBOUNCE)
+        assert debounce is not None
+        if debounce > timedelta(hours=1):
+            raise InvalidInput(r.name("debounce"), f"{format_duration(debounce)} is longer "
+                               "than an hour", "a duration from 0s to 1h", "2s",
+                               reason="range", values={"low": "0s", "high": "1h"})
+        return FolderTrigger(path=os.path.normpath(folder), recursive=r.boolean("recursive", True),
+                             include=_globs(r, "include"), exclude=_globs(r, "exclude"),
+                             changes=tuple(c for c in FOLDER_CHANGES if c in changes),
+                             debounce=debounce)
+    if kind == "webhook":
+        r = _Reader(doc, path, ("kind", "max_body"), '{"kind": "webhook"}')
+        return WebhookTrigger(max_body=r.integer("max_body", 1, 10 * 1024 * 1024,  # type: ignore[arg-type]
+                                                 MAX_WEBHOOK_BODY))
+    if kind == "mail":
+        r = _Reader(doc, path, ("kind", "account", "folder", "sender", "subject", "batch"),
+                    MAIL_EXAMPLE)
+        account = r.text("account", required=True, max_chars=100, example="work")
+        batch = r.duration("batch", None)
+        if batch is not None and not timedelta(seconds=10) <= batch <= timedelta(days=7):
+            raise InvalidInput(r.name("batch"), f"{format_duration(batch)} is out of range",
+                               "a duration from 10s to 7d", "1h", reason="range",
+                               values={"low": "10s", "high": "7d"})
+        return MailTrigger(account=(account or "").strip(),
+                           folder=r.text("folder", default="INBOX", max_chars=200) or "INBOX",
+                           sender=r.text("sender", max_chars=200, example="billing@example.com"),
+                           subject=r.text("subject", max_chars=200, example="Invoice"),
+                           batch=batch)
+    r = _Reader(doc, path, ("kind", "automation", "states"), AUTOMATION_EXAMPLE)
+    automation = r.text("automation", required=True, max_chars=64, example="a-1b2c")
+    states = r.raw("states", ["succeeded"])
+    if states == "any" or states == ["any"]:
+        states = list(RUN_END_STATES)
+    if not isinstance(states, list) or not states or any(
+            st not in RUN_END_STATES for st in states):
+        raise InvalidInput(r.name("states"), f"not a list of run ends: {_brief(states)}",
+                           'a non-empty list of ' + ", ".join(RUN_END_STATES) + ', or "any"',
+                           '["succeeded", "failed"]', reason="choice",
+                           values={"options": ", ".join(RUN_END_STATES) + ", any"})
+    return AutomationTrigger(automation=(automation or "").strip(),
+                             states=tuple(st for st in RUN_END_STATES if st in states))
 
 
 MONTHLY_EXAMPLE = ('{"kind": "monthly", "day": -1, "at": "18:00", "timezone": '

@@ -121,11 +121,33 @@ class Run:
         """The time it spent running (see :func:`run_time`)."""
         return run_time(self.attempts, self.state, self.started_at, self.finished_at, now)
 
+    def fired_by(self) -> dict[str, Any]:
+        """What fired it: the trigger's ``id`` and ``kind`` (None for runs recorded before
+        triggers had ids), and ``cause``: schedule, catch_up, manual or event."""
+        details = self.details if isinstance(self.details, dict) else {}
+        fired = details.get("trigger") if isinstance(details.get("trigger"), dict) else {}
+        event = details.get("event") if isinstance(details.get("event"), dict) else {}
+        manual = self.trigger == "manual"
+        doc = {"id": fired.get("id"), "kind": "manual" if manual else fired.get("kind"),
+               "cause": self.trigger}
+        if event:
+            doc["source"] = event.get("source")
+            if event.get("depth"):
+                doc.update(depth=event.get("depth"), chain=event.get("chain"))
+        return doc
+
+    @property
+    def payload(self) -> Any:
+        """The event's payload that fired it (untrusted input), or None."""
+        details = self.details if isinstance(self.details, dict) else {}
+        event = details.get("event")
+        return event.get("payload") if isinstance(event, dict) else None
+
     def to_dict(self, *, with_output: bool = False) -> dict[str, Any]:
         doc: dict[str, Any] = {
             "id": self.id, "automation_id": self.automation_id, "index": self.index,
-            "revision": self.revision, "trigger": self.trigger,
-            "scheduled_for": format_instant(self.scheduled_for), "state": self.state,
+            "revision": self.revision, "trigger": self.fired_by(),
+            "payload": self.payload, "scheduled_for": format_instant(self.scheduled_for), "state": self.state,
             "attempt": self.attempt, "started_at": format_instant(self.started_at),
             "finished_at": format_instant(self.finished_at), "skip_reason": self.skip_reason,
             "missed_count": self.missed_count, "missed_first": format_instant(self.missed_first),

@@ -8,12 +8,15 @@ fires. ``after`` loops depend on when the previous run finished; without that kn
 from __future__ import annotations
 
 import hashlib
+import heapq
 from datetime import date, datetime, time, timedelta
 from typing import Iterator
 
 from .cron import ordinal
 from .definition import (WORKDAY, AfterTrigger, AtTrigger, CronTrigger, EveryTrigger,
                          ManualTrigger, MonthlyTrigger, Trigger)
+from .event_triggers import (AutomationTrigger, FolderTrigger, MailTrigger, TriggerSet,
+                             WebhookTrigger)
 from .timeutil import LATEST, UTC, format_duration, format_instant, zone
 
 _MICRO = timedelta(microseconds=1)
@@ -80,7 +83,18 @@ def _next_fire(trigger: Trigger, after: datetime, last_finished: datetime | None
         return trigger.cron.next_fire(after, zone(trigger.timezone))
     if isinstance(trigger, MonthlyTrigger):
         return _monthly_next(trigger, after)
-    return None
+    if isinstance(trigger, TriggerSet):
+        fires = [f for f in (next_fire(m.trigger, after, last_finished)
+                             for m in trigger.clock) if f is not None]
+        return min(fires) if fires else None
+    return None  # manual, and the triggers that fire on events
+
+
+def firing_members(trigger: Trigger, fire: datetime) -> list[str]:
+    """The ids of a set's clock members that fire at ``fire`` (a lone trigger: its kind)."""
+    if not isinstance(trigger, TriggerSet):
+        return [trigger.kind]
+    return [m.id for m in trigger.clock if next_fire(m.trigger, fire - _MICRO) == fire]
 
 
 def monthly_start(fields: dict[str, object], hour: int, minute: int, tz_name: str,
@@ -124,6 +138,13 @@ def iter_fires(trigger: Trigger, after: datetime) -> Iterator[datetime]:
     if isinstance(trigger, CronTrigger):
         yield from trigger.cron.fires(after, zone(trigger.timezone))
         return
+    if isinstance(trigger, TriggerSet):
+        last = None
+        for fire in heapq.merge(*(iter_fires(m.trigger, after) for m in trigger.clock)):
+            if fire != last:
+                yield fire
+            last = fire
+        return
     current = next_fire(trigger, after)
     while current is not None:
         yield current
@@ -143,6 +164,9 @@ def fires_between(trigger: Trigger, start: datetime, end: datetime) -> list[date
     """Every fire with start < fire ≤ end: what the engine accounts for after a gap."""
     if isinstance(trigger, CronTrigger):
         return trigger.cron.fires_between(start, end, zone(trigger.timezone))
+    if isinstance(trigger, TriggerSet):
+        return sorted(set().union(*(fires_between(m.trigger, start, end)
+                                    for m in trigger.clock)))
     out: list[datetime] = []
     for fire in iter_fires(trigger, start):
         if fire > end:
@@ -178,6 +202,22 @@ def describe(trigger: Trigger) -> str:
                 f"{format_instant(trigger.start_at)}")
     if isinstance(trigger, MonthlyTrigger):
         return _monthly_words(trigger)
+    if isinstance(trigger, FolderTrigger):
+        globs = f" ({', '.join(trigger.include)})" if trigger.include else ""
+        return f"When a file changes in {trigger.path}{globs}"
+    if isinstance(trigger, WebhookTrigger):
+        return "When its web address is called"
+    if isinstance(trigger, MailTrigger):
+        filters = [f"from {trigger.sender}"] if trigger.sender else []
+        filters += [f"subject contains {trigger.subject!r}"] if trigger.subject else []
+        more = f" ({', '.join(filters)})" if filters else ""
+        return f"When mail arrives in {trigger.account}/{trigger.folder}{more}"
+    if isinstance(trigger, AutomationTrigger):
+        states = " or ".join(trigger.states)
+        return f"When automation {trigger.automation} ends {states}"
+    if isinstance(trigger, TriggerSet):
+        parts = [describe(m.trigger) for m in trigger.members]
+        return "; ".join(parts[:1] + [p[:1].lower() + p[1:] for p in parts[1:]])
     assert isinstance(trigger, CronTrigger)
     return trigger.cron.describe(trigger.timezone)
 

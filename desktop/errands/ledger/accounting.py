@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..definition import AfterTrigger, AtTrigger, Definition
+from ..event_triggers import waits_for_events
 from ..records import COUNTED_STATES
 from ..timeutil import format_duration
 
@@ -129,7 +130,7 @@ def account(d: Definition, before: Counters, run: Ended, now: datetime, *,
         if d.stop.until is not None and v.next_fire_at >= d.stop.until:
             v.complete = "reached its end time"
     elif v.next_fire_at is None and not isinstance(trigger, AtTrigger) \
-            and trigger.kind != "manual":
+            and trigger.kind != "manual" and not waits_for_events(trigger):
         v.complete = "no further fires"
     if v.complete:
         v.next_fire_at = None

@@ -21,14 +21,26 @@ from sqlalchemy.orm import Session
 
 from ..db.bulk import Cursor, write_cursors
 from ..db.schema import AutomationRow, RunRow
-from ..definition import AfterTrigger, Definition
+from ..definition import AfterTrigger, Definition, Trigger
+from ..event_triggers import MAX_CASCADE, TriggerSet, members_of, waits_for_events
 from ..fires import cursor_after, due_window, plan_fires
 from ..records import Automation, Run
-from ..schedule import jitter_offset
+from ..schedule import firing_members, jitter_offset
 from ..store import Claimed, Store, automation_record, run_record, run_from_values
 from .closing import complete_in, slot_key
 
 FOLDER_BUSY = "folder_busy"  # the skip reason of a fire whose folder another run holds
+CASCADE_LIMIT = "cascade_limit"  # of an event caused by runs more than MAX_CASCADE deep
+
+
+def fired_by(trigger: Trigger, fire: datetime) -> dict[str, Any]:
+    """Which of an automation's triggers a clock fire at ``fire`` is: its id and kind."""
+    if not isinstance(trigger, TriggerSet):
+        return {"id": trigger.kind, "kind": trigger.kind}
+    ids = firing_members(trigger, fire) or [trigger.clock[0].id]
+    member = trigger.member(ids[0])
+    assert member is not None
+    return {"id": member.id, "kind": member.trigger.kind}
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,10 @@ class Offer:
     key: str
     at: datetime
     payload: dict[str, Any] | None = None
+    trigger_id: str | None = None   # the member of the automation's triggers that fired
+    kind: str | None = None         # that trigger's kind
+    depth: int = 0                  # how many runs caused this one (seed 003 "Cascades")
+    chain: tuple[str, ...] = ()     # the automations of those runs, first cause first
 
     @property
     def slot(self) -> str:
@@ -143,19 +159,19 @@ class _Batch:
     def skip(self, row: Any, count: int, first: datetime | None, last: datetime | None,
              reason: str | None, now: datetime, offer: Offer | None = None) -> None:
         assert first is not None and last is not None
-        extra = {} if offer is None else {"details": {"event": _event(offer)}}
+        extra = {} if offer is None else {"details": _event_details(offer)}
         self.insert(row, slot=offer.slot if offer else slot_key(last),
                     trigger="event" if offer else "schedule", state="skipped", now=now,
                     scheduled_for=last, skip_reason=reason, missed_count=count,
                     missed_first=first, missed_last=last, finished_at=now, **extra)
 
     def claim(self, row: Any, fire: datetime, now: datetime, catch_up: bool,
-              window: Any) -> RunRow | Claimed | None:
+              window: Any, trigger: Trigger) -> RunRow | Claimed | None:
         """Claim the slot of ``fire``: the unique key refuses a second claim."""
-        extra: dict[str, Any] = {}
+        extra: dict[str, Any] = {"details": {"trigger": fired_by(trigger, fire)}}
         if catch_up:
-            extra = {"missed_count": window.count, "missed_first": window.first,
-                     "missed_last": window.last}
+            extra.update(missed_count=window.count, missed_first=window.first,
+                         missed_last=window.last)
         return self.insert(row, slot=slot_key(fire),
                            trigger="catch_up" if catch_up else "schedule",
                            state="scheduled", now=now, scheduled_for=fire, **extra)
@@ -168,6 +184,15 @@ class _Batch:
         assert offer is not None
         if row.status != "active":
             self.out.offers[(row.id, offer.slot)] = f"automation_{row.status}"
+            return
+        if offer.trigger_id is not None and not any(
+                m.id == offer.trigger_id and m.trigger.kind == offer.kind
+                for m in members_of(d.trigger)):
+            self.out.offers[(row.id, offer.slot)] = "no_trigger"  # (removed since)
+            return
+        if offer.depth > MAX_CASCADE:
+            self.skip(row, 1, offer.at, offer.at, CASCADE_LIMIT, now, offer)
+            self.out.offers[(row.id, offer.slot)] = "skipped"
             return
         fire: datetime | None = offer.at
         busy = due.active is not None
@@ -187,7 +212,7 @@ class _Batch:
             self.out.offers[(row.id, offer.slot)] = "skipped"
             return
         run = self.insert(row, slot=offer.slot, trigger="event", state="scheduled", now=now,
-                          scheduled_for=fire, details={"event": _event(offer)})
+                          scheduled_for=fire, details=_event_details(offer))
         if run is None:
             self.out.offers[(row.id, offer.slot)] = "duplicate"
             return
@@ -288,7 +313,7 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                     b.skip(row, count, first, last, FOLDER_BUSY, now)
                     run_at = None
         if run_at is not None:
-            run = b.claim(row, run_at, now, plan.catch_up, plan.window)
+            run = b.claim(row, run_at, now, plan.catch_up, plan.window, d.trigger)
             if run is not None:
                 if folder is not None:  # held from its admission (after the commit)
                     out.reserving[folder] = (run.id, automation_id)
@@ -307,7 +332,8 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
             row.next_fire_at = max(now, window.last) + d.trigger.interval
         else:
             row.next_fire_at = cursor_after(d, max(horizon, window.last))
-        if row.next_fire_at is None and not busy and run_at is None:
+        if row.next_fire_at is None and not busy and run_at is None \
+                and not waits_for_events(d.trigger):
             complete_in(store, s, row, now, "no further fires")
     store.insert_bulk_in(s, b.bulk)
     if careful:
@@ -319,5 +345,12 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
     return out
 
 
-def _event(offer: Offer) -> dict[str, Any]:
-    return {"source": offer.source, "key": offer.key, "payload": offer.payload}
+def _event_details(offer: Offer) -> dict[str, Any]:
+    event: dict[str, Any] = {"source": offer.source, "key": offer.key,
+                             "payload": offer.payload}
+    if offer.depth:
+        event.update(depth=offer.depth, chain=list(offer.chain))
+    details: dict[str, Any] = {"event": event}
+    if offer.trigger_id is not None:
+        details["trigger"] = {"id": offer.trigger_id, "kind": offer.kind}
+    return details

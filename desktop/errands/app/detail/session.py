@@ -560,8 +560,9 @@ class SessionView(QWidget):
         self.state_label.setStyleSheet(f"color: {color.name()}")
         now = self.now or utcnow()
         facts = [self.tr("Run #%1").replace("%1", str(doc.get("index", "?")))]
-        if doc.get("trigger"):
-            facts.append(words.trigger_words(doc["trigger"]))
+        fired = doc.get("trigger")
+        if isinstance(fired, dict) and fired.get("cause"):
+            facts.append(words.trigger_words(fired["cause"]))
         started, finished = _instant(doc.get("started_at")), _instant(doc.get("finished_at"))
         if started is not None:
             facts.append(self.tr("started %1").replace(

@@ -1,0 +1,218 @@
+"""Several triggers per automation, and the triggers that fire on events: how a definition
+holds them (stable ids, one clear error per bad field), how their clock fires merge, and
+that every run records which trigger fired it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine_support import START, Harness, h  # noqa: F401 (fixtures)
+from errands.definition import ParseContext, parse_definition
+from errands.errors import InvalidInput
+from errands.event_triggers import TriggerSet, members_of, waits_for_events
+from errands.ledger import Offer
+from errands.records import Run
+from errands.schedule import describe, firing_members, next_fires
+
+NOW = datetime(2026, 12, 5, 8, 0, tzinfo=timezone.utc)
+CTX = ParseContext(now=NOW)
+ZONE = "Europe/Berlin"
+MORNING = {"kind": "cron", "expression": "15 9 * * *", "timezone": ZONE}
+EVENING = {"kind": "cron", "expression": "30 17 * * *", "timezone": ZONE}
+
+
+def definition(triggers: object, **extra: object) -> dict:
+    return {"title": "Twice", "runner": {"kind": "command", "command": "true"},
+            "triggers": triggers, **extra}
+
+
+def refusal(doc: dict) -> InvalidInput:
+    with pytest.raises(InvalidInput) as caught:
+        parse_definition(doc, CTX)
+    return caught.value
+
+
+# ------------------------------------------------------------------------ definitions
+
+def test_members_get_stable_ids_and_survive_a_round_trip() -> None:
+    d = parse_definition(definition([MORNING, EVENING, {"kind": "webhook"},
+                                     {"id": "inbox", "kind": "folder", "path": "/tmp/in"}]),
+                         CTX)
+    assert isinstance(d.trigger, TriggerSet)
+    assert [m.id for m in d.trigger.members] == ["cron", "cron-2", "webhook", "inbox"]
+    doc = d.to_dict()
+    assert "trigger" not in doc and [t["id"] for t in doc["triggers"]] == [
+        "cron", "cron-2", "webhook", "inbox"]
+    assert parse_definition(doc, CTX) == d
+    # an id the user gave is kept, and a default never takes it
+    d = parse_definition(definition([{"id": "cron-2", **MORNING}, EVENING]), CTX)
+    assert [m.id for m in members_of(d.trigger)] == ["cron-2", "cron"]
+
+
+def test_a_lone_trigger_is_one_member_named_by_its_kind() -> None:
+    d = parse_definition({"title": "Hook", "runner": {"kind": "command", "command": "true"},
+                          "trigger": {"kind": "webhook"}}, CTX)
+    [member] = members_of(d.trigger)
+    assert (member.id, member.trigger.kind) == ("webhook", "webhook")
+    assert waits_for_events(d.trigger) and d.to_dict()["trigger"]["kind"] == "webhook"
+
+
+@pytest.mark.parametrize("doc, field, words", [
+    (definition([MORNING], trigger=MORNING), "triggers", "not both"),
+    (definition([]), "triggers", "non-empty list"),
+    (definition({"kind": "cron"}), "triggers", "non-empty list"),
+    (definition([MORNING] * 21), "triggers", "21 triggers"),
+    (definition(["cron"]), "triggers[0]", "expected an object"),
+    (definition([{"id": "Morning!", **MORNING}]), "triggers[0].id", "not a trigger id"),
+    (definition([{"id": "a", **MORNING}, {"id": "a", **EVENING}]), "triggers[1].id",
+     "names two triggers"),
+    (definition([{"kind": "manual"}]), "triggers[0].kind", "run by hand"),
+    (definition([{"kind": "after", "interval": "1h"}]), "triggers[0].kind", "after loop"),
+    (definition([MORNING, {"kind": "cron", "expression": "61 * * * *"}]),
+     "triggers[1].expression", ""),
+    (definition([{"kind": "folder", "path": "notes"}]), "triggers[0].path", "absolute"),
+    (definition([{"kind": "folder", "path": "/tmp", "changes": ["touched"]}]),
+     "triggers[0].changes", "changes"),
+    (definition([{"kind": "folder", "path": "/tmp", "include": "*.pdf"}]),
+     "triggers[0].include", "list"),
+    (definition([{"kind": "folder", "path": "/tmp", "debounce": "2h"}]),
+     "triggers[0].debounce", "longer than an hour"),
+    (definition([{"kind": "webhook", "max_body": 0}]), "triggers[0].max_body", "whole number"),
+    (definition([{"kind": "mail"}]), "triggers[0].account", "required"),
+    (definition([{"kind": "mail", "account": "me", "batch": "1s"}]), "triggers[0].batch",
+     "out of range"),
+    (definition([{"kind": "automation", "automation": "x", "states": ["won"]}]),
+     "triggers[0].states", "run ends"),
+    (definition([{"kind": "event"}]), "triggers[0].kind", "unsupported trigger kind"),
+])
+def test_bad_members_are_refused_naming_the_field(doc: dict, field: str, words: str) -> None:
+    exc = refusal(doc)
+    assert exc.field == field and words in str(exc)
+    assert exc.expected and exc.example
+
+
+def test_stop_rules_and_any_state_are_read_for_event_triggers() -> None:
+    d = parse_definition(definition([{"kind": "automation", "automation": "abc",
+                                      "states": "any"}], stop={"max_runs": 3}), CTX)
+    [member] = members_of(d.trigger)
+    assert member.trigger.states == ("succeeded", "failed", "cancelled", "expired")
+    assert d.stop.max_runs == 3
+
+
+_KINDS = st.sampled_from([
+    MORNING, EVENING, {"kind": "every", "every": "2h"},
+    {"kind": "monthly", "day": -1, "at": "18:00", "timezone": ZONE},
+    {"kind": "at", "at": "2027-01-01T10:00:00Z"}, {"kind": "webhook"},
+    {"kind": "folder", "path": "/srv/in", "include": ["*.csv"], "recursive": False},
+    {"kind": "mail", "account": "work", "subject": "Invoice"},
+    {"kind": "automation", "automation": "a1", "states": ["failed"]}])
+_IDS = st.one_of(st.none(), st.from_regex(r"[a-z0-9][a-z0-9_-]{0,8}", fullmatch=True))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_IDS, _KINDS), min_size=1, max_size=8))
+def test_any_list_of_triggers_reads_back_as_written(items: list) -> None:
+    """Whatever ids are given or left out, the parsed ids are unique and valid, the user's
+    are kept, and the stored document reads back to the same definition."""
+    ids = [i for i, _ in items if i is not None]
+    doc = definition([({"id": i} if i else {}) | t for i, t in items])
+    if len(ids) != len(set(ids)):
+        assert refusal(doc).reason == "duplicate"
+        return
+    d = parse_definition(doc, CTX)
+    got = [m.id for m in members_of(d.trigger)]
+    assert len(set(got)) == len(got)
+    assert all(g == i for g, (i, _) in zip(got, items) if i is not None)
+    assert parse_definition(d.to_dict(), CTX) == d
+
+
+# --------------------------------------------------------------------------- schedule
+
+def test_clock_members_merge_and_each_fire_names_its_member() -> None:
+    d = parse_definition(definition([{"id": "am", **MORNING}, {"id": "pm", **EVENING},
+                                     {"id": "hook", "kind": "webhook"}]), CTX)
+    fires = next_fires(d.trigger, NOW, 4)
+    local = [f.astimezone(ZoneInfo(ZONE))
+             .strftime("%d %H:%M") for f in fires]
+    assert local == ["05 09:15", "05 17:30", "06 09:15", "06 17:30"]
+    assert [firing_members(d.trigger, f) for f in fires] == [["am"], ["pm"], ["am"], ["pm"]]
+    assert describe(d.trigger) == ("Every day at 09:15 (Europe/Berlin); every day at 17:30 "
+                                   "(Europe/Berlin); when its web address is called")
+
+
+def test_two_members_at_one_instant_are_one_fire() -> None:
+    d = parse_definition(definition([{"id": "a", **MORNING}, {"id": "b", **MORNING}]), CTX)
+    fires = next_fires(d.trigger, NOW, 3)
+    assert len(set(fires)) == 3 and firing_members(d.trigger, fires[0]) == ["a", "b"]
+
+
+def test_an_event_only_set_has_no_clock_fires() -> None:
+    d = parse_definition(definition([{"kind": "webhook"}, {"kind": "mail", "account": "x"}]),
+                         CTX)
+    assert next_fires(d.trigger, NOW, 3) == []
+
+
+# ----------------------------------------------------------------------------- engine
+
+EVERY_6H = {"kind": "every", "every": "6h", "start_at": "2026-01-05T09:00:00Z"}
+EVERY_DAY = {"kind": "every", "every": "1d", "start_at": "2026-01-05T10:30:00Z"}
+
+
+async def test_each_run_records_the_member_that_fired_it(h: Harness) -> None:
+    a = await h.add("both", [{"id": "often", **EVERY_6H}, {"id": "daily", **EVERY_DAY}])
+    await h.clock.advance_to(START + timedelta(hours=8))
+    runs = h.runs(a)
+    assert [(r.scheduled_for.hour, r.fired_by()["id"]) for r in runs] == [
+        (9, "often"), (10, "daily"), (15, "often")]
+    assert runs[0].to_dict()["trigger"] == {"id": "often", "kind": "every",
+                                            "cause": "schedule"}
+    assert runs[0].to_dict()["payload"] is None
+
+
+async def test_fires_missed_while_closed_are_accounted_over_all_members(h: Harness) -> None:
+    a = await h.add("both", [{"id": "often", **EVERY_6H}, {"id": "daily", **EVERY_DAY}])
+    await h.restart(offline=timedelta(hours=8))
+    [missed] = h.runs(a)
+    # 09:00, 10:30 and 15:00 were missed; the newest is recorded with the count
+    assert (missed.state, missed.skip_reason, missed.missed_count) == (
+        "skipped", "app_not_running", 3)
+    assert h.store.get(a).next_fire_at == START + timedelta(hours=13)  # the next 21:00
+
+
+async def test_an_automation_waiting_for_events_never_completes_for_want_of_fires(
+        h: Harness) -> None:
+    at = (START + timedelta(hours=1)).isoformat()
+    a = await h.add("once, then on calls", [{"kind": "at", "at": at}, {"kind": "webhook"}])
+    await h.clock.advance(timedelta(hours=2))
+    assert h.states(a) == ["succeeded"]
+    stored = h.store.get(a)
+    assert stored.status == "active" and stored.next_fire_at is None
+    run = await h.engine.sources.offer(a, Offer("webhook", "k1", h.clock.now(), {"n": 1},
+                                                trigger_id="webhook", kind="webhook"))
+    await h.clock.settle()
+    assert isinstance(run, Run)
+    last = h.runs(a)[-1]
+    assert last.state == "succeeded" and last.to_dict()["trigger"] == {
+        "id": "webhook", "kind": "webhook", "cause": "event", "source": "webhook"}
+    assert last.to_dict()["payload"] == {"n": 1}
+
+
+async def test_an_offer_for_a_trigger_the_automation_no_longer_has_is_refused(
+        h: Harness) -> None:
+    a = await h.add("hooked", [{"id": "hook", "kind": "webhook"}])
+    answer = await h.engine.sources.offer(a, Offer("webhook", "k", h.clock.now(),
+                                                   trigger_id="gone", kind="webhook"))
+    assert answer == "no_trigger" and h.runs(a) == []
+
+
+async def test_a_lone_at_trigger_still_completes(h: Harness) -> None:
+    at = (START + timedelta(hours=1)).isoformat()
+    a = await h.add("once", {"kind": "at", "at": at})
+    await h.clock.advance(timedelta(hours=2))
+    assert h.store.get(a).status == "completed"
+    assert h.runs(a)[0].fired_by() == {"id": "at", "kind": "at", "cause": "schedule"}
