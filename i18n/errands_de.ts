@@ -3633,6 +3633,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Höchstens {max} Zeichen; hier sind es {length}.</translation>
         </message>
         <message>
+            <source>At most {max} of these.</source>
+            <translation>Höchstens {max} davon.</translation>
+        </message>
+        <message>
             <source>Attempt %1 failed (%2) · retrying at %3</source>
             <translation>Versuch %1 fehlgeschlagen (%2) · neuer Versuch um %3</translation>
         </message>
@@ -3931,6 +3935,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Geben Sie ein Muster an (* erlaubt jeden Aufruf dieses Werkzeugs).</translation>
         </message>
         <message>
+            <source>Give one trigger or a list of triggers, not both.</source>
+            <translation>Geben Sie einen Auslöser oder eine Liste von Auslösern an, nicht beides.</translation>
+        </message>
+        <message>
             <source>I assumed your time zone %1.</source>
             <translation>Ich habe Ihre Zeitzone %1 angenommen.</translation>
         </message>
@@ -3985,6 +3993,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Months without day %1 are skipped.</source>
             <translation>Monate ohne den %1. werden übersprungen.</translation>
+        </message>
+        <message>
+            <source>Name it with lower-case letters, digits, - or _.</source>
+            <translation>Benennen Sie es mit Kleinbuchstaben, Ziffern, - oder _.</translation>
         </message>
         <message>
             <source>Never allowed</source>
@@ -4235,6 +4247,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Der vorige Lauf lief noch</translation>
         </message>
         <message>
+            <source>There is no such automation; choose one from the list.</source>
+            <translation>Diese Automatisierung gibt es nicht; wählen Sie eine aus der Liste.</translation>
+        </message>
+        <message>
             <source>This automation cannot run: %1</source>
             <translation>Diese Automatisierung kann nicht laufen: %1</translation>
         </message>
@@ -4299,6 +4315,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Vertraut Inhalten aus dem Web für: %1</translation>
         </message>
         <message>
+            <source>Two triggers have this name; give each its own.</source>
+            <translation>Zwei Auslöser tragen diesen Namen; geben Sie jedem einen eigenen.</translation>
+        </message>
+        <message>
             <source>Unread</source>
             <translation>Ungelesen</translation>
         </message>
@@ -4321,6 +4341,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Without asking: %1</source>
             <translation>Ohne Nachfrage: %1</translation>
+        </message>
+        <message>
+            <source>Write a file name pattern such as *.pdf.</source>
+            <translation>Schreiben Sie ein Dateinamensmuster wie *.pdf.</translation>
         </message>
         <message>
             <source>Write a length of time such as 30s, 15m, 2h or 1d (at most 366 days).</source>

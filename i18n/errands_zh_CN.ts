@@ -3595,6 +3595,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>最多 {max} 个字符；这里有 {length} 个。</translation>
         </message>
         <message>
+            <source>At most {max} of these.</source>
+            <translation>最多 {max} 个。</translation>
+        </message>
+        <message>
             <source>Attempt %1 failed (%2) · retrying at %3</source>
             <translation>第 %1 次尝试失败（%2）· 将于 %3 重试</translation>
         </message>
@@ -3887,6 +3891,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>请填写一个模式（* 允许此工具的所有调用）。</translation>
         </message>
         <message>
+            <source>Give one trigger or a list of triggers, not both.</source>
+            <translation>请给出一个触发器或一组触发器，不要两者都给。</translation>
+        </message>
+        <message>
             <source>I assumed your time zone %1.</source>
             <translation>已假定您的时区为 %1。</translation>
         </message>
@@ -3941,6 +3949,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Months without day %1 are skipped.</source>
             <translation>没有 %1 日的月份会被跳过。</translation>
+        </message>
+        <message>
+            <source>Name it with lower-case letters, digits, - or _.</source>
+            <translation>请用小写字母、数字、- 或 _ 命名。</translation>
         </message>
         <message>
             <source>Never allowed</source>
@@ -4191,6 +4203,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>上一次运行仍在进行</translation>
         </message>
         <message>
+            <source>There is no such automation; choose one from the list.</source>
+            <translation>没有这个自动化；请从列表中选择一个。</translation>
+        </message>
+        <message>
             <source>This automation cannot run: %1</source>
             <translation>此自动化任务无法运行：%1</translation>
         </message>
@@ -4255,6 +4271,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>信任来自网络的内容，用于：%1</translation>
         </message>
         <message>
+            <source>Two triggers have this name; give each its own.</source>
+            <translation>有两个触发器使用此名称；请为每个触发器取不同的名字。</translation>
+        </message>
+        <message>
             <source>Unread</source>
             <translation>未读</translation>
         </message>
@@ -4277,6 +4297,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Without asking: %1</source>
             <translation>无需询问：%1</translation>
+        </message>
+        <message>
+            <source>Write a file name pattern such as *.pdf.</source>
+            <translation>请写一个文件名模式，例如 *.pdf。</translation>
         </message>
         <message>
             <source>Write a length of time such as 30s, 15m, 2h or 1d (at most 366 days).</source>

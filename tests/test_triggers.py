@@ -216,3 +216,103 @@ async def test_a_lone_at_trigger_still_completes(h: Harness) -> None:
     await h.clock.advance(timedelta(hours=2))
     assert h.store.get(a).status == "completed"
     assert h.runs(a)[0].fired_by() == {"id": "at", "kind": "at", "cause": "schedule"}
+
+
+# ------------------------------------------------------------ another automation's end
+
+MANUAL = {"kind": "manual"}
+
+
+def after(automation_id: str, *states: str) -> dict:
+    return {"kind": "automation", "automation": automation_id,
+            "states": list(states or ("succeeded",))}
+
+
+async def test_an_automation_fires_when_another_ends_in_a_chosen_state(h: Harness) -> None:
+    from engine_support import fail
+    up = await h.add("upstream", MANUAL, policy={"retry": {"max_attempts": 1}})
+    on_ok = await h.add("on success", after(up))
+    on_fail = await h.add("on failure", [{"id": "upstream-failed", **after(up, "failed")}])
+    first = await h.engine.commands.run_now(up)
+    await h.clock.settle()
+    await h.clock.settle()
+    assert h.states(on_ok) == ["succeeded"] and h.states(on_fail) == []
+    [run] = h.runs(on_ok)
+    assert run.fired_by() == {"id": "automation", "kind": "automation", "cause": "event",
+                              "source": "automation", "depth": 1, "chain": [up]}
+    assert run.payload["automation"] == {"id": up, "title": "upstream"}
+    assert run.payload["run"]["id"] == first.id and run.payload["run"]["state"] == "succeeded"
+    h.runner.script("upstream", (0.0, fail("disk full")))
+    await h.engine.commands.run_now(up)
+    await h.clock.settle()
+    await h.clock.settle()
+    assert h.states(on_ok) == ["succeeded"] and h.states(on_fail) == ["succeeded"]
+    [failed] = h.runs(on_fail)
+    assert failed.fired_by()["id"] == "upstream-failed"
+    assert failed.payload["run"]["error"]["message"] == "disk full"
+    assert h.store.pending_events() == []
+
+
+async def test_a_cascade_stops_at_depth_three_with_a_recorded_skip(h: Harness) -> None:
+    chain = [await h.add("a", MANUAL)]
+    for title in "bcde":
+        chain.append(await h.add(title, after(chain[-1])))
+    await h.engine.commands.run_now(chain[0])
+    for _ in range(8):
+        await h.clock.settle()
+    assert [h.states(a) for a in chain] == [["succeeded"]] * 4 + [["skipped"]]
+    [skipped] = h.runs(chain[4])
+    assert skipped.skip_reason == "cascade_limit"
+    assert skipped.fired_by()["chain"] == chain[:4] and skipped.fired_by()["depth"] == 4
+
+
+async def test_an_automation_that_follows_itself_stops_at_the_cascade_bound(
+        h: Harness) -> None:
+    a = await h.add("loop", MANUAL)
+    doc = h.store.get(a).definition.to_dict()
+    doc.pop("trigger")
+    doc["triggers"] = [after(a, "succeeded")]
+    await h.engine.commands.revise(a, doc)
+    await h.engine.commands.run_now(a)
+    for _ in range(8):
+        await h.clock.settle()
+    assert h.states(a) == ["succeeded"] * 4 + ["skipped"]
+
+
+async def test_an_end_recorded_before_a_crash_fires_once_at_the_next_start(
+        h: Harness) -> None:
+    """The end is written with the close; a crash before its admission leaves it pending,
+    and the next start admits it once."""
+    up = await h.add("upstream", MANUAL)
+    down = await h.add("downstream", after(up))
+    h.engine.sources.kinds["automation"].drain = lambda: None  # the crash: never offered
+    await h.engine.commands.run_now(up)
+    await h.clock.settle()
+    assert h.states(down) == [] and len(h.store.pending_events()) == 1
+    await h.restart()
+    await h.clock.settle()
+    assert h.states(down) == ["succeeded"] and h.store.pending_events() == []
+    await h.restart()
+    await h.clock.settle()
+    assert h.states(down) == ["succeeded"]
+
+
+async def test_a_paused_follower_drops_the_event_and_a_deleted_one_is_no_obstacle(
+        h: Harness) -> None:
+    up = await h.add("upstream", MANUAL)
+    paused = await h.add("paused", after(up))
+    gone = await h.add("gone", after(up))
+    await h.engine.commands.set_paused(paused, True)
+    await h.engine.commands.delete(gone)
+    await h.engine.commands.run_now(up)
+    for _ in range(4):
+        await h.clock.settle()
+    assert h.states(up) == ["succeeded"] and h.states(paused) == []
+    assert h.store.pending_events() == []
+
+
+async def test_following_an_automation_that_does_not_exist_is_refused(h: Harness) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        await h.add("orphan", [{"kind": "webhook"}, after("no-such-automation")])
+    assert caught.value.field == "triggers[1].automation"
+    assert caught.value.reason == "not_found"

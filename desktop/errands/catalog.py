@@ -20,7 +20,7 @@ from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, cano
                          check_request_id, parse_definition)
 from .ledger.closing import slot_key as _slot_key
 from .fires import Window, plan_fires
-from .errors import Conflict
+from .errors import Conflict, InvalidInput, NotFound
 from .records import Automation, Run
 from .schedule import jitter_offset, next_fire
 from .store import Store, automation_record, row_definition, run_record, mend_instants
@@ -84,7 +84,27 @@ class Catalog:
                 previous is None or not previous.worktree
                 or previous.workdir != definition.workdir):
             check_repository(definition.workdir)
+        self._check_followed(definition, previous)
         return definition
+
+    def _check_followed(self, definition: Definition, previous: Definition | None) -> None:
+        """An ``automation`` trigger names one that exists (when it is new: one that was
+        deleted since leaves a trigger that never fires, not a definition that fails)."""
+        from .event_triggers import AutomationTrigger, TriggerSet, members_of
+        known = {m.trigger.automation for m in members_of(previous.trigger)
+                 if isinstance(m.trigger, AutomationTrigger)} if previous else set()
+        for i, member in enumerate(members_of(definition.trigger)):
+            trigger = member.trigger
+            if not isinstance(trigger, AutomationTrigger) or trigger.automation in known:
+                continue
+            try:
+                self.store.get(trigger.automation)
+            except NotFound:
+                where = (f"triggers[{i}].automation" if isinstance(definition.trigger, TriggerSet)
+                         else "trigger.automation")
+                raise InvalidInput(where, f"no automation has the id {trigger.automation!r}",
+                                   "the full id of an existing automation (errands list)",
+                                   "3f2a9c1e-…", reason="not_found") from None
 
     def create(self, doc: Any, *, request_id: str | None = None,
                actor: str = "user") -> tuple[Automation, bool]:

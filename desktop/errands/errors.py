@@ -46,6 +46,12 @@ REASONS = {
     "instant": "not an RFC 3339 instant with an offset",
     "never": "a schedule that can never fire",
     "no_task": "a sentence that says when but not what to do",
+    "both": "two fields given where one of them is wanted (trigger and triggers)",
+    "too_many": "more items than allowed (values max)",
+    "trigger_id": "not a trigger id (lower-case letters, digits, - and _)",
+    "duplicate": "the same name given to two items",
+    "glob": "not a file name pattern",
+    "not_found": "names something that does not exist",
 }
 
 

@@ -21,7 +21,7 @@ from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_
                       update_rows)
 from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
-                        RevisionRow, RunRow, SessionRow, SettingRow)
+                        PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow)
 from .definition import Definition
 from .errors import Conflict, ErrandsError, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
@@ -629,6 +629,17 @@ class Store:
             if automation_id:
                 q = q.where(RunRow.automation_id == automation_id)
             return [run_record(r) for r in s.scalars(q.order_by(RunRow.created_at))]
+
+    def pending_events(self, limit: int = 1000) -> list[tuple[str, Any]]:
+        """Events recorded but not yet admitted (``ledger/follows.py``), oldest first, as
+        the offers that admit them."""
+        from .ledger.admission import Offer
+        with self.db.read() as s:
+            rows = s.scalars(select(PendingEventRow).order_by(PendingEventRow.id).limit(limit))
+            return [(r.automation_id, Offer(
+                r.source, r.key, r.at, r.payload if isinstance(r.payload, dict) else None,
+                trigger_id=r.trigger_id, kind=r.kind, depth=r.depth or 0,
+                chain=tuple(r.chain or ()), pending=r.id)) for r in rows]
 
     def run_by_request(self, automation_id: str, request_id: str) -> Run | None:
         with self.db.read() as s:

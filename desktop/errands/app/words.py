@@ -213,6 +213,12 @@ _REASON_WORDS = {
     "instant": QT_TR_NOOP("This is not a date and time Errands can read."),
     "never": QT_TR_NOOP("This schedule can never run: none of its months has that day."),
     "no_task": QT_TR_NOOP("This says when but not what to do; add the task."),
+    "both": QT_TR_NOOP("Give one trigger or a list of triggers, not both."),
+    "too_many": QT_TR_NOOP("At most {max} of these."),
+    "trigger_id": QT_TR_NOOP("Name it with lower-case letters, digits, - or _."),
+    "duplicate": QT_TR_NOOP("Two triggers have this name; give each its own."),
+    "glob": QT_TR_NOOP("Write a file name pattern such as *.pdf."),
+    "not_found": QT_TR_NOOP("There is no such automation; choose one from the list."),
 }
 
 

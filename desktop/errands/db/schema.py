@@ -240,3 +240,50 @@ class BlockerRow(Base):
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     decided_by: Mapped[str | None] = mapped_column(String(32))
     request_id: Mapped[str | None] = mapped_column(String(200))
+
+
+class PendingEventRow(Base):
+    """An event recorded in the transaction that saw it (another automation's end), not yet
+    admitted: the engine offers it after the commit, and again at start if a crash came
+    between; its admission deletes it (the run's unique slot makes a replay a no-op)."""
+
+    __tablename__ = "pending_events"
+    __table_args__ = (UniqueConstraint("automation_id", "source", "key",
+                                       name="uq_pending_events_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    automation_id: Mapped[str] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"), index=True)
+    trigger_id: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(16))
+    source: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    depth: Mapped[int] = mapped_column(Integer, default=0)
+    chain: Mapped[list[str] | None] = mapped_column(JSON)
+
+
+class WebhookTokenRow(Base):
+    """A webhook trigger's bearer token, as its SHA-256 only (the token is shown once)."""
+
+    __tablename__ = "webhook_tokens"
+
+    automation_id: Mapped[str] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"), primary_key=True)
+    trigger_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TriggerStateRow(Base):
+    """What an event trigger must remember across restarts: a folder's snapshot, a
+    mailbox's UIDVALIDITY and highest UID seen."""
+
+    __tablename__ = "trigger_state"
+
+    automation_id: Mapped[str] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"), primary_key=True)
+    trigger_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -184,6 +184,8 @@ class Engine:
             self.warm_up(automation.definition.runner.kind)
         self.timer.arm(automation_id)
         self.timer.kick()
+        if self.loaded:
+            self.sources.changed(automation)
         self.events.publish("automation_changed", automation_id=automation_id,
                             data={"revision": automation.revision, "status": automation.status})
 

@@ -525,6 +525,8 @@ class Runs:
                             data={"state": state})
         for _ in raised:
             self.e.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
+        if closed.followed:
+            self.e.sources.followed()
         slot = self.e.slots.get(automation_id)
         if slot is None:
             return

@@ -12,11 +12,12 @@ end) registers here the same way and is started and stopped with the engine."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import Conflict, InvalidInput
 from ..ledger import Due, Offer
-from ..records import Run
+from ..records import Automation, Run
 
 if TYPE_CHECKING:
     from .core import Engine
@@ -65,7 +66,13 @@ class ManualSource:
         await self.e.commands.settle()  # claims being written end as interrupted
 
 
-SOURCES: dict[str, type] = {"manual": ManualSource, "clock": ClockSource}
+def _follow(engine: Engine) -> TriggerSource:
+    from .follow import FollowSource
+    return FollowSource(engine)
+
+
+SOURCES: dict[str, Callable[[Engine], TriggerSource]] = {
+    "manual": ManualSource, "clock": ClockSource, "automation": _follow}
 
 
 class Sources:
@@ -76,12 +83,26 @@ class Sources:
     def __init__(self, engine: Engine) -> None:
         self.e = engine
         self.all: list[TriggerSource] = [make(engine) for make in SOURCES.values()]
+        self.kinds = {source.kind: source for source in self.all}
         self._offers: list[tuple[str, Offer, asyncio.Future[Run | str]]] = []
         self._admitting: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         for source in self.all:
             await source.start()
+
+    def changed(self, automation: Automation) -> None:
+        """An automation was written: each source that watches definitions hears it."""
+        for source in self.all:
+            changed = getattr(source, "changed", None)
+            if changed is not None:
+                changed(automation)
+
+    def followed(self) -> None:
+        """A close recorded events for the automations that follow its automation."""
+        follow = self.kinds.get("automation")
+        if follow is not None and not self.e.stopping:
+            follow.drain()  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
         for source in reversed(self.all):

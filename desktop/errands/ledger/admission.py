@@ -15,12 +15,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..db.bulk import Cursor, write_cursors
-from ..db.schema import AutomationRow, RunRow
+from ..db.schema import AutomationRow, PendingEventRow, RunRow
 from ..definition import AfterTrigger, Definition, Trigger
 from ..event_triggers import MAX_CASCADE, TriggerSet, members_of, waits_for_events
 from ..fires import cursor_after, due_window, plan_fires
@@ -57,6 +57,7 @@ class Offer:
     kind: str | None = None         # that trigger's kind
     depth: int = 0                  # how many runs caused this one (seed 003 "Cascades")
     chain: tuple[str, ...] = ()     # the automations of those runs, first cause first
+    pending: int | None = None      # its ``pending_events`` row, deleted on admission
 
     @property
     def slot(self) -> str:
@@ -263,6 +264,8 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
         else:  # planned from memory, checked on write: a burst commits in milliseconds
             row = Cursor(current.id, current.status, current.next_fire_at, current.revision,
                          current.last_index)
+        if due.offer is not None and due.offer.pending is not None:  # admitted: done with
+            s.execute(delete(PendingEventRow).where(PendingEventRow.id == due.offer.pending))
         if due.offer is not None and row is not None:
             d = (current.definition if current.revision == row.revision
                  else automation_record(store.get_in(s, automation_id)).definition)

@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -47,6 +48,7 @@ from .closing import (
     skip_missed_in,
     tail,
 )
+from .follows import Followers, follow_in, no_followers
 from .group_commit import GroupCommit
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,7 @@ class Ledger:
         self.store = store
         self.group = GroupCommit(store)
         self.unattended_expiry = timedelta(days=7)  # (the setting; ``configure``)
+        self.followers: Followers = no_followers  # (the engine's index; read by the writer)
         self.reading = 0  # reads under way on worker threads
         # closes first: a stop asked for before a run's start committed wins over it (the
         # start then finds the run ended); nothing else needs an order between kinds
@@ -338,6 +341,13 @@ class Ledger:
                                   .where(AutomationRow.id.in_(automation_ids))))
             closed = [close_in(self.store, s, *item, self.unattended_expiry)
                       for item in items]
+            for i, (item, done) in enumerate(zip(items, closed)):
+                run = runs.get(item[0])
+                if done is not None and run is not None and done.automation is not None:
+                    followed = follow_in(s, run, done.automation.title, self.followers,
+                                         item[3])
+                    if followed:
+                        closed[i] = replace(done, followed=followed)
             del held
             return closed
 

@@ -34,7 +34,7 @@ class Closed:
     automation_id: str
     raised: tuple[str, ...]
     automation: Automation | None
-
+    followed: int = 0   # events recorded for the automations that follow this one
 
 def slot_key(instant: datetime) -> str:
     """The unique key of a scheduled fire's run (one claim per automation and slot)."""
