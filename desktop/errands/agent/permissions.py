@@ -14,7 +14,8 @@ How a call is decided, in order:
    command is unproven (below) and any deny rule, global or the automation's, names
    ``run_command`` (by name, ``exec`` or ``*``): a deny rule makes any command it cannot
    check ask, never run, whatever the mode or a later allow rule says.
-6. Untrusted escalation: once the run has read fetched web content, a ``run_command``,
+6. Untrusted escalation: once the run has read fetched web content, and from the start
+   in a run an event started (its payload is someone else's text), a ``run_command``,
    ``automate`` or ``fetch_url`` call that would be allowed asks instead, unless the tool
    is in ``permissions.untrusted_ok``. Text from outside must not be able to steer the
    run into executing or spreading on its own.
@@ -223,7 +224,8 @@ def decide(spec: ToolSpec, arguments: Mapping[str, Any], *, global_rules: Sequen
             return unchecked
     if (untrusted and action == "allow" and spec.name in ESCALATED_TOOLS
             and spec.name not in permissions.untrusted_ok):
-        return Verdict("ask", f"this run has read web content, so {spec.name} asks first "
+        return Verdict("ask", f"this run has read untrusted content (a web page, or the "
+                              f"event that started it), so {spec.name} asks first "
                               f"(otherwise allowed: {reason})")
     return Verdict(action, reason)
 

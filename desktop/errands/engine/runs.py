@@ -314,7 +314,8 @@ class Runs:
                           timeout=d.policy.timeout, dry_run=started.dry_run,
                           on_started=on_started, revision=started.revision,
                           session=transcript, resume=resume, services=self.e.services,  # type: ignore[arg-type]
-                          data_dir=self.e.data_dir, on_output=self._live(run_id, attempt))
+                          data_dir=self.e.data_dir, on_output=self._live(run_id, attempt),
+                          trigger=started.fired_by(), event=started.payload)
 
     def _transcript_grew(self, automation_id: str, run_id: str) -> None:
         self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id,

@@ -15,6 +15,13 @@ standard error merged. It gets Errands' own environment plus:
 ``ERRANDS_ATTEMPT``        the attempt number, 1 unless the run is being retried
 ``ERRANDS_SCHEDULED_FOR``  the instant the run was due, RFC 3339 UTC such as
                            ``2026-03-29T07:00:00Z``; empty for a run started by hand
+``ERRANDS_TRIGGER_ID``     the id of the trigger that fired it (``cron-2``, ``inbox``);
+                           not set for a run started by hand
+``ERRANDS_TRIGGER_KIND``   that trigger's kind (``cron``, ``folder``, ``webhook`` …)
+``ERRANDS_EVENT_FILE``     for a run an event started (a changed folder, a webhook call,
+                           mail, another automation's end): a private JSON file holding
+                           the event's payload, removed when the attempt ends. It is
+                           untrusted input: read it as data, never run it
 =========================  ============================================================
 
 Exit status 0 is success; any other status fails the run, and the error names the status
@@ -73,6 +80,7 @@ a person made run as described above, unconfined.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import shlex
@@ -156,13 +164,28 @@ def child_environment(variables: dict[str, str]) -> dict[str, str]:
 
 def run_variables(ctx: RunContext) -> dict[str, str]:
     """The ``ERRANDS_*`` variables a command sees."""
+    fired = ctx.trigger or {}
+    trigger = ({"ERRANDS_TRIGGER_ID": str(fired["id"]),
+                "ERRANDS_TRIGGER_KIND": str(fired.get("kind") or "")} if fired.get("id") else {})
     return {
         "ERRANDS_AUTOMATION_ID": ctx.automation_id,
         "ERRANDS_RUN_ID": ctx.run_id,
         "ERRANDS_RUN_INDEX": str(ctx.run_index),
         "ERRANDS_SCHEDULED_FOR": format_instant(ctx.scheduled_for) or "",
         "ERRANDS_ATTEMPT": str(ctx.attempt),
+        **trigger,
     }
+
+
+def write_event_file(payload: Any) -> tuple[str, str]:
+    """The event's payload in a private file: (its folder, its path)."""
+    folder = confine.make_private_temp()
+    path = os.path.join(folder, "event.json")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(payload, out, ensure_ascii=False, indent=1)
+        out.write("\n")
+    return folder, path
 
 
 def _quote_always(text: str) -> str:
@@ -488,7 +511,25 @@ class CommandRunner:
         argv = [user_shell(), "-c", command]
         variables = run_variables(ctx)
         if ctx.dry_run:
+            if ctx.event is not None:
+                variables["ERRANDS_EVENT_FILE"] = "(the event, written when it runs)"
             return Outcome(state="succeeded", result=bounded(describe(argv, ctx.workdir, variables)))
+        if ctx.event is None:
+            return await self._prepared(ctx, argv, variables)
+        try:
+            folder, variables["ERRANDS_EVENT_FILE"] = await asyncio.to_thread(
+                write_event_file, ctx.event)
+        except OSError as exc:
+            return Outcome(state="failed", error_code="spawn",
+                           error_message=f"cannot write the event for the command: "
+                                         f"{exc.strerror or exc}")
+        try:
+            return await self._prepared(ctx, argv, variables)
+        finally:
+            confine.remove_private_temp(folder)
+
+    async def _prepared(self, ctx: RunContext, argv: list[str],
+                        variables: dict[str, str]) -> Outcome:
         try:
             private_dir(ctx.workdir)  # what Errands creates is 0700; existing folders stay
         except OSError as exc:

@@ -77,6 +77,8 @@ class RunContext:
     services: RunServices | None = None
     data_dir: Path | None = None
     on_output: "OutputObserver | None" = None   # output as it is printed (secrets taken out)
+    trigger: dict[str, Any] | None = None   # what fired it: id, kind, cause (Run.fired_by)
+    event: Any = None                       # the event's payload: untrusted input
 
 
 class ProcessObserver(Protocol):
