@@ -183,6 +183,11 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
                 "one (empty: none configured)", _one_line),
     SettingSpec("provider_timeout", "2m", "how long one model request may take",
                 _bounded_duration(timedelta(seconds=1), timedelta(hours=1))),
+    SettingSpec("webhook_port", "47291", "the loopback port webhook triggers listen on (0: "
+                "any free port; the server runs only while an automation has a webhook "
+                "trigger)", _int_range(0, 65535, "47291")),
+    SettingSpec("webhook_rate_limit", "120", "how many calls a minute one webhook trigger "
+                "accepts (more are answered 429)", _int_range(1, 1_000_000, "120")),
 )}
 
 

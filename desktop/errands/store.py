@@ -21,7 +21,8 @@ from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_
                       update_rows)
 from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
-                        PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow)
+                        PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow,
+                        WebhookTokenRow)
 from .definition import Definition
 from .errors import Conflict, ErrandsError, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
@@ -640,6 +641,28 @@ class Store:
                 r.source, r.key, r.at, r.payload if isinstance(r.payload, dict) else None,
                 trigger_id=r.trigger_id, kind=r.kind, depth=r.depth or 0,
                 chain=tuple(r.chain or ()), pending=r.id)) for r in rows]
+
+    def run_in_slot(self, automation_id: str, slot: str) -> Run | None:
+        with self.db.read() as s:
+            row = self.slot_taken_in(s, automation_id, slot)
+            return run_record(row) if row is not None else None
+
+    def webhook_hashes(self) -> dict[tuple[str, str], str]:
+        """Every webhook trigger's token hash, by (automation, trigger)."""
+        with self.db.read() as s:
+            return {(r.automation_id, r.trigger_id): r.token_hash
+                    for r in s.scalars(select(WebhookTokenRow))}
+
+    def set_webhook_hash(self, automation_id: str, trigger_id: str, digest: str,
+                         now: datetime) -> None:
+        with self.db.write() as s:
+            row = s.get(WebhookTokenRow, (automation_id, trigger_id))
+            if row is None:
+                self.get_in(s, automation_id)  # (NotFound for one deleted meanwhile)
+                s.add(WebhookTokenRow(automation_id=automation_id, trigger_id=trigger_id,
+                                      token_hash=digest, created_at=now))
+            else:
+                row.token_hash, row.created_at = digest, now
 
     def run_by_request(self, automation_id: str, request_id: str) -> Run | None:
         with self.db.read() as s:

@@ -213,6 +213,29 @@ class Api:
     async def set_setting(self, key: str, value: str | None) -> Stamped[str]:
         return await self._command(self.engine.commands.set_setting(key, value))
 
+    async def webhook_token(self, automation_id: str, trigger_id: str
+                            ) -> Stamped[dict[str, str]]:
+        """A new token for a webhook trigger (the old one stops working): ``trigger``,
+        ``url`` and ``token``, the only time the token is shown."""
+        async def go() -> dict[str, str]:
+            source = self.engine.sources.kinds["webhook"]
+            token = await source.issue(automation_id, trigger_id)  # type: ignore[attr-defined]
+            return {"trigger": trigger_id, "token": token,
+                    "url": source.url(automation_id, trigger_id)}  # type: ignore[attr-defined]
+        return await self._command(go())
+
+    async def webhooks(self, automation_id: str) -> Stamped[list[dict[str, Any]]]:
+        """An automation's webhook triggers: ``trigger``, ``url``, whether a token was
+        issued (``has_token``), and ``problem`` when the server cannot listen."""
+        async def go() -> list[dict[str, Any]]:
+            from .webhooks import webhook_members
+            source: Any = self.engine.sources.kinds["webhook"]
+            automation = (await self.engine.slot(automation_id)).automation
+            return [{"trigger": t, "url": source.url(automation_id, t),
+                     "has_token": (automation_id, t) in source.hashes,
+                     "problem": source.problem} for t in webhook_members(automation)]
+        return Stamped(self.stamp(), await self._on_engine(go()))
+
     # ------------------------------------------------------------------ queries
 
     async def _read(self, fn: Callable[..., T], *args: Any, **kw: Any) -> Stamped[T]:

@@ -275,7 +275,9 @@ class Commands:
                 await self.e.runs.cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
 
         def gone(_: dict[str, int]) -> None:
-            self.e.slots.pop(automation_id, None)
+            held = self.e.slots.pop(automation_id, None)
+            if held is not None:  # its trigger sources let go of it
+                self.e.sources.changed(replace(held.automation, definition=None))
             self.e.events.publish("automation_deleted", automation_id=automation_id)
 
         return await self.e.write(lambda: self.e.catalog.delete(automation_id, actor=actor),

@@ -175,6 +175,8 @@ class Engine:
         self.ledger.configure(settings.get("unattended_expiry"))
         if self.runs.cap is None or settings.concurrency != concurrency:
             self.runs.cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its place
+        if self.loaded:
+            self.sources.configured()
 
     def take_in(self, automation_id: str, automation: Automation) -> None:
         """Take in the stored state of an automation, just written, and re-arm for it."""

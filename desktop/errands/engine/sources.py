@@ -71,8 +71,13 @@ def _follow(engine: Engine) -> TriggerSource:
     return FollowSource(engine)
 
 
+def _webhook(engine: Engine) -> TriggerSource:
+    from .webhooks import WebhookSource
+    return WebhookSource(engine)
+
+
 SOURCES: dict[str, Callable[[Engine], TriggerSource]] = {
-    "manual": ManualSource, "clock": ClockSource, "automation": _follow}
+    "manual": ManualSource, "clock": ClockSource, "automation": _follow, "webhook": _webhook}
 
 
 class Sources:
@@ -97,6 +102,13 @@ class Sources:
             changed = getattr(source, "changed", None)
             if changed is not None:
                 changed(automation)
+
+    def configured(self) -> None:
+        """The settings changed: each source that depends on them hears it."""
+        for source in self.all:
+            configured = getattr(source, "configured", None)
+            if configured is not None:
+                configured()
 
     def followed(self) -> None:
         """A close recorded events for the automations that follow its automation."""
