@@ -137,7 +137,7 @@ def test_untrusted_content_makes_execution_and_spreading_ask() -> None:
     everything = Permissions(mode="allow_all")
     for spec in (RUN, AUTOMATE, FETCH):
         result = verdict(spec, "x", permissions=everything, untrusted=True)
-        assert result.action == "ask" and "web content" in result.reason
+        assert result.action == "ask" and "untrusted content" in result.reason
         assert result.reason.endswith("(otherwise allowed: this automation allows every tool)")
         trusted_ok = Permissions(mode="allow_all", untrusted_ok=(spec.name,))
         assert verdict(spec, "x", permissions=trusted_ok, untrusted=True).action == "allow"

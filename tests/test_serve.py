@@ -78,7 +78,7 @@ class Serve:
         """The runs of an automation as the engine committed them, oldest first, read
         straight from the file: works while the engine is frozen, costs no CLI start."""
         with _read_only(self.data) as db:
-            return db.execute('SELECT "index", state, skip_reason, missed_count, scheduled_for '
+            return db.execute('SELECT id, "index", state, skip_reason, missed_count, scheduled_for '
                               'FROM runs WHERE automation_id = ? ORDER BY "index"',
                               (automation_id,)).fetchall()
 

@@ -156,3 +156,42 @@ async def test_a_half_sent_request_is_dropped_without_harm(real: Real) -> None:
     async with httpx.AsyncClient() as client:  # the server goes on
         answer = await client.post(url, json={}, headers=bearer(token))
     assert answer.status_code == 202
+
+
+# ------------------------------------------------------- the command line and a real serve
+
+def test_add_prints_each_new_webhook_token_once_and_a_kill_9_loses_no_acknowledged_call(
+        tmp_path) -> None:
+    """``errands add --on-webhook --json`` answers with the webhook's address and token; a
+    call acknowledged by ``errands serve`` has its run in the database even when the engine
+    is killed right after, and the same Idempotency-Key after the restart starts nothing."""
+    from test_serve import Serve
+    serve = Serve(tmp_path / "data", ERRANDS_WEBHOOK_PORT="0").start()
+    try:
+        made = serve.cli("add", "--title", "Deploy", "--command", "sleep 30",
+                         "--on-webhook", "--schedule", "every day at 6am")
+        [hook] = made["webhooks"]
+        assert [t["kind"] for t in made["triggers"]] == ["cron", "webhook"]
+        listed = serve.cli("webhook", made["id"])
+        assert listed["webhooks"] == [{"trigger": "webhook", "url": hook["url"],
+                                    "has_token": True, "problem": None}]
+        answer = httpx.post(hook["url"], json={"sha": "abc"}, timeout=10, headers={
+            **bearer(hook["token"]), "Idempotency-Key": "deploy-7"})
+        assert answer.status_code == 202, answer.text
+        serve.kill9()
+        [row] = serve.ledger(made["id"])
+        assert row["id"] == answer.json()["run_id"]
+        serve.start()
+        url = serve.cli("webhook", made["id"])["webhooks"][0]["url"]  # (a new port)
+        again = httpx.post(url, json={"sha": "abc"}, timeout=10, headers={
+            **bearer(hook["token"]), "Idempotency-Key": "deploy-7"})
+        assert again.status_code == 202 and again.json()["run_id"] == row["id"]
+        rotated = serve.cli("webhook", made["id"], "--rotate", "webhook")
+        assert rotated["token"] != hook["token"]
+        old = httpx.post(url, json={}, timeout=10, headers=bearer(hook["token"]))
+        assert old.status_code == 401
+        [run] = serve.runs(made["id"])
+        assert run["trigger"]["id"] == "webhook" and run["payload"]["body"] == {"sha": "abc"}
+        assert run["state"] == "interrupted"
+    finally:
+        serve.stop()

@@ -332,6 +332,25 @@ def trigger_to_dict(trigger: Trigger) -> dict[str, Any]:
     return {"kind": "manual"}
 
 
+def put_trigger(doc: dict[str, Any], trigger: Mapping[str, Any]) -> None:
+    """Set a definition document's trigger from a trigger document: ``trigger`` for one,
+    ``triggers`` for a set (``{"kind": "set", "triggers": [...]}``), dropping the other."""
+    doc.pop("trigger", None)
+    doc.pop("triggers", None)
+    if trigger.get("kind") == "set":
+        doc["triggers"] = list(trigger.get("triggers") or [])
+    else:
+        doc["trigger"] = dict(trigger)
+
+
+def trigger_of(doc: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A definition document's trigger as one trigger document (a set for ``triggers``)."""
+    if doc.get("triggers") is not None:
+        return {"kind": "set", "triggers": doc["triggers"]}
+    trigger = doc.get("trigger")
+    return dict(trigger) if isinstance(trigger, Mapping) else None
+
+
 def triggers_field(trigger: Trigger) -> dict[str, Any]:
     """A definition's trigger field: ``trigger`` for one, ``triggers`` (a list) for a set."""
     doc = trigger_to_dict(trigger)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from .definition import Definition, ParseContext, parse_definition
+from .definition import Definition, ParseContext, parse_definition, put_trigger, trigger_of
 from .errors import InvalidInput
 from .phrases import parse_schedule_text
 from .phrases.text import title_of, task_runner
@@ -116,11 +116,12 @@ def document_from_arguments(arguments: dict[str, Any], *, now: datetime, zone: s
             raise InvalidInput("schedule", "give schedule or trigger, not both", SPEC_FORMS,
                                "in:10m")
         trigger, _ = spec_to_trigger(schedule, None, now, previous=doc.get("trigger"))
-        if trigger.get("kind") == "cron" and zone:
-            trigger["timezone"] = zone
-        doc["trigger"] = trigger
+        for one in trigger.get("triggers") or [trigger]:
+            if one.get("kind") == "cron" and zone:
+                one["timezone"] = zone
+        put_trigger(doc, trigger)
     if base is None:
-        if "trigger" not in doc:
+        if "trigger" not in doc and "triggers" not in doc:
             raise InvalidInput("schedule", "a new automation needs a schedule", SPEC_FORMS,
                                "in:10m")
         if "runner" not in doc and "prompt" in doc:  # the short form a model tends to use
@@ -146,7 +147,8 @@ def _validate(doc: dict[str, Any], now: datetime, zone: str) -> Definition:
 def _zone_warning(doc: dict[str, Any], zone: str, used: list[str] | None = None) -> list[str]:
     """Wall-clock times (cron, a local day grid, a day and time) are read in the user's
     zone: say so, since the sentence did not."""
-    trigger = doc.get("trigger") or {}
+    whole = trigger_of(doc) or {}
+    trigger = (whole.get("triggers") or [{}])[0] if whole.get("kind") == "set" else whole
     relative = used is not None and all(w.lower().startswith("in ") for w in used)
     if trigger.get("kind") == "cron" or trigger.get("timezone") or (
             trigger.get("kind") == "at" and used is not None and not relative):
@@ -188,8 +190,8 @@ def _draft_from(sentence: str, text: str, *, zone: str, now: datetime,
                            "a schedule and a task", EXAMPLE, reason="no_task")
     runner = task_runner(task)
     title = title_of(runner["message"]) if runner["kind"] == "notify" else parsed.title
-    doc: dict[str, Any] = {"title": (title or task)[:120], "runner": runner,
-                           "trigger": parsed.trigger}
+    doc: dict[str, Any] = {"title": (title or task)[:120], "runner": runner}
+    put_trigger(doc, parsed.trigger)
     stop = {k: v for k, v in parsed.stop.items() if v not in (None, False)}
     if stop:
         doc["stop"] = stop

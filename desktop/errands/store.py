@@ -631,16 +631,14 @@ class Store:
                 q = q.where(RunRow.automation_id == automation_id)
             return [run_record(r) for r in s.scalars(q.order_by(RunRow.created_at))]
 
-    def pending_events(self, limit: int = 1000) -> list[tuple[str, Any]]:
-        """Events recorded but not yet admitted (``ledger/follows.py``), oldest first, as
-        the offers that admit them."""
-        from .ledger.admission import Offer
+    def pending_events(self, limit: int = 1000) -> list[dict[str, Any]]:
+        """Events recorded but not yet admitted (``ledger/follows.py``), oldest first."""
         with self.db.read() as s:
             rows = s.scalars(select(PendingEventRow).order_by(PendingEventRow.id).limit(limit))
-            return [(r.automation_id, Offer(
-                r.source, r.key, r.at, r.payload if isinstance(r.payload, dict) else None,
-                trigger_id=r.trigger_id, kind=r.kind, depth=r.depth or 0,
-                chain=tuple(r.chain or ()), pending=r.id)) for r in rows]
+            return [{"id": r.id, "automation_id": r.automation_id, "trigger_id": r.trigger_id,
+                     "kind": r.kind, "source": r.source, "key": r.key, "at": r.at,
+                     "payload": r.payload if isinstance(r.payload, dict) else None,
+                     "depth": r.depth or 0, "chain": tuple(r.chain or ())} for r in rows]
 
     def run_in_slot(self, automation_id: str, slot: str) -> Run | None:
         with self.db.read() as s:

@@ -11,7 +11,7 @@ from typing import Any
 from .. import jsondoc
 from ..jsondoc import pretty
 from ..catalog import Catalog, stale
-from ..errors import InvalidInput
+from ..errors import ErrandsError, InvalidInput
 from ..paths import data_dir, database_path, run_log_path
 from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
@@ -112,6 +112,7 @@ def add(args: argparse.Namespace) -> int:
             request_id = doc["request_id"]
             doc = {k: v for k, v in doc.items() if k != "request_id"}
     else:
+        _resolve_followed(args, catalog)
         doc, warnings = build_document(args, None, catalog.clock())
 
     def local() -> dict[str, Any]:
@@ -123,8 +124,66 @@ def add(args: argparse.Namespace) -> int:
         print(f"note: {w}", file=sys.stderr)
     automation = _from_reply(catalog.store, reply["automation"])
     verb = "Created" if reply["created"] else "Already exists (same request id):"
-    emit(args, reply["automation"], f"{verb} {automation.id}\n{render.automation_detail(automation)}")
+    hooks = _issue_webhooks(args, catalog, automation)
+    emit(args, _with_webhooks(reply["automation"], automation, hooks),
+         f"{verb} {automation.id}\n{render.automation_detail(automation)}"
+         + render.webhook_tokens(hooks))
     return 0
+
+
+def _with_webhooks(doc: dict[str, Any], automation: Any,
+                   hooks: list[dict[str, str]]) -> dict[str, Any]:
+    """An automation with webhook triggers is answered with ``webhooks``: a token for each
+    one made now (empty when none was)."""
+    from ..event_triggers import WebhookTrigger, members_of
+    d = automation.definition
+    if d is None or not any(isinstance(m.trigger, WebhookTrigger) for m in members_of(d.trigger)):
+        return doc
+    return {**doc, "webhooks": hooks}
+
+
+def _resolve_followed(args: argparse.Namespace, catalog: Any) -> None:
+    """``--after-automation`` takes an id or its prefix, as every command does."""
+    resolved = []
+    for ident in getattr(args, "after_automation", None) or ():
+        try:
+            resolved.append(catalog.store.resolve_id(ident))
+        except ErrandsError as exc:
+            raise InvalidInput("--after-automation", str(exc), "an automation's id or a "
+                               "unique prefix of it (errands list)", "3f2a91c0",
+                               reason="not_found") from exc
+    if resolved:
+        args.after_automation = resolved
+
+
+def _issue_webhooks(args: argparse.Namespace, catalog: Any, automation: Any
+                    ) -> list[dict[str, str]]:
+    """A token for each webhook trigger that has none yet (a new one): shown this once."""
+    if automation.definition is None:
+        return []
+    from ..event_triggers import WebhookTrigger, members_of
+    wanted = [m.id for m in members_of(automation.definition.trigger)
+              if isinstance(m.trigger, WebhookTrigger)]
+    if not wanted:
+        return []
+    have = catalog.store.webhook_hashes()
+    out = []
+    for trigger_id in wanted:
+        if (automation.id, trigger_id) in have:
+            continue
+
+        def local(trigger_id: str = trigger_id) -> dict[str, str]:
+            from ..engine.webhooks import address, new_token
+            token, digest = new_token()
+            catalog.store.set_webhook_hash(automation.id, trigger_id, digest, catalog.clock())
+            port = int(catalog.store.settings().get("webhook_port"))
+            return {"trigger": trigger_id, "url": address(port, automation.id, trigger_id),
+                    "token": token}
+
+        reply = perform(_dir(args), "webhook_token", {"id": automation.id,
+                                                      "trigger": trigger_id}, local)
+        out.append({k: reply[k] for k in ("trigger", "url", "token")})
+    return out
 
 
 def edit(args: argparse.Namespace) -> int:
@@ -144,6 +203,7 @@ def edit(args: argparse.Namespace) -> int:
                            f"errands export {ident[:8]} --definition > fixed.json; correct it; "
                            f"errands edit {ident[:8]} --from-json fixed.json")
     else:
+        _resolve_followed(args, catalog)
         doc, warnings = build_document(args, current.definition.to_dict(), catalog.clock())
 
     expected = getattr(args, "expect_revision", None)
@@ -166,7 +226,9 @@ def edit(args: argparse.Namespace) -> int:
     automation = _from_reply(catalog.store, reply["automation"])
     head = (("Repaired" if current.definition is None else "Revised")
             + f" to revision {automation.revision}" if reply["changed"] else "Nothing changed")
-    emit(args, reply["automation"], f"{head}\n{render.automation_detail(automation)}")
+    hooks = _issue_webhooks(args, catalog, automation)
+    emit(args, _with_webhooks(reply["automation"], automation, hooks),
+         f"{head}\n{render.automation_detail(automation)}" + render.webhook_tokens(hooks))
     return 0
 
 
@@ -385,4 +447,47 @@ def config_unset(args: argparse.Namespace) -> int:
     doc = {"key": args.key, "value": _shown(settings, args.key),
            "source": settings.source(args.key)}
     emit(args, doc, f"{args.key} = {doc['value']} ({doc['source']})")
+    return 0
+
+
+def webhook(args: argparse.Namespace) -> int:
+    """List an automation's webhook triggers, or give one a new token (``--rotate``)."""
+    catalog = _catalog(args)
+    ident = catalog.store.resolve_id(args.id)
+    automation = catalog.store.get(ident)
+    from ..engine.webhooks import address, new_token, webhook_members
+    members = webhook_members(automation)
+    if args.rotate is not None:
+        if args.rotate not in members:
+            raise InvalidInput("--rotate", f"{automation.title} has no webhook trigger "
+                               f"{args.rotate!r}", "one of: " + (", ".join(members) or
+                                                                  "(it has none)"),
+                               members[0] if members else "webhook", reason="not_found")
+
+        def local() -> dict[str, str]:
+            token, digest = new_token()
+            catalog.store.set_webhook_hash(ident, args.rotate, digest, catalog.clock())
+            port = int(catalog.store.settings().get("webhook_port"))
+            return {"trigger": args.rotate, "url": address(port, ident, args.rotate),
+                    "token": token}
+
+        reply = perform(_dir(args), "webhook_token", {"id": ident, "trigger": args.rotate}, local)
+        hook = {k: reply[k] for k in ("trigger", "url", "token")}
+        emit(args, hook, render.webhook_tokens([hook]).lstrip("\n"))
+        return 0
+
+    def listed() -> dict[str, Any]:
+        have = catalog.store.webhook_hashes()
+        port = int(catalog.store.settings().get("webhook_port"))
+        return {"items": [{"trigger": t, "url": address(port, ident, t),
+                           "has_token": (ident, t) in have, "problem": None} for t in members]}
+
+    reply = perform(_dir(args), "webhooks", {"id": ident}, listed)
+    items = reply["items"]
+    lines = [f"{i['trigger']}: POST {i['url']}" + ("" if i["has_token"] else
+                                                     "  (no token yet: --rotate makes one)")
+             for i in items] or [f"{automation.title} has no webhook trigger."]
+    problems = {i["problem"] for i in items if i.get("problem")}
+    lines += [f"note: {p}" for p in problems]
+    emit(args, {"webhooks": items}, "\n".join(lines))
     return 0

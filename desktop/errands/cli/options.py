@@ -42,7 +42,25 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     what.add_argument("--command", help="a shell command to run (a command automation)")
     what.add_argument("--remind", metavar="MESSAGE",
                       help="show this message as a notification (a reminder; no model)")
-    p.add_argument("--schedule", metavar="SPEC", help="when it fires: " + SPEC_FORMS)
+    p.add_argument("--schedule", metavar="SPEC", action="append",
+                   help="when it fires: " + SPEC_FORMS + " (repeatable: each is a trigger)")
+    p.add_argument("--on-folder", metavar="DIR", action="append",
+                   help="fire when files change in DIR (repeatable)")
+    p.add_argument("--glob", metavar="PATTERN", action="append",
+                   help="only files matching PATTERN, such as *.pdf (repeatable; with "
+                        "--on-folder)")
+    p.add_argument("--on-webhook", action="store_true", default=None,
+                   help="fire on an authenticated POST to a local address (its token is "
+                        "printed once)")
+    p.add_argument("--on-mail", metavar="ACCOUNT",
+                   help="fire when mail arrives for this mail account (errands mail)")
+    p.add_argument("--mail-from", metavar="ADDRESS", help="only mail from this sender")
+    p.add_argument("--mail-subject", metavar="TEXT", help="only mail whose subject has TEXT")
+    p.add_argument("--after-automation", metavar="ID", action="append",
+                   help="fire when that automation's run ends (repeatable)")
+    p.add_argument("--after-states", metavar="STATES",
+                   help="which ends fire it: succeeded, failed, cancelled, expired or any, "
+                        "comma-separated (default: succeeded)")
     p.add_argument("--tz", metavar="ZONE", help="IANA time zone for cron schedules "
                    "(default: this machine's)")
     p.add_argument("--locale", metavar="LOCALE", help=LOCALE_HELP)
@@ -142,6 +160,51 @@ def phrase_locale(args: argparse.Namespace) -> str | None:
     return given if given is not None else locale_from_environment()
 
 
+RUN_ENDS = ("succeeded", "failed", "cancelled", "expired")
+
+
+def event_triggers(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The event triggers the options ask for, as trigger documents."""
+    out: list[dict[str, Any]] = []
+    if args.glob and not args.on_folder:
+        raise InvalidInput("--glob", "applies only to --on-folder", "--glob with --on-folder",
+                           "--on-folder ~/Downloads --glob '*.pdf'")
+    for folder in args.on_folder or ():
+        doc: dict[str, Any] = {"kind": "folder",
+                               "path": os.path.abspath(os.path.expanduser(folder))}
+        if args.glob:
+            doc["include"] = list(args.glob)
+        out.append(doc)
+    if args.on_webhook:
+        out.append({"kind": "webhook"})
+    if (args.mail_from or args.mail_subject) and not args.on_mail:
+        raise InvalidInput("--mail-from" if args.mail_from else "--mail-subject",
+                           "applies only to --on-mail", "with --on-mail ACCOUNT",
+                           "--on-mail work --mail-from billing@example.com")
+    if args.on_mail:
+        mail: dict[str, Any] = {"kind": "mail", "account": args.on_mail}
+        if args.mail_from:
+            mail["sender"] = args.mail_from
+        if args.mail_subject:
+            mail["subject"] = args.mail_subject
+        out.append(mail)
+    if args.after_states and not args.after_automation:
+        raise InvalidInput("--after-states", "applies only to --after-automation",
+                           "with --after-automation ID", "--after-automation 3f2a --after-states failed")
+    states = ["succeeded"]
+    if args.after_states:
+        states = [s.strip() for s in args.after_states.split(",") if s.strip()]
+        if states == ["any"]:
+            states = list(RUN_ENDS)
+        bad = [s for s in states if s not in RUN_ENDS]
+        if bad or not states:
+            raise InvalidInput("--after-states", f"not a run's end: {shown(bad[0]) if bad else '(none)'}",
+                               ", ".join(RUN_ENDS) + " or any, comma-separated", "succeeded,failed")
+    for automation in args.after_automation or ():
+        out.append({"kind": "automation", "automation": automation, "states": states})
+    return out
+
+
 def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
                    now: datetime) -> tuple[dict[str, Any], list[str]]:
     """The definition document after applying the options to ``base`` (None when adding)."""
@@ -149,22 +212,35 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
     doc: dict[str, Any] = copy.deepcopy(base) if base else {}
     warnings: list[str] = []
     phrase = None
-    if args.schedule is not None:
-        trigger, phrase = spec_to_trigger(args.schedule, args.tz, now,
-                                          doc.get("trigger") if editing else None,
-                                          phrase_locale(args))
-        doc["trigger"] = trigger
-        if phrase is not None:
-            warnings.extend(phrase.warnings)
-            if any(v for v in phrase.stop.values()):
-                doc["stop"] = {**doc.get("stop", {}), **{k: v for k, v in phrase.stop.items() if v}}
+    events = event_triggers(args)
+    if args.schedule or events:
+        schedules = []
+        for spec in args.schedule or ():
+            trigger, said = spec_to_trigger(spec, args.tz, now,
+                                            doc.get("trigger") if editing else None,
+                                            phrase_locale(args))
+            schedules.extend(trigger["triggers"] if trigger["kind"] == "set" else [trigger])
+            if said is not None:
+                phrase = phrase or said
+                warnings.extend(said.warnings)
+                if any(v for v in said.stop.values()):
+                    doc["stop"] = {**doc.get("stop", {}),
+                                   **{k: v for k, v in said.stop.items() if v}}
+        members = schedules + events
+        from ..definition import put_trigger
+        put_trigger(doc, members[0] if len(members) == 1 else {"kind": "set",
+                                                               "triggers": members})
     elif args.tz is not None:
-        if not editing or doc.get("trigger", {}).get("kind") != "cron":
+        crons = [t for t in doc.get("triggers") or [doc.get("trigger") or {}]
+                 if isinstance(t, dict) and t.get("kind") == "cron"]
+        if not editing or not crons:
             raise InvalidInput("--tz", "applies only to a cron schedule",
                                "--tz together with a cron schedule", "Europe/Berlin")
-        doc["trigger"]["timezone"] = args.tz
+        for trigger in crons:
+            trigger["timezone"] = args.tz
     elif not editing:
-        raise InvalidInput("--schedule", "is required", SPEC_FORMS, SPEC_EXAMPLE)
+        raise InvalidInput("--schedule", "is required (or an event: --on-folder, --on-webhook, "
+                           "--on-mail, --after-automation)", SPEC_FORMS, SPEC_EXAMPLE)
 
     said = None  # what the phrase's task runs ("remind me to …" is a reminder)
     explicit = any(v is not None for v in (args.prompt, args.command, args.remind))

@@ -196,6 +196,11 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     p.add_argument("--follow", "-f", action="store_true",
                    help="keep printing what the run prints until it ends (needs the app or "
                         "errands serve running)")
+    p = cmd("webhook", H("commands", "webhook"), "an automation's webhook addresses; "
+            "--rotate gives a trigger a new token (the old one stops working)")
+    p.add_argument("id")
+    p.add_argument("--rotate", metavar="TRIGGER", help="the webhook trigger's id (errands "
+                   "webhook ID lists them)")
     p = cmd("history", H("observe", "history"), "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
     p = cmd("decide", H("observe", "decide"), "decide a parked run in one command (scripts); approve, deny and answer are the same")

@@ -39,13 +39,14 @@ def automation_list(items: list[Automation], *, archived: bool = False,
 def automation_docs(docs: list[dict[str, Any]], *, archived: bool = False,
                     others: int = 0) -> str:
     """``automation_list`` from the engine's answer (``to_dict`` of each automation)."""
+    from ..definition import trigger_of
     from ..records import load_trigger
 
     def schedule(doc: dict[str, Any]) -> str:
         if "problem" in doc:  # (a broken automation's document: no definition in it)
             return f"cannot be loaded: {doc['problem']}"
         try:
-            return describe(load_trigger(doc.get("trigger")))
+            return describe(load_trigger(trigger_of(doc)))
         except ErrandsError as exc:
             return f"cannot be loaded: {exc}"
 
@@ -208,3 +209,15 @@ def fires(items: list[datetime], description: str) -> str:
     lines += [f"  {format_instant(f)}   {local(f)}" for f in items]
     return "\n".join(lines)
 
+
+
+def webhook_tokens(hooks: list[dict[str, str]]) -> str:
+    """New webhook tokens, said once: they are not kept and cannot be shown again."""
+    if not hooks:
+        return ""
+    lines = ["", "Webhook (the token is shown only now; 'errands webhook ID --rotate TRIGGER' "
+             "makes a new one):"]
+    for hook in hooks:
+        lines += [f"  {hook['trigger']}: POST {hook['url']}",
+                  f"  Authorization: Bearer {hook['token']}"]
+    return "\n".join(lines)

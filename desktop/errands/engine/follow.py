@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..event_triggers import AutomationTrigger, members_of
+from ..ledger import Offer
 from ..records import Automation
 
 if TYPE_CHECKING:
@@ -77,7 +78,10 @@ class FollowSource:
     async def _drain(self) -> None:
         while not self.e.stopping:
             self._again = False
-            pending = await self.e.read(self.e.store.pending_events)
+            pending = [(p["automation_id"], Offer(
+                p["source"], p["key"], p["at"], p["payload"], trigger_id=p["trigger_id"],
+                kind=p["kind"], depth=p["depth"], chain=p["chain"], pending=p["id"]))
+                for p in await self.e.read(self.e.store.pending_events)]
             answers = await asyncio.gather(*(self.e.sources.offer(automation_id, offer)
                                              for automation_id, offer in pending),
                                            return_exceptions=True)

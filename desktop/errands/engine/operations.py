@@ -13,6 +13,7 @@ Errands does on its own and no client may claim it.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -52,6 +53,9 @@ AUTOMATION_ID = Shape("an automation id: a string of 1 to 64 characters",
                       "3f2a91c0-5b7e-4c1d-9a0e-2f6d8b1c4e7a", _text(64))
 REQUEST_ID = Shape("a string of 1 to 200 characters, or null",
                    "nightly-2026-03-30", _text(200))
+TRIGGER_ID = Shape("a trigger's id: 1 to 40 lower-case letters, digits, - or _", "deploy",
+                   lambda v: isinstance(v, str) and bool(re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}",
+                                                                      v)))
 ACTOR = Shape("one of " + ", ".join(CLIENT_ACTORS), "user", lambda v: v in CLIENT_ACTORS)
 DOCUMENT = Shape("a definition document (a JSON object)",
                  '{"title": "Backup", "runner": {...}, "trigger": {...}}',
@@ -255,6 +259,16 @@ async def _parked(api: Api, a: dict[str, Any]) -> Any:
     return _stamped(answer, [p.to_dict() for p in answer.value])
 
 
+async def _webhook_token(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.webhook_token(a["id"], a["trigger"])
+    return _stamped(answer, answer.value)
+
+
+async def _webhooks(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.webhooks(a["id"])
+    return _stamped(answer, answer.value)
+
+
 async def _next_fires(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.next_fires(a["id"], a["count"])
     return _stamped(answer, [format_instant(f) for f in answer.value])
@@ -356,6 +370,9 @@ OPERATIONS: dict[str, Operation] = {
                                   "wait": Arg(WAIT, default=0)}),
     "attention": Operation(_attention, {"unread": Arg(FLAG, default=False)}),
     "parked": Operation(_parked, {"id": Arg(AUTOMATION_ID)}),
+    "webhook_token": Operation(_webhook_token, {"id": _ID,
+                                                "trigger": Arg(TRIGGER_ID, required=True)}),
+    "webhooks": Operation(_webhooks, {"id": _ID}),
     "next_fires": Operation(_next_fires, {"id": _ID, "count": Arg(COUNT, default=5)}),
     "history": Operation(_history, {"id": _ID}),
     "activate": Operation(_activate, {}),

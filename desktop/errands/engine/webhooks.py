@@ -47,6 +47,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_token() -> tuple[str, str]:
+    """A bearer token and the hash Errands keeps of it."""
+    token = secrets.token_urlsafe(32)
+    return token, token_hash(token)
+
+
+def address(port: int, automation_id: str, trigger_id: str) -> str:
+    return f"http://{HOST}:{port}/hooks/{automation_id}/{trigger_id}"
+
+
 def webhook_members(automation: Automation) -> list[str]:
     d = automation.definition
     if d is None:
@@ -147,8 +157,8 @@ class WebhookSource:
         await asyncio.gather(*self._connections, return_exceptions=True)
 
     def url(self, automation_id: str, trigger_id: str) -> str:
-        port = self.port or int(self.e.settings.get("webhook_port"))
-        return f"http://{HOST}:{port}/hooks/{automation_id}/{trigger_id}"
+        return address(self.port or int(self.e.settings.get("webhook_port")), automation_id,
+                       trigger_id)
 
     async def issue(self, automation_id: str, trigger_id: str) -> str:
         """A new token for the trigger (the old one stops working at once): shown this
@@ -156,8 +166,7 @@ class WebhookSource:
         automation = (await self.e.slot(automation_id)).automation
         if trigger_id not in webhook_members(automation):
             raise NotFound(f"{automation.title} has no webhook trigger {trigger_id!r}")
-        token = secrets.token_urlsafe(32)
-        digest = token_hash(token)
+        token, digest = new_token()
         await self.e.write(lambda: self.e.store.set_webhook_hash(
             automation_id, trigger_id, digest, self.e.clock.now()))
         self.hashes[(automation_id, trigger_id)] = digest

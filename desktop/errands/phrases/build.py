@@ -45,19 +45,25 @@ def _day_times(found: _Found, ctx: _Context) -> list[tuple[int, int]]:
     return sorted(set(_clock_list(found, ctx)))
 
 
-def _cron_time(found: _Found, ctx: _Context) -> tuple[str, str]:
-    """Cron minute and hour fields for one or more times of day."""
+def _cron_times(found: _Found, ctx: _Context) -> list[tuple[str, str]]:
+    """Cron minute and hour fields for one or more times of day: one pair when the times
+    share their minutes or their hour, else the fewest pairs that cover them ("9:15 and
+    17:30" is two), each of which becomes a trigger of its own."""
     times = _day_times(found, ctx)
-    hours = sorted({h for h, _ in times})
-    minutes = sorted({m for _, m in times})
-    if len(minutes) == 1:
-        return str(minutes[0]), ",".join(map(str, hours))
-    if len(hours) == 1:
-        return ",".join(map(str, minutes)), str(hours[0])
-    shown = ", ".join(f"{h:02d}:{m:02d}" for h, m in times)
-    raise _refuse(f"the times {shown} cannot share one cron schedule; make one errand per time",
-                  "times with the same minute", "every day at 9am and 5pm",
-                  tuple(c.text for c in found.clocks))
+    by_minute: dict[int, list[int]] = {}
+    by_hour: dict[int, list[int]] = {}
+    for h, m in times:
+        by_minute.setdefault(m, []).append(h)
+        by_hour.setdefault(h, []).append(m)
+    if len(by_minute) == 1 or len(by_minute) <= len(by_hour):
+        return [(str(m), ",".join(map(str, hours))) for m, hours in sorted(by_minute.items())]
+    return [(",".join(map(str, minutes)), str(h)) for h, minutes in sorted(by_hour.items())]
+
+
+def _crons(found: _Found, ctx: _Context, dom: str, month: str, dow: str) -> dict:
+    """One cron trigger, or a set of them when the times need several."""
+    crons = [_cron(minute, hour, dom, month, dow, ctx) for minute, hour in _cron_times(found, ctx)]
+    return crons[0] if len(crons) == 1 else {"kind": "set", "triggers": crons}
 
 
 # --------------------------------------------------------------------------------------
@@ -200,9 +206,8 @@ def _window_hours(freq: _Freq, window: tuple[_Clock, _Clock, str], ctx: _Context
 
 def _build_days(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if freq.n == 1 and found.start is None:
-        minute, hour = _cron_time(found, ctx)
         dom, dow = _day_fields(found)
-        return _cron(minute, hour, dom, "*", dow, ctx)
+        return _crons(found, ctx, dom, "*", dow)
     if found.days or found.doms:
         piece = found.days or found.doms
         raise _conflict(freq.text, piece.text if piece else "")
@@ -215,9 +220,8 @@ def _build_weeks(freq: _Freq, found: _Found, ctx: _Context) -> dict:
     if freq.n == 1:
         if found.days is None:
             ctx.warn("no weekday given; runs on Mondays")
-        minute, hour = _cron_time(found, ctx)
         dow = _dow_field(found.days.days) if found.days else "MON"
-        return _cron(minute, hour, "*", "*", dow, ctx)
+        return _crons(found, ctx, "*", "*", dow)
     if found.days and len(found.days.days) > 1:
         raise _refuse(f"'{freq.text}' on several weekdays cannot be expressed; make one "
                       "errand per weekday", _EXPECTED, "every other Monday at 9am",
@@ -339,13 +343,12 @@ def _build_months(freq: _Freq, found: _Found, ctx: _Context) -> dict:
         ctx.warn("no day of the month given; runs on the 1st")
     elif max(found.doms.days) > 28:
         ctx.warn(f"months without day {max(found.doms.days)} are skipped")
-    minute, hour = _cron_time(found, ctx)
     dom = ",".join(map(str, found.doms.days)) if found.doms else "1"
     month = "*"
     if freq.n > 1:
         month = f"*/{freq.n}"
         ctx.warn(f"'{freq.text}' counts months from January (*/{freq.n})")
-    return _cron(minute, hour, dom, month, "*", ctx)
+    return _crons(found, ctx, dom, month, "*")
 
 
 def _build_yearly(freq: _Freq, found: _Found, ctx: _Context) -> dict:
@@ -371,9 +374,8 @@ def _build_yearly(freq: _Freq, found: _Found, ctx: _Context) -> dict:
                                          _one_clock(found, ctx), ctx, None), spec.month, ctx)
         ctx.warn(f"'{freq.text}' counts from {trigger['start'][:4]}")
         return trigger
-    minute, hour = _cron_time(found, ctx)
     days = ",".join(map(str, sorted({spec.day, *spec.more})))
-    return _cron(minute, hour, days, str(spec.month), "*", ctx)
+    return _crons(found, ctx, days, str(spec.month), "*")
 
 
 def _build_loop(found: _Found, ctx: _Context) -> dict:
