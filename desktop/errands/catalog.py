@@ -8,6 +8,7 @@ commands it receives, then re-arms. One implementation, so both paths validate a
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Callable
@@ -90,19 +91,26 @@ class Catalog:
     def _check_followed(self, definition: Definition, previous: Definition | None) -> None:
         """An ``automation`` trigger names one that exists (when it is new: one that was
         deleted since leaves a trigger that never fires, not a definition that fails)."""
-        from .event_triggers import AutomationTrigger, TriggerSet, members_of
+        from .event_triggers import AutomationTrigger, FolderTrigger, TriggerSet, members_of
         known = {m.trigger.automation for m in members_of(previous.trigger)
                  if isinstance(m.trigger, AutomationTrigger)} if previous else set()
+        folders = {m.trigger.path for m in members_of(previous.trigger)
+                   if isinstance(m.trigger, FolderTrigger)} if previous else set()
         for i, member in enumerate(members_of(definition.trigger)):
             trigger = member.trigger
+            where = (f"triggers[{i}]" if isinstance(definition.trigger, TriggerSet)
+                     else "trigger")
+            if isinstance(trigger, FolderTrigger) and trigger.path not in folders \
+                    and not os.path.isdir(trigger.path):
+                raise InvalidInput(f"{where}.path", f"{trigger.path} is not a folder",
+                                   "an existing folder", "/home/me/Downloads",
+                                   reason="not_found")
             if not isinstance(trigger, AutomationTrigger) or trigger.automation in known:
                 continue
             try:
                 self.store.get(trigger.automation)
             except NotFound:
-                where = (f"triggers[{i}].automation" if isinstance(definition.trigger, TriggerSet)
-                         else "trigger.automation")
-                raise InvalidInput(where, f"no automation has the id {trigger.automation!r}",
+                raise InvalidInput(f"{where}.automation", f"no automation has the id {trigger.automation!r}",
                                    "the full id of an existing automation (errands list)",
                                    "3f2a9c1e-…", reason="not_found") from None
 

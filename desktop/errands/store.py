@@ -22,7 +22,7 @@ from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_
 from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
                         PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow,
-                        WebhookTokenRow)
+                        TriggerStateRow, WebhookTokenRow)
 from .definition import Definition
 from .errors import Conflict, ErrandsError, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
@@ -644,6 +644,26 @@ class Store:
         with self.db.read() as s:
             row = self.slot_taken_in(s, automation_id, slot)
             return run_record(row) if row is not None else None
+
+    def set_trigger_state_in(self, s: Session, automation_id: str, trigger_id: str,
+                             state: dict[str, Any], now: datetime) -> None:
+        row = s.get(TriggerStateRow, (automation_id, trigger_id))
+        if row is None:
+            s.add(TriggerStateRow(automation_id=automation_id, trigger_id=trigger_id,
+                                  state=state, updated_at=now))
+        else:
+            row.state, row.updated_at = state, now
+
+    def set_trigger_state(self, automation_id: str, trigger_id: str, state: dict[str, Any],
+                          now: datetime) -> None:
+        with self.db.write() as s:
+            if s.get(AutomationRow, automation_id) is not None:
+                self.set_trigger_state_in(s, automation_id, trigger_id, state, now)
+
+    def trigger_state(self, automation_id: str, trigger_id: str) -> dict[str, Any] | None:
+        with self.db.read() as s:
+            row = s.get(TriggerStateRow, (automation_id, trigger_id))
+            return row.state if row is not None and isinstance(row.state, dict) else None
 
     def webhook_hashes(self) -> dict[tuple[str, str], str]:
         """Every webhook trigger's token hash, by (automation, trigger)."""

@@ -76,8 +76,14 @@ def _webhook(engine: Engine) -> TriggerSource:
     return WebhookSource(engine)
 
 
+def _folder(engine: Engine) -> TriggerSource:
+    from .folder_watch import FolderSource
+    return FolderSource(engine)
+
+
 SOURCES: dict[str, Callable[[Engine], TriggerSource]] = {
-    "manual": ManualSource, "clock": ClockSource, "automation": _follow, "webhook": _webhook}
+    "manual": ManualSource, "clock": ClockSource, "automation": _follow, "webhook": _webhook,
+    "folder": _folder}
 
 
 class Sources:

@@ -58,6 +58,8 @@ class Offer:
     depth: int = 0                  # how many runs caused this one (seed 003 "Cascades")
     chain: tuple[str, ...] = ()     # the automations of those runs, first cause first
     pending: int | None = None      # its ``pending_events`` row, deleted on admission
+    state: dict[str, Any] | None = None  # the trigger's state once this event is taken in
+    skip: str | None = None         # record it as a skipped fire with this reason
 
     @property
     def slot(self) -> str:
@@ -191,8 +193,8 @@ class _Batch:
                 for m in members_of(d.trigger)):
             self.out.offers[(row.id, offer.slot)] = "no_trigger"  # (removed since)
             return
-        if offer.depth > MAX_CASCADE:
-            self.skip(row, 1, offer.at, offer.at, CASCADE_LIMIT, now, offer)
+        if offer.depth > MAX_CASCADE or offer.skip:
+            self.skip(row, 1, offer.at, offer.at, offer.skip or CASCADE_LIMIT, now, offer)
             self.out.offers[(row.id, offer.slot)] = "skipped"
             return
         fire: datetime | None = offer.at
@@ -266,6 +268,11 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                          current.last_index)
         if due.offer is not None and due.offer.pending is not None:  # admitted: done with
             s.execute(delete(PendingEventRow).where(PendingEventRow.id == due.offer.pending))
+        if due.offer is not None and due.offer.state is not None and due.offer.trigger_id:
+            # (a folder's snapshot, a mailbox's watermark: moved with the claim, so a crash
+            # never takes the same event twice nor loses one)
+            store.set_trigger_state_in(s, automation_id, due.offer.trigger_id,
+                                       due.offer.state, now)
         if due.offer is not None and row is not None:
             d = (current.definition if current.revision == row.revision
                  else automation_record(store.get_in(s, automation_id)).definition)

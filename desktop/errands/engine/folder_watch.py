@@ -1,0 +1,277 @@
+"""The folder trigger's source: one watcher (watchfiles: inotify, FSEvents or
+ReadDirectoryChangesW, never polling) per folder trigger of an active automation.
+
+Reports are gathered until the folder has been quiet for the trigger's ``debounce`` (or,
+under changes that never stop, for at most ten times that), then worked out on a worker
+thread (:mod:`errands.folder_changes`): filtered by the globs, stat'ed, diffed against the
+snapshot. A burst that changed nothing the trigger watches costs no run. The changes are
+offered as one fire whose claim also stores the new snapshot, so a crash neither repeats
+nor loses them; at start, a fresh scan against the stored snapshot finds what changed while
+Errands was closed, handled by the automation's ``misfire`` policy (``skip``: one skipped
+record listing them; ``run_once``: one run with them).
+
+A run's own writes to its folder are attributed to it: changes that begin while one of the
+automation's runs is active, or within a second of its end, carry that run's cascade depth
+plus one, so a run that keeps rewriting its folder stops at the cascade bound."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import folder_changes
+from ..event_triggers import FolderTrigger, members_of
+from ..ledger import Offer
+from ..records import Automation, Run
+
+if TYPE_CHECKING:
+    from .core import Engine
+    from .notices import Change
+
+log = logging.getLogger(__name__)
+RETRY_S = 60.0          # a folder that cannot be watched is tried again this often
+END_SLACK_S = 1.0       # changes this soon after a run's end are taken as its own
+WATCH_STEP_MS = 50
+
+
+@dataclass
+class _Watch:
+    automation_id: str
+    trigger_id: str
+    trigger: FolderTrigger
+    snapshot: dict[str, list[int]] = field(default_factory=dict)
+    raw: list[tuple[int, str]] = field(default_factory=list)
+    first: float | None = None       # when the burst gathering now began (monotonic)
+    flush: asyncio.TimerHandle | None = None
+    task: asyncio.Task[None] | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    flushing: asyncio.Task[None] | None = None
+
+
+class FolderSource:
+    kind = "folder"
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self.watches: dict[tuple[str, str], _Watch] = {}
+        self.problems: dict[tuple[str, str], str] = {}
+        self._caused: dict[str, tuple[int, tuple[str, ...]]] = {}   # run -> depth, chain
+        self._ended: dict[str, tuple[float, str]] = {}  # automation -> (when, run)
+        self._untap: Any = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        if not self.e.automatic:
+            return
+        self._untap = self.e.events.tap(self._run_changed)
+        for slot in list(self.e.slots.values()):
+            await self._follow(slot.automation, at_start=True)
+
+    async def stop(self) -> None:
+        if self._untap is not None:
+            self._untap()
+        for key in list(self.watches):
+            await self._unwatch(key)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def changed(self, automation: Automation) -> None:
+        if not self.e.automatic or self._untap is None or self.e.stopping:
+            return
+        wanted = self._wanted(automation)
+        held = {k: w for k, w in self.watches.items() if k[0] == automation.id}
+        if {k: w.trigger for k, w in held.items()} == wanted:
+            return
+        self._later(self._follow(automation, at_start=False))
+
+    def _later(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _wanted(self, automation: Automation) -> dict[tuple[str, str], FolderTrigger]:
+        d = automation.definition
+        if d is None or automation.status != "active":
+            return {}
+        return {(automation.id, m.id): m.trigger for m in members_of(d.trigger)
+                if isinstance(m.trigger, FolderTrigger)}
+
+    async def _follow(self, automation: Automation, *, at_start: bool) -> None:
+        """Watch exactly the folder triggers the automation now has (active only)."""
+        wanted = self._wanted(automation)
+        for key in [k for k in self.watches if k[0] == automation.id]:
+            if self.watches[key].trigger != wanted.get(key):
+                await self._unwatch(key)
+        for key, trigger in wanted.items():
+            if key not in self.watches:
+                await self._watch(key, trigger, at_start)
+
+    async def _unwatch(self, key: tuple[str, str]) -> None:
+        watch = self.watches.pop(key, None)
+        if watch is None:
+            return
+        watch.stop.set()
+        if watch.flush is not None:
+            watch.flush.cancel()
+        for task in (watch.task, watch.flushing):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    async def _watch(self, key: tuple[str, str], trigger: FolderTrigger, at_start: bool) -> None:
+        automation_id, trigger_id = key
+        watch = _Watch(automation_id, trigger_id, trigger)
+        self.watches[key] = watch
+        try:
+            stored = await self.e.read(self.e.store.trigger_state, automation_id, trigger_id)
+            snapshot, _ = await asyncio.to_thread(folder_changes.scan, trigger)
+        except OSError as exc:
+            self._trouble(watch, f"cannot read {trigger.path}: {exc.strerror or exc}")
+            return
+        watch.snapshot = snapshot
+        files = stored.get("files") if isinstance(stored, dict) else None
+        if at_start and isinstance(files, dict) and stored.get("path") == trigger.path:
+            missed = folder_changes.diff(files, snapshot, trigger)
+            if missed:
+                await self._offer(watch, missed, while_closed=True)
+        else:
+            await self.e.write(lambda: self.e.store.set_trigger_state(
+                automation_id, trigger_id, self._state(watch), self.e.clock.now()))
+        self.problems.pop(key, None)
+        watch.task = asyncio.get_running_loop().create_task(self._listen(watch))
+
+    def _trouble(self, watch: _Watch, problem: str) -> None:
+        """A folder that cannot be watched: said once in the inbox, tried again later."""
+        key = (watch.automation_id, watch.trigger_id)
+        if self.problems.get(key) != problem:
+            slot = self.e.slots.get(watch.automation_id)
+            title = slot.automation.title if slot is not None else watch.automation_id
+            log.warning("folder trigger of %s: %s", title, problem)
+            self.e.ledger.attention(kind="trigger_problem", title=f"{title}: a folder "
+                                    "cannot be watched", body=f"{problem}; Errands tries "
+                                    f"again every {RETRY_S:.0f} seconds",
+                                    now=self.e.clock.now(), automation_id=watch.automation_id,
+                                    run_id=None)
+            self.e.events.publish("attention_raised", automation_id=watch.automation_id)
+        self.problems[key] = problem
+
+        def again() -> None:
+            if self.watches.get(key) is watch and not self.e.stopping:
+                self.watches.pop(key, None)
+                self._later(self._watch(key, watch.trigger, at_start=False))
+        watch.flush = asyncio.get_running_loop().call_later(RETRY_S, again)
+
+    @staticmethod
+    def _state(watch: _Watch) -> dict[str, Any]:
+        return {"path": watch.trigger.path, "files": watch.snapshot}
+
+    # ------------------------------------------------------------------ watching
+
+    async def _listen(self, watch: _Watch) -> None:
+        import watchfiles
+
+        try:
+            async for raw in watchfiles.awatch(
+                    watch.trigger.path, recursive=watch.trigger.recursive,
+                    debounce=max(WATCH_STEP_MS, min(400, int(
+                        watch.trigger.debounce.total_seconds() * 1000))),
+                    step=WATCH_STEP_MS, stop_event=watch.stop,
+                    ignore_permission_denied=True):
+                self._heard(watch, raw)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the folder went away, a watch limit was reached
+            if not watch.stop.is_set():
+                self._trouble(watch, f"stopped watching {watch.trigger.path}: {exc}")
+
+    def _heard(self, watch: _Watch, raw: set[tuple[Any, str]]) -> None:
+        """Reports came: gather them (cheaply: the work is done when the burst is over)."""
+        now = time.monotonic()
+        if watch.first is None:
+            watch.first = now
+        watch.raw.extend((int(change), path) for change, path in raw)
+        debounce = watch.trigger.debounce.total_seconds()
+        if watch.flush is not None:
+            watch.flush.cancel()
+        wait = max(0.0, min(debounce, watch.first + 10 * debounce - now))
+        watch.flush = asyncio.get_running_loop().call_later(wait, self._flush, watch)
+
+    def _flush(self, watch: _Watch) -> None:
+        watch.flush = None
+        if watch.flushing is not None and not watch.flushing.done():
+            watch.flush = asyncio.get_running_loop().call_later(0.05, self._flush, watch)
+            return
+        raw, began = watch.raw, watch.first
+        watch.raw, watch.first = [], None
+        watch.flushing = asyncio.get_running_loop().create_task(self._work(watch, raw, began))
+
+    async def _work(self, watch: _Watch, raw: list[tuple[int, str]], began: float | None) -> None:
+        changes, after = await asyncio.to_thread(folder_changes.apply, watch.snapshot, raw,
+                                                 watch.trigger)
+        if not await asyncio.to_thread(os.path.isdir, watch.trigger.path):
+            watch.stop.set()  # (the watcher goes on silently over a folder that is gone)
+            self._trouble(watch, f"{watch.trigger.path} is gone")
+            return
+        if not changes:
+            watch.snapshot = after   # (nothing the trigger watches: no run, no write)
+            return
+        previous, watch.snapshot = watch.snapshot, after
+        if not await self._offer(watch, changes, began=began):
+            watch.snapshot = previous  # not taken in: offered again with the next burst
+
+    # ------------------------------------------------------------------ firing
+
+    async def _offer(self, watch: _Watch, changes: list[tuple[str, str]], *,
+                     while_closed: bool = False, began: float | None = None) -> bool:
+        """Offer the changes as one fire; whether it was taken in (run, skip or refusal
+        recorded, or the automation not active)."""
+        slot = self.e.slots.get(watch.automation_id)
+        if slot is None or slot.automation.definition is None:
+            return True
+        depth, chain = self._cause(watch.automation_id, began)
+        payload = folder_changes.payload(watch.trigger, changes, while_closed)
+        now = self.e.clock.now()
+        skip = None
+        if while_closed and slot.automation.definition.misfire == "skip":
+            skip = "app_not_running"
+        offer = Offer("folder", f"{watch.trigger_id}:{now.timestamp():.6f}:"
+                      f"{secrets.token_hex(4)}", now, payload, trigger_id=watch.trigger_id,
+                      kind="folder", depth=depth, chain=chain, state=self._state(watch),
+                      skip=skip)
+        try:
+            answer = await self.e.sources.offer(watch.automation_id, offer)
+        except Exception as exc:
+            if not self.e.stopping:
+                log.warning("folder changes could not fire %s: %s", watch.automation_id, exc)
+            return False
+        if isinstance(answer, Run):
+            self._caused[answer.id] = (depth, (*chain, watch.automation_id))
+        return True
+
+    def _cause(self, automation_id: str, began: float | None) -> tuple[int, tuple[str, ...]]:
+        """The cascade depth of changes that began at ``began``: one more than that of the
+        automation's run then active (or just ended), else none."""
+        slot = self.e.slots.get(automation_id)
+        run_id = slot.active if slot is not None else None
+        if run_id is None:
+            ended = self._ended.get(automation_id)
+            if ended is not None and began is not None and ended[0] >= began - END_SLACK_S:
+                run_id = ended[1]
+        if run_id is None:
+            return 0, ()
+        depth, chain = self._caused.get(run_id, (0, (automation_id,)))
+        return depth + 1, chain
+
+    def _run_changed(self, change: Change) -> None:
+        if change.kind != "run_changed" or change.automation_id is None:
+            return
+        state = change.data.get("state")
+        if state in ("succeeded", "failed", "cancelled", "interrupted", "expired") and any(
+                k[0] == change.automation_id for k in self.watches):
+            self._ended[change.automation_id] = (time.monotonic(), change.run_id or "")
