@@ -2401,6 +2401,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Nachricht an den Agenten</translation>
         </message>
         <message>
+            <source>Hide the event</source>
+            <translation>Ereignis ausblenden</translation>
+        </message>
+        <message>
             <source>It waits until %1, then expires.</source>
             <translation>Er wartet bis %1 und verfällt dann.</translation>
         </message>
@@ -2465,6 +2469,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Argumente und Ergebnis zeigen oder verbergen</translation>
         </message>
         <message>
+            <source>Show the event</source>
+            <translation>Ereignis zeigen</translation>
+        </message>
+        <message>
+            <source>Show the event that started this run</source>
+            <translation>Das Ereignis zeigen, das diesen Lauf gestartet hat</translation>
+        </message>
+        <message>
             <source>System</source>
             <translation>System</translation>
         </message>
@@ -2475,6 +2487,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>The conversation is empty so far.</source>
             <translation>Das Gespräch ist bisher leer.</translation>
+        </message>
+        <message>
+            <source>The event, as received (untrusted)</source>
+            <translation>Das Ereignis, wie empfangen (nicht vertrauenswürdig)</translation>
         </message>
         <message>
             <source>Token usage</source>
@@ -2491,6 +2507,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>What it waits for</source>
             <translation>Worauf er wartet</translation>
+        </message>
+        <message>
+            <source>What started this run</source>
+            <translation>Was diesen Lauf gestartet hat</translation>
         </message>
         <message>
             <source>You</source>
@@ -3262,6 +3282,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation> und </translation>
         </message>
         <message>
+            <source> or </source>
+            <translation> oder </translation>
+        </message>
+        <message>
             <source>%1 %2</source>
             <comment>day month</comment>
             <translation>%1. %2</translation>
@@ -3462,6 +3486,13 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             </translation>
         </message>
         <message numerus="yes">
+            <source>%n runs led to it</source>
+            <translation>
+                <numerusform>%n Lauf führte dazu</numerusform>
+                <numerusform>%n Läufe führten dazu</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>%n s</source>
             <translation>
                 <numerusform>%n s</numerusform>
@@ -3647,6 +3678,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Automation</source>
             <translation>Automatisierung</translation>
+        </message>
+        <message>
+            <source>By an event</source>
+            <translation>Durch ein Ereignis</translation>
         </message>
         <message>
             <source>Cancelled</source>
@@ -3915,6 +3950,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Schlägt immer wieder fehl</translation>
         </message>
         <message>
+            <source>Fired by its trigger “%1”</source>
+            <translation>Ausgelöst durch seinen Auslöser „%1“</translation>
+        </message>
+        <message>
             <source>Fires again %1 after this run ends.</source>
             <translation>Läuft wieder %1 nach dem Ende dieses Laufs.</translation>
         </message>
@@ -4179,6 +4218,22 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Gestartet</translation>
         </message>
         <message>
+            <source>Started by a call to its web address (trigger “%1”)</source>
+            <translation>Gestartet durch einen Aufruf seiner Webadresse (Auslöser „%1“)</translation>
+        </message>
+        <message>
+            <source>Started by another automation's end (trigger “%1”)</source>
+            <translation>Gestartet durch das Ende einer anderen Automatisierung (Auslöser „%1“)</translation>
+        </message>
+        <message>
+            <source>Started by changed files (trigger “%1”)</source>
+            <translation>Gestartet durch geänderte Dateien (Auslöser „%1“)</translation>
+        </message>
+        <message>
+            <source>Started by new mail (trigger “%1”)</source>
+            <translation>Gestartet durch neue E-Mail (Auslöser „%1“)</translation>
+        </message>
+        <message>
             <source>State</source>
             <translation>Zustand</translation>
         </message>
@@ -4339,6 +4394,34 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Wann</translation>
         </message>
         <message>
+            <source>When a file changes in %1</source>
+            <translation>Wenn sich eine Datei in %1 ändert</translation>
+        </message>
+        <message>
+            <source>When a file is added to %1</source>
+            <translation>Wenn eine Datei zu %1 hinzukommt</translation>
+        </message>
+        <message>
+            <source>When a file is removed from %1</source>
+            <translation>Wenn eine Datei aus %1 entfernt wird</translation>
+        </message>
+        <message>
+            <source>When its web address is called</source>
+            <translation>Wenn seine Webadresse aufgerufen wird</translation>
+        </message>
+        <message>
+            <source>When mail arrives for %1</source>
+            <translation>Wenn E-Mail für %1 ankommt</translation>
+        </message>
+        <message>
+            <source>When “%1” %2</source>
+            <translation>Wenn „%1“ %2</translation>
+        </message>
+        <message>
+            <source>When “%1” ends</source>
+            <translation>Wenn „%1“ endet</translation>
+        </message>
+        <message>
             <source>Without asking: %1</source>
             <translation>Ohne Nachfrage: %1</translation>
         </message>
@@ -4433,6 +4516,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Exit %1</translation>
         </message>
         <message>
+            <source>expires unanswered</source>
+            <translation>unbeantwortet abläuft</translation>
+        </message>
+        <message>
+            <source>fails</source>
+            <translation>fehlschlägt</translation>
+        </message>
+        <message>
             <source>fetch %1</source>
             <translation>%1 abrufen</translation>
         </message>
@@ -4447,6 +4538,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>finish</source>
             <translation>abschließen</translation>
+        </message>
+        <message>
+            <source>from %1</source>
+            <translation>von %1</translation>
         </message>
         <message numerus="yes">
             <source>from %n automations</source>
@@ -4480,6 +4575,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
                 <numerusform>in %n min</numerusform>
                 <numerusform>in %n min</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>is stopped</source>
+            <translation>angehalten wird</translation>
         </message>
         <message numerus="yes">
             <source>its %n runs in the history</source>
@@ -4571,6 +4670,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>seconds</source>
             <translation>Sekunden</translation>
+        </message>
+        <message>
+            <source>subject has “%1”</source>
+            <translation>Betreff enthält „%1“</translation>
+        </message>
+        <message>
+            <source>succeeds</source>
+            <translation>gelingt</translation>
         </message>
         <message>
             <source>the %1</source>

@@ -277,6 +277,13 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>%n runs led to it</source>
+            <translation>
+                <numerusform>%n run led to it</numerusform>
+                <numerusform>%n runs led to it</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>%n s</source>
             <translation>
                 <numerusform>%n s</numerusform>

@@ -2387,6 +2387,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>发给智能体的跟进</translation>
         </message>
         <message>
+            <source>Hide the event</source>
+            <translation>隐藏事件</translation>
+        </message>
+        <message>
             <source>It waits until %1, then expires.</source>
             <translation>它会等待至 %1，然后过期。</translation>
         </message>
@@ -2451,6 +2455,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>显示或隐藏参数和结果</translation>
         </message>
         <message>
+            <source>Show the event</source>
+            <translation>显示事件</translation>
+        </message>
+        <message>
+            <source>Show the event that started this run</source>
+            <translation>显示启动此次运行的事件</translation>
+        </message>
+        <message>
             <source>System</source>
             <translation>系统</translation>
         </message>
@@ -2461,6 +2473,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>The conversation is empty so far.</source>
             <translation>对话目前为空。</translation>
+        </message>
+        <message>
+            <source>The event, as received (untrusted)</source>
+            <translation>收到的事件（不可信）</translation>
         </message>
         <message>
             <source>Token usage</source>
@@ -2477,6 +2493,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>What it waits for</source>
             <translation>它在等待什么</translation>
+        </message>
+        <message>
+            <source>What started this run</source>
+            <translation>启动此次运行的原因</translation>
         </message>
         <message>
             <source>You</source>
@@ -3240,6 +3260,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>和</translation>
         </message>
         <message>
+            <source> or </source>
+            <translation> 或 </translation>
+        </message>
+        <message>
             <source>%1 %2</source>
             <comment>day month</comment>
             <translation>%2%1日</translation>
@@ -3426,6 +3450,12 @@ It is read again when it changes, or when you select it again.</source>
             </translation>
         </message>
         <message numerus="yes">
+            <source>%n runs led to it</source>
+            <translation>
+                <numerusform>由 %n 次运行引发</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>%n s</source>
             <translation>
                 <numerusform>%n 秒</numerusform>
@@ -3609,6 +3639,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Automation</source>
             <translation>自动化任务</translation>
+        </message>
+        <message>
+            <source>By an event</source>
+            <translation>由事件触发</translation>
         </message>
         <message>
             <source>Cancelled</source>
@@ -3869,6 +3903,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Failing again and again</source>
             <translation>反复失败</translation>
+        </message>
+        <message>
+            <source>Fired by its trigger “%1”</source>
+            <translation>由其触发器“%1”触发</translation>
         </message>
         <message>
             <source>Fires again %1 after this run ends.</source>
@@ -4135,6 +4173,22 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>开始时间</translation>
         </message>
         <message>
+            <source>Started by a call to its web address (trigger “%1”)</source>
+            <translation>由对其网址的调用启动（触发器“%1”）</translation>
+        </message>
+        <message>
+            <source>Started by another automation's end (trigger “%1”)</source>
+            <translation>由另一个自动化的结束启动（触发器“%1”）</translation>
+        </message>
+        <message>
+            <source>Started by changed files (trigger “%1”)</source>
+            <translation>由文件变化启动（触发器“%1”）</translation>
+        </message>
+        <message>
+            <source>Started by new mail (trigger “%1”)</source>
+            <translation>由新邮件启动（触发器“%1”）</translation>
+        </message>
+        <message>
             <source>State</source>
             <translation>状态</translation>
         </message>
@@ -4295,6 +4349,34 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>时间</translation>
         </message>
         <message>
+            <source>When a file changes in %1</source>
+            <translation>当 %1 中的文件变化时</translation>
+        </message>
+        <message>
+            <source>When a file is added to %1</source>
+            <translation>当有文件添加到 %1 时</translation>
+        </message>
+        <message>
+            <source>When a file is removed from %1</source>
+            <translation>当有文件从 %1 删除时</translation>
+        </message>
+        <message>
+            <source>When its web address is called</source>
+            <translation>当其网址被调用时</translation>
+        </message>
+        <message>
+            <source>When mail arrives for %1</source>
+            <translation>当 %1 收到邮件时</translation>
+        </message>
+        <message>
+            <source>When “%1” %2</source>
+            <translation>当“%1”%2时</translation>
+        </message>
+        <message>
+            <source>When “%1” ends</source>
+            <translation>当“%1”结束时</translation>
+        </message>
+        <message>
             <source>Without asking: %1</source>
             <translation>无需询问：%1</translation>
         </message>
@@ -4387,6 +4469,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>退出 %1</translation>
         </message>
         <message>
+            <source>expires unanswered</source>
+            <translation>无人应答而过期</translation>
+        </message>
+        <message>
+            <source>fails</source>
+            <translation>失败</translation>
+        </message>
+        <message>
             <source>fetch %1</source>
             <translation>获取 %1</translation>
         </message>
@@ -4401,6 +4491,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>finish</source>
             <translation>完成</translation>
+        </message>
+        <message>
+            <source>from %1</source>
+            <translation>发件人 %1</translation>
         </message>
         <message numerus="yes">
             <source>from %n automations</source>
@@ -4431,6 +4525,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>
                 <numerusform>%n 分钟后</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>is stopped</source>
+            <translation>被停止</translation>
         </message>
         <message numerus="yes">
             <source>its %n runs in the history</source>
@@ -4521,6 +4619,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>seconds</source>
             <translation>秒</translation>
+        </message>
+        <message>
+            <source>subject has “%1”</source>
+            <translation>主题包含“%1”</translation>
+        </message>
+        <message>
+            <source>succeeds</source>
+            <translation>成功</translation>
         </message>
         <message>
             <source>the %1</source>

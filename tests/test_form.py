@@ -678,3 +678,23 @@ def test_a_yearly_day_counts_from_the_month_chosen(qtbot) -> None:
     assert picker.preview.text().splitlines()[0].startswith("3 Mar 2027")
     bare = {"kind": "monthly", "day": -1, "at": "09:00"}
     assert make_picker(qtbot).load_trigger(bare) == "monthly"
+
+
+def test_an_automation_with_several_triggers_is_kept_as_it_is(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The form cannot edit a list of triggers yet: it shows them in words and saves them
+    unchanged, whatever else is edited."""
+    triggers = [{"id": "am", "kind": "cron", "expression": "15 9 * * *",
+                 "timezone": "Europe/Berlin"},
+                {"id": "drop", "kind": "folder", "path": "/srv/drop", "include": ["*.pdf"]},
+                {"id": "hook", "kind": "webhook"}]
+    doc = {"title": "Several", "runner": {"kind": "command", "command": "true"},
+           "triggers": triggers}
+    form = make_form(qtbot, stored(doc))
+    assert form.picker.mode() == "kept"
+    words = form.picker.kept_words.text()
+    assert "09:15" in words and "/srv/drop (*.pdf)" in words and "web address" in words
+    form.title_edit.setText("Renamed")
+    saved = form.document()
+    assert "trigger" not in saved and saved["title"] == "Renamed"
+    again = parse_definition(saved, CTX)
+    assert again.trigger == parse_definition(doc, CTX).trigger

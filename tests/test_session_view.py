@@ -368,3 +368,18 @@ def test_the_empty_inbox_says_what_would_appear(qtbot, docs: Docs) -> None:
     for button in (v.open_button, v.read_button, v.all_button):
         assert button.accessibleName()
     assert v.list.accessibleName() == "Inbox items"
+
+
+def test_a_run_an_event_started_says_so_and_shows_the_event_on_demand(qtbot, docs: Docs) -> None:
+    doc = copy.deepcopy(docs.runs["command"])
+    doc["trigger"] = {"id": "inbox", "kind": "folder", "cause": "event", "source": "folder"}
+    doc["payload"] = {"folder": "/srv/drop", "count": 1,
+                      "changes": [{"change": "created", "path": "a.pdf"}]}
+    v = view_for(qtbot, doc)
+    assert v.event_label.text() == "Started by changed files (trigger “inbox”)"
+    assert v.event_text.isHidden() and not v.event_button.isHidden()
+    v.event_button.click()
+    assert not v.event_text.isHidden() and '"a.pdf"' in v.event_text.toPlainText()
+    assert v.event_button.text() == "Hide the event"
+    by_hand = view_for(qtbot, docs.runs["command"])
+    assert by_hand.event_label.isHidden() and by_hand.event_button.isHidden()

@@ -360,3 +360,20 @@ def test_a_run_an_event_started_asks_before_commands_from_its_first_step() -> No
     verdict = decide(SPECS["run_command"], {"command": "ls"}, global_rules=(),
                      permissions=Permissions(mode="allow_all"), untrusted=True)
     assert verdict.action == "ask" and "event that started it" in verdict.reason
+
+
+def test_the_window_words_each_trigger_kind_in_its_language() -> None:
+    import os
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from errands.app import words
+    d = parse_definition(definition([
+        MORNING, {"kind": "folder", "path": str(Path.home() / "Downloads"),
+                  "include": ["*.pdf"], "changes": ["created"]},
+        {"kind": "webhook"}, {"kind": "mail", "account": "work", "sender": "a@b.c"},
+        {"kind": "automation", "automation": "abcdef123456", "states": ["succeeded",
+                                                                      "failed"]}]), CTX)
+    text = words.trigger_sentence(d.trigger, NOW, ZoneInfo(ZONE),
+                                  {"abcdef123456": "Backup"}.get)
+    assert text.split(" · ")[1:] == [
+        "When a file is added to ~/Downloads (*.pdf)", "When its web address is called",
+        "When mail arrives for work (from a@b.c)", "When “Backup” succeeds or fails"]

@@ -14,12 +14,15 @@ import os
 import re
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
 from ..definition import (WEEKDAY_NAMES, WORKDAY, AfterTrigger, AtTrigger, CronTrigger,
                           Definition, EveryTrigger, ManualTrigger, MonthlyTrigger, Trigger)
+from ..event_triggers import (AutomationTrigger, FolderTrigger, MailTrigger, TriggerSet,
+                              WebhookTrigger)
 from ..records import Run
 from ..timeutil import UTC, system_zone_name, zone
 
@@ -230,7 +233,7 @@ def run_state(run: Run) -> str:
 
 def trigger_words(trigger: str) -> str:
     return {"schedule": tr("On schedule"), "manual": tr("Run by hand"),
-            "catch_up": tr("Catch-up")}.get(trigger, trigger)
+            "catch_up": tr("Catch-up"), "event": tr("By an event")}.get(trigger, trigger)
 
 
 # ----------------------------------------------------------------------------- times
@@ -440,7 +443,8 @@ def _after_words(value: timedelta, start: str) -> str:
     return ""
 
 
-def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo) -> str:
+def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo,
+                     title_of: Callable[[str], str | None] | None = None) -> str:
     """A schedule in words, in the chosen language, its instants in local time: the
     engine's ``schedule.describe()`` (which is English) with ``schedule_words()`` applied,
     worded through ``tr()``. "Every weekday at 09:30 (Europe/Berlin)", "Jeden Werktag um
@@ -465,7 +469,58 @@ def trigger_sentence(trigger: Trigger, now: datetime, tz: tzinfo) -> str:
                                                                      tz)), tz, now)
     if isinstance(trigger, MonthlyTrigger):
         return _monthly_words(trigger)
+    if isinstance(trigger, TriggerSet):
+        return " · ".join(trigger_sentence(m.trigger, now, tz, title_of)
+                          for m in trigger.members)
+    if isinstance(trigger, (FolderTrigger, WebhookTrigger, MailTrigger, AutomationTrigger)):
+        return event_words(trigger, title_of)
     return _cron_words(trigger)
+
+
+_FIRED = {"folder": QT_TR_NOOP("Started by changed files (trigger “%1”)"),
+          "webhook": QT_TR_NOOP("Started by a call to its web address (trigger “%1”)"),
+          "mail": QT_TR_NOOP("Started by new mail (trigger “%1”)"),
+          "automation": QT_TR_NOOP("Started by another automation's end (trigger “%1”)")}
+
+
+def fired_words(kind: str | None, ident: str, depth: int | None = None) -> str:
+    """Which trigger fired a run: "Started by changed files (trigger “inbox”)"."""
+    text = tr(_FIRED[kind]) if kind in _FIRED else tr("Fired by its trigger “%1”")
+    text = text.replace("%1", ident)
+    if depth and depth > 1:
+        text += " · " + tr("%n runs led to it", None, depth)
+    return text
+
+
+_ENDS = {"succeeded": QT_TR_NOOP("succeeds"), "failed": QT_TR_NOOP("fails"),
+         "cancelled": QT_TR_NOOP("is stopped"), "expired": QT_TR_NOOP("expires unanswered")}
+
+
+def event_words(trigger: Trigger, title_of: Callable[[str], str | None] | None = None) -> str:
+    """An event trigger in words: "When a file changes in ~/Downloads (*.pdf)"."""
+    if isinstance(trigger, FolderTrigger):
+        what = {("created",): tr("When a file is added to %1"),
+                ("deleted",): tr("When a file is removed from %1")}.get(
+            trigger.changes, tr("When a file changes in %1"))
+        text = what.replace("%1", home_short(trigger.path))
+        return text + (f" ({', '.join(trigger.include)})" if trigger.include else "")
+    if isinstance(trigger, WebhookTrigger):
+        return tr("When its web address is called")
+    if isinstance(trigger, MailTrigger):
+        text = tr("When mail arrives for %1").replace("%1", trigger.account)
+        filters = ([tr("from %1").replace("%1", trigger.sender)] if trigger.sender else [])
+        filters += ([tr("subject has “%1”").replace("%1", trigger.subject)]
+                    if trigger.subject else [])
+        return text + (f" ({', '.join(filters)})" if filters else "")
+    assert isinstance(trigger, AutomationTrigger)
+    title = (title_of(trigger.automation) if title_of is not None else None) \
+        or trigger.automation[:8]
+    if len(trigger.states) >= len(_ENDS):
+        return tr("When “%1” ends").replace("%1", title)
+    ends = [tr(_ENDS[s]) for s in trigger.states]
+    ends_text = (ends[0] if len(ends) == 1 else tr(", ", "list").join(ends[:-1]) + tr(" or ")
+                 + ends[-1])
+    return tr("When “%1” %2").replace("%1", title).replace("%2", ends_text)
 
 
 def _weekday_word(weekday: str | None) -> str:

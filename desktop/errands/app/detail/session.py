@@ -226,6 +226,25 @@ class SessionView(QWidget):
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.setAccessibleName(self.tr("Error"))
 
+        # what fired it, and the event's payload (someone else's data) on demand
+        self.event_label = QLabel()
+        self.event_label.setWordWrap(True)
+        self.event_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.event_label.setAccessibleName(self.tr("What started this run"))
+        self.event_button = QPushButton(self.tr("Show the event"))
+        self.event_button.setCheckable(True)
+        self.event_button.setAccessibleName(self.tr("Show the event that started this run"))
+        self.event_button.toggled.connect(self._show_event)
+        self.event_text = QPlainTextEdit()
+        self.event_text.setReadOnly(True)
+        self.event_text.setFont(mono)
+        self.event_text.setMaximumHeight(160)
+        self.event_text.setAccessibleName(self.tr("The event, as received (untrusted)"))
+        self.event_text.hide()
+        event_row = QHBoxLayout()
+        event_row.addWidget(self.event_label, 1)
+        event_row.addWidget(self.event_button)
+
         # what a parked run waits for
         self.blocker_frame = QFrame()
         self.blocker_frame.setObjectName("blocker")
@@ -343,6 +362,8 @@ class SessionView(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.facts_label)
         layout.addWidget(self.error_label)
+        layout.addLayout(event_row)
+        layout.addWidget(self.event_text)
         layout.addWidget(self.blocker_frame)
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.follow_up)
@@ -584,6 +605,7 @@ class SessionView(QWidget):
         else:
             self.usage_label.setText("")
             self.usage_label.setToolTip("")
+        self._fill_event(doc)
         error = doc.get("error")
         if error and (error.get("message") or error.get("code")):
             self.error_label.setText(self.tr("Error: %1").replace(
@@ -592,6 +614,33 @@ class SessionView(QWidget):
         else:
             self.error_label.clear()
             self.error_label.hide()
+
+    def _fill_event(self, doc: dict[str, Any]) -> None:
+        """Which trigger fired the run; for an event, its payload behind a button."""
+        fired = doc.get("trigger") if isinstance(doc.get("trigger"), dict) else {}
+        payload = doc.get("payload")
+        kind, ident = fired.get("kind"), fired.get("id")
+        if not ident or kind == "manual":
+            self.event_label.hide()
+            self.event_button.hide()
+            self.event_text.hide()
+            return
+        text = words.fired_words(kind, ident, fired.get("depth"))
+        self.event_label.setText(text)
+        self.event_label.show()
+        shown = payload is not None
+        self.event_button.setVisible(shown)
+        if shown:
+            body = json.dumps(payload, ensure_ascii=False, indent=1)
+            if len(body) > 20_000:
+                body = body[:20_000] + "\n…"
+            if self.event_text.toPlainText() != body:
+                self.event_text.setPlainText(body)
+        self.event_text.setVisible(shown and self.event_button.isChecked())
+
+    def _show_event(self, on: bool) -> None:
+        self.event_button.setText(self.tr("Hide the event") if on else self.tr("Show the event"))
+        self.event_text.setVisible(on and self.event_button.isVisible())
 
     def _fill_blocker(self, doc: dict[str, Any]) -> None:
         parked = doc.get("blocker") if doc.get("state") == "awaiting_input" else None

@@ -58,6 +58,8 @@ from ...definition import (
     Permissions,
     parse_definition,
     parse_rules,
+    put_trigger,
+    trigger_of,
 )
 from ...errors import Conflict, ErrandsError, InvalidInput
 from ...records import Automation
@@ -671,10 +673,11 @@ class AutomationForm(QDialog):
             doc["runner"] = {"kind": "notify", "message": self.message_edit.toPlainText()}
         else:
             doc["runner"] = {"kind": "command", "command": self.command_edit.toPlainText()}
-        doc["trigger"] = self.picker.trigger()
+        trigger = self.picker.trigger()
+        put_trigger(doc, trigger)
         doc["context"] = {"mode": self.context_box.currentData(),
                           "max_history_tokens": self.history_spin.value()}
-        if doc["trigger"]["kind"] in RECURRING:
+        if trigger["kind"] in RECURRING:
             doc["stop"] = {
                 "max_runs": self.max_runs_spin.value() if self.max_runs_check.isChecked()
                 else None,
@@ -751,7 +754,7 @@ class AutomationForm(QDialog):
             self.prompt_edit.setPlainText(runner.get("prompt") or "")
             self.model_edit.setText(runner.get("model") or "")
         self.workdir_edit.setText(doc.get("workdir") or "")
-        trigger = doc.get("trigger") or {"kind": "manual"}
+        trigger = trigger_of(doc) or {"kind": "manual"}  # (a set is kept as it is)
         if trigger.get("kind") != "cron":
             self.picker.zone_box.set_zone(self.zone_default)
         self.picker.load_trigger(trigger)
@@ -901,7 +904,7 @@ class AutomationForm(QDialog):
         """The slot a refusal of ``field`` belongs under: "trigger" for the picker, a key of
         ``slots``, or None (no row shows it now: the top of the form)."""
         plain = re.sub(r"\[\d+\]", "", field or "")
-        if plain == "trigger" or plain.startswith("trigger."):
+        if plain in ("trigger", "triggers") or plain.startswith(("trigger.", "triggers.")):
             return "trigger"
         parts = plain.split(".")
         for n in range(len(parts), 0, -1):

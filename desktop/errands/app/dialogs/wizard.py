@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from ...definition import ParseContext, parse_definition
+from ...definition import ParseContext, parse_definition, put_trigger, trigger_of
 from ...errors import ErrandsError, InvalidInput
 from ...templates import Parameter, Template, TemplateProblem, icon_path, load_templates
 from ...timeutil import utcnow
@@ -511,7 +511,7 @@ class SchedulePage(QWizardPage):
 
     def load(self, doc: dict[str, Any]) -> None:
         """Show a filled document's schedule (again only when the blanks changed it)."""
-        trigger = dict(doc.get("trigger") or {"kind": "manual"})
+        trigger = trigger_of(doc) or {"kind": "manual"}
         if trigger.get("kind") == "cron" and not trigger.get("timezone"):
             trigger["timezone"] = self.zone_default    # the engine reads it in this zone
         self.doc = copy.deepcopy(doc)
@@ -539,7 +539,7 @@ class SchedulePage(QWizardPage):
         """The filled document with the trigger the picker shows (the origin kept);
         raises ``InvalidInput`` when the picker's choice cannot be read."""
         doc = copy.deepcopy(self.doc)
-        doc["trigger"] = self.picker.trigger()
+        put_trigger(doc, self.picker.trigger())
         return doc
 
     def _changed(self) -> None:

@@ -112,13 +112,18 @@ class AutomationListModel(QAbstractListModel):
             if len(self._schedules) > 20_000:
                 self._schedules.clear()
             if s.trigger is not None:
-                text = words.trigger_sentence(s.trigger, self.now, self.tz)
+                text = words.trigger_sentence(s.trigger, self.now, self.tz, self._title)
             elif s.schedule.startswith("cannot run: "):  # the engine's reason stays English
                 text = words.tr("cannot run: %1").replace("%1", s.schedule[12:])
             else:
                 text = words.schedule_words(s.schedule, self.now, self.tz)
             self._schedules[key] = text
         return text
+
+    def _title(self, automation_id: str) -> str | None:
+        """Another automation's title (one an ``automation`` trigger follows)."""
+        found = self.summary(automation_id)
+        return found.title if found is not None else None
 
     def describe(self, s: Summary) -> str:
         """The row in one sentence (tooltip and screen readers)."""
