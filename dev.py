@@ -55,7 +55,8 @@ QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfont
                       "libfreetype6", "libglib2.0-0", "libdbus-1-3", "fonts-dejavu-core",
                       "fonts-wqy-microhei")
 # What the tests use besides: desktop-file-validate checks the Linux desktop entry.
-TEST_SYSTEM_PACKAGES = ("desktop-file-utils",)
+# desktop-file-validate; Dovecot, the real IMAP server the mail tests start on loopback
+TEST_SYSTEM_PACKAGES = ("desktop-file-utils", "dovecot-imapd")
 
 
 def _run(cmd: list[str], **kw: object) -> None:
@@ -209,6 +210,13 @@ def main(argv: list[str]) -> int:
         except subprocess.CalledProcessError:
             print("note: Qt needs these system libraries, which could not be installed here: "
                   f"sudo apt-get install {' '.join(missing_system_packages())}", file=sys.stderr)
+    if what == "test" and missing_system_packages(TEST_SYSTEM_PACKAGES):
+        try:  # (the mail tests need a real IMAP server: they fail, never skip, without it)
+            install_system_packages(TEST_SYSTEM_PACKAGES)
+        except subprocess.CalledProcessError:
+            print("note: the tests need these system packages, which could not be installed "
+                  f"here: sudo apt-get install {' '.join(missing_system_packages(TEST_SYSTEM_PACKAGES))}",
+                  file=sys.stderr)
     if what == "app":
         return subprocess.call([str(BIN / "errands"), *rest])
     if what == "i18n":

@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_instant,
                       update_rows)
 from .db.database import Database, NotJSON
-from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MessageRow, NotInstant,
+from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MailAccountRow,
+                        MessageRow, NotInstant,
                         PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow,
                         TriggerStateRow, WebhookTokenRow)
 from .definition import Definition
@@ -664,6 +665,45 @@ class Store:
         with self.db.read() as s:
             row = s.get(TriggerStateRow, (automation_id, trigger_id))
             return row.state if row is not None and isinstance(row.state, dict) else None
+
+    # ---------------------------------------------------------------- mail accounts
+
+    def mail_accounts(self) -> list[Any]:
+        """Every mail account, by name (``mail.accounts.MailAccount``); one whose stored
+        document no longer reads is left out."""
+        from .mail.accounts import parse_account
+        out = []
+        with self.db.read() as s:
+            for row in s.scalars(select(MailAccountRow).order_by(MailAccountRow.name)):
+                try:
+                    out.append(parse_account({**(row.config or {}), "name": row.name}))
+                except ErrandsError:
+                    continue
+        return out
+
+    def mail_account(self, name: str) -> Any:
+        for account in self.mail_accounts():
+            if account.name == name:
+                return account
+        raise NotFound(f"no mail account is named {name!r} (errands mail list)")
+
+    def save_mail_account(self, account: Any, now: datetime) -> None:
+        config = {k: v for k, v in account.to_dict().items() if k != "name"}
+        with self.db.write() as s:
+            row = s.get(MailAccountRow, account.name)
+            if row is None:
+                s.add(MailAccountRow(name=account.name, config=config, created_at=now,
+                                     updated_at=now))
+            else:
+                row.config, row.updated_at = config, now
+
+    def delete_mail_account(self, name: str) -> bool:
+        with self.db.write() as s:
+            row = s.get(MailAccountRow, name)
+            if row is None:
+                return False
+            s.delete(row)
+            return True
 
     def webhook_hashes(self) -> dict[tuple[str, str], str]:
         """Every webhook trigger's token hash, by (automation, trigger)."""

@@ -287,3 +287,15 @@ class TriggerStateRow(Base):
     trigger_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class MailAccountRow(Base):
+    """A mail account the mail trigger and tools use: where and who (the password is in
+    the OS keyring, never here)."""
+
+    __tablename__ = "mail_accounts"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

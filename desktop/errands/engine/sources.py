@@ -81,9 +81,14 @@ def _folder(engine: Engine) -> TriggerSource:
     return FolderSource(engine)
 
 
+def _mail(engine: Engine) -> TriggerSource:
+    from .mail_watch import MailSource
+    return MailSource(engine)
+
+
 SOURCES: dict[str, Callable[[Engine], TriggerSource]] = {
     "manual": ManualSource, "clock": ClockSource, "automation": _follow, "webhook": _webhook,
-    "folder": _folder}
+    "folder": _folder, "mail": _mail}
 
 
 class Sources:

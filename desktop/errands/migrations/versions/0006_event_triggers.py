@@ -1,4 +1,5 @@
-"""event triggers: events awaiting admission, webhook token hashes, per-trigger state
+"""event triggers: events awaiting admission, webhook token hashes, per-trigger state,
+mail accounts
 
 Revision ID: 0006
 Revises: 0005
@@ -50,8 +51,17 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(['automation_id'], ['automations.id'], ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('automation_id', 'trigger_id'))
 
+    op.create_table(
+        'mail_accounts',
+        sa.Column('name', sa.String(length=64), nullable=False),
+        sa.Column('config', sa.JSON(), nullable=False),
+        sa.Column('created_at', UTCDateTime(), nullable=False),
+        sa.Column('updated_at', UTCDateTime(), nullable=False),
+        sa.PrimaryKeyConstraint('name'))
+
 
 def downgrade() -> None:
+    op.drop_table('mail_accounts')
     op.drop_table('trigger_state')
     op.drop_table('webhook_tokens')
     op.drop_index('ix_pending_events_automation_id', table_name='pending_events')
