@@ -116,3 +116,38 @@ def test_a_password_never_travels_in_the_clear_to_another_machine() -> None:
         parse_account({"name": "work", "address": USER, "imap_host": "imap.example.com",
                        "imap_security": "none"})
     assert caught.value.field == "imap_security"
+
+
+# ------------------------------------------------------------------ errands mail
+
+def test_the_mail_commands_add_test_list_and_remove_an_account(
+        dovecot: Dovecot, tmp_path, capsys, monkeypatch) -> None:
+    import io
+    import json
+
+    from errands.cli import main
+
+    data = str(tmp_path / "data")
+
+    def cli(*argv: str, stdin: str = "", expect: int = 0) -> dict:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        capsys.readouterr()
+        code = main([*argv, "--data-dir", data, "--json"])
+        out, err = capsys.readouterr()
+        assert code == expect, (out, err)
+        return json.loads(out or err)
+
+    saved = cli("mail", "add", "work", "--address", USER, "--imap-host", "127.0.0.1",
+                "--imap-port", str(dovecot.port), "--imap-security", "none",
+                "--password-stdin", stdin=PASSWORD + "\n")
+    assert saved["name"] == "work" and "password" not in json.dumps(saved)
+    assert PASSWORD.encode() not in (tmp_path / "data" / "errands.sqlite3").read_bytes()
+    assert cli("mail", "list")["accounts"][0]["imap_port"] == dovecot.port
+    dovecot.deliver(subject="x")
+    assert "INBOX has 1 messages" in cli("mail", "test", "work")["message"]
+    cli("add", "--title", "Inbox", "--command", "true", "--on-mail", "work")
+    refused = cli("mail", "remove", "work", expect=4)  # (a conflict)
+    assert refused["error"]["code"] == "in_use" and "Inbox" in refused["error"]["message"]
+    wrong = cli("mail", "add", "home", "--address", "not an address", "--imap-host", "h",
+                "--password-stdin", stdin="pw\n", expect=2)
+    assert wrong["error"]["field"] == "--address"

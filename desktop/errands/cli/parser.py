@@ -201,6 +201,34 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     p.add_argument("id")
     p.add_argument("--rotate", metavar="TRIGGER", help="the webhook trigger's id (errands "
                    "webhook ID lists them)")
+    p = cmd("mail", lambda *_: 2, "mail accounts the mail trigger and the mail tools use")
+    msub = p.add_subparsers(dest="mail_command", metavar="ACTION", parser_class=_Parser,
+                            required=True)
+    sp = msub.add_parser("add", parents=[common], help="add a mail account, or change one "
+                         "(the password goes to the OS keyring)")
+    sp.set_defaults(handler=H("mail_commands", "add"))
+    sp.add_argument("name", help="a short name for it, such as work")
+    sp.add_argument("--address", required=True, help="your own address there")
+    sp.add_argument("--imap-host", required=True, metavar="HOST")
+    sp.add_argument("--imap-port", metavar="PORT", type=whole_number("--imap-port", 1, 65535, "993"))
+    sp.add_argument("--imap-security", choices=("tls", "none"),
+                    help="tls (the default), or none for a server on this machine only")
+    sp.add_argument("--user", metavar="NAME", help="the login, when it is not the address")
+    sp.add_argument("--smtp-host", metavar="HOST", help="where mail is sent from (the mail "
+                    "tools and 'email me the result')")
+    sp.add_argument("--smtp-port", metavar="PORT", type=whole_number("--smtp-port", 1, 65535, "465"))
+    sp.add_argument("--smtp-security", choices=("tls", "none"))
+    sp.add_argument("--password-stdin", action="store_true",
+                    help="read the password from standard input (else it is asked for)")
+    sp = msub.add_parser("list", parents=[common], help="the mail accounts")
+    sp.set_defaults(handler=H("mail_commands", "list_accounts"))
+    sp = msub.add_parser("test", parents=[common], help="log in and open the inbox")
+    sp.set_defaults(handler=H("mail_commands", "test"))
+    sp.add_argument("name")
+    sp = msub.add_parser("remove", parents=[common], help="remove a mail account no "
+                         "automation uses, and its password")
+    sp.set_defaults(handler=H("mail_commands", "remove"))
+    sp.add_argument("name")
     p = cmd("history", H("observe", "history"), "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
     p = cmd("decide", H("observe", "decide"), "decide a parked run in one command (scripts); approve, deny and answer are the same")

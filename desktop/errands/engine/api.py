@@ -44,6 +44,14 @@ class Stamped(Generic[T]):
     value: T
 
 
+def _mail_accounts_of(automation: Automation) -> set[str]:
+    from ..event_triggers import MailTrigger, members_of
+    if automation.definition is None:
+        return set()
+    return {m.trigger.account for m in members_of(automation.definition.trigger)
+            if isinstance(m.trigger, MailTrigger)}
+
+
 async def _inline(coro: Coroutine[Any, Any, Any]) -> Any:
     return await coro
 
@@ -235,6 +243,32 @@ class Api:
                      "has_token": (automation_id, t) in source.hashes,
                      "problem": source.problem} for t in webhook_members(automation)]
         return Stamped(self.stamp(), await self._on_engine(go()))
+
+    async def save_mail_account(self, doc: dict[str, Any]) -> Stamped[dict[str, Any]]:
+        """Add or change a mail account (its password is kept by the caller, in the
+        keyring); the mail triggers using it connect again."""
+        from ..mail.accounts import parse_account
+
+        async def go() -> dict[str, Any]:
+            account = parse_account(doc)
+            await self.engine.write(lambda: self.engine.store.save_mail_account(
+                account, self.engine.clock.now()))
+            self.engine.sources.mail_account_changed(account.name)
+            return account.to_dict()
+        return await self._command(go())
+
+    async def delete_mail_account(self, name: str) -> Stamped[bool]:
+        """Remove a mail account no automation's trigger uses."""
+        async def go() -> bool:
+            users = [slot.automation.title for slot in self.engine.slots.values()
+                     if name in _mail_accounts_of(slot.automation)]
+            if users:
+                raise Conflict("in_use", f"mail account {name!r} is used by "
+                               + ", ".join(sorted(users)[:5]) + "; change those first")
+            gone = await self.engine.write(lambda: self.engine.store.delete_mail_account(name))
+            self.engine.sources.mail_account_changed(name)
+            return gone
+        return await self._command(go())
 
     # ------------------------------------------------------------------ queries
 

@@ -78,6 +78,20 @@ class MailSource:
         if self._running and not self.e.stopping:
             self._follow(automation)
 
+    def account_changed(self, name: str) -> None:
+        """The account was saved or removed: its watches start over with it as it is."""
+        if not self._running:
+            return
+        for key, watch in list(self.watches.items()):
+            if watch.trigger.account == name:
+                self.problems.pop(key, None)
+                asyncio.get_running_loop().create_task(self._unwatch(key, watch))
+                slot = self.e.slots.get(key[0])
+                if slot is not None:
+                    fresh = _Watch(key[0], key[1], watch.trigger, watch.runner_kind)
+                    self.watches[key] = fresh
+                    fresh.task = asyncio.get_running_loop().create_task(self._run(fresh))
+
     def _wanted(self, automation: Automation) -> dict[tuple[str, str], MailTrigger]:
         d = automation.definition
         if d is None or automation.status != "active":
@@ -91,7 +105,7 @@ class MailSource:
         for key in [k for k in self.watches if k[0] == automation.id]:
             if self.watches[key].trigger != wanted.get(key) \
                     or self.watches[key].runner_kind != kind:
-                asyncio.get_running_loop().create_task(self._unwatch(key))
+                asyncio.get_running_loop().create_task(self._unwatch(key, self.watches[key]))
         for key, trigger in wanted.items():
             held = self.watches.get(key)
             if held is None or held.trigger != trigger or held.runner_kind != kind:
@@ -99,8 +113,8 @@ class MailSource:
                 self.watches[key] = watch
                 watch.task = asyncio.get_running_loop().create_task(self._run(watch))
 
-    async def _unwatch(self, key: tuple[str, str]) -> None:
-        watch = self.watches.get(key)
+    async def _unwatch(self, key: tuple[str, str], watch: _Watch | None = None) -> None:
+        watch = watch or self.watches.get(key)
         if watch is None:
             return
         if self.watches.get(key) is watch:

@@ -56,6 +56,9 @@ REQUEST_ID = Shape("a string of 1 to 200 characters, or null",
 TRIGGER_ID = Shape("a trigger's id: 1 to 40 lower-case letters, digits, - or _", "deploy",
                    lambda v: isinstance(v, str) and bool(re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}",
                                                                       v)))
+MAIL_ACCOUNT = Shape("a mail account (a JSON object)", '{"name": "work", "address": '
+                     '"me@example.com", "imap_host": "imap.example.com"}',
+                     lambda v: isinstance(v, dict))
 ACTOR = Shape("one of " + ", ".join(CLIENT_ACTORS), "user", lambda v: v in CLIENT_ACTORS)
 DOCUMENT = Shape("a definition document (a JSON object)",
                  '{"title": "Backup", "runner": {...}, "trigger": {...}}',
@@ -269,6 +272,16 @@ async def _webhooks(api: Api, a: dict[str, Any]) -> Any:
     return _stamped(answer, answer.value)
 
 
+async def _mail_account_save(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.save_mail_account(a["account"])
+    return _stamped(answer, answer.value)
+
+
+async def _mail_account_delete(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.delete_mail_account(a["name"])
+    return _stamped(answer, {"deleted": answer.value})
+
+
 async def _next_fires(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.next_fires(a["id"], a["count"])
     return _stamped(answer, [format_instant(f) for f in answer.value])
@@ -373,6 +386,10 @@ OPERATIONS: dict[str, Operation] = {
     "webhook_token": Operation(_webhook_token, {"id": _ID,
                                                 "trigger": Arg(TRIGGER_ID, required=True)}),
     "webhooks": Operation(_webhooks, {"id": _ID}),
+    "mail_account_save": Operation(_mail_account_save,
+                                   {"account": Arg(MAIL_ACCOUNT, required=True)}),
+    "mail_account_delete": Operation(_mail_account_delete,
+                                     {"name": Arg(TRIGGER_ID, required=True)}),
     "next_fires": Operation(_next_fires, {"id": _ID, "count": Arg(COUNT, default=5)}),
     "history": Operation(_history, {"id": _ID}),
     "activate": Operation(_activate, {}),

@@ -121,6 +121,12 @@ class Sources:
             if configured is not None:
                 configured()
 
+    def mail_account_changed(self, name: str) -> None:
+        """A mail account was saved or removed: its triggers connect again."""
+        mail = self.kinds.get("mail")
+        if mail is not None:
+            mail.account_changed(name)  # type: ignore[attr-defined]
+
     def followed(self) -> None:
         """A close recorded events for the automations that follow its automation."""
         follow = self.kinds.get("automation")
