@@ -129,3 +129,42 @@ def dovecot() -> Iterator[Dovecot]:
         yield server
     finally:
         server.stop()
+
+
+class Smtp:
+    """aiosmtpd on loopback, with a login, keeping every message it is given."""
+
+    def __init__(self) -> None:
+        from aiosmtpd.controller import Controller
+        from aiosmtpd.smtp import AuthResult, LoginPassword
+
+        self.messages: list[tuple[str, list[str], bytes]] = []
+        outer = self
+
+        class Handler:
+            async def handle_DATA(self, server, session, envelope):  # noqa: N802
+                outer.messages.append((envelope.mail_from, list(envelope.rcpt_tos),
+                                       envelope.content))
+                return "250 OK"
+
+        def authenticate(server, session, envelope, mechanism, auth_data):  # type: ignore[no-untyped-def]
+            ok = (isinstance(auth_data, LoginPassword) and auth_data.login.decode() == USER
+                  and auth_data.password.decode() == PASSWORD)
+            return AuthResult(success=ok)
+
+        self.port = free_port()
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port,
+                                     authenticator=authenticate, auth_require_tls=False)
+        self.controller.start()
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+
+@pytest.fixture
+def smtp() -> Iterator[Smtp]:
+    server = Smtp()
+    try:
+        yield server
+    finally:
+        server.stop()

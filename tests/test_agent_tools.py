@@ -602,7 +602,8 @@ def test_html_to_text_survives_broken_markup() -> None:
 
 def test_registry_lists_the_families_and_their_examples_parse() -> None:
     assert set(registry.SPECS) == {"read_file", "list_files", "search_files", "write_file",
-                                   "edit_file", "run_command", "fetch_url"}
+                                   "edit_file", "run_command", "fetch_url", "list_mail",
+                                   "read_mail", "send_mail"}
     assert set(registry.HANDLERS) == set(registry.SPECS)
     for name, spec in registry.SPECS.items():
         assert spec.name == name and spec.schema()["function"]["name"] == name

@@ -26,7 +26,8 @@ _SUBJECTS = {"run_command": "command", "read_file": "path", "write_file": "path"
 _EFFECTS = {"run_command": "exec", "read_file": "read", "write_file": "write",
             "edit_file": "write", "list_files": "read", "search_files": "read",
             "fetch_url": "network", "notify": "notify", "ask_user": "ask", "finish": "control",
-            "automate": "automate"}
+            "automate": "automate", "list_mail": "read", "read_mail": "read",
+            "send_mail": "send"}
 # Every tool as the model will know it; notify, ask_user, finish and automate are built
 # elsewhere, so their specs are stand-ins with the effect class they will have.
 SPECS = {name: ToolSpec(name=name, effect=_EFFECTS[name], description="", parameters={},
@@ -47,7 +48,7 @@ def verdict(spec: ToolSpec, subject: str | None = None, *, rules: tuple[Rule, ..
 def test_defaults_follow_the_effect_class() -> None:
     assert set(DEFAULT_ACTIONS) == set(EFFECTS)
     expected = {"read": "allow", "notify": "allow", "control": "allow", "ask": "allow",
-                "write": "ask", "exec": "ask", "network": "ask", "automate": "ask"}
+                "write": "ask", "exec": "ask", "network": "ask", "automate": "ask", "send": "ask"}
     for spec in SPECS.values():
         result = verdict(spec, "x")
         assert result.action == expected[spec.effect]

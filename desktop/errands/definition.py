@@ -27,7 +27,8 @@ from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, pars
                        parse_instant, shown, system_zone_name, zone)
 
 TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files",
-              "search_files", "fetch_url", "notify", "ask_user", "finish", "automate")
+              "search_files", "fetch_url", "notify", "ask_user", "finish", "automate",
+              "list_mail", "read_mail", "send_mail")
 MAX_TEXT_BYTES = 32 * 1024
 MAX_NAME_CHARS = 200       # model names, template names, session ids, request ids
 MAX_PATTERN_CHARS = 1000   # a permission rule's pattern
@@ -224,6 +225,7 @@ class Policy:
     pause_after_failures: int | None = None
     jitter: timedelta | None = None
     history_limit: int | None = None  # ended runs kept (None: the run_history_limit setting)
+    email_result: bool = False   # each run's result mailed to the user's own address
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,8 @@ class Permissions:
     tools: tuple[str, ...] = ()
     rules: tuple[Rule, ...] = ()
     untrusted_ok: tuple[str, ...] = ()
+    # who send_mail may write to unasked, besides the user's own address
+    email_allowed_recipients: tuple[str, ...] = ()
 
     def allow_network(self, global_rules: tuple[Rule, ...] = ()) -> bool:
         """Whether commands under these permissions may use the network: only where a
@@ -388,12 +392,14 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
             "pause_after_failures": p.pause_after_failures,
             "jitter": format_duration(p.jitter) if p.jitter else None,
             "history_limit": p.history_limit,
+            "email_result": p.email_result,
         },
         "permissions": {
             "mode": d.permissions.mode, "tools": list(d.permissions.tools),
             "rules": [{"tool": r.tool, "pattern": r.pattern, "action": r.action}
                       for r in d.permissions.rules],
-            "untrusted_ok": list(d.permissions.untrusted_ok)},
+            "untrusted_ok": list(d.permissions.untrusted_ok),
+            "email_allowed_recipients": list(d.permissions.email_allowed_recipients)},
         "workdir": d.workdir,
         "worktree": d.worktree,
         "paused": d.paused,
@@ -1028,7 +1034,7 @@ def _stop(doc: object, trigger: Trigger, ctx: ParseContext) -> Stop:
 def _policy(doc: object) -> Policy:
     r = _Reader(doc or {}, "policy", ("retry", "timeout", "max_steps", "notify",
                                       "failure_notify_after", "pause_after_failures", "jitter",
-                                      "history_limit"),
+                                      "history_limit", "email_result"),
                 '{"timeout": "30m", "notify": "quiet"}')
     rr = _Reader(r.raw("retry", {}), "policy.retry", ("max_attempts", "backoff"),
                  '{"max_attempts": 3, "backoff": {"initial": "30s", "factor": 2, "max": "10m"}}')
@@ -1052,7 +1058,8 @@ def _policy(doc: object) -> Policy:
         notify=r.choice("notify", ("quiet", "every_run", "on_change"), "quiet"),  # type: ignore[arg-type]
         failure_notify_after=r.integer("failure_notify_after", 1, 1000, 3),  # type: ignore[arg-type]
         pause_after_failures=pause_after, jitter=jitter,
-        history_limit=r.integer("history_limit", 1, MAX_HISTORY_LIMIT, None, nullable=True))
+        history_limit=r.integer("history_limit", 1, MAX_HISTORY_LIMIT, None, nullable=True),
+        email_result=r.boolean("email_result", False))
 
 
 RULE_EXAMPLE = '{"tool": "run_command", "pattern": "git *", "action": "allow"}'
@@ -1087,16 +1094,35 @@ def parse_rules(doc: object, field: str, tools: tuple[str, ...] = TOOL_NAMES) ->
 
 
 def _permissions(doc: object, runner: Task) -> Permissions:
-    r = _Reader(doc or {}, "permissions", ("mode", "tools", "rules", "untrusted_ok"),
+    r = _Reader(doc or {}, "permissions", ("mode", "tools", "rules", "untrusted_ok",
+                                           "email_allowed_recipients"),
                 '{"mode": "ask", "tools": ["read_file"], "rules": [], "untrusted_ok": []}')
     perms = Permissions(mode=r.choice("mode", ("ask", "allow_listed", "allow_all"), "ask"),  # type: ignore[arg-type]
                         tools=r.names("tools", TOOL_NAMES),
                         rules=parse_rules(r.raw("rules", []), "permissions.rules"),
-                        untrusted_ok=r.names("untrusted_ok", TOOL_NAMES))
+                        untrusted_ok=r.names("untrusted_ok", TOOL_NAMES),
+                        email_allowed_recipients=_recipients(r))
     if not isinstance(runner, AgentTask) and perms != Permissions():
         raise InvalidInput("permissions", "only agent runs take permissions",
                            f"no permissions for a {runner.kind} runner", '{"mode": "ask"}')
     return perms
+
+
+EMAIL = re.compile(r"[^@\s<>\",;]{1,64}@[A-Za-z0-9.-]{1,253}")
+
+
+def _recipients(r: "_Reader") -> tuple[str, ...]:
+    value = r.raw("email_allowed_recipients", [])
+    if not isinstance(value, list) or len(value) > 100:
+        raise InvalidInput(r.name("email_allowed_recipients"), f"expected a list of at most "
+                           f"100 addresses, got {_brief(value)}", "a list of email addresses",
+                           '["team@example.com"]', reason="kind")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not EMAIL.fullmatch(item.strip()):
+            raise InvalidInput(f"{r.name('email_allowed_recipients')}[{i}]",
+                               f"not an email address: {_brief(item)}", "an email address",
+                               "team@example.com", reason="kind")
+    return tuple(dict.fromkeys(v.strip().lower() for v in value))
 
 
 def parse_permissions(doc: object, runner: Task) -> Permissions:

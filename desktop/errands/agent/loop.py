@@ -24,6 +24,7 @@ from ..records import Blocker, Decision
 from ..timeutil import system_zone_name, zone
 from ..runners.contract import Outcome, RunContext
 from . import permissions
+from .permissions import Verdict
 from .history import for_provider, replay
 from .provider import Provider, ToolCall
 from .worktree import Worktree, WorktreeError, close_worktree
@@ -57,6 +58,11 @@ def event_frame(trigger: dict[str, Any] | None, event: Any) -> str:
             f"{fence} END UNTRUSTED EVENT {fence}")
 
 
+def mail_recipients(value: Any) -> list[str]:
+    from .tools.mail import recipients
+    return recipients(value)
+
+
 class AgentLoop:
     """One agent run's conversation with its model and tools, step by step."""
 
@@ -79,7 +85,7 @@ class AgentLoop:
                            judge_url=self._judge_url,
                            command_network=ctx.definition.permissions.allow_network(
                                self._global_rules()),
-                           secrets=(key,) if key else ())
+                           secrets=(key,) if key else (), mail=ctx.mail)
         self.deadline = time.monotonic() + ctx.timeout.total_seconds()
 
     # ------------------------------------------------------------------ the transcript
@@ -198,6 +204,33 @@ class AgentLoop:
             return None
         return await self._call(call, approved=True)
 
+    @property
+    def from_mail(self) -> bool:
+        return (self.ctx.trigger or {}).get("kind") == "mail"
+
+    def _mail_verdict(self, tool: str, args: dict[str, Any]) -> Verdict | None:
+        """What mail changes: a run started by mail never sends, and runs no command, no
+        network and no automating unless the automation names the tool in
+        ``permissions.untrusted_ok`` (seed 000, "Tool approval"); mail to the user's own
+        address or an allowed recipient goes unasked."""
+        if self.from_mail and tool == "send_mail":
+            return Verdict("deny", "a run started by mail never sends mail")
+        if self.from_mail and tool in permissions.ESCALATED_TOOLS \
+                and tool not in self.ctx.definition.permissions.untrusted_ok:
+            return Verdict("deny", f"a run started by mail may not use {tool} unless the "
+                           "automation names it in permissions.untrusted_ok")
+        if tool == "send_mail":  # (to the user, even after untrusted text: nothing leaks)
+            access = self.env.mail
+            try:
+                to = mail_recipients(args.get("to"))
+            except ToolError:
+                return None
+            if access is not None and access.account is not None \
+                    and access.recipients_allowed(to):
+                return Verdict("allow", "to your own address or a recipient this automation "
+                               "allows (permissions.email_allowed_recipients)")
+        return None
+
     def _step_cap(self) -> Outcome:
         cap = self.ctx.definition.policy.max_steps
         return self.outcome("failed", error_code="step_cap", stop_reason="step_cap",
@@ -228,7 +261,7 @@ class AgentLoop:
             self._result(call, ToolResult(f"Error: {exc.strerror or exc}; the files changed "
                                           "while the path was checked"))
             return None
-        verdict = permissions.decide(
+        verdict = self._mail_verdict(spec.name, args) or permissions.decide(
             spec, args, global_rules=self._global_rules(),
             permissions=self.ctx.definition.permissions, untrusted=self.untrusted,
             subject=subject)

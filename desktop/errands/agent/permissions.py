@@ -86,8 +86,8 @@ Action = Literal["allow", "ask", "deny"]
 
 DEFAULT_ACTIONS: Mapping[str, Action] = MappingProxyType({
     "read": "allow", "notify": "allow", "ask": "allow", "control": "allow",
-    "write": "ask", "exec": "ask", "network": "ask", "automate": "ask"})
-ESCALATED_TOOLS = ("run_command", "automate", "fetch_url")
+    "write": "ask", "exec": "ask", "network": "ask", "automate": "ask", "send": "ask"})
+ESCALATED_TOOLS = ("run_command", "automate", "fetch_url", "send_mail")
 # What a global rule may name: a tool, an effect class (notify and automate are both), or *.
 RULE_TOOLS: tuple[str, ...] = tuple(dict.fromkeys((*TOOL_NAMES, *EFFECTS, "*")))
 
@@ -119,6 +119,8 @@ def subject_of(spec: ToolSpec, arguments: Mapping[str, Any]) -> str | None:
         value = arguments.get("path") or "."
         return posixpath.normpath(value) if isinstance(value, str) else None
     value = arguments.get(spec.subject) if spec.subject else None
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)  # (send_mail's recipients)
     return value if isinstance(value, str) else None
 
 

@@ -43,6 +43,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def mail_access(store: Any, data_dir: Path, d: Definition, fired: dict[str, Any]) -> Any:
+    """The account an agent run's mail tools use: its mail trigger's, else the only one."""
+    from ..mail.access import MailAccess
+    from ..event_triggers import MailTrigger, members_of
+    accounts = {a.name: a for a in store.mail_accounts()}
+    named = [m.trigger.account for m in members_of(d.trigger) if isinstance(m.trigger, MailTrigger)]
+    account, missing = None, ""
+    if named:
+        account = accounts.get(named[0])
+        missing = f"the mail account {named[0]!r} is not set up (errands mail add)"
+    elif len(accounts) == 1:
+        account = next(iter(accounts.values()))
+    else:
+        missing = ("no mail account is set up (errands mail add)" if not accounts else
+                   "several mail accounts are set up and this automation has no mail trigger "
+                   "naming one")
+    return MailAccess(account, data_dir, d.permissions.email_allowed_recipients,
+                      from_mail=fired.get("kind") == "mail", missing=missing)
+
+
 def _quiet(future: asyncio.Future[Any]) -> None:
     """A write nobody waits for: its failure is logged (the next start tries again)."""
     if not future.cancelled() and future.exception() is not None:
@@ -291,6 +311,10 @@ class Runs:
                             data={"state": "running", "attempt": attempt})
         d = claimed or automation.definition  # a resumed run's, as it was claimed
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.e.data_dir, automation.id)
+        mail = None
+        if d.runner.kind == "agent":  # (the mail tools' account: a read, off the loop)
+            mail = await self.e.read(mail_access, self.e.store, self.e.data_dir, d,
+                                     started.fired_by())
 
         def on_started(pid: int) -> None:  # committed with the other writes of this loop turn
             def unrecorded(exc: BaseException) -> None:  # a crash could orphan it: end it now
@@ -315,7 +339,7 @@ class Runs:
                           on_started=on_started, revision=started.revision,
                           session=transcript, resume=resume, services=self.e.services,  # type: ignore[arg-type]
                           data_dir=self.e.data_dir, on_output=self._live(run_id, attempt),
-                          trigger=started.fired_by(), event=started.payload)
+                          trigger=started.fired_by(), event=started.payload, mail=mail)
 
     def _transcript_grew(self, automation_id: str, run_id: str) -> None:
         self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id,
@@ -506,6 +530,34 @@ class Runs:
         self._retries.add(task)
         task.add_done_callback(self._retries.discard)
 
+    async def _email_result(self, automation_id: str, run_id: str, d: Definition) -> None:
+        """``policy.email_result``: the run's result to the user's own address; a failure to
+        send is said in the inbox (the run itself stands)."""
+        from ..mail.accounts import get_password
+        from ..mail.smtp import SendError, send
+        try:
+            access = await self.e.read(mail_access, self.e.store, self.e.data_dir, d, {})
+            run = await self.e.read(self.e.store.get_run, run_id)
+            if access.account is None:
+                raise SendError(access.missing)
+            password = await asyncio.to_thread(get_password, self.e.data_dir,
+                                               access.account.name)
+            words = {"succeeded": "succeeded", "failed": "failed"}.get(run.state, run.state)
+            body = (run.result or "") + (f"\n\nError: {run.error_message}"
+                                         if run.error_message else "")
+            await send(access.account, password, [access.account.address],
+                       f"{d.title} {words} (run #{run.index})", body or "(no result)")
+        except (SendError, ErrandsError, OSError) as exc:
+            if self.e.stopping:
+                return
+            log.warning("could not email the result of run %s: %s", run_id, exc)
+            self.e.ledger.attention(kind="email_failed", title=f"{d.title}: the result "
+                                    "could not be emailed", body=str(exc),
+                                    now=self.e.clock.now(), automation_id=automation_id,
+                                    run_id=run_id)
+            self.e.events.publish("attention_raised", automation_id=automation_id,
+                                  run_id=run_id)
+
     async def _close_ended(self, run_id: str, outcome: Outcome) -> None:
         """``_close`` for a run its runner ended. The run has ended whatever happens
         meanwhile, so a cancel arriving now (a stop, a quit) lets the close complete and
@@ -528,6 +580,9 @@ class Runs:
             self.e.events.publish("attention_raised", automation_id=automation_id, run_id=run_id)
         if closed.followed:
             self.e.sources.followed()
+        d = snapshot.definition if snapshot is not None else None
+        if d is not None and d.policy.email_result and state in ("succeeded", "failed"):
+            self._later(self._email_result(automation_id, run_id, d))
         slot = self.e.slots.get(automation_id)
         if slot is None:
             return

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal
 
-Effect = Literal["read", "write", "exec", "network", "notify", "ask", "control", "automate"]
+Effect = Literal["read", "write", "exec", "network", "notify", "ask", "control", "automate",
+                 "send"]
 EFFECTS: tuple[str, ...] = ("read", "write", "exec", "network", "notify", "ask", "control",
-                            "automate")
+                            "automate", "send")
 MAX_RESULT_CHARS = 16_000  # what one tool result may put into the conversation
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -45,6 +46,7 @@ class ToolEnv:
     judge_url: Callable[[str], "UrlJudgement"] | None = None
     command_network: bool = False    # whether run_command's children may use the network
     secrets: tuple[str, ...] = ()    # values never shown to the model or stored (the API key)
+    mail: Any = None                 # the mail account the mail tools use (``tools/mail.py``)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...definition import TOOL_NAMES
-from . import commands, files, web
+from . import commands, files, mail, web
 from .base import EFFECTS, Handler, ToolEnv, ToolSpec
 
 SPECS: dict[str, ToolSpec] = {}
@@ -37,7 +37,7 @@ def register_all(pairs: Iterable[tuple[ToolSpec, Handler]]) -> None:
         register(spec, handler)
 
 
-FAMILIES = (files, commands, web)
+FAMILIES = (files, commands, web, mail)
 for _family in FAMILIES:
     register_all(_family.TOOLS)
 
