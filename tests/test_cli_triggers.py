@@ -103,3 +103,15 @@ def test_bad_trigger_options_are_refused_naming_the_option(cli: Cli, argv: list[
     argv = [a.replace("{up}", up) for a in argv]
     error = cli.error("add", "--title", "T", "--command", "true", *argv)
     assert error["field"] == field and words in error["message"]
+
+
+def test_email_result_and_allowed_recipients_from_the_command_line(cli: Cli) -> None:
+    made = cli.json("add", "--title", "Digest", "--prompt", "Summarize", "--schedule", "manual",
+                    "--email-result", "--allow-recipient", "team@example.com")
+    assert made["policy"]["email_result"] is True
+    assert made["permissions"]["email_allowed_recipients"] == ["team@example.com"]
+    edited = cli.json("edit", made["id"], "--no-email-result")
+    assert edited["policy"]["email_result"] is False
+    error = cli.error("add", "--title", "X", "--prompt", "p", "--schedule", "manual",
+                      "--allow-recipient", "not-an-address")
+    assert error["field"] == "permissions.email_allowed_recipients[0]"

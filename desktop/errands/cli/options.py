@@ -92,6 +92,12 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
                         "(default: the run_history_limit setting"
                         + ("; default to go back to it)" if editing else ")"))
     p.add_argument("--jitter", metavar="DURATION")
+    p.add_argument("--email-result", action="store_true", default=None,
+                   help="mail each run's result to your own address (errands mail)")
+    if editing:
+        p.add_argument("--no-email-result", dest="email_result", action="store_false")
+    p.add_argument("--allow-recipient", metavar="ADDRESS", action="append",
+                   help="an address the agent's send_mail may write to unasked (repeatable)")
     p.add_argument("--permissions", choices=("ask", "allow-listed", "allow-all"))
     p.add_argument("--allow", metavar="TOOL", action="append",
                    help="a tool the agent may use without asking (repeatable)")
@@ -313,10 +319,15 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         policy["history_limit"] = history_limit(args.history_limit)
     if args.jitter is not None:
         policy["jitter"] = None if args.jitter.lower() in ("none", "null") else args.jitter
+    if args.email_result is not None:
+        policy["email_result"] = args.email_result
     if not policy:
         doc.pop("policy")
-    if args.permissions is not None or args.allow:
+    if args.permissions is not None or args.allow or args.allow_recipient:
         perms = doc.setdefault("permissions", {})
+        if args.allow_recipient:
+            perms["email_allowed_recipients"] = list(dict.fromkeys(
+                [*perms.get("email_allowed_recipients", []), *args.allow_recipient]))
         if args.permissions is not None:
             perms["mode"] = args.permissions.replace("-", "_")
         if args.allow:
