@@ -83,7 +83,7 @@ def diff(old: Snapshot, new: Snapshot, trigger: FolderTrigger) -> list[tuple[str
     return [c for c in changes if c[0] in trigger.changes]
 
 
-def apply(snapshot: Snapshot, raw: Iterable[tuple[int, str]],
+def apply(snapshot: Snapshot, raw: Iterable[tuple[Any, str]],
           trigger: FolderTrigger) -> tuple[list[tuple[str, str]], Snapshot]:
     """What a burst of watcher reports (watchfiles' (change, absolute path)) means for the
     trigger: its changes, and the snapshot after them. Each path is looked at once, as it
@@ -93,7 +93,7 @@ def apply(snapshot: Snapshot, raw: Iterable[tuple[int, str]],
         rel = _relative(trigger.path, path)
         if rel is None or (not trigger.recursive and "/" in rel):
             continue
-        touched[rel] = change
+        touched[rel] = int(change)
     now: Snapshot = {}
     for rel in touched:
         if not matches(rel, trigger) and rel not in snapshot:

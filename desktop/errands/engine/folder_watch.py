@@ -45,7 +45,7 @@ class _Watch:
     trigger_id: str
     trigger: FolderTrigger
     snapshot: dict[str, list[int]] = field(default_factory=dict)
-    raw: list[tuple[int, str]] = field(default_factory=list)
+    raw: list[set[tuple[Any, str]]] = field(default_factory=list)
     first: float | None = None       # when the burst gathering now began (monotonic)
     flush: asyncio.TimerHandle | None = None
     task: asyncio.Task[None] | None = None
@@ -195,7 +195,7 @@ class FolderSource:
         now = time.monotonic()
         if watch.first is None:
             watch.first = now
-        watch.raw.extend((int(change), path) for change, path in raw)
+        watch.raw.append(raw)  # (as it came: read on the worker thread, not here)
         debounce = watch.trigger.debounce.total_seconds()
         if watch.flush is not None:
             watch.flush.cancel()
@@ -211,8 +211,10 @@ class FolderSource:
         watch.raw, watch.first = [], None
         watch.flushing = asyncio.get_running_loop().create_task(self._work(watch, raw, began))
 
-    async def _work(self, watch: _Watch, raw: list[tuple[int, str]], began: float | None) -> None:
-        changes, after = await asyncio.to_thread(folder_changes.apply, watch.snapshot, raw,
+    async def _work(self, watch: _Watch, raw: list[set[tuple[Any, str]]],
+                    began: float | None) -> None:
+        reports = (report for burst in raw for report in burst)
+        changes, after = await asyncio.to_thread(folder_changes.apply, watch.snapshot, reports,
                                                  watch.trigger)
         if not await asyncio.to_thread(os.path.isdir, watch.trigger.path):
             watch.stop.set()  # (the watcher goes on silently over a folder that is gone)
