@@ -13,6 +13,45 @@
         </message>
     </context>
     <context>
+        <name>AfterDialog</name>
+        <message>
+            <source>&amp;When</source>
+            <translation>&amp;Wenn</translation>
+        </message>
+        <message>
+            <source>Another automation's end</source>
+            <translation>Das Ende einer anderen Automatisierung</translation>
+        </message>
+        <message>
+            <source>Automation</source>
+            <translation>Automatisierung</translation>
+        </message>
+        <message>
+            <source>There is no other automation yet.</source>
+            <translation>Es gibt noch keine andere Automatisierung.</translation>
+        </message>
+        <message>
+            <source>Tick at least one way it may end.</source>
+            <translation>Wählen Sie mindestens eine Art, wie sie enden kann.</translation>
+        </message>
+        <message>
+            <source>expires unanswered</source>
+            <translation>unbeantwortet abläuft</translation>
+        </message>
+        <message>
+            <source>fails</source>
+            <translation>fehlschlägt</translation>
+        </message>
+        <message>
+            <source>is stopped</source>
+            <translation>angehalten wird</translation>
+        </message>
+        <message>
+            <source>succeeds</source>
+            <translation>gelingt</translation>
+        </message>
+    </context>
+    <context>
         <name>AppShell</name>
         <message>
             <source>Errands is still running</source>
@@ -1353,6 +1392,65 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         </message>
     </context>
     <context>
+        <name>EventTriggers</name>
+        <message>
+            <source>Add a folder to watch</source>
+            <translation>Einen zu beobachtenden Ordner hinzufügen</translation>
+        </message>
+        <message>
+            <source>Add a web address that starts it</source>
+            <translation>Eine Webadresse hinzufügen, die sie startet</translation>
+        </message>
+        <message>
+            <source>Add another automation's end as a trigger</source>
+            <translation>Das Ende einer anderen Automatisierung als Auslöser hinzufügen</translation>
+        </message>
+        <message>
+            <source>Add new mail as a trigger</source>
+            <translation>Neue E-Mail als Auslöser hinzufügen</translation>
+        </message>
+        <message>
+            <source>Add:</source>
+            <translation>Hinzufügen:</translation>
+        </message>
+        <message>
+            <source>Also when something happens</source>
+            <translation>Auch wenn etwas passiert</translation>
+        </message>
+        <message>
+            <source>Another automation…</source>
+            <translation>Andere Automatisierung…</translation>
+        </message>
+        <message>
+            <source>Event triggers</source>
+            <translation>Ereignis-Auslöser</translation>
+        </message>
+        <message>
+            <source>Folder…</source>
+            <translation>Ordner…</translation>
+        </message>
+        <message>
+            <source>Mail…</source>
+            <translation>E-Mail…</translation>
+        </message>
+        <message>
+            <source>Nothing else starts it. Add a folder to watch, a web address, mail or another automation's end.</source>
+            <translation>Sonst startet sie nichts. Fügen Sie einen zu beobachtenden Ordner, eine Webadresse, E-Mail oder das Ende einer anderen Automatisierung hinzu.</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>Entfernen</translation>
+        </message>
+        <message>
+            <source>Remove the chosen event trigger</source>
+            <translation>Den gewählten Ereignis-Auslöser entfernen</translation>
+        </message>
+        <message>
+            <source>Web address</source>
+            <translation>Webadresse</translation>
+        </message>
+    </context>
+    <context>
         <name>FillPage</name>
         <message>
             <source>(optional)</source>
@@ -1365,6 +1463,53 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Fill in the blanks</source>
             <translation>Die Lücken ausfüllen</translation>
+        </message>
+    </context>
+    <context>
+        <name>FolderDialog</name>
+        <message>
+            <source>&amp;Folder</source>
+            <translation>&amp;Ordner</translation>
+        </message>
+        <message>
+            <source>&amp;Only files like</source>
+            <translation>&amp;Nur Dateien wie</translation>
+        </message>
+        <message>
+            <source>/home/me/Downloads</source>
+            <translation>/home/ich/Downloads</translation>
+        </message>
+        <message>
+            <source>Choose a folder that exists.</source>
+            <translation>Wählen Sie einen Ordner, den es gibt.</translation>
+        </message>
+        <message>
+            <source>Choose the folder to watch</source>
+            <translation>Den zu beobachtenden Ordner wählen</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>Wählen…</translation>
+        </message>
+        <message>
+            <source>Folder to watch</source>
+            <translation>Zu beobachtender Ordner</translation>
+        </message>
+        <message>
+            <source>Only files like</source>
+            <translation>Nur Dateien wie</translation>
+        </message>
+        <message>
+            <source>Only when a file is added</source>
+            <translation>Nur wenn eine Datei hinzukommt</translation>
+        </message>
+        <message>
+            <source>Watch a folder</source>
+            <translation>Einen Ordner beobachten</translation>
+        </message>
+        <message>
+            <source>every file; or e.g. *.pdf *.csv</source>
+            <translation>jede Datei; oder z. B. *.pdf *.csv</translation>
         </message>
     </context>
     <context>
@@ -1424,6 +1569,49 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>the newest %1 shown</source>
             <translation>die neuesten %1 angezeigt</translation>
+        </message>
+    </context>
+    <context>
+        <name>MailDialog</name>
+        <message>
+            <source>&amp;Account</source>
+            <translation>&amp;Konto</translation>
+        </message>
+        <message>
+            <source>Mail account</source>
+            <translation>E-Mail-Konto</translation>
+        </message>
+        <message>
+            <source>New mail</source>
+            <translation>Neue E-Mail</translation>
+        </message>
+        <message>
+            <source>No mail account is set up yet. Add one in a terminal with: errands mail add NAME --address ME --imap-host HOST</source>
+            <translation>Es ist noch kein E-Mail-Konto eingerichtet. Fügen Sie in einem Terminal eines hinzu mit: errands mail add NAME --address ICH --imap-host HOST</translation>
+        </message>
+        <message>
+            <source>Only &amp;subjects with</source>
+            <translation>Nur &amp;Betreffe mit</translation>
+        </message>
+        <message>
+            <source>Only mail &amp;from</source>
+            <translation>Nur E-Mail &amp;von</translation>
+        </message>
+        <message>
+            <source>Only mail from</source>
+            <translation>Nur E-Mail von</translation>
+        </message>
+        <message>
+            <source>Only subjects with</source>
+            <translation>Nur Betreffe mit</translation>
+        </message>
+        <message>
+            <source>any subject; or e.g. Invoice</source>
+            <translation>jeder Betreff; oder z. B. Rechnung</translation>
+        </message>
+        <message>
+            <source>anyone; or e.g. billing@example.com</source>
+            <translation>jeder; oder z. B. billing@example.com</translation>
         </message>
     </context>
     <context>
@@ -2893,6 +3081,41 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Upcoming fires on a timeline</source>
             <translation>Anstehende Termine auf einer Zeitleiste</translation>
+        </message>
+    </context>
+    <context>
+        <name>TokenDialog</name>
+        <message>
+            <source>Address</source>
+            <translation>Adresse</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>Kopieren</translation>
+        </message>
+        <message>
+            <source>Copy %1</source>
+            <translation>%1 kopieren</translation>
+        </message>
+        <message>
+            <source>Its web address</source>
+            <translation>Ihre Webadresse</translation>
+        </message>
+        <message>
+            <source>Send a POST with a JSON body to this address to start it, with the header Authorization: Bearer and the token. The token is shown only now: copy it before closing.</source>
+            <translation>Senden Sie ein POST mit JSON-Inhalt an diese Adresse, um sie zu starten, mit dem Header Authorization: Bearer und dem Token. Das Token wird nur jetzt gezeigt: Kopieren Sie es vor dem Schließen.</translation>
+        </message>
+        <message>
+            <source>Token</source>
+            <translation>Token</translation>
+        </message>
+        <message>
+            <source>Token of trigger %1</source>
+            <translation>Token des Auslösers %1</translation>
+        </message>
+        <message>
+            <source>Web address of trigger %1</source>
+            <translation>Webadresse des Auslösers %1</translation>
         </message>
     </context>
     <context>

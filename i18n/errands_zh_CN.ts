@@ -13,6 +13,45 @@
         </message>
     </context>
     <context>
+        <name>AfterDialog</name>
+        <message>
+            <source>&amp;When</source>
+            <translation>何时(&amp;W)</translation>
+        </message>
+        <message>
+            <source>Another automation's end</source>
+            <translation>另一个自动化的结束</translation>
+        </message>
+        <message>
+            <source>Automation</source>
+            <translation>自动化</translation>
+        </message>
+        <message>
+            <source>There is no other automation yet.</source>
+            <translation>还没有其他自动化。</translation>
+        </message>
+        <message>
+            <source>Tick at least one way it may end.</source>
+            <translation>请至少勾选一种结束方式。</translation>
+        </message>
+        <message>
+            <source>expires unanswered</source>
+            <translation>无人应答而过期</translation>
+        </message>
+        <message>
+            <source>fails</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>is stopped</source>
+            <translation>被停止</translation>
+        </message>
+        <message>
+            <source>succeeds</source>
+            <translation>成功</translation>
+        </message>
+    </context>
+    <context>
         <name>AppShell</name>
         <message>
             <source>Errands is still running</source>
@@ -1341,6 +1380,65 @@ It is read again when it changes, or when you select it again.</source>
         </message>
     </context>
     <context>
+        <name>EventTriggers</name>
+        <message>
+            <source>Add a folder to watch</source>
+            <translation>添加要监视的文件夹</translation>
+        </message>
+        <message>
+            <source>Add a web address that starts it</source>
+            <translation>添加启动它的网址</translation>
+        </message>
+        <message>
+            <source>Add another automation's end as a trigger</source>
+            <translation>将另一个自动化的结束添加为触发器</translation>
+        </message>
+        <message>
+            <source>Add new mail as a trigger</source>
+            <translation>将新邮件添加为触发器</translation>
+        </message>
+        <message>
+            <source>Add:</source>
+            <translation>添加：</translation>
+        </message>
+        <message>
+            <source>Also when something happens</source>
+            <translation>当发生某事时也运行</translation>
+        </message>
+        <message>
+            <source>Another automation…</source>
+            <translation>另一个自动化…</translation>
+        </message>
+        <message>
+            <source>Event triggers</source>
+            <translation>事件触发器</translation>
+        </message>
+        <message>
+            <source>Folder…</source>
+            <translation>文件夹…</translation>
+        </message>
+        <message>
+            <source>Mail…</source>
+            <translation>邮件…</translation>
+        </message>
+        <message>
+            <source>Nothing else starts it. Add a folder to watch, a web address, mail or another automation's end.</source>
+            <translation>没有其他方式启动它。可添加要监视的文件夹、网址、邮件或另一个自动化的结束。</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <source>Remove the chosen event trigger</source>
+            <translation>移除所选的事件触发器</translation>
+        </message>
+        <message>
+            <source>Web address</source>
+            <translation>网址</translation>
+        </message>
+    </context>
+    <context>
         <name>FillPage</name>
         <message>
             <source>(optional)</source>
@@ -1353,6 +1451,53 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Fill in the blanks</source>
             <translation>填写空白项</translation>
+        </message>
+    </context>
+    <context>
+        <name>FolderDialog</name>
+        <message>
+            <source>&amp;Folder</source>
+            <translation>文件夹(&amp;F)</translation>
+        </message>
+        <message>
+            <source>&amp;Only files like</source>
+            <translation>仅限文件(&amp;O)</translation>
+        </message>
+        <message>
+            <source>/home/me/Downloads</source>
+            <translation>/home/me/Downloads</translation>
+        </message>
+        <message>
+            <source>Choose a folder that exists.</source>
+            <translation>请选择一个存在的文件夹。</translation>
+        </message>
+        <message>
+            <source>Choose the folder to watch</source>
+            <translation>选择要监视的文件夹</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
+            <source>Folder to watch</source>
+            <translation>要监视的文件夹</translation>
+        </message>
+        <message>
+            <source>Only files like</source>
+            <translation>仅限文件</translation>
+        </message>
+        <message>
+            <source>Only when a file is added</source>
+            <translation>仅在添加文件时</translation>
+        </message>
+        <message>
+            <source>Watch a folder</source>
+            <translation>监视文件夹</translation>
+        </message>
+        <message>
+            <source>every file; or e.g. *.pdf *.csv</source>
+            <translation>所有文件；或例如 *.pdf *.csv</translation>
         </message>
     </context>
     <context>
@@ -1412,6 +1557,49 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>the newest %1 shown</source>
             <translation>显示最新的 %1 条</translation>
+        </message>
+    </context>
+    <context>
+        <name>MailDialog</name>
+        <message>
+            <source>&amp;Account</source>
+            <translation>账户(&amp;A)</translation>
+        </message>
+        <message>
+            <source>Mail account</source>
+            <translation>邮件账户</translation>
+        </message>
+        <message>
+            <source>New mail</source>
+            <translation>新邮件</translation>
+        </message>
+        <message>
+            <source>No mail account is set up yet. Add one in a terminal with: errands mail add NAME --address ME --imap-host HOST</source>
+            <translation>尚未设置邮件账户。请在终端中添加：errands mail add NAME --address ME --imap-host HOST</translation>
+        </message>
+        <message>
+            <source>Only &amp;subjects with</source>
+            <translation>仅限主题包含(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Only mail &amp;from</source>
+            <translation>仅限发件人(&amp;F)</translation>
+        </message>
+        <message>
+            <source>Only mail from</source>
+            <translation>仅限发件人</translation>
+        </message>
+        <message>
+            <source>Only subjects with</source>
+            <translation>仅限主题包含</translation>
+        </message>
+        <message>
+            <source>any subject; or e.g. Invoice</source>
+            <translation>任意主题；或例如 发票</translation>
+        </message>
+        <message>
+            <source>anyone; or e.g. billing@example.com</source>
+            <translation>任何人；或例如 billing@example.com</translation>
         </message>
     </context>
     <context>
@@ -2879,6 +3067,41 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Upcoming fires on a timeline</source>
             <translation>时间线上的即将到来的触发</translation>
+        </message>
+    </context>
+    <context>
+        <name>TokenDialog</name>
+        <message>
+            <source>Address</source>
+            <translation>地址</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>复制</translation>
+        </message>
+        <message>
+            <source>Copy %1</source>
+            <translation>复制%1</translation>
+        </message>
+        <message>
+            <source>Its web address</source>
+            <translation>它的网址</translation>
+        </message>
+        <message>
+            <source>Send a POST with a JSON body to this address to start it, with the header Authorization: Bearer and the token. The token is shown only now: copy it before closing.</source>
+            <translation>向此地址发送带 JSON 正文的 POST 请求即可启动它，请附上请求头 Authorization: Bearer 和令牌。令牌只在此刻显示：关闭前请复制。</translation>
+        </message>
+        <message>
+            <source>Token</source>
+            <translation>令牌</translation>
+        </message>
+        <message>
+            <source>Token of trigger %1</source>
+            <translation>触发器 %1 的令牌</translation>
+        </message>
+        <message>
+            <source>Web address of trigger %1</source>
+            <translation>触发器 %1 的网址</translation>
         </message>
     </context>
     <context>

@@ -680,9 +680,7 @@ def test_a_yearly_day_counts_from_the_month_chosen(qtbot) -> None:
     assert make_picker(qtbot).load_trigger(bare) == "monthly"
 
 
-def test_an_automation_with_several_triggers_is_kept_as_it_is(qtbot) -> None:  # type: ignore[no-untyped-def]
-    """The form cannot edit a list of triggers yet: it shows them in words and saves them
-    unchanged, whatever else is edited."""
+def test_several_triggers_load_into_the_picker_and_the_event_list_and_save_unchanged(qtbot) -> None:  # type: ignore[no-untyped-def]
     triggers = [{"id": "am", "kind": "cron", "expression": "15 9 * * *",
                  "timezone": "Europe/Berlin"},
                 {"id": "drop", "kind": "folder", "path": "/srv/drop", "include": ["*.pdf"]},
@@ -690,11 +688,52 @@ def test_an_automation_with_several_triggers_is_kept_as_it_is(qtbot) -> None:  #
     doc = {"title": "Several", "runner": {"kind": "command", "command": "true"},
            "triggers": triggers}
     form = make_form(qtbot, stored(doc))
-    assert form.picker.mode() == "kept"
-    words = form.picker.kept_words.text()
-    assert "09:15" in words and "/srv/drop (*.pdf)" in words and "web address" in words
+    assert form.picker.mode() == "daily"
+    rows = [form.events.list.item(i).text() for i in range(form.events.list.count())]
+    assert rows == ["When a file changes in /srv/drop (*.pdf)", "When its web address is called"]
+    assert not form.has_changes()
     form.title_edit.setText("Renamed")
     saved = form.document()
     assert "trigger" not in saved and saved["title"] == "Renamed"
-    again = parse_definition(saved, CTX)
-    assert again.trigger == parse_definition(doc, CTX).trigger
+    assert [t["id"] for t in saved["triggers"]] == ["am", "drop", "hook"]
+    assert parse_definition(saved, CTX).trigger == parse_definition(doc, CTX).trigger
+    # removing the folder keeps the others, ids and all
+    form.events.list.setCurrentRow(0)
+    form.events.remove.click()
+    assert [t["id"] for t in form.document()["triggers"]] == ["am", "hook"]
+
+
+def test_two_clock_triggers_stay_as_they_are_beside_the_events(qtbot) -> None:  # type: ignore[no-untyped-def]
+    triggers = [{"id": "am", "kind": "cron", "expression": "15 9 * * *",
+                 "timezone": "Europe/Berlin"},
+                {"id": "pm", "kind": "cron", "expression": "30 17 * * *",
+                 "timezone": "Europe/Berlin"},
+                {"id": "hook", "kind": "webhook"}]
+    doc = {"title": "Twice", "runner": {"kind": "command", "command": "true"},
+           "triggers": triggers}
+    form = make_form(qtbot, stored(doc))
+    assert form.picker.mode() == "kept"
+    assert "17:30" in form.picker.kept_words.text()
+    assert [t["id"] for t in form.document()["triggers"]] == ["am", "pm", "hook"]
+
+
+def test_adding_a_web_address_and_an_automations_end_to_a_daily_schedule(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from errands.app.dialogs.event_triggers import AfterDialog
+    form = make_form(qtbot, stored(agent_doc({"kind": "cron", "expression": "0 9 * * *",
+                                              "timezone": "Europe/Berlin"})))
+    assert form.events.empty.isVisibleTo(form.events)
+    form.events.set_choices([], [("up-1", "Backup")])
+    form.events.add_webhook.click()
+    dialog = AfterDialog(form.events.automations, form)
+    qtbot.addWidget(dialog)
+    dialog.states["failed"].setChecked(True)
+    form.events.add(dialog.trigger())
+    saved = form.document()
+    assert [t["kind"] for t in saved["triggers"]] == ["cron", "webhook", "automation"]
+    assert saved["triggers"][2] == {"kind": "automation", "automation": "up-1",
+                                    "states": ["succeeded", "failed"]}
+    assert form.events.list.item(1).text() == "When “Backup” succeeds or fails"
+    assert form.has_changes()
+    # manual in the picker with events: the events alone
+    form.picker.set_mode("manual")
+    assert [t["kind"] for t in form.document()["triggers"]] == ["webhook", "automation"]

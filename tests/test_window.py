@@ -933,3 +933,44 @@ def test_keyboard_and_markup_details_a_hostile_user_found(
     run(qloop, until(lambda: c.inbox.model.rowCount() == 500, what="the inbox page"))
     assert c.inbox.count_label.text() == "600 unread · the newest 500 shown"
     run(qloop, shell.idle())
+
+
+def test_a_web_address_added_in_the_form_shows_its_token_once(
+        shell: AppShell, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The form adds a webhook beside the schedule; after saving, the address and its
+    token are shown once, with Copy buttons, and the call they make starts a run."""
+    import httpx
+    from errands.app.dialogs.webhook_token import TokenDialog
+    from PySide6.QtGui import QGuiApplication
+    monkeypatch.setenv("ERRANDS_WEBHOOK_PORT", "0")  # (tests run side by side)
+    c, w = shell.controller, shell.window
+    assert c is not None
+    w.new_action.trigger()
+    form = c.form
+    assert form is not None
+    form.title_edit.setText("Deploy")
+    form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    form.command_edit.setPlainText("grep ref \"$ERRANDS_EVENT_FILE\"")
+    form.picker.set_mode("manual")
+    form.events.add_webhook.click()
+    assert form.submit()
+    run(qloop, until(lambda: any(isinstance(x, TokenDialog) and x.isVisible()
+                                 for x in QApplication.topLevelWidgets()), what="the token"))
+    [dialog] = [x for x in QApplication.topLevelWidgets()
+                if isinstance(x, TokenDialog) and x.isVisible()]
+    url, token = (f.text() for f in dialog.fields)
+    assert "/hooks/" in url and len(token) > 30
+    copy = [b for b in dialog.findChildren(QPushButton) if b.text() == "Copy"][1]
+    copy.click()
+    assert QGuiApplication.clipboard().text() == token
+    dialog.reject()
+    made = c.detail.automation
+    async def call() -> httpx.Response:
+        async with httpx.AsyncClient() as client:
+            return await client.post(url, json={"ref": "v2"},
+                                     headers={"Authorization": f"Bearer {token}"})
+    answer = run(qloop, call())
+    assert answer.status_code == 202
+    run(qloop, until(lambda: states(shell) == ["succeeded"]))
+    assert '"v2"' in result_column(shell)[0]
+    assert made.definition.trigger.kind == "webhook"

@@ -654,9 +654,22 @@ class WindowController(QObject):
             form.reload_requested.connect(lambda: self._reload_form(form, editing))
         form.destroyed.connect(lambda *_: self._form_gone(form))
         self.form = form
+        self.spawn(self._form_choices(form, editing))
         form.open()
         self.form_opened.emit(form)
         return form
+
+    async def _form_choices(self, form: AutomationForm, editing: str | None) -> None:
+        """What the form's event triggers may name: the mail accounts, the automations."""
+        try:
+            accounts = (await self.api.mail_accounts()).value
+            automations, _ = (await self.api.automations()).value
+        except ErrandsError as exc:
+            log.info("the form's choices could not be read: %s", exc)
+            return
+        if isValid(form):
+            form.events.set_choices([a.name for a in accounts],
+                                    [(a.id, a.title) for a in automations if a.id != editing])
 
     def _form_gone(self, form: AutomationForm) -> None:
         if self.form is form:
@@ -686,7 +699,23 @@ class WindowController(QObject):
             self.window.statusBar().showMessage(
                 self.tr("Saved “%1”").replace("%1", automation.title), 5000)
             self.open_automation(automation.id)
+            await self._new_webhook_tokens(automation.id)
         self.spawn(go())
+
+    async def _new_webhook_tokens(self, automation_id: str) -> None:
+        """Each webhook trigger without a token gets one, shown once (``TokenDialog``)."""
+        try:
+            hooks = (await self.api.webhooks(automation_id)).value
+            issued = [(await self.api.webhook_token(automation_id, h["trigger"])).value
+                      for h in hooks if not h["has_token"]]
+        except ErrandsError as exc:
+            self.window.statusBar().showMessage(str(exc), 10000)
+            return
+        if issued:
+            from .dialogs.webhook_token import TokenDialog
+            dialog = TokenDialog(issued, self.window)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.open()
 
     def _reload_form(self, form: AutomationForm, automation_id: str) -> None:
         async def go() -> None:

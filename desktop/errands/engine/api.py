@@ -293,6 +293,10 @@ class Api:
                                 sort=sort, offset=offset, limit=limit,
                                 ids=None if ids is None else list(ids))
 
+    async def mail_accounts(self) -> Stamped[list[Any]]:
+        """The mail accounts (``mail.accounts.MailAccount``; no passwords)."""
+        return await self._read(self._reader.mail_accounts)
+
     async def automations(self, *, archived: bool = False
                           ) -> Stamped[tuple[list[Automation], int]]:
         """Every automation but the archived ones (``archived``: only those), as

@@ -62,6 +62,7 @@ from ...definition import (
     trigger_of,
 )
 from ...errors import Conflict, ErrandsError, InvalidInput
+from .event_triggers import EventTriggers, join_members, split_members
 from ...records import Automation
 from ...schedule import wall_clock
 from ...timeutil import (
@@ -122,6 +123,8 @@ class AutomationForm(QDialog):
         self.conflict_revision: int | None = None
         self._base: dict[str, Any] = {}
         self._context_touched = False
+        self._was_set = False            # the loaded trigger was a set (its ids are kept)
+        self._clock_id: str | None = None
         self.slots: dict[str, tuple[ErrorLabel, int, QWidget]] = {}
         self.setWindowTitle(self.tr("New automation"))
         self.setSizeGripEnabled(True)
@@ -308,6 +311,9 @@ class AutomationForm(QDialog):
         self.picker.changed.connect(self._schedule_changed)
         self.slots["trigger"] = (self.picker.errors["mode"], tab, self.picker.mode_box)
         column.addWidget(self.picker)
+        self.events = EventTriggers()
+        self.events.changed.connect(self._schedule_changed)
+        column.addWidget(self.events)
 
         self.stop_group = QGroupBox(self.tr("Stop"))
         self.stop_group.setAccessibleName(self.tr("When it stops"))
@@ -641,6 +647,8 @@ class AutomationForm(QDialog):
         return lines
 
     def _recurring(self) -> bool:
+        if self.events.members():  # (an automation that waits for events recurs)
+            return True
         mode = self.picker.mode()
         if mode == "kept":
             return self.picker.trigger().get("kind") in RECURRING
@@ -673,7 +681,8 @@ class AutomationForm(QDialog):
             doc["runner"] = {"kind": "notify", "message": self.message_edit.toPlainText()}
         else:
             doc["runner"] = {"kind": "command", "command": self.command_edit.toPlainText()}
-        trigger = self.picker.trigger()
+        trigger = join_members(self.picker.trigger(), self.events.members(),
+                               self._was_set, self._clock_id)
         put_trigger(doc, trigger)
         doc["context"] = {"mode": self.context_box.currentData(),
                           "max_history_tokens": self.history_spin.value()}
@@ -754,10 +763,15 @@ class AutomationForm(QDialog):
             self.prompt_edit.setPlainText(runner.get("prompt") or "")
             self.model_edit.setText(runner.get("model") or "")
         self.workdir_edit.setText(doc.get("workdir") or "")
-        trigger = trigger_of(doc) or {"kind": "manual"}  # (a set is kept as it is)
+        whole = trigger_of(doc) or {"kind": "manual"}
+        clock, events = split_members(whole)
+        self._was_set = whole.get("kind") == "set"
+        self._clock_id = clock.get("id") if clock is not None else None
+        trigger = {k: v for k, v in (clock or {"kind": "manual"}).items() if k != "id"}
         if trigger.get("kind") != "cron":
             self.picker.zone_box.set_zone(self.zone_default)
         self.picker.load_trigger(trigger)
+        self.events.load(events)
         context = doc.get("context") or {}
         self._context_touched = True
         implied = "continue" if trigger.get("kind") == "after" else "fresh"  # as the parser
