@@ -115,3 +115,19 @@ def test_email_result_and_allowed_recipients_from_the_command_line(cli: Cli) -> 
     error = cli.error("add", "--title", "X", "--prompt", "p", "--schedule", "manual",
                       "--allow-recipient", "not-an-address")
     assert error["field"] == "permissions.email_allowed_recipients[0]"
+
+
+def test_a_folder_phrase_makes_a_folder_trigger_and_its_task(cli: Cli, tmp_path: Path) -> None:
+    inbox = tmp_path / "My Inbox"
+    inbox.mkdir()
+    made = cli.json("add", "--command", "true",
+                    "--schedule", f'when a PDF lands in "{inbox}", file the invoices')
+    assert made["trigger"] == {"kind": "folder", "path": str(inbox), "recursive": True,
+                               "include": ["*.pdf"], "exclude": [],
+                               "changes": ["created", "moved"], "debounce": "2s"}
+    assert made["title"] == "File the invoices"
+    parsed = cli.json("schedule", "parse", f'whenever "{inbox}" changes, back it up')
+    assert parsed["trigger"]["kind"] == "folder" and parsed["prompt"] == "back it up"
+    error = cli.error("add", "--command", "true", "--schedule",
+                      f"when a file is added to {tmp_path}/nowhere, do it")
+    assert error["field"] == "trigger.path" and "not a folder" in error["message"]

@@ -124,6 +124,10 @@ def parse_schedule_text(text: str, tz_name: str, now: datetime,
     if _CONTROL.search(text):
         raise _refuse("the schedule text contains control characters", "one line of text",
                       _EXAMPLE)
+    from .events import parse_event_phrase  # "when a file is added to ~/Downloads, …"
+    event = parse_event_phrase(text)
+    if event is not None:
+        return event
     normalized = _normalize(text)
     ctx = _Context(tz, tz_name, now, order)
     reader = _Reader(normalized, ctx)
