@@ -1299,6 +1299,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Weitere Aktionen</translation>
         </message>
         <message>
+            <source>New web address token…</source>
+            <translation>Neues Token für die Webadresse…</translation>
+        </message>
+        <message>
             <source>Next fires</source>
             <translation>Nächste Termine</translation>
         </message>
@@ -1578,6 +1582,22 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>&amp;Konto</translation>
         </message>
         <message>
+            <source>How the test went</source>
+            <translation>Wie der Test verlief</translation>
+        </message>
+        <message>
+            <source>It does not work: %1</source>
+            <translation>Es funktioniert nicht: %1</translation>
+        </message>
+        <message>
+            <source>It works: %1</source>
+            <translation>Es funktioniert: %1</translation>
+        </message>
+        <message>
+            <source>Logging in…</source>
+            <translation>Anmelden…</translation>
+        </message>
+        <message>
             <source>Mail account</source>
             <translation>E-Mail-Konto</translation>
         </message>
@@ -1604,6 +1624,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Only subjects with</source>
             <translation>Nur Betreffe mit</translation>
+        </message>
+        <message>
+            <source>Test</source>
+            <translation>Testen</translation>
+        </message>
+        <message>
+            <source>Test the mail account</source>
+            <translation>Das E-Mail-Konto testen</translation>
         </message>
         <message>
             <source>any subject; or e.g. Invoice</source>
@@ -3391,6 +3419,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             </translation>
         </message>
         <message>
+            <source>Make a new token</source>
+            <translation>Neues Token erstellen</translation>
+        </message>
+        <message>
+            <source>Make a new token for its web address? Whatever calls it with the old token is refused from now on.</source>
+            <translation>Ein neues Token für ihre Webadresse erstellen? Wer sie mit dem alten Token aufruft, wird von nun an abgewiesen.</translation>
+        </message>
+        <message>
             <source>Mark all read</source>
             <translation>Alle als gelesen markieren</translation>
         </message>
@@ -3405,6 +3441,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>New automation: in a sentence, from a template or with the form</source>
             <translation>Neue Automatisierung: in einem Satz, aus einer Vorlage oder mit dem Formular</translation>
+        </message>
+        <message>
+            <source>New web address token</source>
+            <translation>Neues Token für die Webadresse</translation>
         </message>
         <message>
             <source>Nothing to import</source>

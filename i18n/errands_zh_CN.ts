@@ -1287,6 +1287,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>更多操作</translation>
         </message>
         <message>
+            <source>New web address token…</source>
+            <translation>新的网址令牌…</translation>
+        </message>
+        <message>
             <source>Next fires</source>
             <translation>接下来的触发</translation>
         </message>
@@ -1566,6 +1570,22 @@ It is read again when it changes, or when you select it again.</source>
             <translation>账户(&amp;A)</translation>
         </message>
         <message>
+            <source>How the test went</source>
+            <translation>测试结果</translation>
+        </message>
+        <message>
+            <source>It does not work: %1</source>
+            <translation>无法使用：%1</translation>
+        </message>
+        <message>
+            <source>It works: %1</source>
+            <translation>可以使用：%1</translation>
+        </message>
+        <message>
+            <source>Logging in…</source>
+            <translation>正在登录…</translation>
+        </message>
+        <message>
             <source>Mail account</source>
             <translation>邮件账户</translation>
         </message>
@@ -1592,6 +1612,14 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Only subjects with</source>
             <translation>仅限主题包含</translation>
+        </message>
+        <message>
+            <source>Test</source>
+            <translation>测试</translation>
+        </message>
+        <message>
+            <source>Test the mail account</source>
+            <translation>测试邮件账户</translation>
         </message>
         <message>
             <source>any subject; or e.g. Invoice</source>
@@ -3370,6 +3398,14 @@ It is read again when it changes, or when you select it again.</source>
             </translation>
         </message>
         <message>
+            <source>Make a new token</source>
+            <translation>生成新令牌</translation>
+        </message>
+        <message>
+            <source>Make a new token for its web address? Whatever calls it with the old token is refused from now on.</source>
+            <translation>要为它的网址生成新令牌吗？此后使用旧令牌的调用都会被拒绝。</translation>
+        </message>
+        <message>
             <source>Mark all read</source>
             <translation>全部标为已读</translation>
         </message>
@@ -3384,6 +3420,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>New automation: in a sentence, from a template or with the form</source>
             <translation>新建自动化任务：用一句话、从模板或用表单</translation>
+        </message>
+        <message>
+            <source>New web address token</source>
+            <translation>新的网址令牌</translation>
         </message>
         <message>
             <source>Nothing to import</source>

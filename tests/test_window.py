@@ -974,3 +974,62 @@ def test_a_web_address_added_in_the_form_shows_its_token_once(
     run(qloop, until(lambda: states(shell) == ["succeeded"]))
     assert '"v2"' in result_column(shell)[0]
     assert made.definition.trigger.kind == "webhook"
+
+
+def test_a_new_token_for_a_web_address_is_asked_for_then_shown(
+        shell: AppShell, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    from errands.app.dialogs.webhook_token import TokenDialog
+    monkeypatch.setenv("ERRANDS_WEBHOOK_PORT", "0")
+    c, api = shell.controller, shell.api
+    assert c is not None and api is not None
+    made, _ = run(qloop, api.create(command_doc("Hooked", "true", {"kind": "webhook"}))).value
+    first = run(qloop, api.webhook_token(made.id, "webhook")).value["token"]
+    c.open_automation(made.id)
+    run(qloop, until(lambda: c.detail.automation is not None
+                     and c.detail.automation.id == made.id, what="detail"))
+    action = c.detail.more_actions["webhook"]
+    assert action.isVisible()
+    action.trigger()
+    box = c.told
+    assert box is not None and box.isVisible()
+    make = next(b for b in box.buttons() if b.text() == "Make a new token")
+    make.click()
+    run(qloop, until(lambda: any(isinstance(x, TokenDialog) and x.isVisible()
+                                 for x in QApplication.topLevelWidgets()), what="the token"))
+    [dialog] = [x for x in QApplication.topLevelWidgets()
+                if isinstance(x, TokenDialog) and x.isVisible()]
+    assert dialog.fields[1].text() != first
+    dialog.reject()
+
+
+def test_the_mail_dialog_tests_the_chosen_account(shell: AppShell, qloop: qasync.QEventLoop,
+                                                  tmp_path: Path) -> None:
+    from errands.app.dialogs.event_triggers import MailDialog
+    from errands.mail.accounts import set_password
+    from mail_support import PASSWORD, USER, Dovecot
+    server = Dovecot()
+    try:
+        c, api = shell.controller, shell.api
+        assert c is not None and api is not None
+        run(qloop, api.save_mail_account({"name": "work", "address": USER,
+                                          "imap_host": "127.0.0.1", "imap_port": server.port,
+                                          "imap_security": "none"}))
+        set_password(tmp_path / "data", "work", PASSWORD)
+        dialog = MailDialog(["work"], shell.window, c._test_mail)
+        dialog.test_button.click()
+        run(qloop, until(lambda: dialog.test_result.text().startswith("It works"),
+                         what=lambda: dialog.test_result.text()))
+        assert "INBOX has 0 messages" in dialog.test_result.text()
+        set_password(tmp_path / "data", "work", "wrong")
+        dialog.test_button.click()
+        run(qloop, until(lambda: dialog.test_result.text().startswith("It does not work"),
+                         what=lambda: dialog.test_result.text()))
+        assert "refused the login" in dialog.test_result.text()
+        dialog.account.setCurrentIndex(0)
+        dialog.sender.setText("billing@example.com")
+        assert dialog.trigger() == {"kind": "mail", "account": "work",
+                                    "sender": "billing@example.com"}
+        dialog.reject()
+        dialog.deleteLater()
+    finally:
+        server.stop()

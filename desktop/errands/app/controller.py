@@ -219,6 +219,7 @@ class WindowController(QObject):
             self.tr("Resume"), self.api.resume(i)))
         d.stop_requested.connect(lambda i: self.command(self.tr("Stop run"), self.api.stop(i)))
         d.duplicate_requested.connect(self.duplicate)
+        d.webhook_requested.connect(self.rotate_webhook_tokens)
         d.archive_requested.connect(self.archive)
         d.unarchive_requested.connect(self.unarchive)
         d.delete_requested.connect(self.delete)
@@ -543,6 +544,37 @@ class WindowController(QObject):
             self.window.statusBar().showMessage(self.tr("Automation deleted"), 5000)
         self.command(self.tr("Delete"), self.api.delete(automation_id), gone)
 
+    def rotate_webhook_tokens(self, automation_id: str) -> None:
+        """New tokens for the automation's web addresses, after asking (the old ones stop
+        working at once); shown once."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("New web address token"),
+                          self.tr("Make a new token for its web address? Whatever calls it "
+                                  "with the old token is refused from now on."),
+                          QMessageBox.StandardButton.Cancel, self.window)
+        make = box.addButton(self.tr("Make a new token"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.told = box
+
+        def answered(button: Any) -> None:
+            if button is make:
+                self.spawn(self._rotate(automation_id))
+        box.buttonClicked.connect(answered)
+        box.open()
+
+    async def _rotate(self, automation_id: str) -> None:
+        try:
+            hooks = (await self.api.webhooks(automation_id)).value
+            issued = [(await self.api.webhook_token(automation_id, h["trigger"])).value
+                      for h in hooks]
+        except ErrandsError as exc:
+            self.window.statusBar().showMessage(str(exc), 10000)
+            return
+        from .dialogs.webhook_token import TokenDialog
+        dialog = TokenDialog(issued, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
     def duplicate(self, automation_id: str) -> None:
         async def go() -> Any:
             source = (await self.api.automation(automation_id)).value
@@ -668,8 +700,12 @@ class WindowController(QObject):
             log.info("the form's choices could not be read: %s", exc)
             return
         if isValid(form):
+            form.events.tester = self._test_mail
             form.events.set_choices([a.name for a in accounts],
                                     [(a.id, a.title) for a in automations if a.id != editing])
+
+    async def _test_mail(self, name: str) -> str:
+        return (await self.api.test_mail_account(name)).value
 
     def _form_gone(self, form: AutomationForm) -> None:
         if self.form is form:

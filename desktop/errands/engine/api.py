@@ -293,6 +293,20 @@ class Api:
                                 sort=sort, offset=offset, limit=limit,
                                 ids=None if ids is None else list(ids))
 
+    async def test_mail_account(self, name: str) -> Stamped[str]:
+        """Log in to the account and open its inbox: what a Test button says. A server that
+        cannot be reached or refuses is a ``Conflict`` (``mail_unreachable``) in words."""
+        async def go() -> str:
+            from ..mail.accounts import get_password
+            from ..mail.imap import MailError, check
+            account = await self.engine.read(self.engine.store.mail_account, name)
+            password = await asyncio.to_thread(get_password, self.engine.data_dir, name)
+            try:
+                return await check(account, password)
+            except MailError as exc:
+                raise Conflict("mail_unreachable", str(exc)) from exc
+        return Stamped(self.stamp(), await self._on_engine(go()))
+
     async def mail_accounts(self) -> Stamped[list[Any]]:
         """The mail accounts (``mail.accounts.MailAccount``; no passwords)."""
         return await self._read(self._reader.mail_accounts)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QFrame, QHBoxLayo
                                QSizePolicy, QToolButton,
                                QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
+from ...event_triggers import members_of
 from ...records import Automation, Run
 from ...schedule import iter_fires
 from ...timeutil import utcnow
@@ -63,6 +64,7 @@ class DetailPane(QWidget):
     dry_run_requested = Signal(str)
     stop_requested = Signal(str)
     duplicate_requested = Signal(str)
+    webhook_requested = Signal(str)         # a new token for its web address
     archive_requested = Signal(str)
     unarchive_requested = Signal(str)
     delete_requested = Signal(str)
@@ -141,7 +143,8 @@ class DetailPane(QWidget):
             action.triggered.connect(lambda _=False, k=key: self._clicked(k))
             action.setVisible(False)
             self.more_actions[key] = action
-        for key, text in (("duplicate", QT_TRANSLATE_NOOP("DetailPane", "Duplicate")),
+        for key, text in (("webhook", QT_TRANSLATE_NOOP("DetailPane", "New web address token…")),
+                          ("duplicate", QT_TRANSLATE_NOOP("DetailPane", "Duplicate")),
                           ("archive", QT_TRANSLATE_NOOP("DetailPane", "Archive")),
                           ("delete", QT_TRANSLATE_NOOP("DetailPane", "Delete…"))):
             action = menu.addAction(self.tr(text))
@@ -437,6 +440,9 @@ class DetailPane(QWidget):
         self.more_actions["archive"].setVisible(not archived)
         self.more_actions["archive"].setEnabled(not broken)
         self.more_actions["duplicate"].setEnabled(not broken)
+        self.more_actions["webhook"].setVisible(
+            a.definition is not None and not archived and any(
+                m.trigger.kind == "webhook" for m in members_of(a.definition.trigger)))
         if d is None:
             self.subtitle.setText(words.tr("This automation cannot run: %1").replace(
                 "%1", a.problem or ""))

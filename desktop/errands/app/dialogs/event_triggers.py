@@ -7,7 +7,9 @@ ids), so what it does not change is saved exactly as it was loaded."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -30,7 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...definition import ParseContext, parse_trigger
-from ...errors import InvalidInput
+from shiboken6 import isValid
+
+from ...errors import ErrandsError, InvalidInput
 from ...timeutil import utcnow
 from .. import words
 
@@ -56,6 +60,8 @@ class EventTriggers(QGroupBox):
         super().__init__(self.tr("Also when something happens"), parent)
         self.setAccessibleName(self.tr("Event triggers"))
         self.accounts: list[str] = []
+        # logs in to a mail account and says how that went (the controller's, on the engine)
+        self.tester: Callable[[str], Awaitable[str]] | None = None
         self.automations: list[tuple[str, str]] = []   # (id, title), this one left out
         self.titles: dict[str, str] = {}
         self.list = QListWidget()
@@ -148,7 +154,7 @@ class EventTriggers(QGroupBox):
             self.add(dialog.trigger())
 
     def _mail(self) -> None:
-        dialog = MailDialog(self.accounts, self)
+        dialog = MailDialog(self.accounts, self, self.tester)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.add(dialog.trigger())
 
@@ -233,25 +239,56 @@ class FolderDialog(_Dialog):
 class MailDialog(_Dialog):
     """An account, and which mail."""
 
-    def __init__(self, accounts: list[str], parent: QWidget | None = None) -> None:
+    def __init__(self, accounts: list[str], parent: QWidget | None = None,
+                 tester: Callable[[str], Awaitable[str]] | None = None) -> None:
         super().__init__(self.tr("New mail"), parent)
+        self.tester = tester
         self.account = QComboBox()
         self.account.setAccessibleName(self.tr("Mail account"))
         for name in accounts:
             self.account.addItem(name, name)
+        self.test_button = QPushButton(self.tr("Test"))
+        self.test_button.setAccessibleName(self.tr("Test the mail account"))
+        self.test_button.setEnabled(bool(accounts) and tester is not None)
+        self.test_button.clicked.connect(self._test)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        self.test_result.setAccessibleName(self.tr("How the test went"))
+        chooser = QWidget()
+        line = QHBoxLayout(chooser)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(self.account, 1)
+        line.addWidget(self.test_button)
         self.sender = QLineEdit()
         self.sender.setAccessibleName(self.tr("Only mail from"))
         self.sender.setPlaceholderText(self.tr("anyone; or e.g. billing@example.com"))
         self.subject = QLineEdit()
         self.subject.setAccessibleName(self.tr("Only subjects with"))
         self.subject.setPlaceholderText(self.tr("any subject; or e.g. Invoice"))
-        self.form.addRow(self.tr("&Account"), self.account)
+        self.form.addRow(self.tr("&Account"), chooser)
+        self.form.addRow("", self.test_result)
         self.form.addRow(self.tr("Only mail &from"), self.sender)
         self.form.addRow(self.tr("Only &subjects with"), self.subject)
         if not accounts:
             self.say(self.tr("No mail account is set up yet. Add one in a terminal with: "
                              "errands mail add NAME --address ME --imap-host HOST"))
             self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+
+    def _test(self) -> None:
+        if self.tester is None:
+            return
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Logging in…"))
+        asyncio.ensure_future(self._tested(self.tester(self.account.currentData())))
+
+    async def _tested(self, pending: Awaitable[str]) -> None:
+        try:
+            said = self.tr("It works: %1").replace("%1", await pending)
+        except ErrandsError as exc:
+            said = self.tr("It does not work: %1").replace("%1", str(exc))
+        if isValid(self):
+            self.test_result.setText(said)
+            self.test_button.setEnabled(True)
 
     def trigger(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"kind": "mail", "account": self.account.currentData()}
