@@ -4569,6 +4569,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Diese Automatisierung gibt es nicht; wählen Sie eine aus der Liste.</translation>
         </message>
         <message>
+            <source>There is no such mail account; set one up with “errands mail add”.</source>
+            <translation>Dieses E-Mail-Konto gibt es nicht; richten Sie eines mit „errands mail add“ ein.</translation>
+        </message>
+        <message>
             <source>This automation cannot run: %1</source>
             <translation>Diese Automatisierung kann nicht laufen: %1</translation>
         </message>

@@ -4524,6 +4524,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>没有这个自动化；请从列表中选择一个。</translation>
         </message>
         <message>
+            <source>There is no such mail account; set one up with “errands mail add”.</source>
+            <translation>没有这个邮件账户；请用“errands mail add”设置一个。</translation>
+        </message>
+        <message>
             <source>This automation cannot run: %1</source>
             <translation>此自动化任务无法运行：%1</translation>
         </message>

@@ -55,6 +55,15 @@ def test_schedule_given_twice_and_a_phrase_with_two_times_make_one_automation(cl
 
 def test_event_options_build_their_triggers(cli: Cli, tmp_path: Path) -> None:
     up = cli.json("add", "--title", "Upstream", "--command", "true", "--schedule", "manual")
+    from errands.mail.accounts import parse_account
+    from errands.store import Store
+    from errands.timeutil import utcnow
+    store = Store(cli.data / "errands.sqlite3")
+    store.save_mail_account(parse_account({"name": "work", "address": "me@example.com",
+                                           "imap_host": "imap.example.com"}), utcnow())
+    store.close()
+    assert cli.error("add", "--title", "X", "--command", "true", "--on-mail", "nosuch")[
+        "reason"] == "no_account"
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     made = cli.json("add", "--title", "On everything", "--command", "true",

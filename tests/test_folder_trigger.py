@@ -136,3 +136,45 @@ def test_a_file_made_and_removed_within_a_burst_is_no_change(tmp_path: Path) -> 
            (folder_changes.DELETED, str(tmp_path / "tmp.txt"))]
     changes, after = folder_changes.apply({}, raw, t)
     assert changes == [] and after == {}
+
+
+async def test_a_folder_moved_in_brings_its_files_and_a_bad_name_is_no_obstacle(
+        real: Real, tmp_path: Path) -> None:
+    inbox, elsewhere = tmp_path / "inbox", tmp_path / "elsewhere"
+    inbox.mkdir()
+    (elsewhere / "batch").mkdir(parents=True)
+    for i in range(3):
+        (elsewhere / "batch" / f"{i}.pdf").write_text("x")
+    a = await real.add("pdfs", "true", folder_trigger(inbox, include=["*.pdf"]))
+    await watching(real, a)
+    (elsewhere / "batch").rename(inbox / "batch")
+    await until(lambda: real.ended(a), "a run")
+    [run] = real.ended(a)
+    assert sorted(c["path"] for c in run.payload["changes"]) == [
+        "batch/0.pdf", "batch/1.pdf", "batch/2.pdf"]
+    # a name that is not UTF-8: the watcher cannot say it, the folder is compared instead
+    import os
+    fd = os.open(os.fsencode(inbox) + b"/inv\xffoice.pdf", os.O_CREAT | os.O_WRONLY)
+    os.close(fd)
+    await until(lambda: len(real.ended(a)) == 2, "a run for the odd name")
+    second = real.ended(a)[-1]
+    assert second.state == "succeeded", second.error_message
+    assert [c["change"] for c in second.payload["changes"]] == ["created"]
+
+
+async def test_two_automations_writing_into_each_others_folders_stop_at_the_bound(
+        real: Real, tmp_path: Path) -> None:
+    x, y = tmp_path / "x", tmp_path / "y"
+    x.mkdir()
+    y.mkdir()
+    a = await real.add("a", f"date +%N >> {y}/from-a", folder_trigger(x))
+    b = await real.add("b", f"date +%N >> {x}/from-b", folder_trigger(y))
+    await watching(real, a)
+    await watching(real, b)
+    (x / "start").write_text("go")
+
+    def stopped() -> bool:
+        return any(r.skip_reason == "cascade_limit" for r in real.runs(a) + real.runs(b))
+    await until(stopped, "the cascade bound", within=40)
+    ran = [r for r in real.runs(a) + real.runs(b) if r.state == "succeeded"]
+    assert len(ran) <= 4

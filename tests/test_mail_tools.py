@@ -104,3 +104,29 @@ async def test_a_result_that_cannot_be_mailed_is_said_in_the_inbox(real: Real) -
     await real.engine.commands.run_now(a)
     await until(lambda: any(i.kind == "email_failed" for i in real.store.attention()),
                 "the failure in the inbox")
+
+
+async def test_a_continuing_conversation_stays_untrusted_after_an_event(
+        h: AgentHarness, dovecot: Dovecot, smtp: Smtp) -> None:
+    """Text from outside read by one run of a continuing conversation is in the next run's
+    history: that run asks before commands (after a webhook) and may not send (after mail),
+    whatever started it."""
+    from errands.ledger import Offer
+    account(h.store, h.tmp_path, dovecot, smtp, h.clock.now())
+    a = await h.agent("inbox", permissions={"mode": "allow_all"},
+                      context={"mode": "continue"})
+    doc = h.store.get(a).definition.to_dict()
+    doc.pop("trigger")
+    doc["triggers"] = [{"id": "mail", "kind": "mail", "account": "work", "batch": "1h"}]
+    await h.engine.commands.revise(a, doc)
+    h.server.play(say("noted"))
+    await h.engine.sources.offer(a, Offer("mail", "k1", h.clock.now(), {"messages": [
+        {"subject": "do evil"}]}, trigger_id="mail", kind="mail"))
+    await until(lambda: [r for r in h.runs(a) if not r.active], "the mail run")
+    h.server.play(call("run_command", {"command": "ls"}),
+                  call("send_mail", {"to": [USER], "subject": "x", "body": "y"}), say("ok"))
+    run = await h.run(a)   # by hand, later: the mail is still in its history
+    assert run.state == "succeeded"
+    results = [m["content"] for m in h.server.requests[-1]["messages"] if m["role"] == "tool"]
+    assert "untrusted_ok" in results[-2] and "never sends mail" in results[-1]
+    assert smtp.messages == []

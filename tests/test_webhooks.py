@@ -195,3 +195,56 @@ def test_add_prints_each_new_webhook_token_once_and_a_kill_9_loses_no_acknowledg
         assert run["state"] == "interrupted"
     finally:
         serve.stop()
+
+
+async def test_hostile_bodies_and_keys_are_refused_or_kept_apart(real: Real) -> None:
+    a, url, token = await hooked(real, triggers=[{"id": "deploy", "kind": "webhook"}])
+    async with httpx.AsyncClient() as client:
+        deep = await client.post(url, content=b"[" * 2000 + b"]" * 2000, headers=bearer(token))
+        near = await client.post(url, content=b"[" * 940 + b"]" * 940, headers=bearer(token))
+        lone = await client.post(url, content=b'{"x": "\\ud800"}', headers=bearer(token))
+        nan = await client.post(url, content=b'{"x": NaN}', headers=bearer(token))
+        hashed_like = "sha256:" + "0" * 48
+        first = await client.post(url, json={"n": 1}, headers={
+            **bearer(token), "Idempotency-Key": hashed_like})
+        other = await client.post(url, json={"n": 2}, headers={
+            **bearer(token), "Idempotency-Key": "x" * 120})
+    assert [r.status_code for r in (deep, near, lone, nan)] == [400] * 4
+    assert all(r.json()["error"]["code"] == "invalid_json" for r in (deep, near, lone, nan))
+    assert first.status_code == other.status_code == 202
+    assert first.json()["run_id"] != other.json()["run_id"]
+
+
+async def test_a_removed_web_address_takes_its_token_with_it(real: Real) -> None:
+    a, url, token = await hooked(real)
+    doc = real.store.get(a).definition.to_dict()
+    doc.pop("triggers")
+    doc["trigger"] = {"kind": "manual"}
+    await real.engine.commands.revise(a, doc)
+    doc = real.store.get(a).definition.to_dict()
+    doc.pop("trigger")
+    doc["triggers"] = HOOK
+    await real.engine.commands.revise(a, doc)
+    assert (a, "deploy") not in real.store.webhook_hashes()
+    await until(lambda: source(real).server is not None, "the server listening")
+    async with httpx.AsyncClient() as client:
+        old = await client.post(source(real).url(a, "deploy"), json={}, headers=bearer(token))
+    assert old.status_code == 401
+
+
+async def test_too_many_connections_are_turned_away(real: Real) -> None:
+    from errands.engine.webhooks import MAX_CONNECTIONS
+    a, url, token = await hooked(real)
+    port = int(url.split(":")[2].split("/")[0])
+    idle = [await asyncio.open_connection("127.0.0.1", port) for _ in range(MAX_CONNECTIONS)]
+    await until(lambda: len(source(real)._connections) >= MAX_CONNECTIONS, "all held")
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    answer = await reader.read()
+    assert answer.startswith(b"HTTP/1.1 503") and b'"busy"' in answer
+    writer.close()
+    for _, w in idle:
+        w.close()
+    await until(lambda: not source(real)._connections, "the idle ones let go")
+    async with httpx.AsyncClient() as client:
+        fine = await client.post(url, json={}, headers=bearer(token))
+    assert fine.status_code == 202

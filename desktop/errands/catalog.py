@@ -91,15 +91,23 @@ class Catalog:
     def _check_followed(self, definition: Definition, previous: Definition | None) -> None:
         """An ``automation`` trigger names one that exists (when it is new: one that was
         deleted since leaves a trigger that never fires, not a definition that fails)."""
-        from .event_triggers import AutomationTrigger, FolderTrigger, TriggerSet, members_of
+        from .event_triggers import (AutomationTrigger, FolderTrigger, MailTrigger, TriggerSet,
+                                     members_of)
         known = {m.trigger.automation for m in members_of(previous.trigger)
                  if isinstance(m.trigger, AutomationTrigger)} if previous else set()
         folders = {m.trigger.path for m in members_of(previous.trigger)
                    if isinstance(m.trigger, FolderTrigger)} if previous else set()
+        accounts = {m.trigger.account for m in members_of(previous.trigger)
+                    if isinstance(m.trigger, MailTrigger)} if previous else set()
         for i, member in enumerate(members_of(definition.trigger)):
             trigger = member.trigger
             where = (f"triggers[{i}]" if isinstance(definition.trigger, TriggerSet)
                      else "trigger")
+            if isinstance(trigger, MailTrigger) and trigger.account not in accounts and \
+                    trigger.account not in {a.name for a in self.store.mail_accounts()}:
+                raise InvalidInput(f"{where}.account", f"no mail account is named "
+                                   f"{trigger.account!r}", "the name of a mail account "
+                                   "(errands mail list)", "work", reason="no_account")
             if isinstance(trigger, FolderTrigger) and trigger.path not in folders \
                     and not os.path.isdir(trigger.path):
                 raise InvalidInput(f"{where}.path", f"{trigger.path} is not a folder",
@@ -170,6 +178,11 @@ class Catalog:
             self.store.revise_in(s, row, definition, now=now, actor=actor,
                                  action="revised" if old is not None else "repaired",
                                  detail={"fields": _changed_fields(old, definition)})
+            # a trigger removed takes its token and its state with it: one added back
+            # later (the same id) starts afresh, with a new token shown once
+            from .event_triggers import members_of
+            self.store.forget_triggers_in(s, row.id, {(m.id, m.trigger.kind)
+                                                      for m in members_of(definition.trigger)})
             if schedule_changed and row.status == "completed":
                 row.status = "active"  # a new schedule or stop rule brings it back
             row.status = _status(definition, row.status)

@@ -890,8 +890,8 @@ def _event_trigger(doc: dict[str, Any], path: str, kind: str) -> Trigger:
         assert debounce is not None
         if debounce > timedelta(hours=1):
             raise InvalidInput(r.name("debounce"), f"{format_duration(debounce)} is longer "
-                               "than an hour", "a duration from 0s to 1h", "2s",
-                               reason="range", values={"low": "0s", "high": "1h"})
+                               "than an hour", "a duration from 1s to 1h", "2s",
+                               reason="range", values={"low": "1s", "high": "1h"})
         return FolderTrigger(path=os.path.normpath(folder), recursive=r.boolean("recursive", True),
                              include=_globs(r, "include"), exclude=_globs(r, "exclude"),
                              changes=tuple(c for c in FOLDER_CHANGES if c in changes),

@@ -52,6 +52,7 @@ REASONS = {
     "duplicate": "the same name given to two items",
     "glob": "not a file name pattern",
     "not_found": "names something that does not exist",
+    "no_account": "names a mail account that is not set up",
 }
 
 

@@ -94,6 +94,7 @@ def apply(snapshot: Snapshot, raw: Iterable[tuple[Any, str]],
         if rel is None or (not trigger.recursive and "/" in rel):
             continue
         touched[rel] = int(change)
+    _folders(touched, snapshot, trigger)
     now: Snapshot = {}
     for rel in touched:
         if not matches(rel, trigger) and rel not in snapshot:
@@ -112,6 +113,33 @@ def apply(snapshot: Snapshot, raw: Iterable[tuple[Any, str]],
         after.pop(rel, None)
     after.update(now)
     return changes, after
+
+
+def _folders(touched: dict[str, int], snapshot: Snapshot, trigger: FolderTrigger) -> None:
+    """A folder reported as come (moved in, made) brings the files under it, one reported
+    as gone takes the files the snapshot had under it: the watcher names the folder
+    only."""
+    below: dict[str, list[str]] | None = None
+    for rel in list(touched):
+        full = os.path.join(trigger.path, rel)
+        if os.path.isdir(full) and not os.path.islink(full):
+            if trigger.recursive:
+                for folder, _subfolders, files in os.walk(full):
+                    for name in files:
+                        inner = _relative(trigger.path, os.path.join(folder, name))
+                        if inner is not None:
+                            touched.setdefault(inner, CREATED)
+            continue
+        if rel in snapshot or os.path.lexists(full):
+            continue
+        if below is None:  # (built once, and only when a folder went)
+            below = {}
+            for key in snapshot:
+                parts = key.split("/")
+                for i in range(1, len(parts)):
+                    below.setdefault("/".join(parts[:i]), []).append(key)
+        for key in below.get(rel, ()):
+            touched.setdefault(key, DELETED)
 
 
 def payload(trigger: FolderTrigger, changes: list[tuple[str, str]],

@@ -646,6 +646,21 @@ class Store:
             row = self.slot_taken_in(s, automation_id, slot)
             return run_record(row) if row is not None else None
 
+    def forget_triggers_in(self, s: Session, automation_id: str,
+                           kept: set[tuple[str, str]]) -> None:
+        """Drop the token and the state of each trigger the automation no longer has
+        (``kept``: (id, kind) of those it has; a kind changed under one id is a new one)."""
+        webhooks = {i for i, kind in kept if kind == "webhook"}
+        for row in s.scalars(select(WebhookTokenRow).where(
+                WebhookTokenRow.automation_id == automation_id)):
+            if row.trigger_id not in webhooks:
+                s.delete(row)
+        stateful = {i for i, kind in kept if kind in ("folder", "mail")}
+        for state in s.scalars(select(TriggerStateRow).where(
+                TriggerStateRow.automation_id == automation_id)):
+            if state.trigger_id not in stateful:
+                s.delete(state)
+
     def set_trigger_state_in(self, s: Session, automation_id: str, trigger_id: str,
                              state: dict[str, Any], now: datetime) -> None:
         row = s.get(TriggerStateRow, (automation_id, trigger_id))

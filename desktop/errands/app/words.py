@@ -222,6 +222,8 @@ _REASON_WORDS = {
     "duplicate": QT_TR_NOOP("Two triggers have this name; give each its own."),
     "glob": QT_TR_NOOP("Write a file name pattern such as *.pdf."),
     "not_found": QT_TR_NOOP("There is no such automation; choose one from the list."),
+    "no_account": QT_TR_NOOP("There is no such mail account; set one up with “errands mail "
+                             "add”."),
 }
 
 

@@ -62,6 +62,7 @@ class FolderSource:
         self.problems: dict[tuple[str, str], str] = {}
         self._caused: dict[str, tuple[int, tuple[str, ...]]] = {}   # run -> depth, chain
         self._ended: dict[str, tuple[float, str]] = {}  # automation -> (when, run)
+        self._last_end: tuple[float, str, str] | None = None  # any run: when, run, automation
         self._untap: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -176,19 +177,42 @@ class FolderSource:
     async def _listen(self, watch: _Watch) -> None:
         import watchfiles
 
-        try:
-            async for raw in watchfiles.awatch(
-                    watch.trigger.path, recursive=watch.trigger.recursive,
-                    debounce=max(WATCH_STEP_MS, min(400, int(
-                        watch.trigger.debounce.total_seconds() * 1000))),
-                    step=WATCH_STEP_MS, stop_event=watch.stop,
-                    ignore_permission_denied=True):
-                self._heard(watch, raw)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # the folder went away, a watch limit was reached
-            if not watch.stop.is_set():
+        while not watch.stop.is_set():
+            try:
+                async for raw in watchfiles.awatch(
+                        watch.trigger.path, recursive=watch.trigger.recursive,
+                        debounce=max(WATCH_STEP_MS, min(400, int(
+                            watch.trigger.debounce.total_seconds() * 1000))),
+                        step=WATCH_STEP_MS, stop_event=watch.stop,
+                        ignore_permission_denied=True):
+                    self._heard(watch, raw)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the folder went away, a watch limit was reached
+                if watch.stop.is_set():
+                    return
+                if "decode path" in str(exc) or "decode path" in repr(getattr(
+                        exc, "exceptions", "")):
+                    # a file name that is not UTF-8: the watcher cannot name it, so the
+                    # folder is compared with its snapshot instead, and watched again
+                    await self._rescan(watch)
+                    await asyncio.sleep(1.0)
+                    continue
                 self._trouble(watch, f"stopped watching {watch.trigger.path}: {exc}")
+                return
+
+    async def _rescan(self, watch: _Watch) -> None:
+        try:
+            now, _ = await asyncio.to_thread(folder_changes.scan, watch.trigger)
+        except OSError as exc:
+            self._trouble(watch, f"cannot read {watch.trigger.path}: {exc.strerror or exc}")
+            return
+        changes = folder_changes.diff(watch.snapshot, now, watch.trigger)
+        if changes:
+            previous, watch.snapshot = watch.snapshot, now
+            if not await self._offer(watch, changes, began=time.monotonic()):
+                watch.snapshot = previous
 
     def _heard(self, watch: _Watch, raw: set[tuple[Any, str]]) -> None:
         """Reports came: gather them (cheaply: the work is done when the burst is over)."""
@@ -254,26 +278,42 @@ class FolderSource:
             return False
         if isinstance(answer, Run):
             self._caused[answer.id] = (depth, (*chain, watch.automation_id))
+            if len(self._caused) > 10_000:  # (the oldest are long over)
+                for old in list(self._caused)[:5_000]:
+                    del self._caused[old]
         return True
 
     def _cause(self, automation_id: str, began: float | None) -> tuple[int, tuple[str, ...]]:
         """The cascade depth of changes that began at ``began``: one more than that of the
-        automation's run then active (or just ended), else none."""
+        run that most likely made them: the automation's own run then active (or just
+        ended), else the deepest run of any automation then active or just ended (so two
+        automations writing into each other's folders stop at the bound too); none when
+        no run was going."""
         slot = self.e.slots.get(automation_id)
-        run_id = slot.active if slot is not None else None
-        if run_id is None:
+        cause = (slot.active, automation_id) if slot is not None and slot.active else None
+        if cause is None:
             ended = self._ended.get(automation_id)
             if ended is not None and began is not None and ended[0] >= began - END_SLACK_S:
-                run_id = ended[1]
-        if run_id is None:
+                cause = (ended[1], automation_id)
+        if cause is None:
+            others = [(other.active, ident) for ident, other in self.e.slots.items()
+                      if other.active]
+            last = self._last_end
+            if last is not None and began is not None and last[0] >= began - END_SLACK_S:
+                others.append((last[1], last[2]))
+            if others:
+                cause = max(others, key=lambda c: self._caused.get(c[0], (0, ()))[0])
+        if cause is None:
             return 0, ()
-        depth, chain = self._caused.get(run_id, (0, (automation_id,)))
+        depth, chain = self._caused.get(cause[0], (0, (cause[1],)))
         return depth + 1, chain
 
     def _run_changed(self, change: Change) -> None:
         if change.kind != "run_changed" or change.automation_id is None:
             return
         state = change.data.get("state")
-        if state in ("succeeded", "failed", "cancelled", "interrupted", "expired") and any(
-                k[0] == change.automation_id for k in self.watches):
-            self._ended[change.automation_id] = (time.monotonic(), change.run_id or "")
+        if state in ("succeeded", "failed", "cancelled", "interrupted", "expired"):
+            now = time.monotonic()
+            self._last_end = (now, change.run_id or "", change.automation_id)
+            if any(k[0] == change.automation_id for k in self.watches):
+                self._ended[change.automation_id] = (now, change.run_id or "")

@@ -159,6 +159,18 @@ class Sources:
             self._admitting = asyncio.get_running_loop().create_task(self._admit())
         return await asyncio.shield(future)
 
+    def _admit_alone(self, due: Due, item: tuple[str, Offer, asyncio.Future[Run | str]]
+                     ) -> None:
+        automation_id, offer, future = item
+        try:
+            admitted = self.e.timer.admit([due], self.e.clock.now())
+        except Exception as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        if not future.done():
+            future.set_result(admitted.answer((automation_id, offer.slot)))
+
     async def _admit(self) -> None:
         """Admit the offers waiting, one per automation per transaction (a second offer of
         the same automation then sees the first one's run, as ``overlap`` needs)."""
@@ -182,10 +194,14 @@ class Sources:
                 continue
             try:
                 admitted = self.e.timer.admit(dues, self.e.clock.now())
-            except Exception as exc:  # nothing was recorded: each offer hears why
-                for _, _, future in asked:
-                    if not future.done():
-                        future.set_exception(exc)
+            except Exception as exc:  # nothing was recorded: each offer alone, so one
+                if len(dues) == 1:    # that cannot be written costs only itself
+                    for _, _, future in asked:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                for due, item in zip(dues, asked):
+                    self._admit_alone(due, item)
                 continue
             for automation_id, offer, future in asked:
                 if not future.done():

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import h11
 
-from ..errors import Conflict, ErrandsError, NotFound
+from ..errors import Conflict, ErrandsError, InvalidInput, NotFound
+from ..jsondoc import loads
 from ..event_triggers import WebhookTrigger, members_of
 from ..ledger import Offer
 from ..records import Automation, Run
@@ -40,6 +41,7 @@ PATH = re.compile(r"/hooks/([A-Za-z0-9-]{1,64})/([a-z0-9][a-z0-9_-]{0,39})/?")
 KEY = re.compile(r"[\x21-\x7e]{1,200}")      # an Idempotency-Key: visible ASCII
 HEAD_LIMIT = 16 * 1024
 READ_TIMEOUT = 10.0
+MAX_CONNECTIONS = 64          # more at once are answered 503 and closed
 SERVER = b"Errands"
 
 
@@ -109,10 +111,13 @@ class WebhookSource:
 
     def changed(self, automation: Automation) -> None:
         """An automation was written (or deleted: ``automation.definition`` None)."""
-        if webhook_members(automation):
+        members = webhook_members(automation)
+        if members:
             self._users.add(automation.id)
         else:
             self._users.discard(automation.id)
+        for key in [k for k in self.hashes if k[0] == automation.id and k[1] not in members]:
+            del self.hashes[key]  # (its row went with the revision that removed it)
         if self._changing is not None and (self.server is None) == self.wanted():
             self._later(self.follow())
 
@@ -177,8 +182,14 @@ class WebhookSource:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._connections.add(task)
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
+        if len(self._connections) >= MAX_CONNECTIONS:  # (descriptors are for everyone)
+            writer.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json"
+                         b"\r\nconnection: close\r\ncontent-length: 64\r\n\r\n"
+                         b'{"error": {"code": "busy", "message": "too many connections"}}  ')
+            writer.close()
+            return
+        self._connections.add(task)
         try:
             while True:
                 try:
@@ -273,18 +284,19 @@ class WebhookSource:
         if length is not None and length.isdigit() and int(length) > trigger.max_body:
             raise _Refusal(413, "too_large", f"the body is {int(length)} bytes; at most "
                            f"{trigger.max_body}")
-        raw = await self._body(conn, reader, trigger.max_body)
-        try:
-            body = json.loads(raw) if raw.strip() else None
-        except (ValueError, UnicodeDecodeError):
-            raise _Refusal(400, "invalid_json", "the body is not JSON") from None
+        async with asyncio.timeout(READ_TIMEOUT):
+            raw = await self._body(conn, reader, trigger.max_body)
+        try:  # (the project's checked reader: depth, NaN, lone surrogates, duplicate keys)
+            body = loads(raw, "body", max_bytes=trigger.max_body) if raw.strip() else None
+        except InvalidInput as exc:
+            raise _Refusal(400, "invalid_json", str(exc)) from None
         key = headers.get(b"idempotency-key")
         if key is not None and not KEY.fullmatch(key.decode("latin-1")):
             raise _Refusal(400, "invalid_idempotency_key", "an Idempotency-Key is 1 to 200 "
                            "visible ASCII characters")
-        key_text = key.decode("ascii") if key is not None else secrets.token_hex(16)
-        if len(key_text) > 64:  # the slot's key stays short whatever the client sends
-            key_text = "sha256:" + hashlib.sha256(key_text.encode()).hexdigest()[:48]
+        key_text = "k:" + key.decode("ascii") if key is not None else "r:" + secrets.token_hex(16)
+        if len(key_text) > 66:  # the slot's key stays short whatever the client sends
+            key_text = "h:" + hashlib.sha256(key_text.encode()).hexdigest()[:48]
         now = self.e.clock.now()
         payload = {"body": body, "received_at": format_instant(now),
                    "idempotency_key": key.decode("ascii") if key is not None else None}
@@ -306,6 +318,8 @@ class WebhookSource:
             return 202, {"run_id": answer.id, "state": answer.state}
         if answer in ("duplicate", "skipped"):
             run = await self.e.read(self.e.store.run_in_slot, automation_id, offer.slot)
+            if run is None and answer == "duplicate":  # (its run was since let go of)
+                return 202, {"run_id": None, "state": None, "duplicate": True}
             if run is not None:
                 body = {"run_id": run.id, "state": run.state}
                 if answer == "duplicate":

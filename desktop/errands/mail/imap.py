@@ -4,6 +4,7 @@ deletes any. UIDs with the folder's UIDVALIDITY say which messages were seen (RF
 
 from __future__ import annotations
 
+import asyncio
 import re
 import ssl
 from dataclasses import dataclass
@@ -91,15 +92,17 @@ class Mailbox:
                                        f"(UID BODY.PEEK[]<0.{FETCH_BYTES}>)")
         if answer.result != "OK":
             raise MailError(f"the server refused to send messages of {self.folder!r}")
-        out: dict[int, dict[str, Any]] = {}
+        raw: dict[int, bytes] = {}
         uid: int | None = None
         for line in answer.lines:
             if isinstance(line, bytes):
                 found = re.search(rb"UID (\d+)", line)
                 uid = int(found.group(1)) if found else uid
             elif isinstance(line, bytearray) and uid is not None:
-                out[uid] = read_message(uid, bytes(line))
+                raw[uid] = bytes(line)
                 uid = None
+        # (parsing is the sender's to make slow: never on the loop)
+        out = await asyncio.to_thread(lambda: {u: read_message(u, b) for u, b in raw.items()})
         return [out.get(u, {"uid": u, "error": "the server sent nothing for it"}) for u in uids]
 
     @property
@@ -109,7 +112,6 @@ class Mailbox:
     async def wait(self, timeout: float) -> None:
         """Until the server tells of a change (IDLE) or ``timeout`` seconds pass."""
         if not self.can_idle:
-            import asyncio
             await asyncio.sleep(timeout)
             await self.client.noop()
             return
@@ -121,7 +123,6 @@ class Mailbox:
         finally:
             if self.client.has_pending_idle():
                 self.client.idle_done()
-            import asyncio
             await asyncio.wait_for(idle, TIMEOUT)
 
     async def close(self) -> None:

@@ -10,6 +10,18 @@ from typing import Any
 
 TEXT_LIMIT = 16_000          # characters of body text a run gets per message
 HEADER_LIMIT = 500
+HEADER_BYTES = 32 * 1024     # of the raw header block: decoding is superlinear in it
+
+
+def _cut_headers(raw: bytes) -> bytes:
+    """The message with its header block cut to ``HEADER_BYTES`` (at a line end) before it
+    is parsed: a header of thousands of encoded words would take minutes to decode."""
+    end = raw.find(b"\r\n\r\n")
+    end = raw.find(b"\n\n") if end < 0 else end
+    if end < 0 or end <= HEADER_BYTES:
+        return raw
+    cut = raw.rfind(b"\n", 0, HEADER_BYTES)
+    return raw[:max(cut, 0)] + b"\r\n" + raw[end:]
 
 
 def _header(message: EmailMessage, name: str) -> str:
@@ -38,7 +50,7 @@ def read_message(uid: int, raw: bytes) -> dict[str, Any]:
     """``{"uid", "from", "to", "subject", "date", "message_id", "text", "attachments"}``,
     or ``{"uid", "error"}`` for bytes that are not a message."""
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.default)
+        message = email.message_from_bytes(_cut_headers(raw), policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         if not message.keys():
             raise ValueError("no headers")

@@ -183,7 +183,7 @@ def write_event_file(payload: Any) -> tuple[str, str]:
     path = os.path.join(folder, "event.json")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(payload, out, ensure_ascii=False, indent=1)
+        json.dump(payload, out, ensure_ascii=True, indent=1)  # (any text, even a bad name)
         out.write("\n")
     return folder, path
 
