@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 RETRY_S = 60.0          # a folder that cannot be watched is tried again this often
 END_SLACK_S = 1.0       # changes this soon after a run's end are taken as its own
 WATCH_STEP_MS = 50
+STORED_FILES = 20_000   # the largest snapshot stored (see ``_state``)
 
 
 @dataclass
@@ -170,6 +171,11 @@ class FolderSource:
 
     @staticmethod
     def _state(watch: _Watch) -> dict[str, Any]:
+        """What is stored with each claim: the snapshot, up to ``STORED_FILES`` files (a
+        larger one would make every claim slow to write); beyond that, changes made while
+        Errands is closed are not looked for."""
+        if len(watch.snapshot) > STORED_FILES:
+            return {"path": watch.trigger.path, "files": None, "files_count": len(watch.snapshot)}
         return {"path": watch.trigger.path, "files": watch.snapshot}
 
     # ------------------------------------------------------------------ watching
