@@ -56,6 +56,8 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
                    help="fire when mail arrives for this mail account (errands mail)")
     p.add_argument("--mail-from", metavar="ADDRESS", help="only mail from this sender")
     p.add_argument("--mail-subject", metavar="TEXT", help="only mail whose subject has TEXT")
+    p.add_argument("--mail-batch", metavar="DURATION", help="at most one run per DURATION "
+                   "(10s to 7d; default 1h for an agent, 1m for others)")
     p.add_argument("--after-automation", metavar="ID", action="append",
                    help="fire when that automation's run ends (repeatable)")
     p.add_argument("--after-states", metavar="STATES",
@@ -183,8 +185,9 @@ def event_triggers(args: argparse.Namespace) -> list[dict[str, Any]]:
         out.append(doc)
     if args.on_webhook:
         out.append({"kind": "webhook"})
-    if (args.mail_from or args.mail_subject) and not args.on_mail:
-        raise InvalidInput("--mail-from" if args.mail_from else "--mail-subject",
+    if (args.mail_from or args.mail_subject or args.mail_batch) and not args.on_mail:
+        raise InvalidInput("--mail-from" if args.mail_from else "--mail-subject"
+                           if args.mail_subject else "--mail-batch",
                            "applies only to --on-mail", "with --on-mail ACCOUNT",
                            "--on-mail work --mail-from billing@example.com")
     if args.on_mail:
@@ -193,6 +196,8 @@ def event_triggers(args: argparse.Namespace) -> list[dict[str, Any]]:
             mail["sender"] = args.mail_from
         if args.mail_subject:
             mail["subject"] = args.mail_subject
+        if args.mail_batch:
+            mail["batch"] = args.mail_batch
         out.append(mail)
     if args.after_states and not args.after_automation:
         raise InvalidInput("--after-states", "applies only to --after-automation",
