@@ -3114,6 +3114,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
     <context>
         <name>TokenDialog</name>
         <message>
+            <source>A command that calls trigger %1</source>
+            <translation>Ein Befehl, der den Auslöser %1 aufruft</translation>
+        </message>
+        <message>
             <source>Address</source>
             <translation>Adresse</translation>
         </message>
@@ -3126,12 +3130,16 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>%1 kopieren</translation>
         </message>
         <message>
+            <source>Example</source>
+            <translation>Beispiel</translation>
+        </message>
+        <message>
             <source>Its web address</source>
             <translation>Ihre Webadresse</translation>
         </message>
         <message>
-            <source>Send a POST with a JSON body to this address to start it, with the header Authorization: Bearer and the token. The token is shown only now: copy it before closing.</source>
-            <translation>Senden Sie ein POST mit JSON-Inhalt an diese Adresse, um sie zu starten, mit dem Header Authorization: Bearer und dem Token. Das Token wird nur jetzt gezeigt: Kopieren Sie es vor dem Schließen.</translation>
+            <source>Send a POST with a JSON body to this address to start it, with the header “Authorization: Bearer TOKEN”. The token is shown only now: copy it before closing.</source>
+            <translation>Senden Sie ein POST mit JSON-Inhalt an diese Adresse, um sie zu starten, mit dem Header „Authorization: Bearer TOKEN“. Das Token wird nur jetzt gezeigt: Kopieren Sie es vor dem Schließen.</translation>
         </message>
         <message>
             <source>Token</source>

@@ -3100,6 +3100,10 @@ It is read again when it changes, or when you select it again.</source>
     <context>
         <name>TokenDialog</name>
         <message>
+            <source>A command that calls trigger %1</source>
+            <translation>调用触发器 %1 的命令</translation>
+        </message>
+        <message>
             <source>Address</source>
             <translation>地址</translation>
         </message>
@@ -3112,12 +3116,16 @@ It is read again when it changes, or when you select it again.</source>
             <translation>复制%1</translation>
         </message>
         <message>
+            <source>Example</source>
+            <translation>示例</translation>
+        </message>
+        <message>
             <source>Its web address</source>
             <translation>它的网址</translation>
         </message>
         <message>
-            <source>Send a POST with a JSON body to this address to start it, with the header Authorization: Bearer and the token. The token is shown only now: copy it before closing.</source>
-            <translation>向此地址发送带 JSON 正文的 POST 请求即可启动它，请附上请求头 Authorization: Bearer 和令牌。令牌只在此刻显示：关闭前请复制。</translation>
+            <source>Send a POST with a JSON body to this address to start it, with the header “Authorization: Bearer TOKEN”. The token is shown only now: copy it before closing.</source>
+            <translation>向此地址发送带 JSON 正文的 POST 请求即可启动它，请附上请求头“Authorization: Bearer TOKEN”。令牌只在此刻显示：关闭前请复制。</translation>
         </message>
         <message>
             <source>Token</source>

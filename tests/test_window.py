@@ -958,7 +958,8 @@ def test_a_web_address_added_in_the_form_shows_its_token_once(
                                  for x in QApplication.topLevelWidgets()), what="the token"))
     [dialog] = [x for x in QApplication.topLevelWidgets()
                 if isinstance(x, TokenDialog) and x.isVisible()]
-    url, token = (f.text() for f in dialog.fields)
+    url, token, example = (f.text() for f in dialog.fields)
+    assert example.startswith("curl -X POST") and token in example and url in example
     assert "/hooks/" in url and len(token) > 30
     copy = [b for b in dialog.findChildren(QPushButton) if b.text() == "Copy"][1]
     copy.click()

@@ -191,6 +191,7 @@ class FolderDialog(_Dialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Watch a folder"), parent)
+        self.setMinimumWidth(520)
         self.path = QLineEdit()
         self.path.setAccessibleName(self.tr("Folder to watch"))
         self.path.setPlaceholderText(self.tr("/home/me/Downloads"))
@@ -242,6 +243,7 @@ class MailDialog(_Dialog):
     def __init__(self, accounts: list[str], parent: QWidget | None = None,
                  tester: Callable[[str], Awaitable[str]] | None = None) -> None:
         super().__init__(self.tr("New mail"), parent)
+        self.setMinimumWidth(460)
         self.tester = tester
         self.account = QComboBox()
         self.account.setAccessibleName(self.tr("Mail account"))
@@ -305,6 +307,7 @@ class AfterDialog(_Dialog):
     def __init__(self, automations: list[tuple[str, str]], parent: QWidget | None = None
                  ) -> None:
         super().__init__(self.tr("Another automation's end"), parent)
+        self.setMinimumWidth(480)
         self.automation = QComboBox()
         self.automation.setAccessibleName(self.tr("Automation"))
         for ident, title in sorted(automations, key=lambda a: a[1].lower()):
