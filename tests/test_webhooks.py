@@ -248,3 +248,22 @@ async def test_too_many_connections_are_turned_away(real: Real) -> None:
     async with httpx.AsyncClient() as client:
         fine = await client.post(url, json={}, headers=bearer(token))
     assert fine.status_code == 202
+
+
+async def test_a_large_body_is_kept_as_a_file_and_the_run_gets_all_of_it(
+        real: Real, tmp_path) -> None:
+    out = tmp_path / "seen.json"
+    a, url, token = await hooked(real, f'cp "$ERRANDS_EVENT_FILE" {out}',
+                                 [{"id": "deploy", "kind": "webhook"}])
+    body = {"rows": ["x" * 100 for _ in range(1500)]}   # about 160 KB
+    async with httpx.AsyncClient() as client:
+        answer = await client.post(url, json=body, headers=bearer(token))
+    assert answer.status_code == 202
+    await until(lambda: real.ended(a), "the run")
+    [run] = real.ended(a)
+    assert run.state == "succeeded" and set(run.payload) == {"artifact", "digest", "size"}
+    assert (real.data / run.payload["artifact"]).stat().st_mode & 0o777 == 0o600
+    import json
+    assert json.loads(out.read_text())["body"] == body
+    await real.engine.commands.delete(a)
+    await until(lambda: not (real.data / "events" / a).exists(), "the files gone")

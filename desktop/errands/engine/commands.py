@@ -278,6 +278,9 @@ class Commands:
             held = self.e.slots.pop(automation_id, None)
             if held is not None:  # its trigger sources let go of it
                 self.e.sources.changed(replace(held.automation, definition=None))
+            from ..event_artifacts import forget
+            asyncio.get_running_loop().run_in_executor(None, forget, self.e.data_dir,
+                                                       automation_id)
             self.e.events.publish("automation_deleted", automation_id=automation_id)
 
         return await self.e.write(lambda: self.e.catalog.delete(automation_id, actor=actor),

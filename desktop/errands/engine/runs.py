@@ -311,6 +311,10 @@ class Runs:
                             data={"state": "running", "attempt": attempt})
         d = claimed or automation.definition  # a resumed run's, as it was claimed
         workdir = Path(d.workdir) if d.workdir else workspace_path(self.e.data_dir, automation.id)
+        event = started.payload
+        if isinstance(event, dict) and "artifact" in event:  # (stored as a file: read back)
+            from ..event_artifacts import load
+            event = await asyncio.to_thread(load, self.e.data_dir, event)
         mail = None
         if d.runner.kind == "agent":  # (the mail tools' account: a read, off the loop)
             mail = await self.e.read(mail_access, self.e.store, self.e.data_dir, d,
@@ -339,7 +343,7 @@ class Runs:
                           on_started=on_started, revision=started.revision,
                           session=transcript, resume=resume, services=self.e.services,  # type: ignore[arg-type]
                           data_dir=self.e.data_dir, on_output=self._live(run_id, attempt),
-                          trigger=started.fired_by(), event=started.payload, mail=mail)
+                          trigger=started.fired_by(), event=event, mail=mail)
 
     def _transcript_grew(self, automation_id: str, run_id: str) -> None:
         self.e.events.publish("run_changed", automation_id=automation_id, run_id=run_id,

@@ -153,6 +153,14 @@ class Sources:
         if self.e.stopping:
             raise Conflict("stopping", "Errands is quitting; the event was not admitted")
         await self.e.slot(automation_id)  # (NotFound for one that does not exist)
+        if offer.payload is not None:  # (a large one as a file: the database stays small)
+            from dataclasses import replace
+
+            from ..event_artifacts import store_if_large
+            stored = await asyncio.to_thread(store_if_large, self.e.data_dir, automation_id,
+                                             offer.payload)
+            if stored is not offer.payload:
+                offer = replace(offer, payload=stored)
         future: asyncio.Future[Run | str] = asyncio.get_running_loop().create_future()
         self._offers.append((automation_id, offer, future))
         if self._admitting is None or self._admitting.done():

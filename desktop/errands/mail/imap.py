@@ -130,10 +130,15 @@ class Mailbox:
 
 
 async def _close(client: Any) -> None:
+    """Log out, then close the connection (the server may leave it open after LOGOUT)."""
     try:
         await client.logout()
     except Exception:
         pass
+    transport = getattr(getattr(client, "protocol", None), "transport", None)
+    if transport is not None and not transport.is_closing():
+        transport.close()
+        await asyncio.sleep(0)  # (the transport finishes closing on the next turn)
 
 
 async def check(account: MailAccount, password: str, folder: str = "INBOX") -> str:

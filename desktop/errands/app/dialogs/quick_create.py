@@ -493,15 +493,19 @@ class QuickCreateFlow(QObject):
                 self.dialog.show_refusal(refusal_words(refused) + "\n" + self.tr(
                     "The model could not draft it: %1").replace("%1", message))
                 return None
+        # (asked before the card is shown, so the card and its note come in one step: a
+        # newer draft cancelling this one in between cannot leave the note out)
+        agent = result.definition.runner.kind == "agent"
+        missing = agent and not await self.has_model()
         self.dialog.show_draft(result)
+        if agent:
+            self.dialog.card.set_needs_model(missing)
         if result.folder is not None:   # asked at once (Ctrl+Enter cannot skip it) ...
             card = self.dialog.card
             card.ask_folder(result.folder.words, None)
             guess = await asyncio.to_thread(resolve_folder, result.folder)
             if guess and card.asking_folder and not card.folder_edit.text():
                 card.folder_edit.setText(guess)   # ... and filled in once known
-        if result.definition.runner.kind == "agent":
-            self.dialog.card.set_needs_model(not await self.has_model())
         return result
 
     def _refusal_text(self, refused: InvalidInput) -> tuple[str, bool]:
