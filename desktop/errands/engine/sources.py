@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import Conflict, InvalidInput
+from ..event_artifacts import store_if_large
 from ..ledger import Due, Offer
 from ..records import Automation, Run
 
@@ -154,9 +156,6 @@ class Sources:
             raise Conflict("stopping", "Errands is quitting; the event was not admitted")
         await self.e.slot(automation_id)  # (NotFound for one that does not exist)
         if offer.payload is not None:  # (a large one as a file: the database stays small)
-            from dataclasses import replace
-
-            from ..event_artifacts import store_if_large
             stored = await asyncio.to_thread(store_if_large, self.e.data_dir, automation_id,
                                              offer.payload)
             if stored is not offer.payload:
