@@ -277,6 +277,7 @@ class FolderSource:
                       kind="folder", depth=depth, chain=chain, state=self._state(watch),
                       skip=skip)
         try:
+            offer = await self.e.sources.stored(watch.automation_id, offer)
             answer = await self.e.sources.offer(watch.automation_id, offer)
         except Exception as exc:
             if not self.e.stopping:

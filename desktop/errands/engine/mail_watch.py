@@ -207,6 +207,7 @@ class MailSource:
         offer = Offer("mail", f"{watch.trigger_id}:{box.uidvalidity}:{taken[0]}-{top}", now,
                       payload, trigger_id=watch.trigger_id, kind="mail", state=moved)
         try:
+            offer = await self.e.sources.stored(watch.automation_id, offer)
             await self.e.sources.offer(watch.automation_id, offer)
         except Exception as exc:
             if not self.e.stopping:

@@ -155,11 +155,6 @@ class Sources:
         if self.e.stopping:
             raise Conflict("stopping", "Errands is quitting; the event was not admitted")
         await self.e.slot(automation_id)  # (NotFound for one that does not exist)
-        if offer.payload is not None:  # (a large one as a file: the database stays small)
-            stored = await asyncio.to_thread(store_if_large, self.e.data_dir, automation_id,
-                                             offer.payload)
-            if stored is not offer.payload:
-                offer = replace(offer, payload=stored)
         future: asyncio.Future[Run | str] = asyncio.get_running_loop().create_future()
         self._offers.append((automation_id, offer, future))
         if self._admitting is None or self._admitting.done():
@@ -177,6 +172,15 @@ class Sources:
             return
         if not future.done():
             future.set_result(admitted.answer((automation_id, offer.slot)))
+
+    async def stored(self, automation_id: str, offer: Offer) -> Offer:
+        """``offer`` with a large payload kept as a file (the sources whose payloads can
+        grow large ask, off the loop, before they offer: the database stays small)."""
+        if offer.payload is None:
+            return offer
+        kept = await asyncio.to_thread(store_if_large, self.e.data_dir, automation_id,
+                                       offer.payload)
+        return offer if kept is offer.payload else replace(offer, payload=kept)
 
     async def _admit(self) -> None:
         """Admit the offers waiting, one per automation per transaction (a second offer of

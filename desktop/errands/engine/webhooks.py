@@ -303,6 +303,7 @@ class WebhookSource:
         offer = Offer("webhook", f"{trigger_id}:{key_text}", now, payload,
                       trigger_id=trigger_id, kind="webhook")
         try:
+            offer = await self.e.sources.stored(automation_id, offer)
             answer = await self.e.sources.offer(automation_id, offer)
         except NotFound:
             raise _Refusal(404, "not_found", "no automation has this webhook trigger") from None
