@@ -204,7 +204,10 @@ def describe(trigger: Trigger) -> str:
         return _monthly_words(trigger)
     if isinstance(trigger, FolderTrigger):
         globs = f" ({', '.join(trigger.include)})" if trigger.include else ""
-        return f"When a file changes in {trigger.path}{globs}"
+        what = {("created",): "When a file is added to", ("created", "moved"):
+                "When a file is added to", ("deleted",): "When a file is removed from"}.get(
+            trigger.changes, "When a file changes in")
+        return f"{what} {trigger.path}{globs}"
     if isinstance(trigger, WebhookTrigger):
         return "When its web address is called"
     if isinstance(trigger, MailTrigger):

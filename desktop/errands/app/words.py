@@ -502,6 +502,7 @@ def event_words(trigger: Trigger, title_of: Callable[[str], str | None] | None =
     """An event trigger in words: "When a file changes in ~/Downloads (*.pdf)"."""
     if isinstance(trigger, FolderTrigger):
         what = {("created",): tr("When a file is added to %1"),
+                ("created", "moved"): tr("When a file is added to %1"),
                 ("deleted",): tr("When a file is removed from %1")}.get(
             trigger.changes, tr("When a file changes in %1"))
         text = what.replace("%1", home_short(trigger.path))
