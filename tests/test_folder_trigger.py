@@ -178,3 +178,17 @@ async def test_two_automations_writing_into_each_others_folders_stop_at_the_boun
     await until(stopped, "the cascade bound", within=40)
     ran = [r for r in real.runs(a) + real.runs(b) if r.state == "succeeded"]
     assert len(ran) <= 4
+
+
+async def test_an_automation_edited_to_a_clock_alone_stops_watching(real: Real,
+                                                                    tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    a = await real.add("was watching", "true", folder_trigger(inbox))
+    await real.restart()           # (held from the start, not from a write)
+    await watching(real, a)
+    doc = real.store.get(a).definition.to_dict()
+    doc.pop("triggers")
+    doc["trigger"] = {"kind": "manual"}
+    await real.engine.commands.revise(a, doc)
+    await until(lambda: not any(k[0] == a for k in source(real).watches), "watching stops")

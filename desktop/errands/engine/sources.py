@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import Conflict, InvalidInput
 from ..event_artifacts import store_if_large
+from ..event_triggers import EVENT_KINDS
 from ..ledger import Due, Offer
 from ..records import Automation, Run
 
@@ -93,6 +94,11 @@ SOURCES: dict[str, Callable[[Engine], TriggerSource]] = {
     "folder": _folder, "mail": _mail}
 
 
+def _eventful(automation: Automation) -> bool:
+    d = automation.definition
+    return d is not None and (d.trigger.kind == "set" or d.trigger.kind in EVENT_KINDS)
+
+
 class Sources:
     """The engine's trigger sources, one of each registered kind, started in order and
     stopped in reverse; and the one way a source other than the clock fires an
@@ -102,15 +108,27 @@ class Sources:
         self.e = engine
         self.all: list[TriggerSource] = [make(engine) for make in SOURCES.values()]
         self.kinds = {source.kind: source for source in self.all}
+        self._eventful: set[str] = set()   # automations with an event trigger or a set
         self._offers: list[tuple[str, Offer, asyncio.Future[Run | str]]] = []
         self._admitting: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        self._eventful = {slot.automation.id for slot in self.e.slots.values()
+                          if _eventful(slot.automation)}
         for source in self.all:
             await source.start()
 
     def changed(self, automation: Automation) -> None:
-        """An automation was written: each source that watches definitions hears it."""
+        """An automation was written: each source that watches definitions hears it (one
+        that has, and had, only clock triggers concerns none of them: a burst's closes
+        pass here a thousand times)."""
+        eventful = _eventful(automation)
+        if not eventful and automation.id not in self._eventful:
+            return
+        if eventful:
+            self._eventful.add(automation.id)
+        else:
+            self._eventful.discard(automation.id)
         for source in self.all:
             changed = getattr(source, "changed", None)
             if changed is not None:
