@@ -64,7 +64,8 @@ class FolderSource:
         self._caused: dict[str, tuple[int, tuple[str, ...]]] = {}   # run -> depth, chain
         self._ended: dict[str, tuple[float, str]] = {}  # automation -> (when, run)
         self._last_end: tuple[float, str, str] | None = None  # any run: when, run, automation
-        self._untap: Any = None
+        self._untap: Any = None          # listening to run ends: only while something is watched
+        self._started = False
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lifecycle
@@ -72,19 +73,21 @@ class FolderSource:
     async def start(self) -> None:
         if not self.e.automatic:
             return
-        self._untap = self.e.events.tap(self._run_changed)
+        self._started = True
         for slot in list(self.e.slots.values()):
             await self._follow(slot.automation, at_start=True)
 
     async def stop(self) -> None:
+        self._started = False
         if self._untap is not None:
             self._untap()
+            self._untap = None
         for key in list(self.watches):
             await self._unwatch(key)
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def changed(self, automation: Automation) -> None:
-        if not self.e.automatic or self._untap is None or self.e.stopping:
+        if not self.e.automatic or not self._started or self.e.stopping:
             return
         wanted = self._wanted(automation)
         held = {k: w for k, w in self.watches.items() if k[0] == automation.id}
@@ -130,6 +133,8 @@ class FolderSource:
         automation_id, trigger_id = key
         watch = _Watch(automation_id, trigger_id, trigger)
         self.watches[key] = watch
+        if self._untap is None:  # (run ends matter once a folder is watched)
+            self._untap = self.e.events.tap(self._run_changed)
         try:
             stored = await self.e.read(self.e.store.trigger_state, automation_id, trigger_id)
             snapshot, _ = await asyncio.to_thread(folder_changes.scan, trigger)
