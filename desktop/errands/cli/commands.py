@@ -131,6 +131,16 @@ def add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _token_here(catalog: Any, automation_id: str, trigger_id: str) -> dict[str, str]:
+    """A new webhook token made in this process (no engine runs): its hash stored."""
+    from ..engine.webhooks import address, new_token
+    token, digest = new_token()
+    catalog.store.set_webhook_hash(automation_id, trigger_id, digest, catalog.clock())
+    port = int(catalog.store.settings().get("webhook_port"))
+    return {"trigger": trigger_id, "url": address(port, automation_id, trigger_id),
+            "token": token}
+
+
 def _with_webhooks(doc: dict[str, Any], automation: Any,
                    hooks: list[dict[str, str]]) -> dict[str, Any]:
     """An automation with webhook triggers is answered with ``webhooks``: a token for each
@@ -172,16 +182,9 @@ def _issue_webhooks(args: argparse.Namespace, catalog: Any, automation: Any
         if (automation.id, trigger_id) in have:
             continue
 
-        def local(trigger_id: str = trigger_id) -> dict[str, str]:
-            from ..engine.webhooks import address, new_token
-            token, digest = new_token()
-            catalog.store.set_webhook_hash(automation.id, trigger_id, digest, catalog.clock())
-            port = int(catalog.store.settings().get("webhook_port"))
-            return {"trigger": trigger_id, "url": address(port, automation.id, trigger_id),
-                    "token": token}
-
         reply = perform(_dir(args), "webhook_token", {"id": automation.id,
-                                                      "trigger": trigger_id}, local)
+                                                      "trigger": trigger_id},
+                        lambda t=trigger_id: _token_here(catalog, automation.id, t))
         out.append({k: reply[k] for k in ("trigger", "url", "token")})
     return out
 
@@ -455,7 +458,7 @@ def webhook(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     ident = catalog.store.resolve_id(args.id)
     automation = catalog.store.get(ident)
-    from ..engine.webhooks import address, new_token, webhook_members
+    from ..engine.webhooks import address, webhook_members
     members = webhook_members(automation)
     if args.rotate is not None:
         if args.rotate not in members:
@@ -464,14 +467,8 @@ def webhook(args: argparse.Namespace) -> int:
                                                                   "(it has none)"),
                                members[0] if members else "webhook", reason="not_found")
 
-        def local() -> dict[str, str]:
-            token, digest = new_token()
-            catalog.store.set_webhook_hash(ident, args.rotate, digest, catalog.clock())
-            port = int(catalog.store.settings().get("webhook_port"))
-            return {"trigger": args.rotate, "url": address(port, ident, args.rotate),
-                    "token": token}
-
-        reply = perform(_dir(args), "webhook_token", {"id": ident, "trigger": args.rotate}, local)
+        reply = perform(_dir(args), "webhook_token", {"id": ident, "trigger": args.rotate},
+                        lambda: _token_here(catalog, ident, args.rotate))
         hook = {k: reply[k] for k in ("trigger", "url", "token")}
         emit(args, hook, render.webhook_tokens([hook]).lstrip("\n"))
         return 0

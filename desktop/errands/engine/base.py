@@ -7,11 +7,14 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..paths import private_dir
 from ..records import Automation
 from ..runners.contract import Outcome
+
+if TYPE_CHECKING:
+    from .core import Engine
 
 log = logging.getLogger(__name__)
 
@@ -57,3 +60,14 @@ def make_folders(folders: list[Path]) -> None:
             private_dir(folder)
         except OSError:
             pass
+
+
+def say_trouble(engine: Engine, automation_id: str, what: str, problem: str) -> None:
+    """A trigger that cannot watch what it should: logged, and one inbox item (kind
+    ``trigger_problem``) titled "<automation>: <what>"."""
+    slot = engine.slots.get(automation_id)
+    title = slot.automation.title if slot is not None else automation_id
+    log.warning("%s: %s: %s", title, what, problem)
+    engine.ledger.attention(kind="trigger_problem", title=f"{title}: {what}", body=problem,
+                            now=engine.clock.now(), automation_id=automation_id, run_id=None)
+    engine.events.publish("attention_raised", automation_id=automation_id)

@@ -28,6 +28,7 @@ from .. import folder_changes
 from ..event_triggers import FolderTrigger, members_of
 from ..ledger import Offer
 from ..records import Automation, Run
+from .base import say_trouble
 
 if TYPE_CHECKING:
     from .core import Engine
@@ -157,15 +158,8 @@ class FolderSource:
         """A folder that cannot be watched: said once in the inbox, tried again later."""
         key = (watch.automation_id, watch.trigger_id)
         if self.problems.get(key) != problem:
-            slot = self.e.slots.get(watch.automation_id)
-            title = slot.automation.title if slot is not None else watch.automation_id
-            log.warning("folder trigger of %s: %s", title, problem)
-            self.e.ledger.attention(kind="trigger_problem", title=f"{title}: a folder "
-                                    "cannot be watched", body=f"{problem}; Errands tries "
-                                    f"again every {RETRY_S:.0f} seconds",
-                                    now=self.e.clock.now(), automation_id=watch.automation_id,
-                                    run_id=None)
-            self.e.events.publish("attention_raised", automation_id=watch.automation_id)
+            say_trouble(self.e, watch.automation_id, "a folder cannot be watched",
+                        f"{problem}; Errands tries again every {RETRY_S:.0f} seconds")
         self.problems[key] = problem
 
         def again() -> None:

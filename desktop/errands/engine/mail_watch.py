@@ -26,6 +26,7 @@ from ..errors import ErrandsError
 from ..event_triggers import MailTrigger, members_of
 from ..ledger import Offer
 from ..records import Automation
+from .base import say_trouble
 from ..timeutil import format_instant, parse_instant
 
 if TYPE_CHECKING:
@@ -228,11 +229,5 @@ class MailSource:
         if watch.stop.is_set() or (say_once and self.problems.get(key) == problem):
             return
         self.problems[key] = problem
-        slot = self.e.slots.get(watch.automation_id)
-        title = slot.automation.title if slot is not None else watch.automation_id
-        log.warning("mail trigger of %s: %s", title, problem)
-        self.e.ledger.attention(kind="trigger_problem", title=f"{title}: mail from "
-                                f"{watch.trigger.account} cannot be read", body=problem,
-                                now=self.e.clock.now(), automation_id=watch.automation_id,
-                                run_id=None)
-        self.e.events.publish("attention_raised", automation_id=watch.automation_id)
+        say_trouble(self.e, watch.automation_id,
+                    f"mail from {watch.trigger.account} cannot be read", problem)

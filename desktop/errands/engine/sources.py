@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .core import Engine
 
 
+
 class TriggerSource(Protocol):
     """One kind of trigger: started once the engine's memory is loaded, stopped before
     its runs are; it tells the engine of fires through the engine's parts."""
