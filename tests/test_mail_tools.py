@@ -130,3 +130,21 @@ async def test_a_continuing_conversation_stays_untrusted_after_an_event(
     results = [m["content"] for m in h.server.requests[-1]["messages"] if m["role"] == "tool"]
     assert "untrusted_ok" in results[-2] and "never sends mail" in results[-1]
     assert smtp.messages == []
+
+
+async def test_a_dry_run_sends_nothing_and_a_deny_rule_beats_an_allowed_recipient(
+        h: AgentHarness, dovecot: Dovecot, smtp: Smtp) -> None:
+    account(h.store, h.tmp_path, dovecot, smtp, h.clock.now())
+    h.server.play(call("send_mail", {"to": [USER], "subject": "x", "body": "y"}), say("ok"))
+    a = await h.agent("dry")
+    dry = await h.run(a, dry_run=True)
+    assert dry.state == "succeeded" and smtp.messages == []
+    assert "would send" in last_tool_result(h.server)
+    h.server.play(call("send_mail", {"to": ["team@example.com"], "subject": "x",
+                                     "body": "y"}), say("ok"))
+    b = await h.agent("denied", permissions={
+        "email_allowed_recipients": ["team@example.com"],
+        "rules": [{"tool": "send_mail", "pattern": "*", "action": "deny"}]})
+    run = await h.run(b)
+    assert run.state == "succeeded" and smtp.messages == []
+    assert "Denied" in last_tool_result(h.server)

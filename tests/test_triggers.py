@@ -396,3 +396,14 @@ def test_a_header_of_thousands_of_encoded_words_is_cut_before_it_is_decoded() ->
     message = read_message(7, raw)
     assert time.perf_counter() - began < 5  # (it took 30 s before the cut)
     assert message["from"] == "a@example.com" and message["text"].strip() == "the body"
+
+
+async def test_two_triggers_on_one_upstream_make_one_run(h: Harness) -> None:
+    up = await h.add("upstream", MANUAL)
+    down = await h.add("twice over", [{"id": "ok", **after(up, "succeeded")},
+                                      {"id": "any", **after(up, "any")}])
+    await h.engine.commands.run_now(up)
+    for _ in range(4):
+        await h.clock.settle()
+    assert h.states(up) == ["succeeded"] and h.states(down) == ["succeeded"]
+    assert h.runs(down)[0].fired_by()["id"] == "ok"

@@ -115,13 +115,3 @@ def waits_for_events(trigger: "Trigger") -> bool:
     """Whether some member fires on events: such an automation never completes for want
     of clock fires."""
     return any(m.trigger.kind in EVENT_KINDS for m in members_of(trigger))
-
-
-def default_ids(kinds: list[str]) -> list[str]:
-    """Ids for members given none: the kind, then ``kind-2``, ``kind-3`` …"""
-    seen: dict[str, int] = {}
-    out = []
-    for kind in kinds:
-        seen[kind] = seen.get(kind, 0) + 1
-        out.append(kind if seen[kind] == 1 else f"{kind}-{seen[kind]}")
-    return out

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 SPECS: dict[str, ToolSpec] = {**FAMILY_SPECS, **CONTROL_SPECS}
 TOOL_SCHEMAS = [SPECS[name].schema() for name in sorted(SPECS)]
-DRY_EFFECTS = ("write", "exec", "network", "notify", "automate")
+DRY_EFFECTS = ("write", "exec", "network", "notify", "automate", "send")
 EVENT_TEXT_LIMIT = 32_000
 
 
@@ -227,28 +227,28 @@ class AgentLoop:
     def from_mail(self) -> bool:
         return (self.ctx.trigger or {}).get("kind") == "mail" or self.mail_tainted
 
-    def _mail_verdict(self, tool: str, args: dict[str, Any]) -> Verdict | None:
-        """What mail changes: a run started by mail never sends, and runs no command, no
+    def _mail_denial(self, tool: str) -> Verdict | None:
+        """What mail forbids: a run started by mail never sends, and runs no command, no
         network and no automating unless the automation names the tool in
-        ``permissions.untrusted_ok`` (seed 000, "Tool approval"); mail to the user's own
-        address or an allowed recipient goes unasked."""
+        ``permissions.untrusted_ok`` (seed 000, "Tool approval")."""
         if self.from_mail and tool == "send_mail":
             return Verdict("deny", "a run started by mail never sends mail")
         if self.from_mail and tool in permissions.ESCALATED_TOOLS \
                 and tool not in self.ctx.definition.permissions.untrusted_ok:
             return Verdict("deny", f"a run started by mail may not use {tool} unless the "
                            "automation names it in permissions.untrusted_ok")
-        if tool == "send_mail":  # (to the user, even after untrusted text: nothing leaks)
-            access = self.env.mail
-            try:
-                to = mail_recipients(args.get("to"))
-            except ToolError:
-                return None
-            if access is not None and access.account is not None \
-                    and access.recipients_allowed(to):
-                return Verdict("allow", "to your own address or a recipient this automation "
-                               "allows (permissions.email_allowed_recipients)")
         return None
+
+    def _to_allowed(self, args: dict[str, Any]) -> bool:
+        """Whether mail goes only to the user's own address or an allowed recipient: then
+        what would ask is allowed (what the rules deny stays denied)."""
+        access = self.env.mail
+        try:
+            to = mail_recipients(args.get("to"))
+        except ToolError:
+            return False
+        return access is not None and access.account is not None \
+            and access.recipients_allowed(to)
 
     def _step_cap(self) -> Outcome:
         cap = self.ctx.definition.policy.max_steps
@@ -280,10 +280,13 @@ class AgentLoop:
             self._result(call, ToolResult(f"Error: {exc.strerror or exc}; the files changed "
                                           "while the path was checked"))
             return None
-        verdict = self._mail_verdict(spec.name, args) or permissions.decide(
+        verdict = self._mail_denial(spec.name) or permissions.decide(
             spec, args, global_rules=self._global_rules(),
             permissions=self.ctx.definition.permissions, untrusted=self.untrusted,
             subject=subject)
+        if verdict.action == "ask" and spec.name == "send_mail" and self._to_allowed(args):
+            verdict = Verdict("allow", "to your own address or a recipient this automation "
+                              "allows (permissions.email_allowed_recipients)")
         if verdict.action == "deny":
             self._result(call, ToolResult(f"Denied by the user's rules ({verdict.reason})."))
             return None

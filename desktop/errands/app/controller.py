@@ -563,12 +563,8 @@ class WindowController(QObject):
         box.open()
 
     async def _rotate(self, automation_id: str) -> None:
-        try:
-            hooks = (await self.api.webhooks(automation_id)).value
-            issued = [(await self.api.webhook_token(automation_id, h["trigger"])).value
-                      for h in hooks]
-        except ErrandsError as exc:
-            self.window.statusBar().showMessage(str(exc), 10000)
+        issued = await self._issue_tokens(automation_id, only_new=False)
+        if not issued:
             return
         from .dialogs.webhook_token import TokenDialog
         dialog = TokenDialog(issued, self.window)
@@ -738,15 +734,23 @@ class WindowController(QObject):
             await self._new_webhook_tokens(automation.id)
         self.spawn(go())
 
-    async def _new_webhook_tokens(self, automation_id: str) -> None:
-        """Each webhook trigger without a token gets one, shown once (``TokenDialog``)."""
+    async def _issue_tokens(self, automation_id: str, *, only_new: bool
+                            ) -> list[dict[str, str]]:
+        """New tokens for its webhook triggers (those without one, or all): what was issued,
+        even when an error stopped the rest (said in the status bar)."""
+        issued: list[dict[str, str]] = []
         try:
-            hooks = (await self.api.webhooks(automation_id)).value
-            issued = [(await self.api.webhook_token(automation_id, h["trigger"])).value
-                      for h in hooks if not h["has_token"]]
+            for hook in (await self.api.webhooks(automation_id)).value:
+                if not only_new or not hook["has_token"]:
+                    issued.append((await self.api.webhook_token(automation_id,
+                                                                hook["trigger"])).value)
         except ErrandsError as exc:
             self.window.statusBar().showMessage(str(exc), 10000)
-            return
+        return issued
+
+    async def _new_webhook_tokens(self, automation_id: str) -> None:
+        """Each webhook trigger without a token gets one, shown once (``TokenDialog``)."""
+        issued = await self._issue_tokens(automation_id, only_new=True)
         if issued:
             from .dialogs.webhook_token import TokenDialog
             dialog = TokenDialog(issued, self.window)

@@ -75,8 +75,9 @@ class FolderSource:
         if not self.e.automatic:
             return
         self._started = True
-        for slot in list(self.e.slots.values()):
-            await self._follow(slot.automation, at_start=True)
+        for slot in list(self.e.slots.values()):  # (scanned after the start, not in it)
+            if self._wanted(slot.automation):
+                self._later(self._follow(slot.automation, at_start=True))
 
     async def stop(self) -> None:
         self._started = False
@@ -265,7 +266,7 @@ class FolderSource:
         slot = self.e.slots.get(watch.automation_id)
         if slot is None or slot.automation.definition is None:
             return True
-        depth, chain = self._cause(watch.automation_id, began)
+        depth, chain = await self._cause(watch.automation_id, began)
         payload = folder_changes.payload(watch.trigger, changes, while_closed)
         now = self.e.clock.now()
         skip = None
@@ -289,7 +290,8 @@ class FolderSource:
                     del self._caused[old]
         return True
 
-    def _cause(self, automation_id: str, began: float | None) -> tuple[int, tuple[str, ...]]:
+    async def _cause(self, automation_id: str, began: float | None
+                     ) -> tuple[int, tuple[str, ...]]:
         """The cascade depth of changes that began at ``began``: one more than that of the
         run that most likely made them: the automation's own run then active (or just
         ended), else the deepest run of any automation then active or just ended (so two
@@ -311,7 +313,16 @@ class FolderSource:
                 cause = max(others, key=lambda c: self._caused.get(c[0], (0, ()))[0])
         if cause is None:
             return 0, ()
-        depth, chain = self._caused.get(cause[0], (0, (cause[1],)))
+        known = self._caused.get(cause[0])
+        if known is None:  # started by something else (an end, a webhook): its own depth
+            try:
+                run = await self.e.read(self.e.store.get_run, cause[0])
+            except Exception:  # (gone meanwhile: counted as started by a person)
+                run = None
+            fired = run.fired_by() if run is not None else {}
+            known = (int(fired.get("depth") or 0),
+                     (*[str(c) for c in fired.get("chain") or ()], cause[1]))
+        depth, chain = known
         return depth + 1, chain
 
     def _run_changed(self, change: Change) -> None:

@@ -57,7 +57,10 @@ class FollowSource:
 
     def changed(self, automation: Automation) -> None:
         """An automation was written: the index follows when it is, or was, a follower."""
-        if automation.id in self._followers or _follows(automation):
+        now = sorted(_follows(automation))
+        held = sorted((upstream, entry) for upstream, entries in self._index.items()
+                      for entry in entries if entry[0] == automation.id)
+        if now != held:
             self.reindex()
 
     def reindex(self) -> None:

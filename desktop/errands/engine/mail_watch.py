@@ -136,8 +136,10 @@ class MailSource:
                 account = await self.e.read(self.e.store.mail_account, watch.trigger.account)
                 password = await asyncio.to_thread(get_password, self.e.data_dir, account.name)
                 box = await Mailbox.open(account, password, watch.trigger.folder)
-            except (ErrandsError, MailError, OSError) as exc:
-                await self._trouble(watch, str(exc))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # (what could not be opened is said, then tried again)
+                await self._trouble(watch, str(exc) or type(exc).__name__)
                 await self._sleep(watch, pause)
                 pause = min(pause * 2, RETRY_MAX_S)
                 continue

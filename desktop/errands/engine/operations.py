@@ -13,12 +13,12 @@ Errands does on its own and no client may claim it.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from ..actors import CLIENT_ACTORS
 from ..errors import ErrandsError, InvalidInput
+from ..event_triggers import TRIGGER_ID as TRIGGER_ID_PATTERN, TRIGGER_ID_TEXT
 from ..records import DECISION_KINDS, Decision
 from ..timeutil import format_instant
 from .api import Api, Stamped, Subscription
@@ -53,9 +53,8 @@ AUTOMATION_ID = Shape("an automation id: a string of 1 to 64 characters",
                       "3f2a91c0-5b7e-4c1d-9a0e-2f6d8b1c4e7a", _text(64))
 REQUEST_ID = Shape("a string of 1 to 200 characters, or null",
                    "nightly-2026-03-30", _text(200))
-TRIGGER_ID = Shape("a trigger's id: 1 to 40 lower-case letters, digits, - or _", "deploy",
-                   lambda v: isinstance(v, str) and bool(re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}",
-                                                                      v)))
+TRIGGER_ID = Shape("a trigger's id (or a mail account's name): " + TRIGGER_ID_TEXT, "deploy",
+                   lambda v: isinstance(v, str) and bool(TRIGGER_ID_PATTERN.fullmatch(v)))
 MAIL_ACCOUNT = Shape("a mail account (a JSON object)", '{"name": "work", "address": '
                      '"me@example.com", "imap_host": "imap.example.com"}',
                      lambda v: isinstance(v, dict))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from ..errors import Conflict, InvalidInput
+from ..errors import Conflict, InvalidInput, StoreError
 from ..event_artifacts import store_if_large
 from ..event_triggers import EVENT_KINDS
 from ..ledger import Due, Offer
@@ -225,7 +225,9 @@ class Sources:
             try:
                 admitted = self.e.timer.admit(dues, self.e.clock.now())
             except Exception as exc:  # nothing was recorded: each offer alone, so one
-                if len(dues) == 1:    # that cannot be written costs only itself
+                # that cannot be written costs only itself (a store that is locked or
+                # failing fails them all at once: trying each would hold the loop)
+                if len(dues) == 1 or isinstance(exc, StoreError):
                     for _, _, future in asked:
                         if not future.done():
                             future.set_exception(exc)

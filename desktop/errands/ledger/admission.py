@@ -193,6 +193,10 @@ class _Batch:
                 for m in members_of(d.trigger)):
             self.out.offers[(row.id, offer.slot)] = "no_trigger"  # (removed since)
             return
+        if offer.state is not None and offer.trigger_id:
+            # (a folder's snapshot, a mailbox's watermark: moved with the claim, so a crash
+            # never takes the same event twice nor loses one)
+            self.store.set_trigger_state_in(self.s, row.id, offer.trigger_id, offer.state, now)
         if offer.depth > MAX_CASCADE or offer.skip:
             self.skip(row, 1, offer.at, offer.at, offer.skip or CASCADE_LIMIT, now, offer)
             self.out.offers[(row.id, offer.slot)] = "skipped"
@@ -268,11 +272,6 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                          current.last_index)
         if due.offer is not None and due.offer.pending is not None:  # admitted: done with
             s.execute(delete(PendingEventRow).where(PendingEventRow.id == due.offer.pending))
-        if due.offer is not None and due.offer.state is not None and due.offer.trigger_id:
-            # (a folder's snapshot, a mailbox's watermark: moved with the claim, so a crash
-            # never takes the same event twice nor loses one)
-            store.set_trigger_state_in(s, automation_id, due.offer.trigger_id,
-                                       due.offer.state, now)
         if due.offer is not None and row is not None:
             d = (current.definition if current.revision == row.revision
                  else automation_record(store.get_in(s, automation_id)).definition)

@@ -37,7 +37,8 @@ def follow_in(s: Session, run: RunRow, title: str, followers: Followers,
     state; how many were recorded."""
     if run.dry_run:
         return 0
-    wanted = [(f, t) for f, t, states in followers(run.automation_id) if run.state in states]
+    wanted = list({f: (f, t) for f, t, states in reversed(followers(run.automation_id))
+                   if run.state in states}.values())  # (one event per follower: its first)
     if not wanted:
         return 0
     depth, chain = cause_of(run)

@@ -12,14 +12,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..definition import EMAIL
 from ..errors import ErrandsError, InvalidInput
+from ..event_triggers import TRIGGER_ID, TRIGGER_ID_TEXT
 
 SERVICE = "errands-mail"
-NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-NAME_TEXT = "1 to 40 lower-case letters, digits, - or _"
+NAME = TRIGGER_ID          # (an account is named as a trigger is)
+NAME_TEXT = TRIGGER_ID_TEXT
 SECURITY = ("tls", "none")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-ADDRESS = re.compile(r"[^@\s<>\"]{1,64}@[A-Za-z0-9.-]{1,253}")
+ADDRESS = EMAIL
 HOST = re.compile(r"[A-Za-z0-9.:-]{1,253}")
 
 

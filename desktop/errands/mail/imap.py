@@ -55,6 +55,13 @@ class Mailbox:
             answer = await client.select(folder)
             if answer.result != "OK":
                 raise MailError(f"{account.imap_host} has no folder {folder!r}")
+        except MailError:
+            await _close(client)
+            raise
+        except Exception as exc:  # (aioimaplib's Abort, a timeout, a cut connection)
+            await _close(client)
+            raise MailError(f"{account.imap_host} broke off the login "
+                            f"({exc or type(exc).__name__})") from exc
         except BaseException:
             await _close(client)
             raise
@@ -71,9 +78,11 @@ class Mailbox:
                          subject: str | None = None) -> list[int]:
         """The UIDs above ``last`` (matching the filters, when given), ascending."""
         criteria = [f"UID {last + 1}:*"]
-        if sender:
+        # (a filter that is not ASCII is left to the caller, who checks every message:
+        # servers refuse such a quoted string without a literal)
+        if sender and sender.isascii():
             criteria.append(f"FROM {_quoted(sender)}")
-        if subject:
+        if subject and subject.isascii():
             criteria.append(f"SUBJECT {_quoted(subject)}")
         answer = await self.client.uid_search(" ".join(criteria))
         if answer.result != "OK":

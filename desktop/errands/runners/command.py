@@ -526,7 +526,7 @@ class CommandRunner:
         try:
             return await self._prepared(ctx, argv, variables)
         finally:
-            confine.remove_private_temp(folder)
+            await asyncio.to_thread(confine.remove_private_temp, folder)
 
     async def _prepared(self, ctx: RunContext, argv: list[str],
                         variables: dict[str, str]) -> Outcome:
