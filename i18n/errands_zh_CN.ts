@@ -3532,7 +3532,7 @@ It is read again when it changes, or when you select it again.</source>
         </message>
         <message>
             <source> or </source>
-            <translation> 或 </translation>
+            <translation>或</translation>
         </message>
         <message>
             <source>%1 %2</source>

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -87,12 +88,15 @@ class EventTriggers(QGroupBox):
         self.add_mail.clicked.connect(self._mail)
         self.add_after.clicked.connect(self._after)
         self.remove.clicked.connect(self._remove)
-        buttons = QHBoxLayout()
-        buttons.addWidget(QLabel(self.tr("Add:")))
-        for button in (self.add_folder, self.add_webhook, self.add_mail, self.add_after):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.remove)
+        # two rows, so the buttons fit a small window in any language
+        buttons = QGridLayout()
+        buttons.addWidget(QLabel(self.tr("Add:")), 0, 0)
+        buttons.addWidget(self.add_folder, 0, 1)
+        buttons.addWidget(self.add_webhook, 0, 2)
+        buttons.addWidget(self.add_mail, 1, 1)
+        buttons.addWidget(self.add_after, 1, 2)
+        buttons.setColumnStretch(3, 1)
+        buttons.addWidget(self.remove, 0, 4)
         column = QVBoxLayout(self)
         column.addWidget(self.empty)
         column.addWidget(self.list)
