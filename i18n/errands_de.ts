@@ -3823,6 +3823,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Ein Termin, während der vorige Lauf noch läuft, wartet auf ihn (höchstens einer)</translation>
         </message>
         <message>
+            <source>A trigger cannot work</source>
+            <translation>Ein Auslöser kann nicht arbeiten</translation>
+        </message>
+        <message>
             <source>Active</source>
             <translation>Aktiv</translation>
         </message>
@@ -4283,6 +4287,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>It waits for your decision.</source>
             <translation>Wartet auf Ihre Entscheidung.</translation>
+        </message>
+        <message>
+            <source>Mail not sent</source>
+            <translation>E-Mail nicht gesendet</translation>
         </message>
         <message>
             <source>May %1%2 without asking</source>

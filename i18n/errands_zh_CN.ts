@@ -3784,6 +3784,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>上一次运行仍在进行时触发，会等待它结束（最多一个）</translation>
         </message>
         <message>
+            <source>A trigger cannot work</source>
+            <translation>触发器无法工作</translation>
+        </message>
+        <message>
             <source>Active</source>
             <translation>活动</translation>
         </message>
@@ -4238,6 +4242,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>It waits for your decision.</source>
             <translation>正在等待您的决定。</translation>
+        </message>
+        <message>
+            <source>Mail not sent</source>
+            <translation>邮件未发送</translation>
         </message>
         <message>
             <source>May %1%2 without asking</source>

@@ -383,3 +383,8 @@ def test_a_run_an_event_started_says_so_and_shows_the_event_on_demand(qtbot, doc
     assert v.event_button.text() == "Hide the event"
     by_hand = view_for(qtbot, docs.runs["command"])
     assert by_hand.event_label.isHidden() and by_hand.event_button.isHidden()
+
+
+def test_the_inbox_words_the_event_triggers_troubles() -> None:
+    assert words.attention_words("trigger_problem") == "A trigger cannot work"
+    assert words.attention_words("email_failed") == "Mail not sent"

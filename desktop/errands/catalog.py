@@ -22,6 +22,7 @@ from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, cano
 from .ledger.closing import slot_key as _slot_key
 from .fires import Window, plan_fires
 from .errors import Conflict, InvalidInput, NotFound
+from .event_triggers import AutomationTrigger, FolderTrigger, MailTrigger, TriggerSet, members_of
 from .records import Automation, Run
 from .schedule import jitter_offset, next_fire
 from .store import Store, automation_record, row_definition, run_record, mend_instants
@@ -91,8 +92,6 @@ class Catalog:
     def _check_followed(self, definition: Definition, previous: Definition | None) -> None:
         """An ``automation`` trigger names one that exists (when it is new: one that was
         deleted since leaves a trigger that never fires, not a definition that fails)."""
-        from .event_triggers import (AutomationTrigger, FolderTrigger, MailTrigger, TriggerSet,
-                                     members_of)
         known = {m.trigger.automation for m in members_of(previous.trigger)
                  if isinstance(m.trigger, AutomationTrigger)} if previous else set()
         folders = {m.trigger.path for m in members_of(previous.trigger)
@@ -180,7 +179,6 @@ class Catalog:
                                  detail={"fields": _changed_fields(old, definition)})
             # a trigger removed takes its token and its state with it: one added back
             # later (the same id) starts afresh, with a new token shown once
-            from .event_triggers import members_of
             self.store.forget_triggers_in(s, row.id, {(m.id, m.trigger.kind)
                                                       for m in members_of(definition.trigger)})
             if schedule_changed and row.status == "completed":

@@ -20,7 +20,7 @@ from .errors import InvalidInput
 from .event_triggers import (DEFAULT_DEBOUNCE, EVENT_KINDS, FOLDER_CHANGES, MAX_MEMBERS,
                              MAX_WEBHOOK_BODY, RUN_END_STATES, TRIGGER_ID, TRIGGER_ID_TEXT,
                              AutomationTrigger, FolderTrigger, MailTrigger, Member,
-                             TriggerSet, WebhookTrigger)
+                             TriggerSet, WebhookTrigger, members_of)
 from .jsondoc import key_path
 from .limits import MAX_HISTORY_LIMIT
 from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, parse_duration,
@@ -708,7 +708,6 @@ def _definition_trigger(r: "_Reader", ctx: ParseContext) -> Trigger:
 
 
 def _previous_member(ctx: ParseContext, member_id: str) -> Trigger | None:
-    from .event_triggers import members_of
     if ctx.previous is None:
         return None
     found = [m for m in members_of(ctx.previous.trigger) if m.id == member_id]

@@ -115,3 +115,8 @@ def waits_for_events(trigger: "Trigger") -> bool:
     """Whether some member fires on events: such an automation never completes for want
     of clock fires."""
     return any(m.trigger.kind in EVENT_KINDS for m in members_of(trigger))
+
+
+def ids_of_kind(trigger: "Trigger", kind: str) -> list[str]:
+    """The ids of a trigger's members of ``kind`` ("webhook": the addresses it has)."""
+    return [m.id for m in members_of(trigger) if m.trigger.kind == kind]

@@ -954,4 +954,5 @@ def attention_words(kind: str) -> str:
         "awaiting_input": tr("Waiting for you"), "notify": tr("Message"),
         "result": tr("Result"), "review": tr("To review"), "broken": tr("Cannot run"),
         "unattended": tr("Paused: nobody answered"),
+        "trigger_problem": tr("A trigger cannot work"), "email_failed": tr("Mail not sent"),
     }.get(kind, kind.replace("_", " ").capitalize())

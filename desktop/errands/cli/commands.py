@@ -12,6 +12,7 @@ from .. import jsondoc
 from ..jsondoc import pretty
 from ..catalog import Catalog, stale
 from ..errors import ErrandsError, InvalidInput
+from ..event_triggers import ids_of_kind
 from ..paths import data_dir, database_path, run_log_path
 from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
@@ -145,11 +146,9 @@ def _with_webhooks(doc: dict[str, Any], automation: Any,
                    hooks: list[dict[str, str]]) -> dict[str, Any]:
     """An automation with webhook triggers is answered with ``webhooks``: a token for each
     one made now (empty when none was)."""
-    from ..event_triggers import WebhookTrigger, members_of
     d = automation.definition
-    if d is None or not any(isinstance(m.trigger, WebhookTrigger) for m in members_of(d.trigger)):
-        return doc
-    return {**doc, "webhooks": hooks}
+    return {**doc, "webhooks": hooks} if d is not None and ids_of_kind(d.trigger, "webhook") \
+        else doc
 
 
 def _resolve_followed(args: argparse.Namespace, catalog: Any) -> None:
@@ -171,9 +170,7 @@ def _issue_webhooks(args: argparse.Namespace, catalog: Any, automation: Any
     """A token for each webhook trigger that has none yet (a new one): shown this once."""
     if automation.definition is None:
         return []
-    from ..event_triggers import WebhookTrigger, members_of
-    wanted = [m.id for m in members_of(automation.definition.trigger)
-              if isinstance(m.trigger, WebhookTrigger)]
+    wanted = ids_of_kind(automation.definition.trigger, "webhook")
     if not wanted:
         return []
     have = catalog.store.webhook_hashes()

@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from .. import queries
 from ..db.database import waiting_at_most
 from ..errors import Conflict, ErrandsError, StoreError
+from ..event_triggers import MailTrigger, members_of
 from ..forecast import Forecast, forecast
 from ..jsondoc import pretty
 from ..records import ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Decision, Parked, Run
@@ -45,7 +46,6 @@ class Stamped(Generic[T]):
 
 
 def _mail_accounts_of(automation: Automation) -> set[str]:
-    from ..event_triggers import MailTrigger, members_of
     if automation.definition is None:
         return set()
     return {m.trigger.account for m in members_of(automation.definition.trigger)

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ErrandsError
 from ..event_triggers import MailTrigger, members_of
 from ..ledger import Offer
 from ..records import Automation

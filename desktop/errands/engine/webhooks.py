@@ -27,7 +27,7 @@ import h11
 
 from ..errors import Conflict, ErrandsError, InvalidInput, NotFound
 from ..jsondoc import loads
-from ..event_triggers import WebhookTrigger, members_of
+from ..event_triggers import WebhookTrigger, ids_of_kind, members_of
 from ..ledger import Offer
 from ..records import Automation, Run
 from ..timeutil import format_instant
@@ -61,9 +61,7 @@ def address(port: int, automation_id: str, trigger_id: str) -> str:
 
 def webhook_members(automation: Automation) -> list[str]:
     d = automation.definition
-    if d is None:
-        return []
-    return [m.id for m in members_of(d.trigger) if isinstance(m.trigger, WebhookTrigger)]
+    return ids_of_kind(d.trigger, "webhook") if d is not None else []
 
 
 class _Refusal(Exception):

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QFrame, QHBoxLayo
                                QSizePolicy, QToolButton,
                                QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
-from ...event_triggers import members_of
+from ...event_triggers import ids_of_kind
 from ...records import Automation, Run
 from ...schedule import iter_fires
 from ...timeutil import utcnow
@@ -441,8 +441,8 @@ class DetailPane(QWidget):
         self.more_actions["archive"].setEnabled(not broken)
         self.more_actions["duplicate"].setEnabled(not broken)
         self.more_actions["webhook"].setVisible(
-            a.definition is not None and not archived and any(
-                m.trigger.kind == "webhook" for m in members_of(a.definition.trigger)))
+            a.definition is not None and not archived
+            and bool(ids_of_kind(a.definition.trigger, "webhook")))
         if d is None:
             self.subtitle.setText(words.tr("This automation cannot run: %1").replace(
                 "%1", a.problem or ""))
