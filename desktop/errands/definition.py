@@ -71,7 +71,38 @@ class NotifyTask:
     kind: Literal["notify"] = "notify"
 
 
-Task = Union[AgentTask, CommandTask, NotifyTask]
+@dataclass(frozen=True)
+class ScriptLimits:
+    """A script run's budgets (seed 003 "Limits"): each settable per automation up to its
+    ceiling in :data:`SCRIPT_LIMITS`."""
+
+    time_ms: int = 100
+    heap_mb: int = 16
+    actions: int = 50
+    reads: int = 20
+    rows: int = 200
+
+
+# name: (lowest, default, ceiling); a script's size is checked apart (MAX_SCRIPT_BYTES)
+SCRIPT_LIMITS: dict[str, tuple[int, int, int]] = {
+    "time_ms": (10, 100, 5000), "heap_mb": (4, 16, 128), "actions": (1, 50, 500),
+    "reads": (0, 20, 200), "rows": (1, 200, 2000)}
+MAX_SCRIPT_BYTES = 64 * 1024
+SCRIPT_EXAMPLE = ('{"kind": "script", "source": "export default function ({ event, actions }) '
+                  '{ actions.notify(`fired at ${event.at}`) }"}')
+
+
+@dataclass(frozen=True)
+class ScriptTask:
+    """A JavaScript function run in a sandbox; what it proposes is checked, then applied
+    (:mod:`errands.scripts`). The source is compiled when the automation is saved."""
+
+    source: str
+    limits: ScriptLimits = field(default_factory=ScriptLimits)
+    kind: Literal["script"] = "script"
+
+
+Task = Union[AgentTask, CommandTask, NotifyTask, ScriptTask]
 MAX_MESSAGE_CHARS = 2000
 
 
@@ -367,6 +398,10 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
         runner = {"kind": "agent", "prompt": d.runner.prompt, "model": d.runner.model}
     elif isinstance(d.runner, NotifyTask):
         runner = {"kind": "notify", "message": d.runner.message}
+    elif isinstance(d.runner, ScriptTask):
+        limits = d.runner.limits
+        runner = {"kind": "script", "source": d.runner.source,
+                  "limits": {name: getattr(limits, name) for name in SCRIPT_LIMITS}}
     else:
         runner = {"kind": "command", "command": d.runner.command}
     p = d.policy
@@ -654,7 +689,8 @@ def _runner(doc: object, path: str) -> Task:
     example = '{"kind": "command", "command": "backup.sh"}'
     if doc is None:
         raise InvalidInput(path, "is required",
-                           'an object with "kind": "agent", "command" or "notify"', example)
+                           'an object with "kind": "agent", "command", "notify" or "script"',
+                           example)
     if isinstance(doc, dict) and doc.get("kind") == "agent":
         r = _Reader(doc, path, ("kind", "prompt", "model"),
                     '{"kind": "agent", "prompt": "Summarize my inbox"}')
@@ -675,11 +711,33 @@ def _runner(doc: object, path: str) -> Task:
         message = r.text("message", required=True, max_chars=MAX_MESSAGE_CHARS,
                          forbid=ANY_TEXT, example="Call mom")
         return NotifyTask(message=(message or "").strip())
+    if isinstance(doc, dict) and doc.get("kind") == "script":
+        return _script(doc, path)
     kind = doc.get("kind") if isinstance(doc, dict) else None
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
                        f"unsupported runner kind {_brief(kind)}" if isinstance(doc, dict)
                        else f"expected an object, got {_kind(doc)}",
-                       '"agent", "command" or "notify"', example)
+                       '"agent", "command", "notify" or "script"', example)
+
+
+def _script(doc: dict[str, Any], path: str) -> ScriptTask:
+    """The shape of a script task; whether its source compiles is the engine's check on
+    save (it runs the source's top level in the sandbox: :mod:`errands.scripts`)."""
+    r = _Reader(doc, path, ("kind", "source", "limits"), SCRIPT_EXAMPLE)
+    source = r.text("source", required=True, max_chars=None, forbid=ANY_TEXT,
+                    example="export default function ({ actions }) { actions.notify('hi') }")
+    size = len((source or "").encode())
+    if size > MAX_SCRIPT_BYTES:
+        raise InvalidInput(r.name("source"), f"is {size} bytes long",
+                           f"a script of at most {MAX_SCRIPT_BYTES // 1024} KB",
+                           "a shorter script: move data it needs into a file it reads",
+                           reason="too_large", values={"max_kib": MAX_SCRIPT_BYTES // 1024})
+    limits_doc = r.raw("limits", {})
+    lr = _Reader(limits_doc, r.name("limits"), tuple(SCRIPT_LIMITS),
+                 '{"time_ms": 200, "heap_mb": 32}')
+    limits = ScriptLimits(**{name: lr.integer(name, low, high, default)  # type: ignore[arg-type]
+                             for name, (low, default, high) in SCRIPT_LIMITS.items()})
+    return ScriptTask(source=source or "", limits=limits)
 
 
 def _check_floor(path: str, gap: timedelta, ctx: ParseContext, what: str) -> None:
@@ -1101,6 +1159,13 @@ def _permissions(doc: object, runner: Task) -> Permissions:
                         rules=parse_rules(r.raw("rules", []), "permissions.rules"),
                         untrusted_ok=r.names("untrusted_ok", TOOL_NAMES),
                         email_allowed_recipients=_recipients(r))
+    if isinstance(runner, ScriptTask):  # a script's rules say which folders it may touch
+        if perms != Permissions(rules=perms.rules):
+            raise InvalidInput("permissions", "a script takes only rules (which folders it "
+                               "may read and change)", "permissions with rules alone",
+                               '{"rules": [{"tool": "write_file", "pattern": '
+                               '"/home/me/Documents/Invoices/*", "action": "allow"}]}')
+        return perms
     if not isinstance(runner, AgentTask) and perms != Permissions():
         raise InvalidInput("permissions", "only agent runs take permissions",
                            f"no permissions for a {runner.kind} runner", '{"mode": "ask"}')

@@ -162,6 +162,8 @@ class Run:
                       if self.prompt_tokens is not None else None),
             "details": self.details,
         }
+        if isinstance(self.details, dict) and isinstance(self.details.get("script"), dict):
+            doc["script"] = self.details["script"]   # a script run's record (seed 003)
         if with_output:
             doc["output_tail"] = self.output_tail
         return doc

@@ -23,7 +23,7 @@ from .db.database import Database, NotJSON
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MailAccountRow,
                         MessageRow, NotInstant,
                         PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow,
-                        TriggerStateRow, WebhookTokenRow)
+                        TriggerStateRow, WebhookTokenRow, ScriptStateRow)
 from .definition import Definition
 from .errors import Conflict, ErrandsError, InvalidInput, NotFound
 from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Blocker, Decision,
@@ -512,6 +512,15 @@ class Store:
         return s.scalars(select(RunRow).where(RunRow.automation_id == automation_id,
                                               RunRow.slot == slot)).first()
 
+    def run_by_index(self, automation_id: str, index: int) -> Run:
+        """An automation's run by its number (#1 is its first)."""
+        with self.db.read() as s:
+            run_id = s.scalar(select(RunRow.id).where(RunRow.automation_id == automation_id,
+                                                      RunRow.index == index))
+        if run_id is None:
+            raise NotFound(f"this automation has no run #{index}")
+        return self.get_run(run_id)
+
     def resolve_run(self, ident: str) -> str:
         """A full run id from an id or an unambiguous prefix of at least four characters."""
         return self._resolve(RunRow, ident, "run", "run")
@@ -675,6 +684,28 @@ class Store:
         with self.db.write() as s:
             if s.get(AutomationRow, automation_id) is not None:
                 self.set_trigger_state_in(s, automation_id, trigger_id, state, now)
+
+    def script_state(self, automation_id: str) -> dict[str, Any]:
+        """A script automation's state (``{}`` before its first ``setState``)."""
+        with self.db.read() as s:
+            row = s.get(ScriptStateRow, automation_id)
+            return dict(row.state) if row is not None and isinstance(row.state, dict) else {}
+
+    def change_script_state_in(self, s: Session, automation_id: str,
+                               changes: dict[str, Any], now: datetime) -> None:
+        """Apply ``setState`` changes (a key to null is removed) to the stored state."""
+        row = s.get(ScriptStateRow, automation_id)
+        state = dict(row.state) if row is not None and isinstance(row.state, dict) else {}
+        for key, value in changes.items():
+            if value is None:
+                state.pop(key, None)
+            else:
+                state[key] = value
+        if row is None:
+            s.add(ScriptStateRow(automation_id=automation_id, state=state, updated_at=now))
+        else:
+            row.state = state
+            row.updated_at = now
 
     def trigger_state(self, automation_id: str, trigger_id: str) -> dict[str, Any] | None:
         with self.db.read() as s:

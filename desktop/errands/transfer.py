@@ -30,7 +30,7 @@ window's menu call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import replace, dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -261,6 +261,9 @@ def plan_import(catalog: "Catalog", doc: Any, *, now: datetime | None = None) ->
         wanted = canonical_json(definition.to_dict())
         existing, how = _match(catalog, entry)
         if existing is None:
+            if definition.runner.kind == "script" and not definition.paused:
+                # a script from a file starts paused: a person reads it and enables it
+                definition = replace(definition, paused=True)
             item = PlanItem(entry.index, CREATE, entry.request_id, definition.title, None)
             plan.items.append(item)
             plan.creates.append((item, entry, definition))

@@ -117,6 +117,8 @@ def add(args: argparse.Namespace) -> int:
         doc, warnings = build_document(args, None, catalog.clock())
 
     def local() -> dict[str, Any]:
+        from ..scripts.compile import check_now
+        check_now(doc)
         automation, created = catalog.create(doc, request_id=request_id, actor="user")
         return {"automation": automation.to_dict(), "created": created}
 
@@ -211,6 +213,8 @@ def edit(args: argparse.Namespace) -> int:
         raise stale(current, expected)
 
     def local() -> dict[str, Any]:
+        from ..scripts.compile import check_now
+        check_now(doc, current.definition.runner if current.definition else None)
         automation, changed = catalog.revise(ident, doc, actor="user",
                                              expected_revision=expected)
         return {"automation": automation.to_dict(), "changed": changed}
@@ -250,8 +254,14 @@ def show(args: argparse.Namespace) -> int:
 
 
 def _pause(args: argparse.Namespace, catalog: Catalog, ident: str, paused: bool) -> Any:
-    return perform(_dir(args), "pause" if paused else "resume", {"id": ident},
-                   lambda: catalog.set_paused(ident, paused, actor="user").to_dict())
+    def local() -> Any:
+        if not paused:  # a script is compiled again when it is switched on
+            from ..scripts.compile import check_now
+            d = catalog.store.get(ident).definition
+            if d is not None:
+                check_now(d.to_dict())
+        return catalog.set_paused(ident, paused, actor="user").to_dict()
+    return perform(_dir(args), "pause" if paused else "resume", {"id": ident}, local)
 
 
 def _set_paused(args: argparse.Namespace, paused: bool) -> int:

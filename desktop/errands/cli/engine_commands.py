@@ -48,9 +48,74 @@ def _run_here(args: argparse.Namespace, ident: str) -> dict[str, Any]:
     return asyncio.run(go())
 
 
+def _hosted(args: argparse.Namespace, work: Any) -> Any:
+    """No engine runs: host one for this one request (it fires nothing on its own)."""
+    from ..engine.service import EngineHost
+
+    async def go() -> Any:
+        host = EngineHost(_dir(args), automatic=False, role="cli")
+        engine = await host.start()
+        try:
+            return await work(engine)
+        finally:
+            await host.close()
+    return asyncio.run(go())
+
+
+def _event_arg(args: argparse.Namespace) -> Any:
+    """``--event`` (JSON, or @FILE) or ``--event-run N`` as a dry run's event."""
+    if args.event_run is not None:
+        return {"run": args.event_run}
+    if args.event is None:
+        return None
+    from .. import jsondoc
+    from ..errors import InvalidInput
+    text = args.event
+    if text.startswith("@"):
+        try:
+            with open(text[1:], "rb") as f:
+                text = f.read(1024 * 1024 + 1).decode("utf-8", "replace")
+        except OSError as exc:
+            raise InvalidInput("--event", f"cannot read {text[1:]}: {exc.strerror or exc}",
+                               "JSON, or @FILE", "@event.json") from None
+    return jsondoc.loads(text, "--event")
+
+
+def _try_script(args: argparse.Namespace, ident: str) -> int:
+    event = _event_arg(args)
+    op_args = {"id": ident, "doc": None, "event": event}
+    reply = perform(_dir(args), "try_script", op_args,
+                    lambda: _hosted(args, lambda e: e.scripts.try_script(ident, event=event)),
+                    timeout=None, local_takes_lock=True)
+    reply.pop("stamp", None)
+    emit(args, reply, render.script_trial(reply))
+    return 0 if reply.get("status") == "ok" else 1
+
+
+def _over_existing(args: argparse.Namespace, ident: str) -> int:
+    op_args = {"id": ident, "offset": args.offset, "dry_run": args.dry_run}
+    reply = perform(_dir(args), "run_over_existing", op_args,
+                    lambda: _hosted(args, lambda e: e.scripts.run_over_existing(
+                        ident, offset=args.offset, dry_run=args.dry_run)),
+                    timeout=None, local_takes_lock=True)
+    reply.pop("stamp", None)
+    emit(args, reply, render.over_existing(reply))
+    return 0
+
+
 def run_now(args: argparse.Namespace) -> int:
     store = open_store(args)
     ident = store.resolve_id(args.id)
+    if args.over_existing:
+        return _over_existing(args, ident)
+    stored = store.get(ident)
+    if stored.definition is not None and stored.definition.runner.kind == "script" \
+            and args.dry_run:
+        return _try_script(args, ident)
+    if args.event is not None or args.event_run is not None:
+        from ..errors import InvalidInput
+        raise InvalidInput("--event", "applies to a script's dry run", "--dry-run with "
+                           "--event, on a script automation", "--dry-run --event-run 3")
     op_args = {"id": ident, "request_id": args.request_id, "dry_run": args.dry_run,
                "wait": args.wait}
     reply = perform(_dir(args), "run_now", op_args, lambda: _run_here(args, ident),

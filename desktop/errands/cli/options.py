@@ -10,6 +10,7 @@ import argparse
 import copy
 import os
 import re
+import sys
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,30 @@ from ..timeutil import shown
 LOCALE_HELP = ("orders numeric dates in a phrase: en_US reads 8/1 as 1 August, en_GB or de_DE "
                "as 8 January (default: LC_ALL, LC_TIME or LANG; none refuses ambiguous dates)")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def read_script(name: str) -> str:
+    """A script's source from a file (``-``: standard input), refused with the flag's name
+    when it cannot be read, is not UTF-8 text or is larger than a script may be."""
+    from ..definition import MAX_SCRIPT_BYTES
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
+        else:
+            with open(os.path.expanduser(name), "rb") as f:
+                data = f.read(MAX_SCRIPT_BYTES + 1)
+    except OSError as exc:
+        raise InvalidInput("--script", f"cannot read {name}: {exc.strerror or exc}",
+                           "a JavaScript file", "--script ~/errands/file-invoices.js") from None
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise InvalidInput("--script", f"{name} is larger than {MAX_SCRIPT_BYTES // 1024} KB",
+                           f"a script of at most {MAX_SCRIPT_BYTES // 1024} KB",
+                           "--script ~/errands/file-invoices.js", reason="too_large")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("--script", f"{name} is not UTF-8 text (byte {exc.start})",
+                           "a JavaScript file in UTF-8", "--script file-invoices.js") from None
 
 
 def _leave_agent(doc: dict[str, Any], args: argparse.Namespace, warnings: list[str],
@@ -42,6 +67,9 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     what.add_argument("--command", help="a shell command to run (a command automation)")
     what.add_argument("--remind", metavar="MESSAGE",
                       help="show this message as a notification (a reminder; no model)")
+    what.add_argument("--script", metavar="FILE",
+                      help="a JavaScript file whose default export runs in a sandbox and "
+                           "proposes actions (a script automation; - reads standard input)")
     p.add_argument("--schedule", metavar="SPEC", action="append",
                    help="when it fires: " + SPEC_FORMS + " (repeatable: each is a trigger)")
     p.add_argument("--on-folder", metavar="DIR", action="append",
@@ -103,6 +131,10 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
     p.add_argument("--permissions", choices=("ask", "allow-listed", "allow-all"))
     p.add_argument("--allow", metavar="TOOL", action="append",
                    help="a tool the agent may use without asking (repeatable)")
+    p.add_argument("--allow-write", metavar="DIR", action="append",
+                   help="a folder outside --workdir a script may change (repeatable)")
+    p.add_argument("--allow-read", metavar="DIR", action="append",
+                   help="a folder outside --workdir a script may read (repeatable)")
     p.add_argument("--workdir", metavar="DIR")
     p.add_argument("--worktree", action="store_true", default=None,
                    help="agent runs with a fresh context: each run works in its own git "
@@ -254,7 +286,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
                            "--on-mail, --after-automation)", SPEC_FORMS, SPEC_EXAMPLE)
 
     said = None  # what the phrase's task runs ("remind me to …" is a reminder)
-    explicit = any(v is not None for v in (args.prompt, args.command, args.remind))
+    explicit = any(v is not None for v in (args.prompt, args.command, args.remind,
+                                           args.script))
     if not editing and not explicit and phrase is not None and phrase.prompt:
         from ..phrases.text import title_of, task_runner
         said = task_runner(phrase.prompt)
@@ -275,6 +308,12 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         runner = {"kind": "notify", "message": args.remind}
         if editing and doc.get("runner", {}).get("kind") == "agent":
             _leave_agent(doc, args, warnings, "a reminder")
+    elif args.script is not None:
+        runner = {"kind": "script", "source": read_script(args.script),
+                  **({"limits": runner["limits"]} if runner.get("kind") == "script"
+                     and runner.get("limits") else {})}
+        if editing and doc.get("runner", {}).get("kind") == "agent":
+            _leave_agent(doc, args, warnings, "a script")
     elif said is not None:
         runner = said
     if args.model is not None:
@@ -337,6 +376,17 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
             perms["mode"] = args.permissions.replace("-", "_")
         if args.allow:
             perms["tools"] = list(dict.fromkeys([*perms.get("tools", []), *args.allow]))
+    for flag, tool, folders in (("--allow-write", "write_file", args.allow_write),
+                                ("--allow-read", "read_file", args.allow_read)):
+        for folder in folders or ():
+            if runner.get("kind") != "script":
+                raise InvalidInput(flag, "applies only to a script automation (--script)",
+                                   f"{flag} together with --script", "~/Documents/Invoices")
+            path = os.path.abspath(os.path.expanduser(folder)).rstrip(os.sep)
+            rules = doc.setdefault("permissions", {}).setdefault("rules", [])
+            rule = {"tool": tool, "pattern": f"{path}/*", "action": "allow"}
+            if rule not in rules:
+                rules.append(rule)
     if args.workdir is not None:
         doc["workdir"] = os.path.abspath(os.path.expanduser(args.workdir))
     if args.worktree is not None:

@@ -171,8 +171,18 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     p = cmd("run-now", H("engine_commands", "run_now"), "run an automation now (also while paused)")
     p.add_argument("id")
     p.add_argument("--request-id", metavar="R", help="repeating it returns the same run")
-    p.add_argument("--dry-run", action="store_true", help="report what would run; run nothing")
+    p.add_argument("--dry-run", action="store_true", help="report what would run; run nothing "
+                   "(a script: what it would do, each action with whether it would apply)")
     p.add_argument("--wait", action="store_true", help="wait until the run has finished")
+    p.add_argument("--event", metavar="JSON", help="a script's dry run on this event: "
+                   '{"trigger": {"kind": "folder"}, "payload": {…}} or @FILE')
+    p.add_argument("--event-run", metavar="N", type=int,
+                   help="a script's dry run on the event of its run #N")
+    p.add_argument("--over-existing", action="store_true",
+                   help="a folder script: run once for each file already in its folder "
+                        "(200 at a time; with --dry-run, only say what each would do)")
+    p.add_argument("--offset", metavar="N", type=int, default=0,
+                   help="with --over-existing: skip the first N files (the next page)")
     p = cmd("stop", H("engine_commands", "stop"), "cancel the active run of an automation")
     p.add_argument("id")
     p = cmd("attention", H("engine_commands", "attention"), "what asks for your attention (failures, notes, approvals)")

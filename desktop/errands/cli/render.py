@@ -124,6 +124,8 @@ def automation_detail(a: Automation) -> str:
         return broken_detail(a)
     what = (f"agent: {d.runner.prompt}" if d.runner.kind == "agent"  # type: ignore[union-attr]
             else f"notify: {d.runner.message}" if d.runner.kind == "notify"  # type: ignore[union-attr]
+            else f"script: {len(d.runner.source.splitlines())} lines of JavaScript "  # type: ignore[union-attr]
+                 "('errands show ID --json' has it)" if d.runner.kind == "script"
             else f"command: {d.runner.command}")  # type: ignore[union-attr]
     lines = [
         f"{a.title}",
@@ -178,6 +180,60 @@ def run_summary(r: Run) -> str:
     if r.trigger == "catch_up" and missed:
         text = f"caught up {missed}" + (f"; {text}" if text else "")
     return text
+
+
+def _action_target(a: dict[str, Any]) -> str:
+    for key in ("path", "key", "automation", "subject", "message"):
+        if a.get(key) is not None:
+            target = str(a[key])
+            if a.get("to") is not None:
+                target += f" -> {a['to']}"
+            return target
+    if a.get("from") is not None:
+        return f"{a['from']} -> {a.get('to')}"
+    return ""
+
+
+def script_record(doc: dict[str, Any], verdict_key: str) -> list[str]:
+    """A script run's (or dry run's) actions and log as lines."""
+    lines = []
+    for a in doc.get("actions") or []:
+        ok = a.get(verdict_key)
+        mark = "ok " if ok else ("=  " if (a.get("reason") or "").startswith("already holds")
+                                 else "no ")
+        reason = f"  ({a['reason']})" if a.get("reason") else ""
+        lines.append(f"  {mark}{a.get('type')} {_action_target(a)}{reason}")
+    for line in doc.get("log") or []:
+        lines.append(f"  log: {line}")
+    return lines
+
+
+def script_trial(doc: dict[str, Any]) -> str:
+    head = f"Dry run: {doc.get('status')}"
+    if doc.get("limit_hit"):
+        head += f" (limit {doc['limit_hit']})"
+    if doc.get("error"):
+        head += f": {doc['error']}" + (f" (line {doc['line']})" if doc.get("line") else "")
+    head += f" in {doc.get('duration_ms')} ms, {doc.get('reads')} reads"
+    rows = script_record(doc, "would_apply")
+    if not doc.get("actions"):
+        rows.insert(0, "  it proposes nothing")
+    return "\n".join([head, *rows, "Nothing was applied or recorded."])
+
+
+def over_existing(doc: dict[str, Any]) -> str:
+    lines = [f"{doc['total']} files in scope; these {len(doc['results'])} from {doc['offset']}:"]
+    for r in doc["results"]:
+        if "actions" in r:
+            would = sum(1 for a in r["actions"] if a.get("would_apply"))
+            lines.append(f"  {r['path']}: {r['status']}, would apply {would} of "
+                         f"{len(r['actions'])}")
+        else:
+            lines.append(f"  {r['path']}: " + (f"run #{r['index']} {r['state']}"
+                                               if r.get("run") else str(r.get("state"))))
+    if doc.get("more"):
+        lines.append(f"More: --offset {doc['next_offset']}")
+    return "\n".join(lines)
 
 
 def run_list(runs: list[Run], next_cursor: str | None) -> str:

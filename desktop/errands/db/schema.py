@@ -289,6 +289,17 @@ class TriggerStateRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class ScriptStateRow(Base):
+    """A script automation's key-value state (``setState``), changed with its run's close."""
+
+    __tablename__ = "script_state"
+
+    automation_id: Mapped[str] = mapped_column(
+        ForeignKey("automations.id", ondelete="CASCADE"), primary_key=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class MailAccountRow(Base):
     """A mail account the mail trigger and tools use: where and who (the password is in
     the OS keyring, never here)."""

@@ -194,6 +194,19 @@ class Api:
             return await self.engine.commands.wait_run(run.id) if wait else run
         return await self._command(go())
 
+    async def try_script(self, automation_id: str | None = None, *, doc: Any = None,
+                         event: Any = None) -> Stamped[dict[str, Any]]:
+        """A script's dry run (a stored one, or ``doc`` unsaved): what it would propose and
+        whether each would apply; nothing applied, nothing recorded."""
+        return await self._command(self.engine.scripts.try_script(automation_id, doc=doc,
+                                                                  event=event))
+
+    async def run_over_existing(self, automation_id: str, *, offset: int = 0,
+                                dry_run: bool = False) -> Stamped[dict[str, Any]]:
+        """A folder script run once for each file already in its scope (a page at a time)."""
+        return await self._command(self.engine.scripts.run_over_existing(
+            automation_id, offset=offset, dry_run=dry_run))
+
     async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
                     wait: bool = False, actor: str = "user") -> Stamped[Run]:
         async def go() -> Run:

@@ -39,8 +39,22 @@ class Commands:
         if self._claims:
             await asyncio.wait(list(self._claims.values()))  # (wait cancels none of them)
 
+    async def check_script(self, doc: Any, previous: Any = None) -> None:
+        """Compile ``doc``'s script when it is new or changed (``scripts.compile``)."""
+        from ..scripts.compile import limits_of, refuse, to_check
+        task = to_check(doc, previous)
+        checker = self.e.runners.get("script")
+        if task is not None and checker is not None:
+            refuse(await checker.check(task.source, limits_of(task)))  # type: ignore[attr-defined]
+
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> tuple[Automation, bool]:
+        if isinstance(doc, dict) and isinstance(doc.get("runner"), dict) \
+                and doc["runner"].get("kind") == "script":
+            origin = doc.get("origin") if isinstance(doc.get("origin"), dict) else {}
+            if actor.startswith(("agent:", "mcp:")) or origin.get("kind") in ("agent", "import"):
+                doc = {**doc, "paused": True}  # a person reads it and enables it
+            await self.check_script(doc)
         automation, created = await self.e.write(
             lambda: self.e.catalog.create(doc, request_id=request_id, actor=actor),
             then=lambda made: self.e.take_in(made[0].id, made[0]))
@@ -74,10 +88,10 @@ class Commands:
         """Replace the definition. With ``expected_revision``, refuse when someone else
         changed it since the caller read it (a form open while the CLI edited)."""
         await self.e.ledger.group.settled()  # act on the store as it is, queued run starts included
-        if expected_revision is not None:
-            current = (await self.e.slot(automation_id)).automation
-            if current.revision != expected_revision:
-                raise stale(current, expected_revision)
+        current = (await self.e.slot(automation_id)).automation
+        if expected_revision is not None and current.revision != expected_revision:
+            raise stale(current, expected_revision)
+        await self.check_script(doc, current.definition.runner if current.definition else None)
 
         def take_in(done: tuple[Automation, bool]) -> None:
             if done[1]:
@@ -91,6 +105,9 @@ class Commands:
         may record its missed fire and complete, or leave it due for the timer."""
         held = self.e.slots.get(automation_id)
         engine_paused = held is not None and held.automation.paused_reason is not None
+        if not paused and held is not None and held.automation.definition is not None \
+                and held.automation.definition.runner.kind == "script":
+            await self.check_script(held.automation.definition.to_dict())  # "switched on"
 
         def take_in(done: tuple[Automation, Run | None]) -> None:
             automation, missed = done

@@ -33,6 +33,7 @@ from ..store import Store
 from .base import MAX_SLEEP, Slot
 from .clock import Clock, RealClock
 from .commands import Commands
+from .scripts import ScriptCommands
 from .folders import Folders, resolve_folders
 from .network import NetworkProbe
 from .notices import Notices
@@ -78,6 +79,7 @@ class Engine:
         self.runs = Runs(self)
         self.live = Live()   # what running runs print, as they print it
         self.commands = Commands(self)
+        self.scripts = ScriptCommands(self)
         self.services = Services(self)
         self.folders = Folders(self)
         self.retention = Retention(self)

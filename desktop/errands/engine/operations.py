@@ -102,6 +102,8 @@ POSITION = Shape("a byte position: a whole number from 0, or null for all that i
 WAIT = Shape(f"seconds to wait for more output: a number from 0 to {MAX_OUTPUT_WAIT:g}", "10",
              lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
              and 0 <= v <= MAX_OUTPUT_WAIT)
+EVENT = Shape("an event to try a script on: a run's number or a trigger and payload",
+              '{"run": 3}', lambda v: isinstance(v, dict))
 CURSOR = Shape("a page cursor such as r120, or null", "r120",
                lambda v: isinstance(v, str) and 2 <= len(v) <= 21 and v[0] == "r"
                and v[1:].isascii() and v[1:].isdigit())
@@ -181,6 +183,16 @@ async def _reply(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.reply(a["session"], a["text"], request_id=a["request_id"],
                              wait=a["wait"], actor=a["actor"])
     return _stamped(answer, answer.value.to_dict(with_output=a["wait"]))
+
+
+async def _try_script(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.try_script(a["id"], doc=a["doc"], event=a["event"])
+    return _stamped(answer, answer.value)
+
+
+async def _run_over_existing(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.run_over_existing(a["id"], offset=a["offset"], dry_run=a["dry_run"])
+    return _stamped(answer, answer.value)
 
 
 async def _stop(api: Api, a: dict[str, Any]) -> Any:
@@ -353,6 +365,10 @@ OPERATIONS: dict[str, Operation] = {
     "run_now": Operation(_run_now, {"id": _ID, "request_id": Arg(REQUEST_ID),
                                     "dry_run": Arg(FLAG, default=False),
                                     "wait": Arg(FLAG, default=False), "actor": _ACTOR}),
+    "try_script": Operation(_try_script, {"id": Arg(AUTOMATION_ID), "doc": Arg(DOCUMENT),
+                                          "event": Arg(EVENT)}),
+    "run_over_existing": Operation(_run_over_existing, {
+        "id": _ID, "offset": Arg(OFFSET, default=0), "dry_run": Arg(FLAG, default=False)}),
     "stop": Operation(_stop, {"id": _ID, "actor": _ACTOR}),
     "reply": Operation(_reply, {"session": Arg(SESSION_ID, required=True),
                                 "text": Arg(ANSWER, required=True), "request_id": Arg(REQUEST_ID),

@@ -316,7 +316,7 @@ class Runs:
             from ..event_artifacts import load
             event = await asyncio.to_thread(load, self.e.data_dir, event)
         mail = None
-        if d.runner.kind == "agent":  # (the mail tools' account: a read, off the loop)
+        if d.runner.kind in ("agent", "script"):  # (the mail tools' account: a read, off the loop)
             mail = await self.e.read(mail_access, self.e.store, self.e.data_dir, d,
                                      started.fired_by())
 

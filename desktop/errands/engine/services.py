@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..definition import Permissions
-from ..errors import InvalidInput
+from ..errors import ErrandsError, InvalidInput
 from ..settings import Settings
 from ..timeutil import format_instant
 from ..runners.contract import RunContext
@@ -228,6 +229,79 @@ class Services:
                 "next_fire_at": format_instant(automation.next_fire_at),
                 "definition": automation.definition.to_dict() if automation.definition else None}
 
+    # ------------------------------------------------------------------ scripts
+
+    async def script_inputs(self, automation_id: str, run_id: str, count: int
+                            ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A script's state and its automation's latest runs (newest first, not this one)."""
+        def read() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            state = self.e.store.script_state(automation_id)
+            page, _ = self.e.store.runs_page(automation_id, limit=count + 1)
+            runs = [{"index": r.index, "state": r.state, "at": format_instant(
+                        r.scheduled_for or r.started_at),
+                     "finished_at": format_instant(r.finished_at), "result": r.result,
+                     "trigger": r.fired_by().get("kind")}
+                    for r in page if r.id != run_id][:count]
+            return state, runs
+        return await self.e.read(read)
+
+    async def script_target(self, ref: str) -> tuple[str | None, str]:
+        """The automation a script's ``runAutomation`` names (an id, an id's start or an
+        exact title), or why there is none to run."""
+        def find() -> tuple[str | None, str]:
+            try:
+                ident = self.e.store.resolve_id(ref)
+                found = self.e.store.get(ident)
+            except ErrandsError:
+                matches = [a for a in self.e.store.list()
+                           if a.title.casefold() == ref.strip().casefold()]
+                if len(matches) != 1:
+                    return None, (f"no automation is called {ref!r}" if not matches else
+                                  f"{len(matches)} automations are called {ref!r}; name it "
+                                  "by its id")
+                found = matches[0]
+            if found.status != "active":
+                return None, f"{found.title} is {found.status}; a script starts only an " \
+                             "active automation"
+            return found.id, ""
+        return await self.e.read(find)
+
+    async def start_for_script(self, ctx: RunContext, automation_id: str,
+                               payload: Any) -> str | None:
+        """Offer a run of ``automation_id`` with ``payload`` as its event, one cascade step
+        deeper than ``ctx``'s run. None when it was admitted, else why not."""
+        from ..ledger.admission import Offer
+        fired = ctx.trigger or {}
+        depth = int(fired.get("depth") or 0) + 1
+        chain = tuple(fired.get("chain") or ()) + (ctx.automation_id,)
+        offer = Offer(source="script", key=f"{ctx.run_id}:{uuid.uuid4().hex[:8]}",
+                      at=self.e.clock.now(), payload={"input": payload,
+                                                      "from": {"automation": ctx.automation_id,
+                                                               "run": ctx.run_id}},
+                      kind="script", depth=depth, chain=chain)
+        try:
+            answer = await self.e.sources.offer(automation_id, offer)
+        except ErrandsError as exc:
+            return str(exc)
+        if isinstance(answer, str):
+            return {"skipped": "it was skipped (see its runs)"}.get(answer, answer.replace("_", " "))
+        return None
+
+    async def mail_for_script(self, ctx: RunContext, subject: str, body: str) -> str | None:
+        """``mailMe``: to the user's own address, through the run's mail account."""
+        from ..mail.accounts import get_password
+        from ..mail.smtp import SendError, send
+        access = ctx.mail
+        if access is None or access.account is None:
+            return getattr(access, "missing", None) or "no mail account is set up"
+        try:
+            password = await asyncio.to_thread(get_password, self.e.data_dir,
+                                               access.account.name)
+            await send(access.account, password, [access.account.address],
+                       f"{ctx.definition.title}: {subject}", body or "(empty)")
+        except (SendError, ErrandsError, OSError) as exc:
+            return f"the mail could not be sent: {exc}"
+        return None
 
 
 _MODES = {"ask": 0, "allow_listed": 1, "allow_all": 2}

@@ -59,6 +59,9 @@ class Verdict:
     complete: str | None = None   # why it is completed
 
 
+SCRIPT_PAUSE_AFTER = 5   # failed runs in a row that pause a script automation
+
+
 def unattended(d: Definition, since: datetime | None, now: datetime,
                expiry: timedelta | None) -> tuple[str, tuple[str, str, str | None]] | None:
     """Whether an automation whose parked runs have gone unanswered since ``since`` pauses
@@ -91,6 +94,8 @@ def account(d: Definition, before: Counters, run: Ended, now: datetime, *,
             v.attention.append(("failure_streak",
                                 f"{d.title} failed {v.failure_streak} times in a row", None))
         limit = d.policy.pause_after_failures
+        if d.runner.kind == "script":  # seed 003: a quietly broken script stops itself
+            limit = min(limit or SCRIPT_PAUSE_AFTER, SCRIPT_PAUSE_AFTER)
         if limit is not None and v.failure_streak >= limit and status == "active":
             v.pause = f"paused after {v.failure_streak} consecutive failures"
             v.attention.append(("auto_paused", f"{d.title} was paused", v.pause))

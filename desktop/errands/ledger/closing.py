@@ -107,6 +107,8 @@ def close_in(store: Store, s: Session, run_id: str, state: str, outcome: Outcome
     a = s.get(AutomationRow, row.automation_id)
     if a is None:
         return Closed(row.automation_id, (), None)
+    if outcome.script_state and not row.dry_run:  # applied with the run's record, or not at all
+        store.change_script_state_in(s, a.id, outcome.script_state, now)
     raised = _account_in(store, s, a, row, outcome, now, unattended_expiry)
     return Closed(row.automation_id, tuple(raised), automation_record(a))
 

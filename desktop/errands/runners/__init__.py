@@ -4,8 +4,9 @@ The engine knows runners only through that contract and this registry; a runner 
 touches the store (the engine records every transition). ``command`` runs a shell command
 (``command``, with ``children`` and ``processes`` for the child's life); ``agent`` works a
 prompt through with a model and tools (``agent``, over :mod:`errands.agent`); ``notify``
-shows a reminder (``notify``). A new kind
-(a sandboxed script) is one more entry in ``RUNNERS``."""
+shows a reminder (``notify``); ``script`` runs JavaScript in a sandbox worker and applies
+what it proposes once checked (``script``, over :mod:`errands.scripts`). A new kind is one
+more entry in ``RUNNERS``."""
 
 from __future__ import annotations
 
@@ -28,8 +29,13 @@ def _notify() -> Any:
     return NotifyRunner()
 
 
+def _script() -> Any:
+    from .script import ScriptRunner
+    return ScriptRunner()
+
+
 RUNNERS: dict[str, Callable[[], Any]] = {"command": _command, "agent": _agent,
-                                         "notify": _notify}
+                                         "notify": _notify, "script": _script}
 
 
 def default_runners() -> dict[str, Any]:

@@ -110,6 +110,7 @@ class Outcome:
     blocker: Blocker | None = None      # with awaiting_input: what the run waits for
     stop_reason: str | None = None      # a runner's own reason to stop (``step_cap``)
     details: dict[str, Any] | None = None  # merged into the run's details (changed files …)
+    script_state: dict[str, Any] | None = None  # a script's setState changes, with the close
 
 
 class Runner(Protocol):
