@@ -61,8 +61,11 @@ class Folders:
         self._leftover_folder: dict[int, str] = {}   # ... -> the folder it holds
 
     def folder_of(self, d: Definition | None, dry_run: bool = False) -> str | None:
-        """The folder a run of ``d`` holds, or None when it shares nothing."""
-        if d is None or d.workdir is None or d.worktree or dry_run:
+        """The folder a run of ``d`` holds, or None when it shares nothing. A script holds
+        none: it works for milliseconds and changes files by atomic renames after it has
+        run, and the automations it starts often share its folder."""
+        if d is None or d.workdir is None or d.worktree or dry_run \
+                or d.runner.kind == "script":
             return None
         key = self.keys.get(d.workdir)
         if key is None:

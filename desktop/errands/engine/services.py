@@ -103,6 +103,9 @@ class Services:
                                        "one-shot", "in:… or at:…", "in:10m")
             elif doc.get("runner", {}).get("kind") == "agent":
                 doc["permissions"] = self._within(ctx, doc.get("permissions"), attended)
+            elif doc.get("runner", {}).get("kind") == "script":  # its folders: within the run's
+                doc["permissions"] = {"rules": self._within(ctx, doc.get("permissions"),
+                                                            attended)["rules"]}
             keep_session = arguments.get("continue_session", doc["trigger"].get("kind") == "at")
             if not isinstance(keep_session, bool):
                 raise InvalidInput("continue_session", "must be true or false", "a boolean", "true")
@@ -110,7 +113,9 @@ class Services:
             doc["origin"] = {"kind": "agent", "session_id": session, "depth": depth}
             if session is not None:
                 doc["context"] = {**doc.get("context", {}), "mode": "continue"}
-            review = not attended and not follow_up
+            # a script waits for a person to read it, whoever asked (seed 003)
+            script = doc.get("runner", {}).get("kind") == "script"
+            review = (not attended and not follow_up) or script
             if review:
                 doc["paused"] = True
             automation, _ = await self.e.commands.create(doc, actor=actor)  # type: ignore[attr-defined]

@@ -360,6 +360,7 @@ def _event_details(offer: Offer) -> dict[str, Any]:
     if offer.depth:
         event.update(depth=offer.depth, chain=list(offer.chain))
     details: dict[str, Any] = {"event": event}
-    if offer.trigger_id is not None:
+    if offer.trigger_id is not None or offer.kind is not None:
+        # (no id: a fire from outside its triggers, such as a script's runAutomation)
         details["trigger"] = {"id": offer.trigger_id, "kind": offer.kind}
     return details

@@ -1,0 +1,90 @@
+"""A real engine with the real script runner (sandbox worker processes) and the command
+runner, on a data folder of the test's own, and a watch on the engine's loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from errands.engine.core import Engine
+from errands.records import Run
+from errands.runners.command import CommandRunner
+from errands.runners.script import ScriptRunner
+from errands.store import Store
+from event_support import until
+
+
+class LoopWatch:
+    """How late the loop woke for a 5 ms timer, at worst, while it watched: a stall."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            began = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.worst = max(self.worst, time.perf_counter() - began - 0.005)
+
+    def __enter__(self) -> "LoopWatch":
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
+class Scripts:
+    def __init__(self, data: Path, work: Path) -> None:
+        self.data, self.work = data, work
+        self.store = Store(data / "errands.sqlite3")
+        self.engine = self._engine()
+
+    def _engine(self) -> Engine:
+        return Engine(self.store, self.data, {"command": CommandRunner(),
+                                              "script": ScriptRunner()})
+
+    async def add(self, title: str, source: str, trigger: Any = None, **extra: Any) -> str:
+        doc = {"title": title, "runner": {"kind": "script", "source": source,
+                                          **({"limits": extra.pop("limits")}
+                                             if "limits" in extra else {})},
+               "trigger": trigger or {"kind": "manual"}, "workdir": str(self.work),
+               "policy": {"retry": {"max_attempts": 1}}, **extra}
+        automation, _ = await self.engine.commands.create(doc)
+        return automation.id
+
+    async def run(self, automation_id: str) -> Run:
+        run = await self.engine.commands.run_now(automation_id)
+        return await self.engine.commands.wait_run(run.id)
+
+    def runs(self, automation_id: str) -> list[Run]:
+        runs, _ = self.store.runs_page(automation_id, limit=1000)
+        return list(reversed(runs))
+
+    async def restart(self) -> None:
+        await self.engine.stop()
+        self.engine = self._engine()
+        await self.engine.start()
+
+
+@pytest.fixture
+async def scripts(tmp_path: Path) -> AsyncIterator[Scripts]:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "work").mkdir()
+    s = Scripts(tmp_path / "data", tmp_path / "work")
+    await s.engine.start()
+    try:
+        yield s
+    finally:
+        await s.engine.stop()
+        s.store.close()
+
+
+__all__ = ["LoopWatch", "Scripts", "scripts", "until"]

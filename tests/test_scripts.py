@@ -1,0 +1,259 @@
+"""Script automations as a user meets them (issue 30): the uses the issue names, end to
+end through the real engine, sandbox workers and disk; propose-then-validate (all or
+nothing, effects that already hold); state; the pause after five failures; what an agent or
+a file creates starts paused; runs of other automations with an input; dry runs; runs over
+the files already in a folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from errands.timeutil import utcnow
+from script_support import Scripts, scripts, until  # noqa: F401 (fixture)
+
+INVOICES = """\
+export default function ({ event, files, actions }) {
+  for (const change of event.payload.changes) {
+    if (change.change !== "created" || !/invoice/i.test(change.path)) continue;
+    const from = event.payload.folder + "/" + change.path;
+    actions.moveFile(from, "Invoices/" + change.path);
+    actions.notify("Filed " + change.path, "Invoices");
+  }
+}
+"""
+
+
+async def test_an_invoice_landing_in_downloads_is_filed_and_told(scripts: Scripts,
+                                                                 tmp_path: Path) -> None:
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    a = await scripts.add("File invoices", INVOICES, trigger={
+        "kind": "folder", "path": str(downloads), "include": ["*.pdf"], "debounce": "1s"},
+        permissions={"rules": [{"tool": "write_file", "pattern": f"{downloads}/*",
+                                "action": "allow"}]})
+    await until(lambda: any(k[0] == a and w.task is not None for k, w in
+                            scripts.engine.sources.kinds["folder"].watches.items()), "watching")
+    (downloads / "invoice-0042.pdf").write_bytes(b"%PDF-1.7 \x00\xff binary")
+    (downloads / "holiday.pdf").write_bytes(b"%PDF")
+    await until(lambda: [r for r in scripts.runs(a) if not r.active], "a run")
+    [run] = [r for r in scripts.runs(a) if not r.active]
+    assert run.state == "succeeded", run.to_dict()
+    filed = scripts.work / "Invoices" / "invoice-0042.pdf"
+    assert filed.read_bytes() == b"%PDF-1.7 \x00\xff binary"   # a move keeps the bytes
+    assert not (downloads / "invoice-0042.pdf").exists() and (downloads / "holiday.pdf").exists()
+    record = run.details["script"]
+    assert [(r["type"], r["applied"]) for r in record["actions"]] == [("moveFile", True),
+                                                                      ("notify", True)]
+    assert any(i.kind == "notify" and "Filed invoice-0042.pdf" in (i.body or i.title)
+               for i in scripts.store.attention())
+
+
+STALE_BACKUP = """\
+export default function ({ event, files, actions }) {
+  const log = files.stat("backup.log");
+  if (log === null) { actions.notify("No backup log at all"); return "missing"; }
+  const age = Date.parse(event.at) - Date.parse(log.modified);
+  if (age > 24 * 3600 * 1000) actions.notify("The backup log is " + Math.round(age / 3600000) + " h old");
+  return "checked";
+}
+"""
+
+
+async def test_a_morning_check_reads_the_clock_from_its_event(scripts: Scripts) -> None:
+    a = await scripts.add("Backup fresh?", STALE_BACKUP, trigger={
+        "kind": "cron", "expression": "0 8 * * *", "timezone": "Europe/Berlin"})
+    log = scripts.work / "backup.log"
+    log.write_text("done")
+    import os
+    old = utcnow().timestamp() - 3 * 24 * 3600
+    os.utime(log, (old, old))
+    run = await scripts.run(a)
+    assert run.state == "succeeded" and run.result == "checked"
+    assert run.details["script"]["actions"][0]["message"].startswith("The backup log is 7")
+    assert run.details["script"]["reads"] == 1
+
+
+INCIDENTS = """\
+export default function ({ event, actions }) {
+  const p = event.payload;
+  actions.appendFile("incidents.md", `- ${event.at} ${p.automation.title}: run #${p.run.index} ${p.run.state}\\n`);
+}
+"""
+
+
+async def test_when_the_deploy_fails_a_line_is_appended_to_the_incidents(scripts: Scripts) -> None:
+    deploy, _ = await scripts.engine.commands.create({
+        "title": "Deploy", "runner": {"kind": "command", "command": "exit 3"},
+        "trigger": {"kind": "manual"}, "policy": {"retry": {"max_attempts": 1}}})
+    a = await scripts.add("Incidents", INCIDENTS, trigger={
+        "kind": "automation", "automation": deploy.id, "states": ["failed"]})
+    (scripts.work / "incidents.md").write_text("# Incidents\n")
+    for _ in range(2):
+        run = await scripts.engine.commands.run_now(deploy.id)
+        await scripts.engine.commands.wait_run(run.id)
+        await until(lambda: len([r for r in scripts.runs(a) if not r.active]) >= _ + 1,
+                    "the follower ran")
+    text = (scripts.work / "incidents.md").read_text()
+    assert text.startswith("# Incidents\n") and text.count("Deploy: run #") == 2, text
+    assert "run #1 failed" in text and "run #2 failed" in text
+
+
+async def test_changes_are_all_or_nothing(scripts: Scripts) -> None:
+    """The second write cannot be made (its folder is a file): the first is not made either."""
+    (scripts.work / "blocker").write_text("a file, not a folder")
+    a = await scripts.add("two", "export default function ({ actions }) {\n"
+                          "  actions.writeFile('first.txt', 'one');\n"
+                          "  actions.setState('n', 1);\n"
+                          "  actions.writeFile('blocker/second.txt', 'two');\n}\n")
+    run = await scripts.run(a)
+    assert run.state == "failed" and run.error_code == "script_apply_failed", run.to_dict()
+    assert not (scripts.work / "first.txt").exists()
+    assert not list(scripts.work.glob(".errands-*"))   # no staged file is left behind
+    assert scripts.store.script_state(a) == {}
+    rows = run.details["script"]["actions"]
+    assert all(not r["applied"] for r in rows) and "undone" in rows[0]["reason"]
+
+
+async def test_an_effect_that_already_holds_is_not_a_failure(scripts: Scripts) -> None:
+    (scripts.work / "same.txt").write_text("same")
+    a = await scripts.add("holds", "export default function ({ actions }) {\n"
+                          "  actions.writeFile('same.txt', 'same');\n"
+                          "  actions.deleteFile('never-there.txt');\n}\n")
+    run = await scripts.run(a)
+    assert run.state == "succeeded", run.to_dict()
+    assert [r["reason"].startswith("already holds") for r in
+            run.details["script"]["actions"]] == [True, True]
+
+
+async def test_each_action_sees_the_ones_before_it(scripts: Scripts) -> None:
+    a = await scripts.add("sequence", "export default function ({ actions }) {\n"
+                          "  actions.writeFile('a.txt', 'one\\n');\n"
+                          "  actions.appendFile('a.txt', 'two\\n');\n"
+                          "  actions.moveFile('a.txt', 'b.txt');\n"
+                          "  actions.writeFile('a.txt', 'new');\n}\n")
+    run = await scripts.run(a)
+    assert run.state == "succeeded", run.to_dict()
+    assert (scripts.work / "b.txt").read_text() == "one\ntwo\n"
+    assert (scripts.work / "a.txt").read_text() == "new"
+
+
+async def test_state_lasts_across_runs_and_restarts_and_a_dry_run_leaves_it(
+        scripts: Scripts) -> None:
+    a = await scripts.add("counter", "export default function ({ state, actions }) {\n"
+                          "  const n = (state.get('n') || 0) + 1;\n"
+                          "  actions.setState('n', n);\n  return String(n);\n}\n")
+    assert (await scripts.run(a)).result == "1"
+    trial = await scripts.engine.scripts.try_script(a)
+    assert trial["actions"] == [{"type": "setState", "key": "n", "would_apply": True,
+                                 "reason": None}]
+    await scripts.restart()
+    assert (await scripts.run(a)).result == "2"
+    assert scripts.store.script_state(a) == {"n": 2}
+    assert len(scripts.runs(a)) == 2   # the dry run recorded nothing
+
+
+async def test_five_failures_in_a_row_pause_it_with_the_reason(scripts: Scripts) -> None:
+    a = await scripts.add("broken", "export default function () {\n"
+                          "  throw new Error('schema changed');\n}\n",
+                          trigger={"kind": "every", "every": "1h",
+                                   "start_at": "2030-01-01T00:00:00Z"})
+    for _ in range(5):
+        await scripts.run(a)
+    automation = scripts.store.get(a)
+    assert automation.status == "paused"
+    assert "5 consecutive failures" in (automation.paused_reason or "")
+    assert any(i.kind == "auto_paused" for i in scripts.store.attention())
+    await scripts.run(a)   # by hand while paused: recorded, the reason stays
+    assert scripts.store.get(a).paused_reason == automation.paused_reason
+
+
+async def test_what_an_agent_or_a_file_brings_starts_paused(scripts: Scripts) -> None:
+    source = "export default function ({ actions }) { actions.notify('hi') }\n"
+    doc = {"title": "From outside", "runner": {"kind": "script", "source": source},
+           "trigger": {"kind": "manual"}, "origin": {"kind": "agent"}}
+    made, _ = await scripts.engine.commands.create(doc)
+    assert made.status == "paused"
+    from errands.transfer import export_document
+    exported, _ = export_document(scripts.store, [made.id], now=utcnow())
+    exported["automations"][0]["definition"]["paused"] = False
+    exported["automations"][0]["request_id"] = "another"
+    exported["automations"][0].pop("id", None)
+    plan = await scripts.engine.commands.import_document(exported)
+    imported = scripts.store.get(plan.creates[0][0].automation_id)
+    assert imported.status == "paused" and imported.definition.runner.kind == "script"
+    resumed = await scripts.engine.commands.set_paused(imported.id, False)
+    assert resumed.status == "active"   # a person enables it (compiled again)
+
+
+async def test_a_script_runs_another_automation_with_an_input(scripts: Scripts) -> None:
+    target = await scripts.add("Report", "export default function ({ event, actions }) {\n"
+                               "  actions.writeFile('report.txt', JSON.stringify(event.payload.input));\n"
+                               "  return event.type;\n}\n")
+    a = await scripts.add("Asker", "export default function ({ actions }) {\n"
+                          "  actions.runAutomation('Report', {week: 49});\n"
+                          "  actions.runAutomation('No such one', {});\n}\n")
+    run = await scripts.run(a)
+    rows = run.details["script"]["actions"]
+    assert rows[0]["applied"] and not rows[1]["applied"]
+    assert "no automation is called" in rows[1]["reason"]
+    await until(lambda: [r for r in scripts.runs(target) if not r.active], "the report ran")
+    [done] = scripts.runs(target)
+    assert done.state == "succeeded" and done.result == "automation.requested"
+    assert json.loads((scripts.work / "report.txt").read_text()) == {"week": 49}
+    assert done.fired_by()["depth"] == 1 and done.fired_by()["chain"] == [a]
+
+
+async def test_a_dry_run_on_a_chosen_or_an_earlier_event(scripts: Scripts) -> None:
+    a = await scripts.add("echo", "export default function ({ event, actions }) {\n"
+                          "  actions.writeFile('out.txt', event.type + ' ' + "
+                          "JSON.stringify(event.payload));\n}\n")
+    chosen = await scripts.engine.scripts.try_script(a, event={
+        "trigger": {"kind": "webhook", "id": "hook"}, "payload": {"body": {"x": 1}}})
+    assert chosen["status"] == "ok" and chosen["actions"][0]["would_apply"]
+    assert not (scripts.work / "out.txt").exists()
+    await scripts.run(a)
+    earlier = await scripts.engine.scripts.try_script(a, event={"run": 1})
+    assert earlier["actions"][0]["would_apply"] is False   # the same text: it holds
+    assert earlier["actions"][0]["reason"].startswith("already holds")
+    draft = {"title": "draft", "runner": {"kind": "script", "source":
+             "export default function () { return 'draft' }"}, "trigger": {"kind": "manual"}}
+    assert (await scripts.engine.scripts.try_script(doc=draft))["result"] == "draft"
+
+
+async def test_run_over_what_is_already_there(scripts: Scripts, tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for i in range(3):
+        (inbox / f"note-{i}.txt").write_text(str(i))
+    (inbox / "skip.bin").write_text("x")
+    a = await scripts.add("copy", "export default function ({ event, files, actions }) {\n"
+                          "  const name = event.payload.changes[0].path;\n"
+                          "  actions.writeFile('copies/' + name, 'seen');\n}\n",
+                          trigger={"kind": "folder", "path": str(inbox),
+                                   "include": ["*.txt"]})
+    dry = await scripts.engine.scripts.run_over_existing(a, dry_run=True)
+    assert dry["total"] == 3 and not (scripts.work / "copies").exists()
+    assert all(r["actions"][0]["would_apply"] for r in dry["results"])
+    done = await scripts.engine.scripts.run_over_existing(a)
+    assert [r["state"] for r in done["results"]] == ["succeeded"] * 3
+    assert sorted(p.name for p in (scripts.work / "copies").iterdir()) == [
+        "note-0.txt", "note-1.txt", "note-2.txt"]
+    assert done["more"] is False
+
+
+@pytest.mark.parametrize("limits, field", [({"time_ms": 0}, "runner.limits.time_ms"),
+                                           ({"heap_mb": 4096}, "runner.limits.heap_mb"),
+                                           ({"cpu": 1}, "runner.limits.cpu")])
+async def test_limits_are_settable_within_their_ceilings(scripts: Scripts, limits: dict,
+                                                         field: str) -> None:
+    from errands.errors import InvalidInput
+    with pytest.raises(InvalidInput) as caught:
+        await scripts.add("limits", "export default function () {}", limits=limits)
+    assert caught.value.field == field
+    a = await scripts.add("roomy", "export default function () {\n"
+                          "  let n = 0; for (let i = 0; i < 3e6; i++) n += i; return 'done';\n}\n",
+                          limits={"time_ms": 3000})
+    assert (await scripts.run(a)).result == "done"
