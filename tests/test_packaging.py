@@ -65,3 +65,15 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
                          check=True, capture_output=True, text=True, cwd=tmp_path, env=env)
     assert json.loads(out.stdout)["title"] == "From the wheel"
     assert (data / "errands.sqlite3").exists()
+
+
+def test_every_package_of_the_source_is_in_the_wheel() -> None:
+    """A package left out of pyproject's list is missing from an installed Errands (the
+    mail package once was), and only the features that import it fail."""
+    import tomllib
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    found = {".".join(p.parent.relative_to(root / "desktop").parts)
+             for p in (root / "desktop" / "errands").rglob("__init__.py")}
+    assert found - listed == set()

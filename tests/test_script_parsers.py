@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from errands.definition import SCRIPT_LIMITS, _script
+from errands.definition import SCRIPT_LIMITS, parse_script
 from errands.errors import InvalidInput
 from errands.scripts.sandbox import ACTION_TYPES, Host
 from errands.scripts.scope import Refused, Scope
@@ -26,7 +26,7 @@ LIMITS = {name: default for name, (_, default, _) in SCRIPT_LIMITS.items()}
        source=st.one_of(st.text(max_size=40), JSON))
 def test_a_script_definition_parses_or_names_its_field(limits: dict, source: object) -> None:
     try:
-        task = _script({"kind": "script", "source": source, "limits": limits}, "runner")
+        task = parse_script({"kind": "script", "source": source, "limits": limits}, "runner")
     except InvalidInput as exc:
         assert exc.field is not None and exc.field.startswith("runner.")
         assert exc.expected and exc.example

@@ -257,3 +257,37 @@ async def test_limits_are_settable_within_their_ceilings(scripts: Scripts, limit
                           "  let n = 0; for (let i = 0; i < 3e6; i++) n += i; return 'done';\n}\n",
                           limits={"time_ms": 3000})
     assert (await scripts.run(a)).result == "done"
+
+
+async def test_the_script_templates_do_what_they_say(scripts: Scripts, tmp_path: Path) -> None:
+    from errands.templates import load_templates
+    templates = {t.name: t for t in load_templates()[0] if t.runner == "script"}
+    assert set(templates) == {"file-invoices", "stale-backup", "log-new-files"}
+    downloads, invoices = tmp_path / "dl", tmp_path / "inv"
+    downloads.mkdir()
+    invoices.mkdir()
+    (downloads / "Invoice-7.pdf").write_bytes(b"%PDF")
+    made, _ = await scripts.engine.commands.create(templates["file-invoices"].fill(
+        {"downloads": str(downloads), "dest": str(invoices), "words": 'in"voice'}))
+    trial = await scripts.engine.scripts.try_script(made.id, event={
+        "trigger": {"kind": "folder"}, "payload": {"folder": str(downloads), "changes": [
+            {"change": "created", "path": "Invoice-7.pdf"}]}})
+    assert trial["status"] == "ok" and trial["actions"] == []   # 'in"voice' is not in the name
+    made, _ = await scripts.engine.commands.create(templates["file-invoices"].fill(
+        {"downloads": str(downloads), "dest": str(invoices)}))
+    done = await scripts.engine.scripts.run_over_existing(made.id)
+    assert [r["state"] for r in done["results"]] == ["succeeded"]
+    assert (invoices / "Invoice-7.pdf").read_bytes() == b"%PDF"
+    (invoices / "backup.log").write_text("ok")
+    made, _ = await scripts.engine.commands.create(templates["stale-backup"].fill(
+        {"folder": str(invoices), "hours": 1}))
+    run = await scripts.run(made.id)
+    assert run.state == "succeeded" and run.result == "0 h old"
+    made, _ = await scripts.engine.commands.create(templates["log-new-files"].fill(
+        {"folder": str(invoices)}))
+    trial = await scripts.engine.scripts.try_script(made.id, event={
+        "trigger": {"kind": "folder"}, "payload": {"folder": str(invoices), "changes": [
+            {"change": "created", "path": "a.txt"}, {"change": "created",
+                                                     "path": "new-files.md"}]}})
+    assert [(a["type"], a["path"], a["would_apply"]) for a in trial["actions"]] == [
+        ("appendFile", "new-files.md", True)]

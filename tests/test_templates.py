@@ -36,8 +36,10 @@ def test_the_shipped_templates_load_and_half_need_no_model() -> None:
     by_name = shipped()
     assert set(by_name) == {"daily-brief", "weekly-review", "project-monitor", "remind-me",
                             "loop-until-tests-pass", "watch-web-page", "disk-memory-report",
-                            "summarize-new-files"}
-    commands = [t for t in by_name.values() if t.runner == "command"]
+                            "summarize-new-files", "file-invoices", "stale-backup",
+                            "log-new-files"}
+    commands = [t for t in by_name.values() if t.runner in ("command", "script")]
+    assert not any(t.needs_model for t in commands)
     assert len(commands) >= len(by_name) / 2
     for t in by_name.values():
         assert t.title and t.description and resource("icons", "templates",

@@ -712,7 +712,7 @@ def _runner(doc: object, path: str) -> Task:
                          forbid=ANY_TEXT, example="Call mom")
         return NotifyTask(message=(message or "").strip())
     if isinstance(doc, dict) and doc.get("kind") == "script":
-        return _script(doc, path)
+        return parse_script(doc, path)
     kind = doc.get("kind") if isinstance(doc, dict) else None
     raise InvalidInput(f"{path}.kind" if isinstance(doc, dict) else path,
                        f"unsupported runner kind {_brief(kind)}" if isinstance(doc, dict)
@@ -720,7 +720,7 @@ def _runner(doc: object, path: str) -> Task:
                        '"agent", "command", "notify" or "script"', example)
 
 
-def _script(doc: dict[str, Any], path: str) -> ScriptTask:
+def parse_script(doc: dict[str, Any], path: str) -> ScriptTask:
     """The shape of a script task; whether its source compiles is the engine's check on
     save (it runs the source's top level in the sandbox: :mod:`errands.scripts`)."""
     r = _Reader(doc, path, ("kind", "source", "limits"), SCRIPT_EXAMPLE)

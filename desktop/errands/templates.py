@@ -5,7 +5,8 @@ icon, its parameters and a definition skeleton whose strings may name parameters
 ``{name}`` (a time parameter also as ``{name:hour}`` and ``{name:minute}``). Filling it in
 gives an ordinary definition document with ``origin`` ``{"kind": "template", "template":
 name}``. Values put into a ``runner.command`` are shell-quoted, so a folder called
-``x; rm -rf ~`` stays one argument. Each file is checked on load by filling it with sample
+``x; rm -rf ~`` stays one argument; values put into a script's ``runner.source`` are
+escaped for a JavaScript string in double quotes, where its blanks stand. Each file is checked on load by filling it with sample
 values and parsing the result; a file with an error is reported (file, field, what is wrong)
 and left out, and the others still load.
 """
@@ -124,7 +125,7 @@ class Template:
     title: str
     description: str
     icon: str
-    runner: Literal["agent", "command"]
+    runner: Literal["agent", "command", "script"]
     parameters: tuple[Parameter, ...]
     skeleton: Mapping[str, Any] = field(repr=False)
 
@@ -178,8 +179,9 @@ def _substitute(node: Any, values: Mapping[str, str | int | None], path: str) ->
     if not isinstance(node, str):
         return node
     quote = path == "runner.command"
+    script = path == "runner.source"   # a value goes inside a JavaScript "…" string
     whole = _PLACEHOLDER.fullmatch(node)
-    if whole and not whole.group(2) and not quote:
+    if whole and not whole.group(2) and not quote and not script:
         value = values[whole.group(1)]
         return value  # keeps an integer an integer, an empty blank None
 
@@ -190,6 +192,8 @@ def _substitute(node: Any, values: Mapping[str, str | int | None], path: str) ->
         if m.group(2):
             hour, minute = str(value).split(":")
             return str(int(hour if m.group(2) == "hour" else minute))
+        if script:
+            return json.dumps(str(value), ensure_ascii=False)[1:-1]
         return shlex.quote(str(value)) if quote else str(value)
     return _PLACEHOLDER.sub(put, node)
 
@@ -245,8 +249,8 @@ def _read(name: str, text: str, now: datetime | None, icons: set[str] | None) ->
     if icons is not None and icon not in icons:
         raise _Bad("icon", f"no icon named {icon!r} in resources/icons/templates")
     runner = doc.get("runner")
-    if runner not in ("agent", "command"):
-        raise _Bad("runner", "must be \"agent\" or \"command\"")
+    if runner not in ("agent", "command", "script"):
+        raise _Bad("runner", "must be \"agent\", \"command\" or \"script\"")
     raw = doc.get("parameters", [])
     if not isinstance(raw, list) or len(raw) > 12:
         raise _Bad("parameters", "must be a list of at most 12 blanks")

@@ -678,6 +678,7 @@ class WindowController(QObject):
         form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         editing = automation.id if automation is not None else None
         form.submitted.connect(lambda doc, revision: self._save(form, editing, doc, revision))
+        form.script.tester = self._try_script
         if editing is not None:
             form.reload_requested.connect(lambda: self._reload_form(form, editing))
         form.destroyed.connect(lambda *_: self._form_gone(form))
@@ -702,6 +703,10 @@ class WindowController(QObject):
 
     async def _test_mail(self, name: str) -> str:
         return (await self.api.test_mail_account(name)).value
+
+    async def _try_script(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """The form's "Try it": a dry run of its script as it is, unsaved."""
+        return (await self.api.try_script(doc=doc)).value
 
     def _form_gone(self, form: AutomationForm) -> None:
         if self.form is form:

@@ -768,6 +768,8 @@ def runner_words(d: Definition) -> str:
         return tr("Agent") + (f" · {model}" if model else "")
     if d.runner.kind == "notify":
         return tr("Reminder")
+    if d.runner.kind == "script":
+        return tr("Script")
     return tr("Command")
 
 
@@ -776,6 +778,8 @@ def runs_what(d: Definition) -> str:
         return d.runner.prompt  # type: ignore[union-attr]
     if d.runner.kind == "notify":
         return d.runner.message  # type: ignore[union-attr]
+    if d.runner.kind == "script":
+        return d.runner.source  # type: ignore[union-attr]
     return d.runner.command  # type: ignore[union-attr]
 
 
@@ -883,6 +887,17 @@ def permission_lines(d: Definition) -> list[str]:
         return [tr("Runs its command without asking (creating it was the consent)")]
     if d.runner.kind == "notify":
         return [tr("Only shows its message: it runs nothing and uses no model")]
+    if d.runner.kind == "script":
+        lines = [tr("Runs its script in a sandbox: it proposes, Errands checks each action "
+                    "against its folder and rules before applying it")]
+        if d.workdir:
+            lines.append(tr("Reads and changes files only in %1").replace(
+                "%1", home_short(d.workdir)))
+        for rule in d.permissions.rules:
+            verb = {"allow": tr("Allowed without asking"), "ask": tr("Asks first"),
+                    "deny": tr("Never allowed")}[rule.action]
+            lines.append(f"{verb}: {tool_words(rule.tool)} `{rule.pattern}`")
+        return lines
     p = d.permissions
     lines = []
     if p.mode == "allow_all":
@@ -956,3 +971,51 @@ def attention_words(kind: str) -> str:
         "unattended": tr("Paused: nobody answered"),
         "trigger_problem": tr("A trigger cannot work"), "email_failed": tr("Mail not sent"),
     }.get(kind, kind.replace("_", " ").capitalize())
+
+
+# ----------------------------------------------------------------------- scripts
+
+_SCRIPT_STATUS = {
+    "ok": QT_TR_NOOP("It ran."), "failed": QT_TR_NOOP("It failed."),
+    "timeout": QT_TR_NOOP("It ran out of time."),
+    "rejected": QT_TR_NOOP("It was rejected: it went over a budget."),
+}
+_SCRIPT_LIMITS = {
+    "execution_time": QT_TR_NOOP("time"), "memory": QT_TR_NOOP("memory"),
+    "stack": QT_TR_NOOP("recursion depth"), "actions": QT_TR_NOOP("actions"),
+    "reads": QT_TR_NOOP("reads"),
+}
+_SCRIPT_ACTIONS = {
+    "notify": QT_TR_NOOP("Notify"), "writeFile": QT_TR_NOOP("Write a file"),
+    "appendFile": QT_TR_NOOP("Append to a file"), "moveFile": QT_TR_NOOP("Move a file"),
+    "deleteFile": QT_TR_NOOP("Delete a file"), "setState": QT_TR_NOOP("Remember"),
+    "runAutomation": QT_TR_NOOP("Run an automation"), "mailMe": QT_TR_NOOP("Mail me"),
+}
+
+
+def script_status(status: str | None, limit: str | None = None) -> str:
+    """How a script's run (or dry run) ended, in a sentence."""
+    text = tr(_SCRIPT_STATUS.get(status or "", QT_TR_NOOP("It failed.")))
+    if limit:
+        text += " " + tr("Limit reached: %1.").replace("%1", tr(_SCRIPT_LIMITS.get(limit, limit)))
+    return text
+
+
+def script_action(kind: str) -> str:
+    return tr(_SCRIPT_ACTIONS[kind]) if kind in _SCRIPT_ACTIONS else kind
+
+
+def action_target(action: dict[str, Any], short: bool = False) -> str:
+    """What a script's action is about: a file (and where it goes), a key, an automation;
+    ``short``: paths by their last parts, at most about 40 characters."""
+    def cut(text: Any) -> str:
+        text = home_short(str(text)) if "/" in str(text) else str(text)
+        return text if not short or len(text) <= 40 else "…" + text[-39:]
+    if action.get("from") is not None:
+        if short:
+            return f"{cut(os.path.basename(str(action['from'])))} → {cut(action.get('to'))}"
+        return f"{cut(action['from'])} → {cut(action.get('to'))}"
+    for key in ("path", "key", "automation", "subject", "message"):
+        if action.get(key) is not None:
+            return cut(action[key])
+    return ""

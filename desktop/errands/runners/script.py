@@ -27,6 +27,9 @@ from ..scripts.scope import Scope
 from .contract import Outcome, RunContext
 
 RECENT_RUNS = 20        # earlier runs a script may read (runs.recent)
+# A script's run is repeatable (no clock, no randomness): what failed once would fail again
+# the same way, so it is not retried (a failure to apply its changes, such as a full disk, is)
+SAME_AGAIN = "failed"
 SUMMARY_KEYS = ("path", "from", "to", "key", "automation", "subject", "title")
 
 
@@ -140,7 +143,7 @@ class ScriptRunner:
             where = f" (line {record['line']})" if record.get("line") else ""
             return Outcome(state="failed", error_code=f"script_{status}",
                            error_message=f"{record.get('error') or status}{where}",
-                           details={"script": record})
+                           details={"script": record}, stop_reason=SAME_AGAIN)
         verdicts, plan = await self._verdicts(answer, services, ctx.mail, ctx.automation_id)
         try:
             if not plan.empty:
@@ -186,7 +189,8 @@ class ScriptRunner:
         if proposed and len(refused) == proposed:
             return Outcome(state="failed", error_code="script_refused",
                            error_message=f"every action was refused: {refused[0]['reason']}",
-                           details={"script": record}, notify=[], result=result)
+                           details={"script": record}, notify=[], result=result,
+                           stop_reason=SAME_AGAIN)
         return Outcome(state="succeeded", result=result, notify=notify,
                        details={"script": record}, script_state=changes or None)
 

@@ -9,7 +9,7 @@ import json
 import subprocess
 from typing import Any
 
-from ..definition import SCRIPT_LIMITS, ScriptTask, _script
+from ..definition import SCRIPT_LIMITS, ScriptTask, parse_script
 from ..errors import InvalidInput
 from .pool import START_GRACE, worker_command
 
@@ -20,7 +20,7 @@ def to_check(doc: Any, previous: Any = None) -> ScriptTask | None:
     runner = doc.get("runner") if isinstance(doc, dict) else None
     if not isinstance(runner, dict) or runner.get("kind") != "script":
         return None
-    task = _script(runner, "runner")
+    task = parse_script(runner, "runner")
     if isinstance(previous, ScriptTask) and previous.source == task.source:
         return None
     return task

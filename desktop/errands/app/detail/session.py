@@ -26,6 +26,8 @@ from PySide6.QtGui import (
     QFontDatabase,
     QKeyEvent,
     QPalette,
+    QStandardItem,
+    QStandardItemModel,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -34,12 +36,15 @@ from PySide6.QtGui import (
     QTextLength,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QFrame,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
+    QTableView,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -47,7 +52,7 @@ from PySide6.QtWidgets import (
 
 from ...records import ACTIVE_STATES, run_time
 from ...timeutil import utcnow
-from .. import marks, words
+from .. import marks, theme, words
 
 RESULT_CHARS = 20_000   # an opened result shows at most this much (the tools bound theirs)
 SUMMARY_CHARS = 60      # the subject and the outcome on a call's one line, each
@@ -317,9 +322,44 @@ class SessionView(QWidget):
         agent_layout.addLayout(tools_row)
         agent_layout.addWidget(self.browser, 1)
 
+        # a script's record: how it ended, each action with its verdict, its log
+        self.script_label = QLabel()
+        self.script_label.setWordWrap(True)
+        self.script_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.script_label.setAccessibleName(self.tr("How the script ran"))
+        self.script_model = QStandardItemModel(0, 3, self)
+        self.script_model.setHorizontalHeaderLabels([self.tr("Action"), self.tr("On"),
+                                                     self.tr("Applied?")])
+        self.script_actions = QTableView()
+        self.script_actions.setModel(self.script_model)
+        self.script_actions.setAccessibleName(self.tr("The actions it proposed"))
+        self.script_actions.verticalHeader().hide()
+        self.script_actions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.script_actions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.script_actions.setWordWrap(True)
+        header = self.script_actions.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.script_empty = QLabel(self.tr("It proposed nothing."))
+        self.script_log = QPlainTextEdit()
+        self.script_log.setReadOnly(True)
+        self.script_log.setFont(mono)
+        self.script_log.setMaximumHeight(120)
+        self.script_log.setAccessibleName(self.tr("The script's log"))
+        script_page = QWidget()
+        script_layout = QVBoxLayout(script_page)
+        script_layout.setContentsMargins(0, 0, 0, 0)
+        script_layout.addWidget(self.script_label)
+        script_layout.addWidget(self.script_empty)
+        script_layout.addWidget(self.script_actions, 1)
+        script_layout.addWidget(self.script_log)
+        script_layout.addStretch(0)   # (takes the room while there is no table)
+
         self.pages = QStackedWidget()
         self.pages.addWidget(command_page)
         self.pages.addWidget(agent_page)
+        self.pages.addWidget(script_page)
 
         # the follow-up
         self.follow_up = QWidget()
@@ -396,7 +436,10 @@ class SessionView(QWidget):
         self.stack.setCurrentIndex(1)
         self._fill_header(doc)
         self._fill_blocker(doc)
-        if doc.get("transcript") is None and not doc.get("session_id"):
+        if isinstance(doc.get("script"), dict):
+            self.pages.setCurrentIndex(2)
+            self._fill_script(doc["script"])
+        elif doc.get("transcript") is None and not doc.get("session_id"):
             self.pages.setCurrentIndex(0)
             self._fill_output(doc, keep=same)
         else:
@@ -675,6 +718,43 @@ class SessionView(QWidget):
                 "%1", words.day_and_time(expires, self.now or utcnow(), self.tz))
         self.blocker_note.setText(note)
         self.blocker_note.setVisible(bool(note))
+
+    def _fill_script(self, record: dict[str, Any]) -> None:
+        """A script run's record (seed 003 "Run records")."""
+        parts = [words.script_status(record.get("status"), record.get("limit_hit"))]
+        facts = []
+        if record.get("duration_ms") is not None:
+            facts.append(self.tr("%1 ms").replace("%1", f"{float(record['duration_ms']):.1f}"))
+        if record.get("memory_peak"):
+            facts.append(self.tr("memory peak %1 KB").replace(
+                "%1", str(int(record["memory_peak"]) // 1024)))
+        facts.append(self.tr("%n reads", None, int(record.get("reads") or 0)))
+        if record.get("truncated"):
+            facts.append(self.tr("a read was cut to its row limit"))
+        parts.append(" · ".join(facts))
+        self.script_label.setText("\n".join(parts))
+        self.script_model.removeRows(0, self.script_model.rowCount())
+        colours = theme.state_colors()
+        actions = record.get("actions") or []
+        for action in actions:
+            reason = str(action.get("reason") or "")
+            holds = reason.startswith("already holds")
+            verdict = (self.tr("Yes") if action.get("applied") else self.tr("Already so")
+                       if holds else self.tr("No: %1").replace("%1", reason))
+            row = [QStandardItem(words.script_action(str(action.get("type")))),
+                   QStandardItem(words.action_target(action, short=True)),
+                   QStandardItem(verdict)]
+            row[1].setToolTip(words.action_target(action))
+            row[2].setToolTip(verdict)
+            row[2].setForeground(colours["success" if action.get("applied") else
+                                         "disabled" if holds else "error"])
+            self.script_model.appendRow(row)
+        self.script_actions.setVisible(bool(actions))
+        self.script_empty.setVisible(not actions)
+        self.script_actions.resizeRowsToContents()
+        log = record.get("log") or []
+        self.script_log.setPlainText("\n".join(map(str, log)))
+        self.script_log.setVisible(bool(log))
 
     def _fill_output(self, doc: dict[str, Any], *, keep: bool) -> None:
         self.exit_label.setText(exit_words(doc))

@@ -76,12 +76,13 @@ from ...timeutil import (
 from .. import words
 from .fields import DurationEdit, ErrorLabel
 from .schedule_picker import SchedulePicker
+from .script_editor import ScriptEditor
 
 # Which row a refusal's field belongs under (the longest matching prefix wins).
 FIELD_SLOTS = {
     "title": "title", "runner": "runner", "runner.kind": "runner",
     "runner.prompt": "prompt", "runner.model": "model", "runner.command": "command",
-    "runner.message": "message",
+    "runner.message": "message", "runner.source": "script", "runner.limits": "script",
     "workdir": "workdir",
     "context": "context", "context.max_history_tokens": "history",
     "stop": "stop", "stop.max_runs": "max_runs", "stop.until": "until",
@@ -246,6 +247,7 @@ class AutomationForm(QDialog):
         self.runner_box.addItem(self.tr("An agent, following a prompt"), "agent")
         self.runner_box.addItem(self.tr("A command"), "command")
         self.runner_box.addItem(self.tr("A reminder (a notification)"), "notify")
+        self.runner_box.addItem(self.tr("A script (JavaScript in a sandbox)"), "script")
         self.runner_box.setAccessibleName(self.tr("What to run"))
         self.runner_box.currentIndexChanged.connect(self._runner_changed)
         form.addRow(self.tr("&Runs"), self._slot("runner", self.runner_box, tab))
@@ -272,15 +274,19 @@ class AutomationForm(QDialog):
         self.message_edit.setAccessibleName(self.tr("Message"))
         self.message_edit.setTabChangesFocus(True)
         self.message_edit.setMinimumHeight(60)
+        self.script = ScriptEditor()
+        self.script.document = self.document
         self.task_form = form
         self.prompt_row = self._slot("prompt", self.prompt_edit, tab)
         self.model_row = self._slot("model", self.model_edit, tab)
         self.command_row = self._slot("command", self.command_edit, tab)
         self.message_row = self._slot("message", self.message_edit, tab)
+        self.script_row = self._slot("script", self.script, tab)
         form.addRow(self.tr("&Prompt"), self.prompt_row)
         form.addRow(self.tr("&Model"), self.model_row)
         form.addRow(self.tr("&Command"), self.command_row)
         form.addRow(self.tr("M&essage"), self.message_row)
+        form.addRow(self.tr("&Script"), self.script_row)
 
         self.workdir_edit = QLineEdit()
         self.workdir_edit.setPlaceholderText(self.tr("Its own folder in Errands' data"))
@@ -535,6 +541,7 @@ class AutomationForm(QDialog):
         self.task_form.setRowVisible(self.model_row, agent)
         self.task_form.setRowVisible(self.command_row, kind == "command")
         self.task_form.setRowVisible(self.message_row, kind == "notify")
+        self.task_form.setRowVisible(self.script_row, kind == "script")
         for widget in (self.context_box, self.history_spin, self.steps_spin,
                        self.tool_group, *self.mode_buttons.values()):
             widget.setEnabled(agent)
@@ -630,6 +637,9 @@ class AutomationForm(QDialog):
             return [self.tr("Runs its command without asking (creating it was the consent)")]
         if self.runner_kind() == "notify":
             return [self.tr("Only shows its message: it runs nothing and uses no model")]
+        if self.runner_kind() == "script":
+            return [self.tr("Runs its script in a sandbox: it proposes, Errands checks each "
+                            "action against its folder and rules before applying it")]
         doc = self._permissions_doc()
         try:
             rules = parse_rules(doc["rules"], "permissions.rules")
@@ -679,6 +689,11 @@ class AutomationForm(QDialog):
                              "model": model or None}
         elif self.runner_kind() == "notify":
             doc["runner"] = {"kind": "notify", "message": self.message_edit.toPlainText()}
+        elif self.runner_kind() == "script":
+            was = (self._base.get("runner") or {})
+            doc["runner"] = {"kind": "script", "source": self.script.source(),
+                             **({"limits": was["limits"]} if was.get("kind") == "script"
+                                and was.get("limits") else {})}
         else:
             doc["runner"] = {"kind": "command", "command": self.command_edit.toPlainText()}
         trigger = join_members(self.picker.trigger(), self.events.members(),
@@ -712,7 +727,11 @@ class AutomationForm(QDialog):
             "jitter": format_duration(self.jitter_edit.value()) if self.jitter_check.isChecked()
             else None})
         doc["policy"] = policy
+        was_script = (self._base.get("runner") or {}).get("kind") == "script"
         doc["permissions"] = (self._permissions_doc() if self.runner_kind() == "agent"
+                              else {"rules": copy.deepcopy((self._base.get("permissions")
+                                                            or {}).get("rules") or [])}
+                              if self.runner_kind() == "script" and was_script
                               else dict(DEFAULT_PERMISSIONS))
         doc["workdir"] = self.workdir_edit.text().strip() or None
         return doc
@@ -759,6 +778,8 @@ class AutomationForm(QDialog):
             self.command_edit.setPlainText(runner.get("command") or "")
         elif runner.get("kind") == "notify":
             self.message_edit.setPlainText(runner.get("message") or "")
+        elif runner.get("kind") == "script":
+            self.script.set_source(runner.get("source") or "")
         else:
             self.prompt_edit.setPlainText(runner.get("prompt") or "")
             self.model_edit.setText(runner.get("model") or "")
@@ -905,6 +926,9 @@ class AutomationForm(QDialog):
             if error.field and text.startswith(error.field + ": "):
                 text = text[len(error.field) + 2:]
             self.show_field_error(error.field, text)
+            line = (error.values or {}).get("line") if error.field == "runner.source" else None
+            if isinstance(line, int):
+                self.script.editor.mark_error(line)
             return
         if isinstance(error, Conflict) and error.code == "stale_revision":
             found = _NOW_REVISION.search(error.message)
