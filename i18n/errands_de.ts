@@ -412,6 +412,10 @@
             <translation>&amp;Ausführung</translation>
         </message>
         <message>
+            <source>&amp;Script</source>
+            <translation>&amp;Skript</translation>
+        </message>
+        <message>
             <source>&amp;Title</source>
             <translation>&amp;Titel</translation>
         </message>
@@ -434,6 +438,10 @@
         <message>
             <source>A reminder (a notification)</source>
             <translation>Eine Erinnerung (eine Benachrichtigung)</translation>
+        </message>
+        <message>
+            <source>A script (JavaScript in a sandbox)</source>
+            <translation>Ein Skript (JavaScript in einer Sandbox)</translation>
         </message>
         <message>
             <source>After</source>
@@ -662,6 +670,10 @@
         <message>
             <source>Runs its command without asking (creating it was the consent)</source>
             <translation>Führt seinen Befehl ohne Nachfrage aus (das Anlegen war die Zustimmung)</translation>
+        </message>
+        <message>
+            <source>Runs its script in a sandbox: it proposes, Errands checks each action against its folder and rules before applying it</source>
+            <translation>Führt sein Skript in einer Sandbox aus: Es schlägt vor, Errands prüft jede Aktion gegen seinen Ordner und seine Regeln, bevor es sie anwendet</translation>
         </message>
         <message>
             <source>Runs missed while Errands was closed or the computer slept</source>
@@ -2508,7 +2520,90 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         </message>
     </context>
     <context>
+        <name>ScriptEditor</name>
+        <message>
+            <source>&amp;Try it</source>
+            <translation>&amp;Ausprobieren</translation>
+        </message>
+        <message>
+            <source>Action</source>
+            <translation>Aktion</translation>
+        </message>
+        <message>
+            <source>Already so</source>
+            <translation>Schon so</translation>
+        </message>
+        <message>
+            <source>It proposes nothing.</source>
+            <translation>Es schlägt nichts vor.</translation>
+        </message>
+        <message>
+            <source>It would apply %1 of %2 actions.</source>
+            <translation>Es würde %1 von %2 Aktionen anwenden.</translation>
+        </message>
+        <message>
+            <source>JavaScript: a default export that proposes actions</source>
+            <translation>JavaScript: ein Default-Export, der Aktionen vorschlägt</translation>
+        </message>
+        <message>
+            <source>Log: %1</source>
+            <translation>Protokoll: %1</translation>
+        </message>
+        <message>
+            <source>No: %1</source>
+            <translation>Nein: %1</translation>
+        </message>
+        <message>
+            <source>Nothing was applied.</source>
+            <translation>Nichts wurde angewendet.</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>Betrifft</translation>
+        </message>
+        <message>
+            <source>Proposed actions</source>
+            <translation>Vorgeschlagene Aktionen</translation>
+        </message>
+        <message>
+            <source>Runs the script now without applying anything (Ctrl+Enter)</source>
+            <translation>Führt das Skript jetzt aus, ohne etwas anzuwenden (Strg+Eingabe)</translation>
+        </message>
+        <message>
+            <source>Script</source>
+            <translation>Skript</translation>
+        </message>
+        <message>
+            <source>Try it runs the script in its sandbox and lists what it would do; nothing is applied.</source>
+            <translation>Ausprobieren führt das Skript in seiner Sandbox aus und listet, was es tun würde; nichts wird angewendet.</translation>
+        </message>
+        <message>
+            <source>Try the script: a dry run</source>
+            <translation>Das Skript ausprobieren: ein Probelauf</translation>
+        </message>
+        <message>
+            <source>Trying…</source>
+            <translation>Wird ausprobiert…</translation>
+        </message>
+        <message>
+            <source>What the dry run found</source>
+            <translation>Was der Probelauf ergab</translation>
+        </message>
+        <message>
+            <source>Would it apply?</source>
+            <translation>Würde es angewendet?</translation>
+        </message>
+        <message>
+            <source>Yes</source>
+            <translation>Ja</translation>
+        </message>
+    </context>
+    <context>
         <name>SessionView</name>
+        <message>
+            <source>%1 ms</source>
+            <translation>%1 ms</translation>
+        </message>
         <message>
             <source>%1 prompt tokens, %2 completion tokens</source>
             <translation>%1 Prompt-Tokens, %2 Antwort-Tokens</translation>
@@ -2516,6 +2611,13 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>%1 tokens</source>
             <translation>%1 Tokens</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n reads</source>
+            <translation>
+                <numerusform>%n Lesezugriff</numerusform>
+                <numerusform>%n Lesezugriffe</numerusform>
+            </translation>
         </message>
         <message numerus="yes">
             <source>%n tool calls</source>
@@ -2553,6 +2655,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>1 Werkzeugaufruf</translation>
         </message>
         <message>
+            <source>Action</source>
+            <translation>Aktion</translation>
+        </message>
+        <message>
             <source>Agent</source>
             <translation>Agent</translation>
         </message>
@@ -2561,8 +2667,16 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Agent – Antwort</translation>
         </message>
         <message>
+            <source>Already so</source>
+            <translation>Schon so</translation>
+        </message>
+        <message>
             <source>Answer what the run waits for first; then you can follow up here.</source>
             <translation>Beantworten Sie zuerst, worauf der Lauf wartet; dann können Sie hier nachfassen.</translation>
+        </message>
+        <message>
+            <source>Applied?</source>
+            <translation>Angewendet?</translation>
         </message>
         <message>
             <source>Arguments</source>
@@ -2621,6 +2735,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Ereignis ausblenden</translation>
         </message>
         <message>
+            <source>How the script ran</source>
+            <translation>Wie das Skript lief</translation>
+        </message>
+        <message>
+            <source>It proposed nothing.</source>
+            <translation>Es hat nichts vorgeschlagen.</translation>
+        </message>
+        <message>
             <source>It waits until %1, then expires.</source>
             <translation>Er wartet bis %1 und verfällt dann.</translation>
         </message>
@@ -2629,8 +2751,16 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Keine Werkzeugaufrufe</translation>
         </message>
         <message>
+            <source>No: %1</source>
+            <translation>Nein: %1</translation>
+        </message>
+        <message>
             <source>Not sent: %1</source>
             <translation>Nicht gesendet: %1</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>Betrifft</translation>
         </message>
         <message>
             <source>Open all tool calls</source>
@@ -2697,6 +2827,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>System</translation>
         </message>
         <message>
+            <source>The actions it proposed</source>
+            <translation>Die vorgeschlagenen Aktionen</translation>
+        </message>
+        <message>
             <source>The agent wants to %1 (%2).</source>
             <translation>Der Agent möchte %1 (%2).</translation>
         </message>
@@ -2707,6 +2841,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>The event, as received (untrusted)</source>
             <translation>Das Ereignis, wie empfangen (nicht vertrauenswürdig)</translation>
+        </message>
+        <message>
+            <source>The script's log</source>
+            <translation>Das Protokoll des Skripts</translation>
         </message>
         <message>
             <source>Token usage</source>
@@ -2729,6 +2867,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Was diesen Lauf gestartet hat</translation>
         </message>
         <message>
+            <source>Yes</source>
+            <translation>Ja</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>Sie</translation>
         </message>
@@ -2737,12 +2879,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Sie können nachfassen, sobald dieser Lauf beendet ist.</translation>
         </message>
         <message>
+            <source>a read was cut to its row limit</source>
+            <translation>ein Lesezugriff wurde auf seine Zeilengrenze gekürzt</translation>
+        </message>
+        <message>
             <source>an earlier turn</source>
             <translation>eine frühere Runde</translation>
         </message>
         <message>
             <source>attempt %1</source>
             <translation>Versuch %1</translation>
+        </message>
+        <message>
+            <source>memory peak %1 KB</source>
+            <translation>Speicherspitze %1 KB</translation>
         </message>
         <message>
             <source>no result</source>
@@ -3899,6 +4049,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Beantwortet: %1</translation>
         </message>
         <message>
+            <source>Append to a file</source>
+            <translation>An eine Datei anhängen</translation>
+        </message>
+        <message>
             <source>Approved once</source>
             <translation>Einmal erlaubt</translation>
         </message>
@@ -4020,6 +4174,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Cron "%1"</source>
             <translation>Cron „%1“</translation>
+        </message>
+        <message>
+            <source>Delete a file</source>
+            <translation>Eine Datei löschen</translation>
         </message>
         <message>
             <source>Delete “%1”?
@@ -4281,12 +4439,32 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Es enthält ein Zeichen, das hier nicht erlaubt ist ({char}); verwenden Sie einfachen Text.</translation>
         </message>
         <message>
+            <source>It ran out of time.</source>
+            <translation>Die Zeit ist abgelaufen.</translation>
+        </message>
+        <message>
+            <source>It ran.</source>
+            <translation>Es lief.</translation>
+        </message>
+        <message>
             <source>It waits for your decision in Errands.</source>
             <translation>Sie wartet in Errands auf Ihre Entscheidung.</translation>
         </message>
         <message>
             <source>It waits for your decision.</source>
             <translation>Wartet auf Ihre Entscheidung.</translation>
+        </message>
+        <message>
+            <source>It was rejected: it went over a budget.</source>
+            <translation>Es wurde abgelehnt: Es hat ein Budget überschritten.</translation>
+        </message>
+        <message>
+            <source>Limit reached: %1.</source>
+            <translation>Grenze erreicht: %1.</translation>
+        </message>
+        <message>
+            <source>Mail me</source>
+            <translation>Mir mailen</translation>
         </message>
         <message>
             <source>Mail not sent</source>
@@ -4311,6 +4489,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Months without day %1 are skipped.</source>
             <translation>Monate ohne den %1. werden übersprungen.</translation>
+        </message>
+        <message>
+            <source>Move a file</source>
+            <translation>Eine Datei verschieben</translation>
         </message>
         <message>
             <source>Name it with lower-case letters, digits, - or _.</source>
@@ -4355,6 +4537,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>No weekday given: it runs on Mondays.</source>
             <translation>Kein Wochentag angegeben: Es läuft montags.</translation>
+        </message>
+        <message>
+            <source>Notify</source>
+            <translation>Benachrichtigen</translation>
         </message>
         <message>
             <source>On schedule</source>
@@ -4421,6 +4607,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Aus Ihrem Satz gelesen</translation>
         </message>
         <message>
+            <source>Reads and changes files only in %1</source>
+            <translation>Liest und ändert Dateien nur in %1</translation>
+        </message>
+        <message>
+            <source>Remember</source>
+            <translation>Merken</translation>
+        </message>
+        <message>
             <source>Reminder</source>
             <translation>Erinnerung</translation>
         </message>
@@ -4431,6 +4625,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Run %1: %2</source>
             <translation>Lauf %1: %2</translation>
+        </message>
+        <message>
+            <source>Run an automation</source>
+            <translation>Eine Automatisierung ausführen</translation>
         </message>
         <message>
             <source>Run by hand</source>
@@ -4457,6 +4655,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Führt seinen Befehl ohne Nachfrage aus (das Anlegen war die Zustimmung)</translation>
         </message>
         <message>
+            <source>Runs its script in a sandbox: it proposes, Errands checks each action against its folder and rules before applying it</source>
+            <translation>Führt sein Skript in einer Sandbox aus: Es schlägt vor, Errands prüft jede Aktion gegen seinen Ordner und seine Regeln, bevor es sie anwendet</translation>
+        </message>
+        <message>
             <source>Runs once</source>
             <translation>Läuft einmal</translation>
         </message>
@@ -4479,6 +4681,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Scheduled</source>
             <translation>Geplant</translation>
+        </message>
+        <message>
+            <source>Script</source>
+            <translation>Skript</translation>
         </message>
         <message>
             <source>Skipped</source>
@@ -4709,6 +4915,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Ohne Nachfrage: %1</translation>
         </message>
         <message>
+            <source>Write a file</source>
+            <translation>Eine Datei schreiben</translation>
+        </message>
+        <message>
             <source>Write a file name pattern such as *.pdf.</source>
             <translation>Schreiben Sie ein Dateinamensmuster wie *.pdf.</translation>
         </message>
@@ -4723,6 +4933,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Write the whole path, starting at /.</source>
             <translation>Schreiben Sie den ganzen Pfad, beginnend mit /.</translation>
+        </message>
+        <message>
+            <source>actions</source>
+            <translation>Aktionen</translation>
         </message>
         <message numerus="yes">
             <source>after %n runs</source>
@@ -4891,6 +5105,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Dateien auflisten</translation>
         </message>
         <message>
+            <source>memory</source>
+            <translation>Speicher</translation>
+        </message>
+        <message>
             <source>minute</source>
             <translation>Minute</translation>
         </message>
@@ -4921,6 +5139,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>read files</source>
             <translation>Dateien lesen</translation>
+        </message>
+        <message>
+            <source>reads</source>
+            <translation>Lesezugriffe</translation>
+        </message>
+        <message>
+            <source>recursion depth</source>
+            <translation>Rekursionstiefe</translation>
         </message>
         <message>
             <source>run %1</source>
@@ -4997,6 +5223,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>then %1</source>
             <translation>dann %1</translation>
+        </message>
+        <message>
+            <source>time</source>
+            <translation>Zeit</translation>
         </message>
         <message>
             <source>today %1</source>

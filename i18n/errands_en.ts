@@ -107,6 +107,13 @@
     <context>
         <name>SessionView</name>
         <message numerus="yes">
+            <source>%n reads</source>
+            <translation>
+                <numerusform>%n read</numerusform>
+                <numerusform>%n reads</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>%n tool calls</source>
             <translation>
                 <numerusform>%n tool call</numerusform>

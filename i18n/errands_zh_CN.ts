@@ -408,6 +408,10 @@
             <translation>运行方式(&amp;R)</translation>
         </message>
         <message>
+            <source>&amp;Script</source>
+            <translation>脚本(&amp;S)</translation>
+        </message>
+        <message>
             <source>&amp;Title</source>
             <translation>标题(&amp;T)</translation>
         </message>
@@ -430,6 +434,10 @@
         <message>
             <source>A reminder (a notification)</source>
             <translation>提醒（一条通知）</translation>
+        </message>
+        <message>
+            <source>A script (JavaScript in a sandbox)</source>
+            <translation>脚本（沙箱中的 JavaScript）</translation>
         </message>
         <message>
             <source>After</source>
@@ -658,6 +666,10 @@
         <message>
             <source>Runs its command without asking (creating it was the consent)</source>
             <translation>不经询问运行其命令（创建它即表示同意）</translation>
+        </message>
+        <message>
+            <source>Runs its script in a sandbox: it proposes, Errands checks each action against its folder and rules before applying it</source>
+            <translation>在沙箱中运行脚本：脚本提出操作，Errands 按其文件夹和规则逐一检查后再执行</translation>
         </message>
         <message>
             <source>Runs missed while Errands was closed or the computer slept</source>
@@ -2495,7 +2507,90 @@ It is read again when it changes, or when you select it again.</source>
         </message>
     </context>
     <context>
+        <name>ScriptEditor</name>
+        <message>
+            <source>&amp;Try it</source>
+            <translation>试运行(&amp;T)</translation>
+        </message>
+        <message>
+            <source>Action</source>
+            <translation>操作</translation>
+        </message>
+        <message>
+            <source>Already so</source>
+            <translation>已是如此</translation>
+        </message>
+        <message>
+            <source>It proposes nothing.</source>
+            <translation>它没有提出任何操作。</translation>
+        </message>
+        <message>
+            <source>It would apply %1 of %2 actions.</source>
+            <translation>将执行 %2 个操作中的 %1 个。</translation>
+        </message>
+        <message>
+            <source>JavaScript: a default export that proposes actions</source>
+            <translation>JavaScript：一个提出操作的默认导出函数</translation>
+        </message>
+        <message>
+            <source>Log: %1</source>
+            <translation>日志：%1</translation>
+        </message>
+        <message>
+            <source>No: %1</source>
+            <translation>否：%1</translation>
+        </message>
+        <message>
+            <source>Nothing was applied.</source>
+            <translation>未执行任何操作。</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>对象</translation>
+        </message>
+        <message>
+            <source>Proposed actions</source>
+            <translation>提出的操作</translation>
+        </message>
+        <message>
+            <source>Runs the script now without applying anything (Ctrl+Enter)</source>
+            <translation>立即运行脚本，但不执行任何操作（Ctrl+Enter）</translation>
+        </message>
+        <message>
+            <source>Script</source>
+            <translation>脚本</translation>
+        </message>
+        <message>
+            <source>Try it runs the script in its sandbox and lists what it would do; nothing is applied.</source>
+            <translation>试运行会在沙箱中运行脚本并列出它将做的事；不会执行任何操作。</translation>
+        </message>
+        <message>
+            <source>Try the script: a dry run</source>
+            <translation>试运行脚本</translation>
+        </message>
+        <message>
+            <source>Trying…</source>
+            <translation>正在试运行…</translation>
+        </message>
+        <message>
+            <source>What the dry run found</source>
+            <translation>试运行的结果</translation>
+        </message>
+        <message>
+            <source>Would it apply?</source>
+            <translation>会执行吗？</translation>
+        </message>
+        <message>
+            <source>Yes</source>
+            <translation>是</translation>
+        </message>
+    </context>
+    <context>
         <name>SessionView</name>
+        <message>
+            <source>%1 ms</source>
+            <translation>%1 毫秒</translation>
+        </message>
         <message>
             <source>%1 prompt tokens, %2 completion tokens</source>
             <translation>提示 %1 个词元，生成 %2 个词元</translation>
@@ -2503,6 +2598,12 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>%1 tokens</source>
             <translation>%1 个词元</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n reads</source>
+            <translation>
+                <numerusform>%n 次读取</numerusform>
+            </translation>
         </message>
         <message numerus="yes">
             <source>%n tool calls</source>
@@ -2539,6 +2640,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>1 次工具调用</translation>
         </message>
         <message>
+            <source>Action</source>
+            <translation>操作</translation>
+        </message>
+        <message>
             <source>Agent</source>
             <translation>智能体</translation>
         </message>
@@ -2547,8 +2652,16 @@ It is read again when it changes, or when you select it again.</source>
             <translation>智能体——回答</translation>
         </message>
         <message>
+            <source>Already so</source>
+            <translation>已是如此</translation>
+        </message>
+        <message>
             <source>Answer what the run waits for first; then you can follow up here.</source>
             <translation>请先回答此运行正在等待的内容，然后才能在这里继续跟进。</translation>
+        </message>
+        <message>
+            <source>Applied?</source>
+            <translation>已执行？</translation>
         </message>
         <message>
             <source>Arguments</source>
@@ -2607,6 +2720,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>隐藏事件</translation>
         </message>
         <message>
+            <source>How the script ran</source>
+            <translation>脚本的运行情况</translation>
+        </message>
+        <message>
+            <source>It proposed nothing.</source>
+            <translation>它没有提出任何操作。</translation>
+        </message>
+        <message>
             <source>It waits until %1, then expires.</source>
             <translation>它会等待至 %1，然后过期。</translation>
         </message>
@@ -2615,8 +2736,16 @@ It is read again when it changes, or when you select it again.</source>
             <translation>没有工具调用</translation>
         </message>
         <message>
+            <source>No: %1</source>
+            <translation>否：%1</translation>
+        </message>
+        <message>
             <source>Not sent: %1</source>
             <translation>未发送：%1</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>对象</translation>
         </message>
         <message>
             <source>Open all tool calls</source>
@@ -2683,6 +2812,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>系统</translation>
         </message>
         <message>
+            <source>The actions it proposed</source>
+            <translation>它提出的操作</translation>
+        </message>
+        <message>
             <source>The agent wants to %1 (%2).</source>
             <translation>智能体想要%1（%2）。</translation>
         </message>
@@ -2693,6 +2826,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>The event, as received (untrusted)</source>
             <translation>收到的事件（不可信）</translation>
+        </message>
+        <message>
+            <source>The script's log</source>
+            <translation>脚本的日志</translation>
         </message>
         <message>
             <source>Token usage</source>
@@ -2715,6 +2852,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>启动此次运行的原因</translation>
         </message>
         <message>
+            <source>Yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>您</translation>
         </message>
@@ -2723,12 +2864,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>此运行结束后，您可以继续跟进。</translation>
         </message>
         <message>
+            <source>a read was cut to its row limit</source>
+            <translation>一次读取被截断到行数上限</translation>
+        </message>
+        <message>
             <source>an earlier turn</source>
             <translation>较早的一轮</translation>
         </message>
         <message>
             <source>attempt %1</source>
             <translation>第 %1 次尝试</translation>
+        </message>
+        <message>
+            <source>memory peak %1 KB</source>
+            <translation>内存峰值 %1 KB</translation>
         </message>
         <message>
             <source>no result</source>
@@ -3860,6 +4009,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>已回答：%1</translation>
         </message>
         <message>
+            <source>Append to a file</source>
+            <translation>追加到文件</translation>
+        </message>
+        <message>
             <source>Approved once</source>
             <translation>已批准一次</translation>
         </message>
@@ -3980,6 +4133,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Cron "%1"</source>
             <translation>Cron “%1”</translation>
+        </message>
+        <message>
+            <source>Delete a file</source>
+            <translation>删除文件</translation>
         </message>
         <message>
             <source>Delete “%1”?
@@ -4236,12 +4393,32 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>其中含有此处不允许的字符（{char}）；请使用纯文本。</translation>
         </message>
         <message>
+            <source>It ran out of time.</source>
+            <translation>超时了。</translation>
+        </message>
+        <message>
+            <source>It ran.</source>
+            <translation>已运行。</translation>
+        </message>
+        <message>
             <source>It waits for your decision in Errands.</source>
             <translation>它正在 Errands 中等待您的决定。</translation>
         </message>
         <message>
             <source>It waits for your decision.</source>
             <translation>正在等待您的决定。</translation>
+        </message>
+        <message>
+            <source>It was rejected: it went over a budget.</source>
+            <translation>被拒绝：超出了预算。</translation>
+        </message>
+        <message>
+            <source>Limit reached: %1.</source>
+            <translation>达到上限：%1。</translation>
+        </message>
+        <message>
+            <source>Mail me</source>
+            <translation>给我发邮件</translation>
         </message>
         <message>
             <source>Mail not sent</source>
@@ -4266,6 +4443,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Months without day %1 are skipped.</source>
             <translation>没有 %1 日的月份会被跳过。</translation>
+        </message>
+        <message>
+            <source>Move a file</source>
+            <translation>移动文件</translation>
         </message>
         <message>
             <source>Name it with lower-case letters, digits, - or _.</source>
@@ -4310,6 +4491,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>No weekday given: it runs on Mondays.</source>
             <translation>未指定星期几：在每周一运行。</translation>
+        </message>
+        <message>
+            <source>Notify</source>
+            <translation>通知</translation>
         </message>
         <message>
             <source>On schedule</source>
@@ -4376,6 +4561,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>从您的句子解析</translation>
         </message>
         <message>
+            <source>Reads and changes files only in %1</source>
+            <translation>只读取和更改 %1 中的文件</translation>
+        </message>
+        <message>
+            <source>Remember</source>
+            <translation>记住</translation>
+        </message>
+        <message>
             <source>Reminder</source>
             <translation>提醒</translation>
         </message>
@@ -4386,6 +4579,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Run %1: %2</source>
             <translation>运行 %1：%2</translation>
+        </message>
+        <message>
+            <source>Run an automation</source>
+            <translation>运行自动化</translation>
         </message>
         <message>
             <source>Run by hand</source>
@@ -4412,6 +4609,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>不经询问运行其命令（创建它即表示同意）</translation>
         </message>
         <message>
+            <source>Runs its script in a sandbox: it proposes, Errands checks each action against its folder and rules before applying it</source>
+            <translation>在沙箱中运行脚本：脚本提出操作，Errands 按其文件夹和规则逐一检查后再执行</translation>
+        </message>
+        <message>
             <source>Runs once</source>
             <translation>只运行一次</translation>
         </message>
@@ -4434,6 +4635,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Scheduled</source>
             <translation>计划时间</translation>
+        </message>
+        <message>
+            <source>Script</source>
+            <translation>脚本</translation>
         </message>
         <message>
             <source>Skipped</source>
@@ -4664,6 +4869,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>无需询问：%1</translation>
         </message>
         <message>
+            <source>Write a file</source>
+            <translation>写入文件</translation>
+        </message>
+        <message>
             <source>Write a file name pattern such as *.pdf.</source>
             <translation>请写一个文件名模式，例如 *.pdf。</translation>
         </message>
@@ -4678,6 +4887,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Write the whole path, starting at /.</source>
             <translation>请写出以 / 开头的完整路径。</translation>
+        </message>
+        <message>
+            <source>actions</source>
+            <translation>操作数</translation>
         </message>
         <message numerus="yes">
             <source>after %n runs</source>
@@ -4840,6 +5053,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>列出文件</translation>
         </message>
         <message>
+            <source>memory</source>
+            <translation>内存</translation>
+        </message>
+        <message>
             <source>minute</source>
             <translation>分钟</translation>
         </message>
@@ -4870,6 +5087,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>read files</source>
             <translation>读取文件</translation>
+        </message>
+        <message>
+            <source>reads</source>
+            <translation>读取次数</translation>
+        </message>
+        <message>
+            <source>recursion depth</source>
+            <translation>递归深度</translation>
         </message>
         <message>
             <source>run %1</source>
@@ -4946,6 +5171,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>then %1</source>
             <translation>然后 %1</translation>
+        </message>
+        <message>
+            <source>time</source>
+            <translation>时间</translation>
         </message>
         <message>
             <source>today %1</source>

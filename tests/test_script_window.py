@@ -1,0 +1,75 @@
+"""Script automations in the window, offscreen over a real engine (issue 30): the form's
+script editor refuses a script that cannot run with the error under it and its line marked,
+"Try it" lists each proposed action with its verdict and applies nothing, and a run's page
+shows the script's record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import qasync
+
+from app_support import run, until
+from errands.app.notifications import RecordingBackend
+from errands.app.shell import AppShell
+
+
+@pytest.fixture
+def shell(qloop: qasync.QEventLoop, tmp_path: Path) -> Iterator[AppShell]:
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
+    run(qloop, app.start())
+    try:
+        yield app
+    finally:
+        run(qloop, app.idle())
+        run(qloop, app.close())
+        app.window.deleteLater()
+
+
+def test_the_form_refuses_at_the_line_and_tries_without_applying(
+        shell: AppShell, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    controller = shell.controller
+    assert controller is not None
+    form = controller.new()
+    form.title_edit.setText("Tidy")
+    form.runner_box.setCurrentIndex(form.runner_box.findData("script"))
+    assert form.script.isVisibleTo(form) and not form.command_edit.isVisibleTo(form)
+    work = tmp_path / "work"
+    work.mkdir()
+    form.workdir_edit.setText(str(work))
+    form.script.set_source("export default function ({ actions }) {\n"
+                           "  actions.writeFile('a.txt', 'x');\n"
+                           "  actions.deleteFile('/etc/hostname');\n"
+                           "  return 1 +;\n}\n")
+    assert form.submit()
+    run(qloop, until(lambda: form.field_error("runner.source")))
+    assert form.field_error("runner.source").startswith("line 4:")
+    assert form.script.editor.error_line == 4
+    assert shell.api is not None
+    assert run(qloop, shell.api.automations()).value[0] == []
+    form.script.set_source("export default function ({ actions }) {\n"
+                           "  actions.writeFile('a.txt', 'x');\n"
+                           "  actions.deleteFile('/etc/hostname');\n}\n")
+    assert form.script.editor.error_line is None   # an edit clears the mark
+    form.script.try_button.click()
+    run(qloop, until(lambda: form.script.model.rowCount() == 2))
+    verdicts = [form.script.model.item(r, 2).text() for r in range(2)]
+    assert verdicts[0] == "Yes" and verdicts[1].startswith("No: /etc/hostname is outside")
+    assert "Nothing was applied." in form.script.summary.text()
+    assert not (work / "a.txt").exists()
+    assert form.submit()
+    run(qloop, until(lambda: controller.form is None))
+    [made] = run(qloop, shell.api.automations()).value[0]
+    assert made.definition.runner.kind == "script"
+    run(qloop, shell.api.run_now(made.id, wait=True))
+    [runs, _] = run(qloop, shell.api.runs(made.id)).value
+    assert (work / "a.txt").read_text() == "x"
+    controller.open_run(runs[0].id)
+    from errands.app.detail.session import SessionView
+    page = shell.window.findChild(SessionView)
+    run(qloop, until(lambda: page.script_model.rowCount() == 2))
+    assert page.script_model.item(0, 2).text() == "Yes"
+    assert page.script_model.item(1, 2).text().startswith("No: ")
+    assert page.script_label.text().startswith("It ran.")
