@@ -5,7 +5,8 @@
 Runs offscreen (no display needed): a throw-away data folder with a few automations, the
 real app shell over a real engine, each view grabbed with ``QWidget.grab()``. Writes
 ``window-light.png``, ``window-dark.png``, ``welcome-*.png`` (the first start) and
-``describe-*.png`` (quick create's card), ``tray-states.png``; with ``--language``,
+``describe-*.png`` (quick create's card), ``script-form-light.png`` (a script after Try
+it), ``script-run-*.png`` (a script run's record), ``tray-states.png``; with ``--language``,
 the window and the form in that language, light: ``window-de.png``, ``form-de.png``. Look
 at them before you publish them (Chinese needs a font with its characters, e.g.
 ``fonts-wqy-microhei``).
@@ -31,6 +32,17 @@ SAMPLES = [
     ("Site monitor", "exit 1", {"kind": "every", "every": "15m"}),
     ("Weekly review", "true", {"kind": "cron", "expression": "0 17 * * FRI"}),
 ]
+SCRIPT = """\
+// Files new invoices, and keeps a count.
+export default function ({ event, state, actions }) {
+  const count = (state.get("filed") || 0) + 1;
+  actions.moveFile("inbox/invoice-0042.pdf", "Invoices/invoice-0042.pdf");
+  actions.setState("filed", count);
+  actions.notify("Filed invoice-0042.pdf", "Invoices");
+  actions.writeFile("/etc/motd", "hello");
+  actions.log("filed", count);
+}
+"""
 # what "Describe it…" is shown reading (a monthly day, a folder asked for; the common forms)
 SENTENCES = {"": "on the last working day of the month at 5pm sum up the invoices in the repo",
              "de": "jeden Montag um 10 Uhr den Wochenbericht im Projektordner schreiben",
@@ -78,11 +90,22 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
             await api.run_now(automation_id, wait=True)
         controller = shell.controller
         assert controller is not None
+        script_id = script_run = None
+        if not language:  # a script, run once (its record), and its form after Try it
+            work = data.parent / "invoices-example"
+            (work / "inbox").mkdir(parents=True, exist_ok=True)
+            (work / "inbox" / "invoice-0042.pdf").write_bytes(b"%PDF-1.7")
+            made, _ = (await api.create({
+                "title": "File invoices", "runner": {"kind": "script", "source": SCRIPT},
+                "trigger": {"kind": "manual"}, "workdir": str(work)})).value
+            script_id = made.id
+            script_run = (await api.run_now(script_id, wait=True)).value.id
         controller.sidebar.select(ids[0])
         await asyncio.sleep(0.5)  # let views refresh from the notices
         failed = (await api.runs(ids[2])).value[0][0]
         views = ("window", "form", "describe") if language else (
-            "window", "upcoming", "run", "inbox", "form", "describe")
+            "window", "upcoming", "run", "inbox", "form", "script-run", "script-form",
+            "describe")
         flow = None
         for view in views:
             if view == "upcoming":
@@ -98,6 +121,19 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
                 controller.sidebar.select(ids[0])
                 await asyncio.sleep(0.3)
                 controller.edit(ids[0])
+            elif view == "script-run":
+                if controller.form is not None:
+                    controller.form.reject()
+                controller.pages.show_page("detail")
+                controller.sidebar.select(script_id)
+                await asyncio.sleep(0.3)
+                controller.open_run(script_run)
+            elif view == "script-form":
+                controller.edit(script_id)
+                await asyncio.sleep(0.3)
+                assert controller.form is not None
+                controller.form.resize(900, 820)
+                controller.form.script.show_answer((await api.try_script(script_id)).value)
             elif view == "describe":
                 if controller.form is not None:
                     controller.form.reject()
@@ -117,14 +153,16 @@ async def shoot(out: Path, data: Path, language: str | None = None) -> list[Path
                     shell.set_theme(scheme)
                     await asyncio.sleep(0.2)
                     QApplication.processEvents()
-                    if view in ("form", "describe") and size != "large":
+                    if view in ("form", "describe", "script-form") and size != "large":
                         continue  # a dialog keeps its own size
+                    if view == "script-form" and scheme != "light":
+                        continue
                     name = f"{view}-{scheme}.png" if size == "large" else \
                         f"{view}-{scheme}-{size}.png"
                     if language:
                         name = f"{view}-{language}.png"
                     path = out / name
-                    target = (controller.form if view == "form" else
+                    target = (controller.form if view in ("form", "script-form") else
                               flow.dialog if view == "describe" and flow is not None
                               else shell.window)
                     if not target.grab().save(str(path)):
