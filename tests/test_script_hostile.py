@@ -148,3 +148,20 @@ async def test_a_worker_that_does_not_answer_is_killed_and_replaced(
     monkeypatch.undo()
     runner.pool = pool.Pool()
     assert (await scripts.run(a)).state == "succeeded"
+
+
+async def test_a_worker_that_dies_costs_its_run_only(scripts: Scripts,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interpreter crash: the run fails saying so; the engine and the next run go on."""
+    from errands.scripts import pool
+    runner = scripts.engine.runners["script"]
+    a = await scripts.add("dies", "export default function () {}\n")
+    monkeypatch.setattr(pool, "worker_command", lambda: [
+        os.sys.executable, "-c", "import os, sys; sys.stdin.readline(); os._exit(139)"])
+    await runner.pool.aclose()
+    runner.pool = pool.Pool()
+    run = await scripts.run(a)
+    assert run.state == "failed" and "crashed" in run.details["script"]["error"]
+    monkeypatch.undo()
+    runner.pool = pool.Pool()
+    assert (await scripts.run(a)).state == "succeeded"

@@ -73,3 +73,41 @@ def test_the_form_refuses_at_the_line_and_tries_without_applying(
     assert page.script_model.item(0, 2).text() == "Yes"
     assert page.script_model.item(1, 2).text().startswith("No: ")
     assert page.script_label.text().startswith("It ran.")
+
+
+def test_the_pages_dry_run_and_a_run_over_the_files_already_there(
+        shell: AppShell, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    from errands.app.dialogs.script_editor import TrialDialog
+    from PySide6.QtWidgets import QMessageBox
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for name in ("a.txt", "b.txt"):
+        (inbox / name).write_text(name)
+    api, controller = shell.api, shell.controller
+    assert api is not None and controller is not None
+    made, _ = run(qloop, api.create({
+        "title": "Copier", "workdir": str(tmp_path / "copies"),
+        "trigger": {"kind": "folder", "path": str(inbox)},
+        "runner": {"kind": "script", "source":
+                   "export default function ({ event, actions }) {\n"
+                   "  const c = (event.payload && event.payload.changes) || [];\n"
+                   "  for (const x of c) actions.writeFile(x.path, 'copied');\n}\n"}})).value
+    controller.open_automation(made.id)
+    run(qloop, until(lambda: controller.detail.automation is not None
+                     and controller.detail.automation.id == made.id))
+    assert controller.detail.more_actions["existing"].isVisible()
+    controller.detail.buttons["dry_run"].click()
+    dialog = controller.told
+    assert isinstance(dialog, TrialDialog)
+    run(qloop, until(lambda: "Nothing was applied." in dialog.trial.summary.text()))
+    dialog.reject()
+    assert run(qloop, api.runs(made.id)).value[0] == []   # a dry run records nothing
+    controller.detail.more_actions["existing"].trigger()
+    box = controller.told
+    assert isinstance(box, QMessageBox)
+    [go] = [b for b in box.buttons() if b.text() == "Run over them"]
+    go.click()
+    run(qloop, until(lambda: (tmp_path / "copies" / "b.txt").exists()))
+    run(qloop, until(lambda: "Ran over 2 files" in shell.window.statusBar().currentMessage()))
+    assert (tmp_path / "copies" / "a.txt").read_text() == "copied"
+    assert len(run(qloop, api.runs(made.id)).value[0]) == 2

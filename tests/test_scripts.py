@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from errands.timeutil import utcnow
+from agent_support import AgentHarness, h, server  # noqa: F401 (fixtures)
+from openai_server import ScriptedServer, call, say
 from script_support import Scripts, scripts, until  # noqa: F401 (fixture)
 
 INVOICES = """\
@@ -291,3 +293,33 @@ async def test_the_script_templates_do_what_they_say(scripts: Scripts, tmp_path:
                                                      "path": "new-files.md"}]}})
     assert [(a["type"], a["path"], a["would_apply"]) for a in trial["actions"]] == [
         ("appendFile", "new-files.md", True)]
+
+
+async def test_an_agent_proposes_a_script_that_waits_paused_for_a_person(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    """The automate tool: even an attended run's script starts paused, with an item to
+    review it, and its folder rules cannot be wider than the agent's own."""
+    from errands.runners.script import ScriptRunner
+    h.engine.runners["script"] = ScriptRunner()
+    a = await h.agent("helper", permissions={"mode": "allow_listed", "tools": ["automate"]})
+    source = "export default function ({ actions }) { actions.notify('hello') }"
+    server.play(call("automate", {"action": "create", "title": "Greeter",
+                                  "runner": {"kind": "script", "source": source},
+                                  "schedule": "every day at 9am"}), say("Proposed."))
+    assert (await h.run(a)).state == "succeeded"
+    [made] = [x for x in h.store.list() if x.title == "Greeter"]
+    assert made.status == "paused" and made.definition.runner.kind == "script"
+    assert made.definition.origin.kind == "agent"
+    assert any(i.kind == "review" and "Greeter" in i.title for i in h.store.attention())
+    server.play(call("automate", {"action": "create", "title": "Wide",
+                                  "runner": {"kind": "script", "source": source},
+                                  "schedule": "manual", "permissions": {"rules": [
+                                      {"tool": "write_file", "pattern": "/*",
+                                       "action": "allow"}]}}), say("Tried."))
+    await h.run(a)
+    assert not [x for x in h.store.list() if x.title == "Wide"]
+    server.play(call("automate", {"action": "create", "title": "Broken",
+                                  "runner": {"kind": "script", "source": "export default 1 +"},
+                                  "schedule": "manual"}), say("Oops."))
+    await h.run(a)
+    assert not [x for x in h.store.list() if x.title == "Broken"]

@@ -220,6 +220,7 @@ class WindowController(QObject):
         d.stop_requested.connect(lambda i: self.command(self.tr("Stop run"), self.api.stop(i)))
         d.duplicate_requested.connect(self.duplicate)
         d.webhook_requested.connect(self.rotate_webhook_tokens)
+        d.existing_requested.connect(self.run_over_existing)
         d.archive_requested.connect(self.archive)
         d.unarchive_requested.connect(self.unarchive)
         d.delete_requested.connect(self.delete)
@@ -493,6 +494,11 @@ class WindowController(QObject):
 
     def run_now(self, automation_id: str, *, dry_run: bool = False) -> None:
         what = self.tr("Dry run") if dry_run else self.tr("Run now")
+        held = self.pane_automation(automation_id)
+        if dry_run and held is not None and held.definition is not None \
+                and held.definition.runner.kind == "script":
+            self.try_script(automation_id, held.title)  # (nothing recorded: a dialog says it)
+            return
 
         def started(answer: Any) -> None:
             self.window.statusBar().showMessage(
@@ -543,6 +549,72 @@ class WindowController(QObject):
         def gone(_answer: Any) -> None:
             self.window.statusBar().showMessage(self.tr("Automation deleted"), 5000)
         self.command(self.tr("Delete"), self.api.delete(automation_id), gone)
+
+    def pane_automation(self, automation_id: str) -> Any:
+        """The automation the detail pane shows, when it is this one (None otherwise)."""
+        shown = self.detail.automation
+        return shown if shown is not None and shown.id == automation_id else None
+
+    def try_script(self, automation_id: str, title: str) -> Any:
+        """A script's dry run in a dialog: what it would do now; nothing applied or
+        recorded."""
+        from .dialogs.script_editor import TrialDialog
+        dialog = TrialDialog(title, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.told = dialog
+
+        async def go() -> None:
+            try:
+                answer = (await self.api.try_script(automation_id)).value
+            except ErrandsError as exc:
+                if isValid(dialog):
+                    dialog.trial.say(str(exc))
+                return
+            if isValid(dialog):
+                dialog.trial.show_answer(answer)
+        dialog.open()
+        self.spawn(go())
+        return dialog
+
+    def run_over_existing(self, automation_id: str) -> None:
+        """A folder script once for each file already in its folder, after asking; page
+        after page (each a real run, one after another)."""
+        held = self.pane_automation(automation_id)
+        title = held.title if held is not None else ""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Run over the files already there"),
+                          self.tr("Run “%1” once for each file already in its folder, as if "
+                                  "each had just arrived? Each is a real run, and what it "
+                                  "proposes is applied.").replace("%1", title),
+                          QMessageBox.StandardButton.Cancel, self.window)
+        go_button = box.addButton(self.tr("Run over them"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.told = box
+
+        async def go() -> None:
+            done, offset = 0, 0
+            try:
+                while True:
+                    page = (await self.api.run_over_existing(automation_id,
+                                                             offset=offset)).value
+                    done += len(page["results"])
+                    self.window.statusBar().showMessage(
+                        self.tr("Ran over %1 of %2 files…").replace("%1", str(done)).replace(
+                            "%2", str(page["total"])))
+                    if not page["more"]:
+                        break
+                    offset = page["next_offset"]
+            except ErrandsError as exc:
+                self.window.statusBar().showMessage(str(exc), 10000)
+                return
+            self.window.statusBar().showMessage(
+                self.tr("Ran over %1 files").replace("%1", str(done)), 8000)
+
+        def answered(button: Any) -> None:
+            if button is go_button:
+                self.spawn(go())
+        box.buttonClicked.connect(answered)
+        box.open()
 
     def rotate_webhook_tokens(self, automation_id: str) -> None:
         """New tokens for the automation's web addresses, after asking (the old ones stop

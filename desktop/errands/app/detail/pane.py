@@ -65,6 +65,7 @@ class DetailPane(QWidget):
     stop_requested = Signal(str)
     duplicate_requested = Signal(str)
     webhook_requested = Signal(str)         # a new token for its web address
+    existing_requested = Signal(str)        # a folder script over the files already there
     archive_requested = Signal(str)
     unarchive_requested = Signal(str)
     delete_requested = Signal(str)
@@ -144,6 +145,8 @@ class DetailPane(QWidget):
             action.setVisible(False)
             self.more_actions[key] = action
         for key, text in (("webhook", QT_TRANSLATE_NOOP("DetailPane", "New web address token…")),
+                          ("existing", QT_TRANSLATE_NOOP("DetailPane",
+                                                         "Run over the files already there…")),
                           ("duplicate", QT_TRANSLATE_NOOP("DetailPane", "Duplicate")),
                           ("archive", QT_TRANSLATE_NOOP("DetailPane", "Archive")),
                           ("delete", QT_TRANSLATE_NOOP("DetailPane", "Delete…"))):
@@ -443,6 +446,9 @@ class DetailPane(QWidget):
         self.more_actions["webhook"].setVisible(
             a.definition is not None and not archived
             and bool(ids_of_kind(a.definition.trigger, "webhook")))
+        self.more_actions["existing"].setVisible(
+            a.definition is not None and not archived and a.definition.runner.kind == "script"
+            and bool(ids_of_kind(a.definition.trigger, "folder")))
         if d is None:
             self.subtitle.setText(words.tr("This automation cannot run: %1").replace(
                 "%1", a.problem or ""))

@@ -304,7 +304,8 @@ class ConfirmationCard(QWidget):
         self.origin.setText(origin)
         self.origin.setVisible(bool(origin))
         self.runner.setText({"command": self.tr("Runs a command:"),
-                             "notify": self.tr("Reminds you with a notification:")}.get(
+                             "notify": self.tr("Reminds you with a notification:"),
+                             "script": self.tr("Runs this script in a sandbox:")}.get(
             d.runner.kind, self.tr("An agent follows this prompt:")))
         self._what_full = words.runs_what(d)
         self._expanded = False

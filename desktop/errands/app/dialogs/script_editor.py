@@ -17,7 +17,8 @@ from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QColor, QFontDatabase, QKeySequence, QPainter, QShortcut,
                            QStandardItem, QStandardItemModel, QSyntaxHighlighter,
                            QTextCharFormat, QTextCursor, QTextDocument, QTextFormat)
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout,
+                               QHeaderView, QLabel,
                                QPlainTextEdit, QPushButton, QTableView, QTextEdit,
                                QVBoxLayout, QWidget)
 from shiboken6 import isValid
@@ -191,33 +192,16 @@ class CodeEdit(QPlainTextEdit):
             self.mark_error(None)
 
 
-class ScriptEditor(QWidget):
-    """The editor, "Try it", and the dry run's verdicts."""
-
-    tried = Signal(dict)   # a dry run's answer, once shown
+class TrialView(QWidget):
+    """What a dry run found: a sentence, and each proposed action with its verdict."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # the dry run of a definition document (the controller's, on the engine)
-        self.tester: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
-        self.document: Callable[[], dict[str, Any]] | None = None  # the form's, as it is
-        self.editor = CodeEdit()
-        self.editor.setAccessibleName(self.tr("Script"))
-        self.editor.setAccessibleDescription(self.tr(
-            "JavaScript: a default export that proposes actions"))
-        self.editor.setMinimumHeight(160)
-        self.editor.setPlainText(STARTER)
-        self.highlighter = JsHighlighter(self.editor.document())
-        self.try_button = QPushButton(self.tr("&Try it"))
-        self.try_button.setAccessibleName(self.tr("Try the script: a dry run"))
-        self.try_button.setToolTip(self.tr("Runs the script now without applying anything "
-                                           "(Ctrl+Enter)"))
-        self.try_button.clicked.connect(self.try_it)
-        QShortcut(QKeySequence("Ctrl+Return"), self.editor, activated=self.try_it)
         self.summary = QLabel(self.tr("Try it runs the script in its sandbox and lists what "
                                       "it would do; nothing is applied."))
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary.setAccessibleName(self.tr("What the dry run found"))
         self.model = QStandardItemModel(0, 3, self)
         self.model.setHorizontalHeaderLabels([self.tr("Action"), self.tr("On"),
@@ -235,50 +219,13 @@ class ScriptEditor(QWidget):
         header.setStretchLastSection(True)
         self.results.setMinimumHeight(150)
         self.results.hide()
-        bar = QHBoxLayout()
-        bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.summary, 1)
-        bar.addWidget(self.try_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.head = QHBoxLayout()
+        self.head.setContentsMargins(0, 0, 0, 0)
+        self.head.addWidget(self.summary, 1)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.editor, 3)
-        column.addLayout(bar)
+        column.addLayout(self.head)
         column.addWidget(self.results, 1)
-        self.setFocusProxy(self.editor)
-
-    def source(self) -> str:
-        return self.editor.toPlainText()
-
-    def set_source(self, text: str) -> None:
-        self.editor.setPlainText(text)
-
-    def try_it(self) -> None:
-        if self.tester is None or self.document is None or not self.try_button.isEnabled():
-            return
-        try:
-            doc = self.document()
-        except ErrandsError as exc:
-            self.say(str(exc))
-            return
-        self.try_button.setEnabled(False)
-        self.summary.setText(self.tr("Trying…"))
-        asyncio.ensure_future(self._tried(self.tester(doc)))
-
-    async def _tried(self, pending: Awaitable[dict[str, Any]]) -> None:
-        try:
-            answer: dict[str, Any] | None = await pending
-            error = None
-        except ErrandsError as exc:
-            answer, error = None, exc
-        if not isValid(self):
-            return
-        self.try_button.setEnabled(True)
-        if answer is None:
-            line = (getattr(error, "values", None) or {}).get("line")
-            self.editor.mark_error(line if isinstance(line, int) else None)
-            self.say(words.refusal_words(error, words.local_zone()) or str(error))  # type: ignore[arg-type]
-            return
-        self.show_answer(answer)
 
     def say(self, text: str) -> None:
         self.summary.setText(text)
@@ -291,8 +238,8 @@ class ScriptEditor(QWidget):
         head = words.script_status(status, answer.get("limit_hit"))
         if answer.get("error"):
             head += " " + str(answer["error"])
-            line = answer.get("line")
-            self.editor.mark_error(line if isinstance(line, int) else None)
+            if answer.get("line"):
+                head += " " + self.tr("(line %1)").replace("%1", str(answer["line"]))
         actions = answer.get("actions") or []
         would = sum(1 for a in actions if a.get("would_apply"))
         if actions:
@@ -322,4 +269,94 @@ class ScriptEditor(QWidget):
             self.model.appendRow(row)
         self.results.setVisible(bool(actions))
         self.results.resizeRowsToContents()
+
+
+class ScriptEditor(QWidget):
+    """The editor, "Try it", and the dry run's verdicts."""
+
+    tried = Signal(dict)   # a dry run's answer, once shown
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # the dry run of a definition document (the controller's, on the engine)
+        self.tester: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
+        self.document: Callable[[], dict[str, Any]] | None = None  # the form's, as it is
+        self.editor = CodeEdit()
+        self.editor.setAccessibleName(self.tr("Script"))
+        self.editor.setAccessibleDescription(self.tr(
+            "JavaScript: a default export that proposes actions"))
+        self.editor.setMinimumHeight(160)
+        self.editor.setPlainText(STARTER)
+        self.highlighter = JsHighlighter(self.editor.document())
+        self.try_button = QPushButton(self.tr("&Try it"))
+        self.try_button.setAccessibleName(self.tr("Try the script: a dry run"))
+        self.try_button.setToolTip(self.tr("Runs the script now without applying anything "
+                                           "(Ctrl+Enter)"))
+        self.try_button.clicked.connect(self.try_it)
+        QShortcut(QKeySequence("Ctrl+Return"), self.editor, activated=self.try_it)
+        self.trial = TrialView()
+        self.trial.head.addWidget(self.try_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.summary, self.model, self.results = (self.trial.summary, self.trial.model,
+                                                  self.trial.results)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.editor, 3)
+        column.addWidget(self.trial, 1)
+        self.setFocusProxy(self.editor)
+
+    def source(self) -> str:
+        return self.editor.toPlainText()
+
+    def set_source(self, text: str) -> None:
+        self.editor.setPlainText(text)
+
+    def try_it(self) -> None:
+        if self.tester is None or self.document is None or not self.try_button.isEnabled():
+            return
+        try:
+            doc = self.document()
+        except ErrandsError as exc:
+            self.trial.say(str(exc))
+            return
+        self.try_button.setEnabled(False)
+        self.summary.setText(self.tr("Trying…"))
+        asyncio.ensure_future(self._tried(self.tester(doc)))
+
+    async def _tried(self, pending: Awaitable[dict[str, Any]]) -> None:
+        try:
+            answer: dict[str, Any] | None = await pending
+            error = None
+        except ErrandsError as exc:
+            answer, error = None, exc
+        if not isValid(self):
+            return
+        self.try_button.setEnabled(True)
+        if answer is None:
+            line = (getattr(error, "values", None) or {}).get("line")
+            self.editor.mark_error(line if isinstance(line, int) else None)
+            self.trial.say(words.refusal_words(error, words.local_zone()) or str(error))  # type: ignore[arg-type]
+            return
+        self.show_answer(answer)
+
+    def show_answer(self, answer: dict[str, Any]) -> None:
+        line = answer.get("line")
+        self.editor.mark_error(line if isinstance(line, int) and answer.get("error") else None)
+        self.trial.show_answer(answer)
         self.tried.emit(answer)
+
+
+class TrialDialog(QDialog):
+    """The page's Dry run of a script automation: what it would do now, nothing applied
+    and nothing recorded."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Dry run of “%1”").replace("%1", title))
+        self.setMinimumSize(620, 360)
+        self.trial = TrialView()
+        self.trial.say(self.tr("Running it in its sandbox…"))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        column = QVBoxLayout(self)
+        column.addWidget(self.trial, 1)
+        column.addWidget(buttons)
