@@ -1150,6 +1150,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Führt Befehle ohne Nachfrage aus.</translation>
         </message>
         <message>
+            <source>Runs this script in a sandbox:</source>
+            <translation>Führt dieses Skript in einer Sandbox aus:</translation>
+        </message>
+        <message>
             <source>Set up a &amp;model…</source>
             <translation>&amp;Modell einrichten…</translation>
         </message>
@@ -1353,6 +1357,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Run now</source>
             <translation>Jetzt ausführen</translation>
+        </message>
+        <message>
+            <source>Run over the files already there…</source>
+            <translation>Über die schon vorhandenen Dateien laufen…</translation>
         </message>
         <message>
             <source>Runs</source>
@@ -2526,44 +2534,8 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>&amp;Ausprobieren</translation>
         </message>
         <message>
-            <source>Action</source>
-            <translation>Aktion</translation>
-        </message>
-        <message>
-            <source>Already so</source>
-            <translation>Schon so</translation>
-        </message>
-        <message>
-            <source>It proposes nothing.</source>
-            <translation>Es schlägt nichts vor.</translation>
-        </message>
-        <message>
-            <source>It would apply %1 of %2 actions.</source>
-            <translation>Es würde %1 von %2 Aktionen anwenden.</translation>
-        </message>
-        <message>
             <source>JavaScript: a default export that proposes actions</source>
             <translation>JavaScript: ein Default-Export, der Aktionen vorschlägt</translation>
-        </message>
-        <message>
-            <source>Log: %1</source>
-            <translation>Protokoll: %1</translation>
-        </message>
-        <message>
-            <source>No: %1</source>
-            <translation>Nein: %1</translation>
-        </message>
-        <message>
-            <source>Nothing was applied.</source>
-            <translation>Nichts wurde angewendet.</translation>
-        </message>
-        <message>
-            <source>On</source>
-            <translation>Betrifft</translation>
-        </message>
-        <message>
-            <source>Proposed actions</source>
-            <translation>Vorgeschlagene Aktionen</translation>
         </message>
         <message>
             <source>Runs the script now without applying anything (Ctrl+Enter)</source>
@@ -2574,28 +2546,12 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Skript</translation>
         </message>
         <message>
-            <source>Try it runs the script in its sandbox and lists what it would do; nothing is applied.</source>
-            <translation>Ausprobieren führt das Skript in seiner Sandbox aus und listet, was es tun würde; nichts wird angewendet.</translation>
-        </message>
-        <message>
             <source>Try the script: a dry run</source>
             <translation>Das Skript ausprobieren: ein Probelauf</translation>
         </message>
         <message>
             <source>Trying…</source>
             <translation>Wird ausprobiert…</translation>
-        </message>
-        <message>
-            <source>What the dry run found</source>
-            <translation>Was der Probelauf ergab</translation>
-        </message>
-        <message>
-            <source>Would it apply?</source>
-            <translation>Würde es angewendet?</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>Ja</translation>
         </message>
     </context>
     <context>
@@ -3373,6 +3329,76 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         </message>
     </context>
     <context>
+        <name>TrialDialog</name>
+        <message>
+            <source>Dry run of “%1”</source>
+            <translation>Probelauf von „%1“</translation>
+        </message>
+        <message>
+            <source>Running it in its sandbox…</source>
+            <translation>Läuft in seiner Sandbox…</translation>
+        </message>
+    </context>
+    <context>
+        <name>TrialView</name>
+        <message>
+            <source>(line %1)</source>
+            <translation>(Zeile %1)</translation>
+        </message>
+        <message>
+            <source>Action</source>
+            <translation>Aktion</translation>
+        </message>
+        <message>
+            <source>Already so</source>
+            <translation>Schon so</translation>
+        </message>
+        <message>
+            <source>It proposes nothing.</source>
+            <translation>Es schlägt nichts vor.</translation>
+        </message>
+        <message>
+            <source>It would apply %1 of %2 actions.</source>
+            <translation>Es würde %1 von %2 Aktionen anwenden.</translation>
+        </message>
+        <message>
+            <source>Log: %1</source>
+            <translation>Protokoll: %1</translation>
+        </message>
+        <message>
+            <source>No: %1</source>
+            <translation>Nein: %1</translation>
+        </message>
+        <message>
+            <source>Nothing was applied.</source>
+            <translation>Nichts wurde angewendet.</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>Betrifft</translation>
+        </message>
+        <message>
+            <source>Proposed actions</source>
+            <translation>Vorgeschlagene Aktionen</translation>
+        </message>
+        <message>
+            <source>Try it runs the script in its sandbox and lists what it would do; nothing is applied.</source>
+            <translation>Ausprobieren führt das Skript in seiner Sandbox aus und listet, was es tun würde; nichts wird angewendet.</translation>
+        </message>
+        <message>
+            <source>What the dry run found</source>
+            <translation>Was der Probelauf ergab</translation>
+        </message>
+        <message>
+            <source>Would it apply?</source>
+            <translation>Würde es angewendet?</translation>
+        </message>
+        <message>
+            <source>Yes</source>
+            <translation>Ja</translation>
+        </message>
+    </context>
+    <context>
         <name>UpcomingView</name>
         <message>
             <source>Listed up to %1 only: this window holds more fires than one list can show. Choose the shorter window to see them all.</source>
@@ -3625,6 +3651,14 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Pausieren</translation>
         </message>
         <message>
+            <source>Ran over %1 files</source>
+            <translation>Über %1 Dateien gelaufen</translation>
+        </message>
+        <message>
+            <source>Ran over %1 of %2 files…</source>
+            <translation>Über %1 von %2 Dateien gelaufen…</translation>
+        </message>
+        <message>
             <source>Resume</source>
             <translation>Fortsetzen</translation>
         </message>
@@ -3653,8 +3687,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Jetzt ausführen</translation>
         </message>
         <message>
+            <source>Run over the files already there</source>
+            <translation>Über die schon vorhandenen Dateien laufen</translation>
+        </message>
+        <message>
+            <source>Run over them</source>
+            <translation>Darüber laufen</translation>
+        </message>
+        <message>
             <source>Run started</source>
             <translation>Lauf gestartet</translation>
+        </message>
+        <message>
+            <source>Run “%1” once for each file already in its folder, as if each had just arrived? Each is a real run, and what it proposes is applied.</source>
+            <translation>„%1“ einmal für jede Datei ausführen, die schon in seinem Ordner liegt, als wäre sie gerade angekommen? Jeder ist ein echter Lauf, und was er vorschlägt, wird angewendet.</translation>
         </message>
         <message>
             <source>Save or discard the open form first</source>

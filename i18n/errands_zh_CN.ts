@@ -1139,6 +1139,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>不经询问运行命令。</translation>
         </message>
         <message>
+            <source>Runs this script in a sandbox:</source>
+            <translation>在沙箱中运行此脚本：</translation>
+        </message>
+        <message>
             <source>Set up a &amp;model…</source>
             <translation>设置模型(&amp;M)…</translation>
         </message>
@@ -1341,6 +1345,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Run now</source>
             <translation>立即运行</translation>
+        </message>
+        <message>
+            <source>Run over the files already there…</source>
+            <translation>对已有文件运行…</translation>
         </message>
         <message>
             <source>Runs</source>
@@ -2513,44 +2521,8 @@ It is read again when it changes, or when you select it again.</source>
             <translation>试运行(&amp;T)</translation>
         </message>
         <message>
-            <source>Action</source>
-            <translation>操作</translation>
-        </message>
-        <message>
-            <source>Already so</source>
-            <translation>已是如此</translation>
-        </message>
-        <message>
-            <source>It proposes nothing.</source>
-            <translation>它没有提出任何操作。</translation>
-        </message>
-        <message>
-            <source>It would apply %1 of %2 actions.</source>
-            <translation>将执行 %2 个操作中的 %1 个。</translation>
-        </message>
-        <message>
             <source>JavaScript: a default export that proposes actions</source>
             <translation>JavaScript：一个提出操作的默认导出函数</translation>
-        </message>
-        <message>
-            <source>Log: %1</source>
-            <translation>日志：%1</translation>
-        </message>
-        <message>
-            <source>No: %1</source>
-            <translation>否：%1</translation>
-        </message>
-        <message>
-            <source>Nothing was applied.</source>
-            <translation>未执行任何操作。</translation>
-        </message>
-        <message>
-            <source>On</source>
-            <translation>对象</translation>
-        </message>
-        <message>
-            <source>Proposed actions</source>
-            <translation>提出的操作</translation>
         </message>
         <message>
             <source>Runs the script now without applying anything (Ctrl+Enter)</source>
@@ -2561,28 +2533,12 @@ It is read again when it changes, or when you select it again.</source>
             <translation>脚本</translation>
         </message>
         <message>
-            <source>Try it runs the script in its sandbox and lists what it would do; nothing is applied.</source>
-            <translation>试运行会在沙箱中运行脚本并列出它将做的事；不会执行任何操作。</translation>
-        </message>
-        <message>
             <source>Try the script: a dry run</source>
             <translation>试运行脚本</translation>
         </message>
         <message>
             <source>Trying…</source>
             <translation>正在试运行…</translation>
-        </message>
-        <message>
-            <source>What the dry run found</source>
-            <translation>试运行的结果</translation>
-        </message>
-        <message>
-            <source>Would it apply?</source>
-            <translation>会执行吗？</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
         </message>
     </context>
     <context>
@@ -3355,6 +3311,76 @@ It is read again when it changes, or when you select it again.</source>
         </message>
     </context>
     <context>
+        <name>TrialDialog</name>
+        <message>
+            <source>Dry run of “%1”</source>
+            <translation>“%1”的试运行</translation>
+        </message>
+        <message>
+            <source>Running it in its sandbox…</source>
+            <translation>正在沙箱中运行…</translation>
+        </message>
+    </context>
+    <context>
+        <name>TrialView</name>
+        <message>
+            <source>(line %1)</source>
+            <translation>（第 %1 行）</translation>
+        </message>
+        <message>
+            <source>Action</source>
+            <translation>操作</translation>
+        </message>
+        <message>
+            <source>Already so</source>
+            <translation>已是如此</translation>
+        </message>
+        <message>
+            <source>It proposes nothing.</source>
+            <translation>它没有提出任何操作。</translation>
+        </message>
+        <message>
+            <source>It would apply %1 of %2 actions.</source>
+            <translation>将执行 %2 个操作中的 %1 个。</translation>
+        </message>
+        <message>
+            <source>Log: %1</source>
+            <translation>日志：%1</translation>
+        </message>
+        <message>
+            <source>No: %1</source>
+            <translation>否：%1</translation>
+        </message>
+        <message>
+            <source>Nothing was applied.</source>
+            <translation>未执行任何操作。</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>对象</translation>
+        </message>
+        <message>
+            <source>Proposed actions</source>
+            <translation>提出的操作</translation>
+        </message>
+        <message>
+            <source>Try it runs the script in its sandbox and lists what it would do; nothing is applied.</source>
+            <translation>试运行会在沙箱中运行脚本并列出它将做的事；不会执行任何操作。</translation>
+        </message>
+        <message>
+            <source>What the dry run found</source>
+            <translation>试运行的结果</translation>
+        </message>
+        <message>
+            <source>Would it apply?</source>
+            <translation>会执行吗？</translation>
+        </message>
+        <message>
+            <source>Yes</source>
+            <translation>是</translation>
+        </message>
+    </context>
+    <context>
         <name>UpcomingView</name>
         <message>
             <source>Listed up to %1 only: this window holds more fires than one list can show. Choose the shorter window to see them all.</source>
@@ -3603,6 +3629,14 @@ It is read again when it changes, or when you select it again.</source>
             <translation>暂停</translation>
         </message>
         <message>
+            <source>Ran over %1 files</source>
+            <translation>已对 %1 个文件运行</translation>
+        </message>
+        <message>
+            <source>Ran over %1 of %2 files…</source>
+            <translation>已对 %2 个文件中的 %1 个运行…</translation>
+        </message>
+        <message>
             <source>Resume</source>
             <translation>恢复</translation>
         </message>
@@ -3631,8 +3665,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>立即运行</translation>
         </message>
         <message>
+            <source>Run over the files already there</source>
+            <translation>对已有文件运行</translation>
+        </message>
+        <message>
+            <source>Run over them</source>
+            <translation>运行</translation>
+        </message>
+        <message>
             <source>Run started</source>
             <translation>运行已开始</translation>
+        </message>
+        <message>
+            <source>Run “%1” once for each file already in its folder, as if each had just arrived? Each is a real run, and what it proposes is applied.</source>
+            <translation>对其文件夹中已有的每个文件运行一次“%1”，就像文件刚刚到达一样？每次都是真实运行，它提出的操作会被执行。</translation>
         </message>
         <message>
             <source>Save or discard the open form first</source>
