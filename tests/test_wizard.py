@@ -106,6 +106,14 @@ def values_for(name: str, tmp_path: Path, page: str) -> tuple[dict[str, Any], st
         return {"folder": folder, "test_command": "pytest -q", "wait": 5, "rounds": 7}, None
     if name == "daily-brief":
         return {"folder": folder, "topics": "the garden", "at": "07:00"}, None
+    if name == "file-invoices":
+        dest = tmp_path / "invoices"
+        dest.mkdir(exist_ok=True)
+        return {"downloads": folder, "dest": str(dest)}, None
+    if name == "log-new-files":
+        return {"folder": folder}, None
+    if name == "stale-backup":
+        return {"folder": folder, "hours": 30, "at": "08:15"}, None
     return {"folder": folder, "at": "17:30"}, None
 
 
@@ -138,7 +146,10 @@ def test_each_template_through_the_wizard_to_a_created_automation(
             hour, minute = map(int, str(value).split(":"))
             picker.set_values({"time": time(hour, minute)})
     expected = template.fill(values)["trigger"]
-    assert picker.mode() in ("daily", "weekdays", "weekly", "every", "after")
+    if expected["kind"] == "folder":   # an event: the template's, kept as it is
+        assert picker.mode() == "kept" and picker.trigger() == expected, picker.trigger()
+    else:
+        assert picker.mode() in ("daily", "weekdays", "weekly", "every", "after")
     shown = picker.trigger()
     for key in ("expression", "every", "interval"):
         if key in expected:
@@ -156,7 +167,9 @@ def test_each_template_through_the_wizard_to_a_created_automation(
     assert d is not None
     assert d.origin.kind == "template" and d.origin.template == name
     assert d.runner.kind == template.runner
-    if "folder" in values:
+    if "dest" in values:
+        assert d.workdir == values["dest"]
+    elif "folder" in values:
         assert d.workdir == values["folder"]
     trigger = d.to_dict()["trigger"]
     if expected["kind"] == "cron":

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .definition import canonical_json, check_request_id
 from .errors import Conflict, InvalidInput
+from .jsondoc import key_path
 from .timeutil import format_instant, shown
 
 if TYPE_CHECKING:
@@ -176,9 +177,8 @@ def read_entries(doc: Any) -> list[Entry]:
                            "an export document made by 'errands export'", _EXAMPLE)
     unknown = [k for k in doc if k not in _TOP_KEYS]
     if unknown:
-        raise InvalidInput(unknown[0] if isinstance(unknown[0], str) else "document",
-                           f"unknown key {shown(unknown[0])}", "only: " + ", ".join(_TOP_KEYS),
-                           _EXAMPLE)
+        raise InvalidInput(key_path("", unknown[0]), f"unknown key {shown(unknown[0])}",
+                           "only: " + ", ".join(_TOP_KEYS), _EXAMPLE)
     if doc.get("format") != FORMAT:
         got = "missing" if "format" not in doc else f"is {shown(doc['format'])}"
         raise InvalidInput("format", f"{got}; this is not an Errands export",
@@ -206,7 +206,7 @@ def read_entries(doc: Any) -> list[Entry]:
                                "an entry with request_id and definition", _ENTRY_EXAMPLE)
         unknown = [k for k in item if k not in _ENTRY_KEYS]
         if unknown:
-            raise InvalidInput(f"{where}.{unknown[0]}", f"unknown key {shown(unknown[0])}",
+            raise InvalidInput(key_path(where, unknown[0]), f"unknown key {shown(unknown[0])}",
                                "only: " + ", ".join(_ENTRY_KEYS), _ENTRY_EXAMPLE)
         ident = item.get("id")
         if ident is not None and not (isinstance(ident, str) and 1 <= len(ident) <= 64

@@ -36,6 +36,7 @@ from PySide6.QtGui import (
     QTextLength,
 )
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QFrame,
     QHBoxLayout,
@@ -334,6 +335,9 @@ class SessionView(QWidget):
         self.script_actions.setModel(self.script_model)
         self.script_actions.setAccessibleName(self.tr("The actions it proposed"))
         self.script_actions.verticalHeader().hide()
+        self.script_actions.setCornerButtonEnabled(False)
+        for corner in self.script_actions.findChildren(QAbstractButton):  # (the corner)
+            corner.setAccessibleName(self.tr("Select all"))
         self.script_actions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.script_actions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.script_actions.setWordWrap(True)

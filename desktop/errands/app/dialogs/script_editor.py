@@ -17,7 +17,7 @@ from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QColor, QFontDatabase, QKeySequence, QPainter, QShortcut,
                            QStandardItem, QStandardItemModel, QSyntaxHighlighter,
                            QTextCharFormat, QTextCursor, QTextDocument, QTextFormat)
-from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout,
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout,
                                QHeaderView, QLabel,
                                QPlainTextEdit, QPushButton, QTableView, QTextEdit,
                                QVBoxLayout, QWidget)
@@ -210,6 +210,9 @@ class TrialView(QWidget):
         self.results.setModel(self.model)
         self.results.setAccessibleName(self.tr("Proposed actions"))
         self.results.verticalHeader().hide()
+        self.results.setCornerButtonEnabled(False)
+        for corner in self.results.findChildren(QAbstractButton):  # (the table's corner)
+            corner.setAccessibleName(self.tr("Select all"))
         self.results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.results.setWordWrap(True)
