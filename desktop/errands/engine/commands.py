@@ -195,6 +195,14 @@ class Commands:
                 return existing
         if self.e.stopping:
             raise Conflict("stopping", "Errands is quitting; run it after the next start")
+        if slot.active is not None and not dry_run and request_id:
+            # the same request, claimed and let go while this one read the store: its run
+            existing = await self.e.read(self.e.store.run_by_request, automation_id, request_id)
+            writing = self._claims.get((automation_id, request_id))
+            if writing is not None:
+                return await asyncio.shield(writing)
+            if existing is not None:
+                return existing
         if slot.active is not None and not dry_run:
             raise Conflict("busy", f"{slot.automation.title} has a run in progress; wait for it "
                            "or stop it first (errands stop ID)")
