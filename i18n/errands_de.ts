@@ -2611,20 +2611,12 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>1 Werkzeugaufruf</translation>
         </message>
         <message>
-            <source>Action</source>
-            <translation>Aktion</translation>
-        </message>
-        <message>
             <source>Agent</source>
             <translation>Agent</translation>
         </message>
         <message>
             <source>Agent — answer</source>
             <translation>Agent – Antwort</translation>
-        </message>
-        <message>
-            <source>Already so</source>
-            <translation>Schon so</translation>
         </message>
         <message>
             <source>Answer what the run waits for first; then you can follow up here.</source>
@@ -2707,16 +2699,8 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Keine Werkzeugaufrufe</translation>
         </message>
         <message>
-            <source>No: %1</source>
-            <translation>Nein: %1</translation>
-        </message>
-        <message>
             <source>Not sent: %1</source>
             <translation>Nicht gesendet: %1</translation>
-        </message>
-        <message>
-            <source>On</source>
-            <translation>Betrifft</translation>
         </message>
         <message>
             <source>Open all tool calls</source>
@@ -2821,10 +2805,6 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>What started this run</source>
             <translation>Was diesen Lauf gestartet hat</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>Ja</translation>
         </message>
         <message>
             <source>You</source>
@@ -3346,14 +3326,6 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>(Zeile %1)</translation>
         </message>
         <message>
-            <source>Action</source>
-            <translation>Aktion</translation>
-        </message>
-        <message>
-            <source>Already so</source>
-            <translation>Schon so</translation>
-        </message>
-        <message>
             <source>It proposes nothing.</source>
             <translation>Es schlägt nichts vor.</translation>
         </message>
@@ -3366,16 +3338,8 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Protokoll: %1</translation>
         </message>
         <message>
-            <source>No: %1</source>
-            <translation>Nein: %1</translation>
-        </message>
-        <message>
             <source>Nothing was applied.</source>
             <translation>Nichts wurde angewendet.</translation>
-        </message>
-        <message>
-            <source>On</source>
-            <translation>Betrifft</translation>
         </message>
         <message>
             <source>Proposed actions</source>
@@ -3392,10 +3356,6 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Would it apply?</source>
             <translation>Würde es angewendet?</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>Ja</translation>
         </message>
     </context>
     <context>
@@ -4023,6 +3983,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Ein Auslöser kann nicht arbeiten</translation>
         </message>
         <message>
+            <source>Action</source>
+            <translation>Aktion</translation>
+        </message>
+        <message>
             <source>Active</source>
             <translation>Aktiv</translation>
         </message>
@@ -4073,6 +4037,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Allowed without asking</source>
             <translation>Ohne Nachfrage erlaubt</translation>
+        </message>
+        <message>
+            <source>Already so</source>
+            <translation>Schon so</translation>
         </message>
         <message>
             <source>Amount</source>
@@ -4585,8 +4553,16 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Kein Wochentag angegeben: Es läuft montags.</translation>
         </message>
         <message>
+            <source>No: %1</source>
+            <translation>Nein: %1</translation>
+        </message>
+        <message>
             <source>Notify</source>
             <translation>Benachrichtigen</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>Betrifft</translation>
         </message>
         <message>
             <source>On schedule</source>
@@ -4731,6 +4707,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Script</source>
             <translation>Skript</translation>
+        </message>
+        <message>
+            <source>Select all</source>
+            <translation>Alle auswählen</translation>
         </message>
         <message>
             <source>Skipped</source>
@@ -4979,6 +4959,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>Write the whole path, starting at /.</source>
             <translation>Schreiben Sie den ganzen Pfad, beginnend mit /.</translation>
+        </message>
+        <message>
+            <source>Yes</source>
+            <translation>Ja</translation>
         </message>
         <message>
             <source>actions</source>

@@ -2596,20 +2596,12 @@ It is read again when it changes, or when you select it again.</source>
             <translation>1 次工具调用</translation>
         </message>
         <message>
-            <source>Action</source>
-            <translation>操作</translation>
-        </message>
-        <message>
             <source>Agent</source>
             <translation>智能体</translation>
         </message>
         <message>
             <source>Agent — answer</source>
             <translation>智能体——回答</translation>
-        </message>
-        <message>
-            <source>Already so</source>
-            <translation>已是如此</translation>
         </message>
         <message>
             <source>Answer what the run waits for first; then you can follow up here.</source>
@@ -2692,16 +2684,8 @@ It is read again when it changes, or when you select it again.</source>
             <translation>没有工具调用</translation>
         </message>
         <message>
-            <source>No: %1</source>
-            <translation>否：%1</translation>
-        </message>
-        <message>
             <source>Not sent: %1</source>
             <translation>未发送：%1</translation>
-        </message>
-        <message>
-            <source>On</source>
-            <translation>对象</translation>
         </message>
         <message>
             <source>Open all tool calls</source>
@@ -2806,10 +2790,6 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>What started this run</source>
             <translation>启动此次运行的原因</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
         </message>
         <message>
             <source>You</source>
@@ -3328,14 +3308,6 @@ It is read again when it changes, or when you select it again.</source>
             <translation>（第 %1 行）</translation>
         </message>
         <message>
-            <source>Action</source>
-            <translation>操作</translation>
-        </message>
-        <message>
-            <source>Already so</source>
-            <translation>已是如此</translation>
-        </message>
-        <message>
             <source>It proposes nothing.</source>
             <translation>它没有提出任何操作。</translation>
         </message>
@@ -3348,16 +3320,8 @@ It is read again when it changes, or when you select it again.</source>
             <translation>日志：%1</translation>
         </message>
         <message>
-            <source>No: %1</source>
-            <translation>否：%1</translation>
-        </message>
-        <message>
             <source>Nothing was applied.</source>
             <translation>未执行任何操作。</translation>
-        </message>
-        <message>
-            <source>On</source>
-            <translation>对象</translation>
         </message>
         <message>
             <source>Proposed actions</source>
@@ -3374,10 +3338,6 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Would it apply?</source>
             <translation>会执行吗？</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
         </message>
     </context>
     <context>
@@ -3983,6 +3943,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>触发器无法工作</translation>
         </message>
         <message>
+            <source>Action</source>
+            <translation>操作</translation>
+        </message>
+        <message>
             <source>Active</source>
             <translation>活动</translation>
         </message>
@@ -4033,6 +3997,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Allowed without asking</source>
             <translation>无需询问即可允许</translation>
+        </message>
+        <message>
+            <source>Already so</source>
+            <translation>已是如此</translation>
         </message>
         <message>
             <source>Amount</source>
@@ -4539,8 +4507,16 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>未指定星期几：在每周一运行。</translation>
         </message>
         <message>
+            <source>No: %1</source>
+            <translation>否：%1</translation>
+        </message>
+        <message>
             <source>Notify</source>
             <translation>通知</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>对象</translation>
         </message>
         <message>
             <source>On schedule</source>
@@ -4685,6 +4661,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Script</source>
             <translation>脚本</translation>
+        </message>
+        <message>
+            <source>Select all</source>
+            <translation>全选</translation>
         </message>
         <message>
             <source>Skipped</source>
@@ -4933,6 +4913,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>Write the whole path, starting at /.</source>
             <translation>请写出以 / 开头的完整路径。</translation>
+        </message>
+        <message>
+            <source>Yes</source>
+            <translation>是</translation>
         </message>
         <message>
             <source>actions</source>

@@ -26,8 +26,6 @@ from PySide6.QtGui import (
     QFontDatabase,
     QKeyEvent,
     QPalette,
-    QStandardItem,
-    QStandardItemModel,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -36,16 +34,12 @@ from PySide6.QtGui import (
     QTextLength,
 )
 from PySide6.QtWidgets import (
-    QAbstractButton,
-    QAbstractItemView,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
-    QTableView,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -53,7 +47,8 @@ from PySide6.QtWidgets import (
 
 from ...records import ACTIVE_STATES, run_time
 from ...timeutil import utcnow
-from .. import marks, theme, words
+from .. import marks, words
+from ..script_actions import actions_table, fill_actions
 
 RESULT_CHARS = 20_000   # an opened result shows at most this much (the tools bound theirs)
 SUMMARY_CHARS = 60      # the subject and the outcome on a call's one line, each
@@ -328,23 +323,8 @@ class SessionView(QWidget):
         self.script_label.setWordWrap(True)
         self.script_label.setTextFormat(Qt.TextFormat.PlainText)
         self.script_label.setAccessibleName(self.tr("How the script ran"))
-        self.script_model = QStandardItemModel(0, 3, self)
-        self.script_model.setHorizontalHeaderLabels([self.tr("Action"), self.tr("On"),
-                                                     self.tr("Applied?")])
-        self.script_actions = QTableView()
-        self.script_actions.setModel(self.script_model)
-        self.script_actions.setAccessibleName(self.tr("The actions it proposed"))
-        self.script_actions.verticalHeader().hide()
-        self.script_actions.setCornerButtonEnabled(False)
-        for corner in self.script_actions.findChildren(QAbstractButton):  # (the corner)
-            corner.setAccessibleName(self.tr("Select all"))
-        self.script_actions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.script_actions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.script_actions.setWordWrap(True)
-        header = self.script_actions.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.script_actions, self.script_model = actions_table(
+            self.tr("The actions it proposed"), self.tr("Applied?"), self)
         self.script_empty = QLabel(self.tr("It proposed nothing."))
         self.script_log = QPlainTextEdit()
         self.script_log.setReadOnly(True)
@@ -737,25 +717,9 @@ class SessionView(QWidget):
             facts.append(self.tr("a read was cut to its row limit"))
         parts.append(" · ".join(facts))
         self.script_label.setText("\n".join(parts))
-        self.script_model.removeRows(0, self.script_model.rowCount())
-        colours = theme.state_colors()
         actions = record.get("actions") or []
-        for action in actions:
-            reason = str(action.get("reason") or "")
-            holds = reason.startswith("already holds")
-            verdict = (self.tr("Yes") if action.get("applied") else self.tr("Already so")
-                       if holds else self.tr("No: %1").replace("%1", reason))
-            row = [QStandardItem(words.script_action(str(action.get("type")))),
-                   QStandardItem(words.action_target(action, short=True)),
-                   QStandardItem(verdict)]
-            row[1].setToolTip(words.action_target(action))
-            row[2].setToolTip(verdict)
-            row[2].setForeground(colours["success" if action.get("applied") else
-                                         "disabled" if holds else "error"])
-            self.script_model.appendRow(row)
-        self.script_actions.setVisible(bool(actions))
+        fill_actions(self.script_actions, self.script_model, actions, "applied")
         self.script_empty.setVisible(not actions)
-        self.script_actions.resizeRowsToContents()
         log = record.get("log") or []
         self.script_log.setPlainText("\n".join(map(str, log)))
         self.script_log.setVisible(bool(log))

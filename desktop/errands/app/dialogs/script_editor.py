@@ -15,16 +15,16 @@ from typing import Any
 
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import (QColor, QFontDatabase, QKeySequence, QPainter, QShortcut,
-                           QStandardItem, QStandardItemModel, QSyntaxHighlighter,
+                           QSyntaxHighlighter,
                            QTextCharFormat, QTextCursor, QTextDocument, QTextFormat)
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout,
-                               QHeaderView, QLabel,
-                               QPlainTextEdit, QPushButton, QTableView, QTextEdit,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel,
+                               QPlainTextEdit, QPushButton, QTextEdit,
                                QVBoxLayout, QWidget)
 from shiboken6 import isValid
 
 from ...errors import ErrandsError
 from .. import theme, words
+from ..script_actions import actions_table, fill_actions
 
 STARTER = """\
 // Runs in a sandbox: it can read its folder and propose actions; Errands checks
@@ -203,23 +203,8 @@ class TrialView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary.setAccessibleName(self.tr("What the dry run found"))
-        self.model = QStandardItemModel(0, 3, self)
-        self.model.setHorizontalHeaderLabels([self.tr("Action"), self.tr("On"),
-                                              self.tr("Would it apply?")])
-        self.results = QTableView()
-        self.results.setModel(self.model)
-        self.results.setAccessibleName(self.tr("Proposed actions"))
-        self.results.verticalHeader().hide()
-        self.results.setCornerButtonEnabled(False)
-        for corner in self.results.findChildren(QAbstractButton):  # (the table's corner)
-            corner.setAccessibleName(self.tr("Select all"))
-        self.results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.results.setWordWrap(True)
-        header = self.results.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.results, self.model = actions_table(self.tr("Proposed actions"),
+                                                 self.tr("Would it apply?"), self)
         self.results.setMinimumHeight(150)
         self.results.hide()
         self.head = QHBoxLayout()
@@ -254,24 +239,7 @@ class TrialView(QWidget):
         if log:
             head += "\n" + self.tr("Log: %1").replace("%1", " · ".join(map(str, log[:5])))
         self.summary.setText(head + "\n" + self.tr("Nothing was applied."))
-        self.model.removeRows(0, self.model.rowCount())
-        colours = theme.state_colors()
-        for action in actions:
-            verdict = (self.tr("Yes") if action.get("would_apply") else
-                       self.tr("Already so") if str(action.get("reason") or "").startswith(
-                           "already holds") else self.tr("No: %1").replace(
-                               "%1", str(action.get("reason") or "")))
-            target = words.action_target(action, short=True)
-            row = [QStandardItem(words.script_action(str(action.get("type")))),
-                   QStandardItem(target), QStandardItem(verdict)]
-            row[1].setToolTip(words.action_target(action))
-            row[2].setForeground(colours["success" if action.get("would_apply") else
-                                         "disabled" if verdict == self.tr("Already so")
-                                         else "error"])
-            row[2].setToolTip(verdict)
-            self.model.appendRow(row)
-        self.results.setVisible(bool(actions))
-        self.results.resizeRowsToContents()
+        fill_actions(self.results, self.model, actions, "would_apply")
 
 
 class ScriptEditor(QWidget):
