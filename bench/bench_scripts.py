@@ -96,6 +96,9 @@ async def burst() -> dict[str, Any]:
         store = Store(data / "errands.sqlite3")
         engine = Engine(store, data, {"script": ScriptRunner()})
         await engine.start()
+        from errands import gil, heap
+        gil.take_short_turns()   # as engine/service.py does after the start
+        heap.settle()
         ids = []
         for i in range(BURST):
             made, _ = await engine.commands.create({

@@ -4,6 +4,7 @@ runner, on a data folder of the test's own, and a watch on the engine's loop."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from errands import gil, heap
 from errands.engine.core import Engine
 from errands.records import Run
 from errands.runners.command import CommandRunner
@@ -80,9 +82,16 @@ async def scripts(tmp_path: Path) -> AsyncIterator[Scripts]:
     (tmp_path / "work").mkdir()
     s = Scripts(tmp_path / "data", tmp_path / "work")
     await s.engine.start()
+    # as a process hosting an engine does (engine/service.py): short turns of the interpreter
+    # lock, and full collections of the heap left to the engine's quiet moments
+    gil.take_short_turns()
+    heap.settle()
     try:
         yield s
     finally:
+        heap.restore()
+        gc.unfreeze()   # (this process goes on to other tests)
+        gil.restore()
         await s.engine.stop()
         s.store.close()
 

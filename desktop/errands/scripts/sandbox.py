@@ -31,19 +31,31 @@ MAX_STATE_VALUE = 16 * 1024          # one state value, as JSON
 MAX_INPUT = 64 * 1024                # runAutomation's input, as JSON
 MAX_LOG_LINES = 200
 MAX_LOG_CHARS = 1000
+MAX_TEXT_CHARS = 2000                # the run's result and error, as recorded
+MAX_DEPTH = 32                       # nesting of a state value or an input
+MAX_LISTED = 20_000                  # entries files.list looks at (in name order after)
+# what no path a script names may hold: control characters, line and paragraph separators,
+# and the bidirectional controls that make a name read as another
+BAD_PATH = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 ACTION_TYPES = ("notify", "writeFile", "appendFile", "moveFile", "deleteFile", "setState",
                 "runAutomation", "mailMe")
 
 PRELUDE = r"""
 (function () {
   "use strict";
+  // every built-in the prelude uses is taken now, before the script can replace it
   const read = globalThis.__errands_read, act = globalThis.__errands_act,
-        say = globalThis.__errands_log, job = JSON.parse(globalThis.__errands_job);
-  for (const name of ["__errands_read", "__errands_act", "__errands_log", "__errands_job",
-                      "queueMicrotask", "performance", "WebAssembly"]) {
+        say = globalThis.__errands_log, close = globalThis.__errands_close;
+  const parse = JSON.parse, stringify = JSON.stringify, construct = Reflect.construct;
+  const define = Object.defineProperty, freeze = Object.freeze, values = Object.values;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const wellFormed = String.prototype.toWellFormed;
+  const job = parse(globalThis.__errands_job);
+  for (const name of ["__errands_read", "__errands_act", "__errands_log", "__errands_close",
+                      "__errands_job", "queueMicrotask", "performance", "WebAssembly"]) {
     delete globalThis[name];
   }
-  const fixed = (object, name, value) => Object.defineProperty(object, name,
+  const fixed = (object, name, value) => define(object, name,
       {value, writable: false, enumerable: false, configurable: false});
   const noClock = (what) => {
     throw new TypeError(what + " reads the clock, which a script cannot: use event.at");
@@ -52,12 +64,13 @@ PRELUDE = r"""
   function SafeDate(...args) {
     if (!new.target) noClock("Date()");
     if (args.length === 0) noClock("new Date()");
-    return Reflect.construct(RealDate, args, new.target);
+    return construct(RealDate, args, new.target);
   }
   SafeDate.prototype = RealDate.prototype;
   fixed(SafeDate, "UTC", RealDate.UTC);
   fixed(SafeDate, "parse", RealDate.parse);
   fixed(SafeDate, "now", () => noClock("Date.now()"));
+  fixed(RealDate, "now", () => noClock("Date.now()"));
   fixed(RealDate.prototype, "constructor", SafeDate);
   fixed(globalThis, "Date", SafeDate);
   fixed(Math, "random", () => {
@@ -65,21 +78,31 @@ PRELUDE = r"""
   });
   const frozen = (value) => {
     if (value && typeof value === "object") {
-      Object.values(value).forEach(frozen);
-      Object.freeze(value);
+      for (const inner of values(value)) frozen(inner);
+      freeze(value);
     }
     return value;
   };
+  // (a lone surrogate is no text: it is replaced before it reaches Errands)
+  const whole = (value) => typeof value === "string" ? value.length > 0 && wellFormed ?
+      Reflect.apply(wellFormed, value, []) : value : value;
+  const json = (value) => whole(stringify(value === undefined ? null : value));
   const answer = (text) => {
-    const reply = JSON.parse(text);
-    if (reply.error !== undefined) throw new (reply.type === "range" ? RangeError : TypeError)(reply.error);
+    const reply = parse(text);
+    if (reply.error !== undefined) {
+      throw new (reply.type === "range" ? RangeError : TypeError)(reply.error);
+    }
     return reply.value;
   };
-  const ask = (kind, args) => answer(read(kind, JSON.stringify(args)));
-  const propose = (type, args) => { answer(act(type, JSON.stringify(args))); };
-  const text = (value) => typeof value === "string" ? value : JSON.stringify(value);
-  const log = (...parts) => { say(parts.map(text).join(" ")); };
-  fixed(globalThis, "console", Object.freeze({log, info: log, warn: log, error: log, debug: log}));
+  const ask = (kind, args) => answer(read(kind, json(args)));
+  const propose = (type, args) => { answer(act(type, json(args))); };
+  const text = (value) => typeof value === "string" ? whole(value) : json(value);
+  const log = (...parts) => {
+    let line = "";
+    for (let i = 0; i < parts.length; i++) line += (i ? " " : "") + text(parts[i]);
+    say(line);
+  };
+  fixed(globalThis, "console", freeze({log, info: log, warn: log, error: log, debug: log}));
   const ctx = frozen({
     event: job.event,
     files: {
@@ -101,21 +124,25 @@ PRELUDE = r"""
       log,
     },
   });
-  const kindOf = (main) => typeof main !== "function" ? "none" : main.constructor.name;
+  const kindOf = (main) => typeof main !== "function" ? "none" :
+      (getPrototypeOf(main) || {}).constructor === getPrototypeOf(function () {}).constructor
+        ? "Function" : String((getPrototypeOf(main) || {})[Symbol.toStringTag] || "Other");
   let called = false;
-  fixed(globalThis, "__errands_check", (main) => {
+  const check = (main) => {
     const kind = kindOf(main);
     if (kind === "none") throw new SyntaxError("the default export is not a function: write export default function ({ event, actions }) { … }");
     if (kind !== "Function") throw new SyntaxError("the default export is " + (kind.startsWith("Async") ? "async" : "a generator") + ": a script runs synchronously (no async, no await)");
     return true;
-  });
+  };
+  fixed(globalThis, "__errands_check", check);
   fixed(globalThis, "__errands_call", (main) => {
-    globalThis.__errands_check(main);
+    check(main);
     if (called) throw new Error("the script called its own entry point");
     called = true;
     const result = main(ctx);
-    say("\u0000closed");
-    if (result && typeof result.then === "function") {
+    close();
+    if (result !== null && (typeof result === "object" || typeof result === "function")
+        && typeof result.then === "function") {
       throw new TypeError("the default export returned a promise: a script runs synchronously");
     }
     return result === undefined ? null : text(result);
@@ -125,6 +152,35 @@ PRELUDE = r"""
 MAIN = "import main from 'script';\nexport const outcome = __errands_call(main);\n"
 CHECK = "import main from 'script';\nexport const outcome = __errands_check(main);\n"
 _LINE = re.compile(r"(?<![\w.])(?:script|check):(\d+):\d+")
+
+
+def _utf8(value: Any) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests at most ``limit`` deep (lists and objects)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return False
+            stack.extend((inner, depth + 1) for inner in
+                         (item.values() if isinstance(item, dict) else item))
+    return True
+
+
+def clean(text: Any, limit: int = MAX_TEXT_CHARS) -> str | None:
+    """Text fit for a record: valid UTF-8, at most ``limit`` characters."""
+    if text is None:
+        return None
+    text = str(text).encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class Budget(BaseException):
@@ -162,6 +218,7 @@ class Host:
         self.reads = 0
         self.truncated = False
         self.closed = False
+        self.started = time.perf_counter()
         self.late = False
         self.written = 0
 
@@ -172,6 +229,8 @@ class Host:
         self.reads += 1
         try:
             args = json.loads(args_text)
+            if not isinstance(args, list):
+                raise TypeError("bad arguments")
             if kind == "files.list":
                 return _reply(self._list(*args))
             if kind == "files.read":
@@ -196,9 +255,16 @@ class Host:
         except OSError as exc:
             return _reply(error=f"{exc.strerror or exc}: {exc.filename or ''}".strip(": "),
                           kind="range")
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             return _reply(error=f"{kind}: {exc}")
         return _reply(error=f"no such read: {kind}")
+
+    def _where(self, path: Any) -> Any:
+        if isinstance(path, str) and (BAD_PATH.search(path) or path.startswith("~")):
+            raise Refused(f"{path[:80]!r} is not a path a script may name: no control "
+                          "characters, and no ~ (give a path relative to the folder, or "
+                          "an absolute one)")
+        return self.scope.resolve(path)
 
     def _rows(self, rows: list[Any]) -> list[Any]:
         if len(rows) > self.max_rows:
@@ -216,28 +282,40 @@ class Host:
         glob = options.get("glob")
         if glob is not None and not isinstance(glob, str):
             raise TypeError('files.list(path, {glob}): glob is a string, like {glob: "*.pdf"}')
-        where = self.scope.resolve(path)
-        self.scope.check(where, "read", listing=True)
+        where = self._where(path)
+        self.scope.check(where, "read", listing=True, given=path)
         rows = []
         with os.scandir(where) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
+            seen = []
+            for entry in entries:
+                seen.append(entry)
+                if len(seen) >= MAX_LISTED:
+                    self.truncated = True
+                    break
+            for entry in sorted(seen, key=lambda e: e.name):
                 if glob is not None and not fnmatchcase(entry.name, glob):
                     continue
                 try:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                rows.append({"name": entry.name, "path": self._shown(where / entry.name),
-                             "size": info.st_size, "modified": _iso(info.st_mtime),
-                             "dir": statmod.S_ISDIR(info.st_mode)})
+                row = {"name": entry.name, "path": self._shown(where / entry.name),
+                       "size": info.st_size, "modified": _iso(info.st_mtime),
+                       "dir": statmod.S_ISDIR(info.st_mode)}
+                if not _utf8(entry.name):  # (shown, but no path a script could use)
+                    row.update(name=clean(entry.name, 1000), path=None, bad_name=True)
+                rows.append(row)
                 if len(rows) > self.max_rows:
                     break
         return self._rows(rows)
 
     def _read(self, path: Any) -> str:
-        where = self.scope.resolve(path)
-        self.scope.check(where, "read")
-        with open(where, "rb") as f:
+        where = self._where(path)
+        self.scope.check(where, "read", given=path)
+        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not statmod.S_ISREG(os.fstat(fd).st_mode):
+                raise Refused(f"{path} is not a regular file")
             data = f.read(MAX_READ_BYTES + 1)
         if len(data) > MAX_READ_BYTES:
             raise Refused(f"{self._shown(where)} is larger than the {MAX_READ_BYTES // 1024} KB "
@@ -248,8 +326,8 @@ class Host:
             raise Refused(f"{self._shown(where)} is not a UTF-8 text file") from None
 
     def _stat(self, path: Any) -> dict[str, Any] | None:
-        where = self.scope.resolve(path)
-        self.scope.check(where, "read")
+        where = self._where(path)
+        self.scope.check(where, "read", given=path)
         try:
             info = os.stat(where)
         except FileNotFoundError:
@@ -267,8 +345,15 @@ class Host:
             raise Budget("actions", f"more than {self.max_actions} actions (the limit "
                                     "actions): the whole run is rejected")
         try:
-            action = self._action(kind, json.loads(args_text))
-        except (TypeError, ValueError) as exc:
+            args = json.loads(args_text)
+            if not isinstance(args, dict):
+                raise TypeError(f"actions.{kind}: bad arguments")
+            if not _utf8(args):
+                raise TypeError(f"actions.{kind}: a text holds a lone surrogate (not text)")
+            if not _depth(args, MAX_DEPTH + 1):
+                raise TypeError(f"actions.{kind}: a value nests more than {MAX_DEPTH} deep")
+            action = self._action(kind, args)
+        except (TypeError, ValueError, RecursionError) as exc:
             return _reply(error=str(exc))
         self.actions.append(action)
         return _reply(True)
@@ -284,6 +369,11 @@ class Host:
             if len(value) > limit:
                 raise TypeError(f"actions.{kind}: {key} is {len(value)} characters long, more "
                                 f"than {limit}")
+            if key in ("path", "from", "to") and (BAD_PATH.search(value)
+                                                  or value.startswith("~")):
+                raise TypeError(f"actions.{kind}: {key} {value[:80]!r} is not a path a script "
+                                "may name: no control characters, and no ~ (give a path "
+                                "relative to the folder, or an absolute one)")
             return value
 
         if kind == "notify":
@@ -321,14 +411,15 @@ class Host:
                     "body": string("body", 64 * 1024, '"…"') or ""}
         raise TypeError(f"no such action: {kind}")
 
+    def close(self) -> None:
+        """The script's function has returned: later proposals come from callbacks."""
+        self.closed = True
+
     def say(self, text: Any) -> None:
-        if text == "\0closed":
-            self.closed = True
-            return
         if len(self.log) >= MAX_LOG_LINES:
             self.log_cut = True
             return
-        self.log.append(str(text)[:MAX_LOG_CHARS])
+        self.log.append(clean(text, MAX_LOG_CHARS) or "")
 
 
 def _line(stack: str | None) -> int | None:
@@ -345,6 +436,7 @@ def _runtime(job: dict[str, Any], host: Host) -> Any:
     rt.bind_function("__errands_read", host.read)
     rt.bind_function("__errands_act", host.act)
     rt.bind_function("__errands_log", host.say)
+    rt.bind_function("__errands_close", host.close)
     rt.bind_object("__errands_job", json.dumps({"event": job.get("event")}))
     rt.eval(PRELUDE)
     return rt
@@ -358,9 +450,10 @@ def _failure(exc: BaseException) -> tuple[str, str | None, str, int | None]:
     if isinstance(exc, JsTimeoutError):
         return "timeout", "execution_time", "ran out of time (the limit time_ms)", None
     if isinstance(exc, JavaScriptError):
-        name, message = getattr(exc, "name", "Error"), getattr(exc, "message", str(exc))
+        name = getattr(exc, "name", None) or "Error"
+        message = getattr(exc, "message", None)
         line = _line(getattr(exc, "stack", None))
-        if message == "out of memory":
+        if message is None or message == "out of memory" and name == "InternalError":
             return "failed", "memory", "ran out of memory (the limit heap_mb)", line
         if name == "RangeError" and ("call stack" in message or "stack overflow" in message):
             return "failed", "stack", "recursed too deep (stack overflow)", line
@@ -416,13 +509,16 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
             raise
         status, limit, error, line = _failure(exc)
     duration = (time.perf_counter() - started) * 1000
+    if status == "ok" and duration > int(job["limits"]["time_ms"]):
+        # (one long native call the interrupt could not stop, a slow host read)
+        status, limit, error = "timeout", "execution_time", "ran out of time (the limit time_ms)"
     if status == "ok" and host.late:
         status, error = "failed", ("an action was proposed after the script returned (from a "
                                    "promise callback?): a script runs synchronously")
     if error is not None and "Could not find export 'default'" in error:
         error = "the script has no default export"
-    return {"status": status, "limit_hit": limit, "error": error, "line": line,
+    return {"status": status, "limit_hit": limit, "error": clean(error), "line": line,
             "duration_ms": round(duration, 3), "reads": host.reads,
             "truncated": host.truncated, "actions": host.actions,
             "log": host.log + (["(log cut: more than 200 lines)"] if host.log_cut else []),
-            "result": result if isinstance(result, str) else None}
+            "result": clean(result) if isinstance(result, str) else None}

@@ -73,9 +73,12 @@ class Scope:
         return self.folder is not None and (str(path) == self.folder or str(path).startswith(
             self.folder.rstrip(os.sep) + os.sep))
 
-    def check(self, path: Path, access: Access, *, listing: bool = False) -> None:
+    def check(self, path: Path, access: Access, *, listing: bool = False,
+              given: object = None) -> None:
         """Raise :class:`Refused` unless a script may ``access`` ``path`` (resolved); a
-        folder being listed also matches a pattern for what is in it (``/x/*``)."""
+        folder being listed also matches a pattern for what is in it (``/x/*``). A refusal
+        names the path as ``given`` (where a link leads is not the script's to learn)."""
+        said = str(given) if isinstance(given, str) else str(path)
         texts = [str(path)]
         if self.inside(path):
             texts.append(os.path.relpath(path, self.folder))
@@ -97,7 +100,7 @@ class Scope:
 
         g = last(self.global_rules)
         if g is not None and g[1][2] == "deny":
-            raise Refused(f"{path} is denied by {named('your', g)}")
+            raise Refused(f"{said} is denied by {named('your', g)}")
         found = last(self.rules)
         decided = (found, "this automation's") if found is not None else (g, "your")
         if decided[0] is not None:
@@ -105,14 +108,19 @@ class Scope:
             if action == "allow":
                 return
             if action == "deny":
-                raise Refused(f"{path} is denied by {named(decided[1], decided[0])}")
-            raise Refused(f"{path} needs asking ({named(decided[1], decided[0])}), and a "
+                raise Refused(f"{said} is denied by {named(decided[1], decided[0])}")
+            raise Refused(f"{said} needs asking ({named(decided[1], decided[0])}), and a "
                           "script cannot ask; make the rule allow")
         if self.inside(path):
             return
         verb = "read" if access == "read" else "change"
         tool = "read_file" if access == "read" else "write_file"
-        base = str(path if listing else path.parent).rstrip(os.sep)
-        raise Refused(f"{path} is outside the automation's folder; a script may {verb} "
-                      f"there only where a rule allows it, like "
-                      f'{{"tool": "{tool}", "pattern": "{base}/*", "action": "allow"}}')
+        plain = said if os.path.isabs(said) or self.folder is None else \
+            os.path.join(self.folder, said)
+        if os.path.normpath(plain) == str(path):   # (no link on the way: nothing to hide)
+            base = str(path if listing else path.parent).rstrip(os.sep)
+            like = f'{{"tool": "{tool}", "pattern": "{base}/*", "action": "allow"}}'
+        else:
+            like = f'{{"tool": "{tool}", "pattern": "/that/folder/*", "action": "allow"}}'
+        raise Refused(f"{said} is outside the automation's folder; a script may {verb} "
+                      f"there only where a rule allows it, like {like}")
