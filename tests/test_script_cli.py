@@ -74,6 +74,11 @@ def test_folders_a_script_may_change_are_rules(cli: Cli, tmp_path: Path) -> None
                                              "pattern": f"{tmp_path / 'Invoices'}/*"}]
     trial = cli.json("run-now", made["id"][:8], "--dry-run")
     assert trial["actions"][0]["would_apply"] is True
+    odd = tmp_path / "[old]"
+    odd.mkdir()
+    made = cli.json("add", "--title", "Odd", "--script", str(tmp_path / "s.js"),
+                    "--schedule", "manual", "--allow-write", str(odd))
+    assert made["permissions"]["rules"][0]["pattern"] == f"{tmp_path}/[[]old]/*"
     error = cli.error("add", "--title", "Cmd", "--command", "true", "--schedule", "manual",
                       "--allow-write", str(tmp_path))
     assert error["field"] == "--allow-write"

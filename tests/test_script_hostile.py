@@ -35,6 +35,16 @@ CASES = {
     "fetch": ("fetch('http://127.0.0.1:9/');", "failed", None, "fetch is not defined"),
     "a thrown error": ("throw new Error('on purpose');", "failed", None, "on purpose"),
     "a promise": ("return Promise.resolve(1);", "failed", None, "synchronously"),
+    "the clock through a replaced Reflect.construct": (
+        "const c = Reflect.construct; let R;\n"
+        "Reflect.construct = (t, a, n) => { R = t; return c(t, a, n) };\n"
+        "new Date(0); Reflect.construct = c;\n"
+        "actions.notify(String(R.now()));", "failed", None, "undefined"),
+    "a value nested a thousand deep": (
+        "let v = 1; for (let i = 0; i < 1000; i++) v = [v];\n"
+        "actions.setState('k', v);", "failed", None, "nests more than"),
+    "a path with a control character": ("actions.writeFile('a\\u202Etxt.exe', 'x');",
+                                        "failed", None, "not a path"),
 }
 
 
@@ -135,9 +145,9 @@ async def test_a_worker_that_does_not_answer_is_killed_and_replaced(
     runner = scripts.engine.runners["script"]
     a = await scripts.add("stuck", "export default function () {}\n")
     monkeypatch.setattr(pool, "GRACE", 0.5)
-    monkeypatch.setattr(pool, "START_GRACE", 0.0)
     monkeypatch.setattr(pool, "worker_command", lambda: [
-        os.sys.executable, "-c", "import time, sys; sys.stdin.readline(); time.sleep(60)"])
+        os.sys.executable, "-c", "import time, sys; print('{\"ready\":true}', flush=True); "
+        "sys.stdin.readline(); time.sleep(60)"])
     await runner.pool.aclose()
     runner.pool = pool.Pool()
     with LoopWatch() as watch:
@@ -157,7 +167,8 @@ async def test_a_worker_that_dies_costs_its_run_only(scripts: Scripts,
     runner = scripts.engine.runners["script"]
     a = await scripts.add("dies", "export default function () {}\n")
     monkeypatch.setattr(pool, "worker_command", lambda: [
-        os.sys.executable, "-c", "import os, sys; sys.stdin.readline(); os._exit(139)"])
+        os.sys.executable, "-c", "import os, sys; print('{\"ready\":true}', flush=True); "
+        "sys.stdin.readline(); os._exit(139)"])
     await runner.pool.aclose()
     runner.pool = pool.Pool()
     run = await scripts.run(a)

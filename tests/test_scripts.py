@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from errands.timeutil import utcnow
-from agent_support import AgentHarness, h, server  # noqa: F401 (fixtures)
+from agent_support import AgentHarness, h, last_tool_result, server  # noqa: F401 (fixtures)
 from openai_server import ScriptedServer, call, say
 from script_support import Scripts, scripts, until  # noqa: F401 (fixture)
 
@@ -103,20 +103,86 @@ async def test_when_the_deploy_fails_a_line_is_appended_to_the_incidents(scripts
     assert "run #1 failed" in text and "run #2 failed" in text
 
 
-async def test_changes_are_all_or_nothing(scripts: Scripts) -> None:
-    """The second write cannot be made (its folder is a file): the first is not made either."""
+async def test_a_path_under_a_file_is_refused_before_anything_is_changed(
+        scripts: Scripts) -> None:
     (scripts.work / "blocker").write_text("a file, not a folder")
     a = await scripts.add("two", "export default function ({ actions }) {\n"
                           "  actions.writeFile('first.txt', 'one');\n"
-                          "  actions.setState('n', 1);\n"
-                          "  actions.writeFile('blocker/second.txt', 'two');\n}\n")
+                          "  actions.writeFile('blocker/second.txt', 'two');\n"
+                          "  actions.writeFile('third.txt', 'x');\n"
+                          "  actions.writeFile('third.txt/fourth.txt', 'y');\n}\n")
     run = await scripts.run(a)
-    assert run.state == "failed" and run.error_code == "script_apply_failed", run.to_dict()
-    assert not (scripts.work / "first.txt").exists()
-    assert not list(scripts.work.glob(".errands-*"))   # no staged file is left behind
-    assert scripts.store.script_state(a) == {}
     rows = run.details["script"]["actions"]
-    assert all(not r["applied"] for r in rows) and "undone" in rows[0]["reason"]
+    assert [r["applied"] for r in rows] == [True, False, True, False], rows
+    assert "is a file, not a folder" in rows[1]["reason"]
+    assert "will be a file, not a folder" in rows[3]["reason"]
+    assert (scripts.work / "blocker").read_text() == "a file, not a folder"
+    assert not list(scripts.work.glob(".errands-*"))
+
+
+def test_a_failure_while_applying_puts_back_all_that_was_done(tmp_path: Path) -> None:
+    """A folder swapped for a link between the check and the change: nothing is left
+    changed, nothing is written through the link, and no staged file stays behind."""
+    from errands.scripts import effects
+    from errands.scripts.scope import Scope
+    work, outside = tmp_path / "work", tmp_path / "outside"
+    (work / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (work / "a.txt").write_text("old a")
+    (work / "b.txt").write_text("b")
+    (work / "d.txt").write_text("d")
+    verdicts, plan = effects.check_files(Scope.of(str(work)), [
+        {"type": "writeFile", "path": "a.txt", "text": "new a"},
+        {"type": "moveFile", "from": "b.txt", "to": "c.txt"},
+        {"type": "deleteFile", "path": "d.txt"},
+        {"type": "writeFile", "path": "sub/e.txt", "text": "e"}])
+    assert all(v.ok for v in verdicts)
+    (work / "sub").rmdir()
+    (work / "sub").symlink_to(outside)
+    with pytest.raises(effects.ApplyError) as failed:
+        effects.apply(plan, "t")
+    assert failed.value.undone
+    assert sorted(p.name for p in work.iterdir()) == ["a.txt", "b.txt", "d.txt", "sub"]
+    assert (work / "a.txt").read_text() == "old a" and not any(outside.iterdir())
+
+
+def test_two_files_trade_names_and_modes_and_line_ends_are_kept(tmp_path: Path) -> None:
+    import os
+    from errands.scripts import effects
+    from errands.scripts.scope import Scope
+    (tmp_path / "a.txt").write_text("AAA")
+    (tmp_path / "b.txt").write_text("BBB")
+    (tmp_path / "run.sh").write_bytes(b"echo hi\r\n")
+    os.chmod(tmp_path / "run.sh", 0o750)
+    verdicts, plan = effects.check_files(Scope.of(str(tmp_path)), [
+        {"type": "moveFile", "from": "a.txt", "to": "tmp.txt"},
+        {"type": "moveFile", "from": "b.txt", "to": "a.txt"},
+        {"type": "moveFile", "from": "tmp.txt", "to": "b.txt"},
+        {"type": "appendFile", "path": "run.sh", "text": "echo bye\n"}])
+    assert all(v.ok for v in verdicts), [v.reason for v in verdicts]
+    effects.apply(plan, "t")
+    assert (tmp_path / "a.txt").read_text() == "BBB" and (tmp_path / "b.txt").read_text() == "AAA"
+    assert not (tmp_path / "tmp.txt").exists()
+    assert (tmp_path / "run.sh").read_bytes() == b"echo hi\r\necho bye\n"
+    assert os.stat(tmp_path / "run.sh").st_mode & 0o777 == 0o750
+    assert not list(tmp_path.glob(".errands-*"))
+
+
+async def test_a_pipe_or_a_device_is_never_opened(scripts: Scripts) -> None:
+    import os
+    os.mkfifo(scripts.work / "pipe")
+    a = await scripts.add("pipe", "export default function ({ files, actions }) {\n"
+                          "  let said = [];\n"
+                          "  try { files.read('pipe') } catch (e) { said.push(e.message) }\n"
+                          "  actions.appendFile('pipe', 'x');\n"
+                          "  actions.writeFile('/dev/zero', 'x');\n"
+                          "  return said.join();\n}\n",
+                          permissions={"rules": [{"tool": "write_file", "pattern": "/dev/*",
+                                                  "action": "allow"}]})
+    run = await scripts.run(a)
+    assert "not a regular file" in run.result
+    rows = run.details["script"]["actions"]
+    assert all(not r["applied"] and "not a regular file" in r["reason"] for r in rows), rows
 
 
 async def test_an_effect_that_already_holds_is_not_a_failure(scripts: Scripts) -> None:
@@ -323,3 +389,18 @@ async def test_an_agent_proposes_a_script_that_waits_paused_for_a_person(
                                   "schedule": "manual"}), say("Oops."))
     await h.run(a)
     assert not [x for x in h.store.list() if x.title == "Broken"]
+    server.play(call("automate", {"action": "create", "title": "Everywhere",
+                                  "runner": {"kind": "script", "source": source},
+                                  "schedule": "manual", "workdir": "/"}), say("Tried."))
+    await h.run(a)   # its folder is a grant: no wider than the agent's own
+    assert not [x for x in h.store.list() if x.title == "Everywhere"]
+    assert "the run's own folder" in last_tool_result(server)
+
+
+async def test_text_that_is_not_text_is_mended_not_fatal(scripts: Scripts) -> None:
+    a = await scripts.add("surrogates", "export default function ({ actions }) {\n"
+                          "  actions.log('half \\ud800 a pair');\n"
+                          "  actions.notify('ok');\n  return '\\udc00';\n}\n")
+    run = await scripts.run(a)
+    assert run.state == "succeeded" and run.result == "\ufffd"
+    assert run.details["script"]["log"] == ["half \ufffd a pair"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import glob
 import os
 import re
 import sys
@@ -384,7 +385,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
                                    f"{flag} together with --script", "~/Documents/Invoices")
             path = os.path.abspath(os.path.expanduser(folder)).rstrip(os.sep)
             rules = doc.setdefault("permissions", {}).setdefault("rules", [])
-            rule = {"tool": tool, "pattern": f"{path}/*", "action": "allow"}
+            # (a folder called [old] is that folder, not a pattern of one letter)
+            rule = {"tool": tool, "pattern": f"{glob.escape(path)}/*", "action": "allow"}
             if rule not in rules:
                 rules.append(rule)
     if args.workdir is not None:

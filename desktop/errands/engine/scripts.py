@@ -50,6 +50,11 @@ class ScriptCommands:
                                "automation", "errands show ID")
         return slot.automation.definition, automation_id
 
+    def _folder(self, d: Definition, automation_id: str) -> str:
+        """The folder a script's run works in: its workdir, else its own (as the engine's)."""
+        from ..paths import workspace_path
+        return d.workdir or str(workspace_path(self.e.data_dir, automation_id))
+
     async def _event(self, automation_id: str, d: Definition, event: Any) -> dict[str, Any]:
         """The event a dry run is handed: the one of an earlier run (``{"run": N}``), one
         given (``{"trigger": {...}, "payload": ...}``), or a run by hand."""
@@ -98,7 +103,8 @@ class ScriptCommands:
         happened = await self._event(ident, d, event)
         mail = await self.e.read(mail_access, self.e.store, self.e.data_dir, d,
                                  happened["trigger"])
-        return await self._runner().rehearse(d, self.e.services, ident, happened, mail)
+        return await self._runner().rehearse(d, self.e.services, ident, happened, mail,
+                                             self._folder(d, ident))
 
     async def run_over_existing(self, automation_id: str, *, offset: int = 0,
                                 dry_run: bool = False) -> dict[str, Any]:
@@ -126,8 +132,14 @@ class ScriptCommands:
                                f"{exc.strerror or exc}", "a folder", "~/Downloads") from None
         names = sorted(snapshot)
         page = names[offset:offset + PAGE]
-        results = []
+        results: list[dict[str, Any]] = []
         for rel in page:
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:   # (a name that is not text: no script can use it)
+                results.append({"path": rel.encode("utf-8", "replace").decode("utf-8"),
+                                "run": None, "state": "not_text"})
+                continue
             doc = {**payload(trigger, [("created", rel)]), "existing": True}
             if dry_run:
                 happened = event_of("dry-run", self.e.clock.now(),
@@ -135,7 +147,8 @@ class ScriptCommands:
                 mail = await self.e.read(mail_access, self.e.store, self.e.data_dir, d,
                                          {"kind": "folder"})
                 answer = await self._runner().rehearse(d, self.e.services, automation_id,
-                                                       happened, mail)
+                                                       happened, mail,
+                                                       self._folder(d, automation_id))
                 results.append({"path": rel, "status": answer["status"],
                                 "actions": answer["actions"]})
                 continue

@@ -106,6 +106,7 @@ class Services:
             elif doc.get("runner", {}).get("kind") == "script":  # its folders: within the run's
                 doc["permissions"] = {"rules": self._within(ctx, doc.get("permissions"),
                                                             attended)["rules"]}
+                self._script_folder(ctx, doc)
             keep_session = arguments.get("continue_session", doc["trigger"].get("kind") == "at")
             if not isinstance(keep_session, bool):
                 raise InvalidInput("continue_session", "must be true or false", "a boolean", "true")
@@ -120,8 +121,13 @@ class Services:
                 doc["paused"] = True
             automation, _ = await self.e.commands.create(doc, actor=actor)  # type: ignore[attr-defined]
             if review:
-                await self._review(ctx, automation.id, f"New automation to review: {automation.title}",
-                             "Created by an unattended run; it stays paused until you resume it.")
+                body = ("Created by an unattended run; it stays paused until you resume it."
+                        if not script else
+                        "A script an agent's run proposed; read it (Edit…, or errands show "
+                        f"{automation.id[:8]} --json) and resume it to enable it. It works "
+                        f"in {doc.get('workdir') or 'its own folder in Errands data'}.")
+                await self._review(ctx, automation.id,
+                                   f"New automation to review: {automation.title}", body)
             return self._echo(automation, created=True)
         ident = arguments.get("id")
         if not isinstance(ident, str) or not ident:
@@ -152,15 +158,21 @@ class Services:
                                        "automation may do; ask the user to", "leave permissions "
                                        "out", '{"action": "update", "id": "…", "title": "New title"}')
                 doc["permissions"] = self._within(ctx, doc.get("permissions"), attended)
-            if not attended:
-                review = any(doc.get(k) != base.get(k) for k in ("runner", "workdir", "worktree"))
+            script = (doc.get("runner") or {}).get("kind") == "script"
+            if script:
+                self._script_folder(ctx, doc)
+            if not attended or script:   # (a script changed waits for a person, always)
+                review = any(doc.get(k) != base.get(k) for k in ("runner", "workdir", "worktree",
+                                                                  "permissions"))
                 if review:  # what it runs changed: nobody has looked at that yet
                     doc["paused"] = True
             automation, _ = await self.e.commands.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
             if review:
                 await self._review(ctx, ident, f"Changed automation to review: {automation.title}",
-                             "An unattended run changed what it runs; it stays paused until "
-                             "you resume it.")
+                                   "A run changed what it runs; it stays paused until you "
+                                   "resume it." if not script else
+                                   "A run changed this script, its folder or its rules; read "
+                                   "it and resume it to enable it again.")
             return self._echo(automation, created=False)
         if action in ("pause", "resume"):
             automation = await self.e.commands.set_paused(ident, action == "pause", actor=actor)  # type: ignore[attr-defined]
@@ -219,6 +231,22 @@ class Services:
             if doc.get("workdir") is None:
                 doc.pop("workdir", None)
         return doc
+
+    @staticmethod
+    def _script_folder(ctx: RunContext, doc: dict[str, Any]) -> None:
+        """A script an agent makes works in the agent's own folder or one inside it: its
+        folder is a grant (it may change anything there), which a run cannot widen."""
+        import os
+        folder = doc.get("workdir")
+        own = os.path.realpath(ctx.workdir)
+        if folder is None:
+            doc["workdir"] = str(ctx.workdir)
+            return
+        real = os.path.realpath(str(folder))
+        if real != own and not real.startswith(own.rstrip(os.sep) + os.sep):
+            raise InvalidInput("workdir", f"a script a run makes works in the run's own folder "
+                               f"({ctx.workdir}) or one inside it", "a folder inside "
+                               f"{ctx.workdir}", str(ctx.workdir))
 
     async def _review(self, ctx: RunContext, automation_id: str, title: str, body: str) -> None:
         now = self.e.clock.now()

@@ -15,6 +15,7 @@ refused has failed; one whose actions already held has done its job.
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from datetime import datetime, timezone
 from typing import Any
@@ -27,6 +28,8 @@ from ..scripts.scope import Scope
 from .contract import Outcome, RunContext
 
 RECENT_RUNS = 20        # earlier runs a script may read (runs.recent)
+MAX_STATE_KEYS = 1000   # a script's state: at most this many keys …
+MAX_STATE_BYTES = 256 * 1024   # … and this much as JSON
 # A script's run is repeatable (no clock, no randomness): what failed once would fail again
 # the same way, so it is not retried (a failure to apply its changes, such as a full disk, is)
 SAME_AGAIN = "failed"
@@ -50,6 +53,9 @@ class ScriptRunner:
 
     def __init__(self) -> None:
         self.pool = Pool()
+        # checks and changes of one script at a time: two runs filing to one name, or
+        # appending to one file, see each other (scripts hold no folder while they run)
+        self._applying = asyncio.Lock()
 
     def warm_up(self) -> None:
         self.pool.warm_up()
@@ -64,13 +70,13 @@ class ScriptRunner:
                                     limits["time_ms"] / 1000)
 
     async def _execute(self, d: Definition, services: Any, automation_id: str, run_id: str,
-                       event: dict[str, Any]) -> dict[str, Any]:
+                       event: dict[str, Any], folder: str | None) -> dict[str, Any]:
         task = d.runner
         assert isinstance(task, ScriptTask)
         state, runs = await services.script_inputs(automation_id, run_id, RECENT_RUNS)
         limits = {name: getattr(task.limits, name)
                   for name in ("time_ms", "heap_mb", "actions", "reads", "rows")}
-        scope = Scope.of(d.workdir or None, d.permissions.rules, services.permission_rules())
+        scope = Scope.of(folder, d.permissions.rules, services.permission_rules())
         job = {"op": "run", "source": task.source, "limits": limits, "event": event,
                "state": state, "runs": runs, "scope": scope.to_dict()}
         answer = await self.pool.call(job, task.limits.time_ms / 1000)
@@ -87,9 +93,20 @@ class ScriptRunner:
         for v in verdicts:
             kind = v.action["type"]
             if kind == "setState":
-                if state.get(v.action["key"]) == v.action["value"]:
+                key, value = v.action["key"], v.action["value"]
+                if state.get(key) == value:
                     v.holds, v.reason = True, "already holds: the state has this value"
-                state[v.action["key"]] = v.action["value"]
+                    continue
+                grown = {**state, key: value}
+                if value is None:
+                    grown.pop(key, None)
+                if len(grown) > MAX_STATE_KEYS or len(json.dumps(grown)) > MAX_STATE_BYTES:
+                    v.ok, v.reason = False, (f"the state would hold more than "
+                                             f"{MAX_STATE_KEYS} keys or "
+                                             f"{MAX_STATE_BYTES // 1024} KB; remove keys "
+                                             "with setState(key, null)")
+                    continue
+                state = grown
             elif kind == "runAutomation":
                 found, why = await services.script_target(v.action["automation"])
                 if found is None:
@@ -103,12 +120,14 @@ class ScriptRunner:
         return verdicts, plan
 
     async def rehearse(self, d: Definition, services: Any, automation_id: str,
-                       event: dict[str, Any], mail: Any) -> dict[str, Any]:
+                       event: dict[str, Any], mail: Any, folder: str | None) -> dict[str, Any]:
         """A dry run: the script runs and every proposal is checked; nothing is applied."""
-        answer = await self._execute(d, services, automation_id, f"try-{uuid.uuid4()}", event)
+        answer = await self._execute(d, services, automation_id, f"try-{uuid.uuid4()}", event,
+                                     folder)
         actions = []
         if answer.get("status") == "ok":
-            verdicts, _ = await self._verdicts(answer, services, mail, automation_id)
+            async with self._applying:
+                verdicts, _ = await self._verdicts(answer, services, mail, automation_id)
             for v in verdicts:
                 actions.append({**summary(v.action), "would_apply": v.ok and not v.holds,
                                 "reason": v.reason})
@@ -125,15 +144,16 @@ class ScriptRunner:
         services = ctx.services
         at = ctx.scheduled_for or datetime.now(timezone.utc)
         event = event_of(ctx.run_id, at, ctx.trigger, ctx.event)
+        folder = str(ctx.workdir)
         if ctx.dry_run:
             doc = await self.rehearse(ctx.definition, services, ctx.automation_id, event,
-                                      ctx.mail)
+                                      ctx.mail, folder)
             return Outcome(state="succeeded" if doc["status"] == "ok" else "failed",
                            result=_dry_result(doc), details={"script": doc},
                            error_code=None if doc["status"] == "ok" else f"script_{doc['status']}",
                            error_message=doc.get("error"))
         answer = await self._execute(ctx.definition, services, ctx.automation_id, ctx.run_id,
-                                     event)
+                                     event, folder)
         record = _record(answer)
         status = record["status"]
         if status != "ok":
@@ -144,19 +164,24 @@ class ScriptRunner:
             return Outcome(state="failed", error_code=f"script_{status}",
                            error_message=f"{record.get('error') or status}{where}",
                            details={"script": record}, stop_reason=SAME_AGAIN)
-        verdicts, plan = await self._verdicts(answer, services, ctx.mail, ctx.automation_id)
-        try:
-            if not plan.empty:
-                await asyncio.to_thread(effects.apply, plan, ctx.run_id[:8])
-        except OSError as exc:
-            what = f"{exc.strerror or exc}: {exc.filename or ''}"
+        async with self._applying:
+            verdicts, plan = await self._verdicts(answer, services, ctx.mail,
+                                                  ctx.automation_id)
+            failed = None if plan.empty else await asyncio.to_thread(_apply, plan,
+                                                                     ctx.run_id[:8])
+        if failed is not None:
+            what = f"{failed.cause.strerror or failed.cause}" if isinstance(
+                failed.cause, OSError) else str(failed.cause)
+            if getattr(failed.cause, "filename", None):
+                what += f": {failed.cause.filename}"
+            word = "undone" if failed.undone else "perhaps partly made"
             record["actions"] = [{**summary(v.action), "applied": False,
                                   "reason": v.reason if not v.ok else
-                                  f"undone: the file changes failed ({what})"}
+                                  f"{word}: the file changes failed ({what})"}
                                  for v in verdicts]
             return Outcome(state="failed", error_code="script_apply_failed",
-                           error_message=f"the file changes could not be made: {what}",
-                           details={"script": record})
+                           error_message=f"the file changes could not be made ({word}): "
+                                         f"{what}", details={"script": record})
         notify: list[str] = []
         changes: dict[str, Any] = {}
         rows = []
@@ -193,6 +218,14 @@ class ScriptRunner:
                            stop_reason=SAME_AGAIN)
         return Outcome(state="succeeded", result=result, notify=notify,
                        details={"script": record}, script_state=changes or None)
+
+
+def _apply(plan: effects.Plan, tag: str) -> effects.ApplyError | None:
+    try:
+        effects.apply(plan, tag)
+    except effects.ApplyError as exc:
+        return exc
+    return None
 
 
 def _record(answer: dict[str, Any]) -> dict[str, Any]:

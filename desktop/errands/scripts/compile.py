@@ -53,10 +53,11 @@ def check_now(doc: Any, previous: Any = None) -> None:
         done = subprocess.run(worker_command(), input=json.dumps(request).encode() + b"\n",
                               capture_output=True, timeout=task.limits.time_ms / 1000
                               + START_GRACE, check=False)
-        answer = json.loads(done.stdout.splitlines()[0]) if done.stdout else {
+        lines = done.stdout.splitlines()   # (the first says it is ready)
+        answer = json.loads(lines[1]) if len(lines) > 1 else {
             "ok": False, "error": "the sandbox process crashed"}
     except subprocess.TimeoutExpired:
         answer = {"ok": False, "error": "its top level did not stop at its time limit"}
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         answer = {"ok": False, "error": f"the sandbox could not be started: {exc}"}
     refuse(answer)

@@ -3,16 +3,26 @@
 The check walks the actions in order over an overlay of the disk, so each sees what the
 ones before it did (a file written, then appended to; a file moved, then its old name free).
 An action whose effect already holds (the same text already there, a file already gone)
-is recorded as holding, not as a failure. Applying stages every new text as a temporary
-file beside its target first; only when all are staged are moves, replacements and
-deletions done, so a full disk or a refused folder leaves nothing half-changed.
+is recorded as holding, not as a failure. Only regular files are read, moved or replaced:
+a pipe or a device is refused, never opened.
+
+Applying is undoable until its last step. Every new text is first written to a temporary
+file beside its target (keeping the mode of the file it replaces); every file that moves is
+first renamed aside, so two files may trade names; a replaced or deleted file is renamed
+aside too. Only when all of that worked are the moved files put in place (never over an
+existing file) and the new texts renamed over their targets; the files set aside are then
+removed. A failure before the end puts back everything already done. Before each step the
+path is resolved again: a folder swapped for a link since the check stops it.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +38,15 @@ class _Gone:
 
 
 GONE = _Gone()
+
+
+class ApplyError(OSError):
+    """Applying failed; ``undone`` says whether everything done so far was put back."""
+
+    def __init__(self, cause: BaseException, undone: bool) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.undone = undone
 
 
 @dataclass
@@ -50,28 +69,68 @@ class Plan:
         return not self.final
 
 
+def _kind(path: Path) -> int | None:
+    """The file type bits of ``path`` (not following a last link), None when absent."""
+    try:
+        return stat.S_IFMT(os.lstat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
 def _exists(plan: Plan, path: Path) -> bool:
     if path in plan.final:
         return plan.final[path] is not GONE
-    return path.exists()
+    return _kind(path) is not None
 
 
-def _text(plan: Plan, path: Path) -> str:
+def _regular(path: Path, shown: object) -> None:
+    kind = _kind(path)
+    if kind == stat.S_IFDIR:
+        raise Refused(f"{shown} is a folder; a script changes files")
+    if kind is not None and kind != stat.S_IFREG:
+        raise Refused(f"{shown} is not a regular file (a pipe, a device or a socket)")
+
+
+def _parents_ok(plan: Plan, path: Path, shown: object) -> None:
+    """Refuse a path under one that is, or will be, a file."""
+    for parent in path.parents:
+        entry = plan.final.get(parent)
+        if isinstance(entry, (str, Path)):
+            raise Refused(f"{shown}: {parent} will be a file, not a folder")
+        kind = _kind(parent)
+        if kind is not None and kind != stat.S_IFDIR:
+            raise Refused(f"{shown}: {parent} is a file, not a folder")
+        if kind == stat.S_IFDIR:
+            return
+
+
+def read_text(path: Path, shown: object) -> str:
+    """A regular file's text, exactly (no newline translation), bounded; never blocks."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{shown} is not a regular file")
+        data = f.read(MAX_APPEND_BASE + 1)
+    if len(data) > MAX_APPEND_BASE:
+        raise Refused(f"{shown} is larger than the {MAX_APPEND_BASE // (1024 * 1024)} MB a "
+                      "script may append to")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(f"{shown} is not a UTF-8 text file") from None
+
+
+def _text(plan: Plan, path: Path, shown: object) -> str:
     entry = plan.final.get(path)
     if isinstance(entry, str):
         return entry
-    real = entry if isinstance(entry, Path) else path
-    if entry is GONE or not real.exists():
+    if entry is GONE:
         return ""
-    if real.is_dir():
-        raise Refused(f"{path} is a folder")
-    if real.stat().st_size > MAX_APPEND_BASE:
-        raise Refused(f"{path} is larger than the {MAX_APPEND_BASE // (1024 * 1024)} MB a "
-                      "script may append to")
-    try:
-        return real.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise Refused(f"{path} is not a UTF-8 text file") from None
+    real = entry if isinstance(entry, Path) else path
+    if _kind(real) is None:
+        return ""
+    _regular(real, shown)
+    return read_text(real, shown)
 
 
 def check_files(scope: Scope, actions: list[dict[str, Any]]) -> tuple[list[Verdict], Plan]:
@@ -89,7 +148,7 @@ def check_files(scope: Scope, actions: list[dict[str, Any]]) -> tuple[list[Verdi
         except Refused as exc:
             verdict.ok, verdict.reason = False, str(exc)
         except OSError as exc:
-            verdict.ok, verdict.reason = False, f"{exc.strerror or exc}: {exc.filename or ''}"
+            verdict.ok, verdict.reason = False, f"{exc.strerror or exc}"
     return verdicts, plan
 
 
@@ -97,33 +156,39 @@ def _check_one(scope: Scope, plan: Plan, action: dict[str, Any], verdict: Verdic
     kind = action["type"]
     if kind == "moveFile":
         source, target = scope.resolve(action["from"]), scope.resolve(action["to"])
-        scope.check(source, "write")
-        scope.check(target, "write")
+        scope.check(source, "write", given=action["from"])
+        scope.check(target, "write", given=action["to"])
+        if source == target:
+            verdict.holds, verdict.reason = True, "already holds: it is its own target"
+            return
         if not _exists(plan, source):
             if _exists(plan, target):
                 verdict.holds, verdict.reason = True, "already holds: nothing to move, and " \
                     f"{target.name} is there"
                 return
-            raise Refused(f"{source} does not exist")
-        if source.is_dir() and source not in plan.final:
-            raise Refused(f"{source} is a folder; a script moves files")
+            raise Refused(f"{action['from']} does not exist")
+        if source not in plan.final:
+            _regular(source, action["from"])
         if _exists(plan, target):
-            raise Refused(f"{target} already exists; a script does not overwrite by moving "
-                          "(delete it first, or move to another name)")
+            raise Refused(f"{action['to']} already exists; a script does not overwrite by "
+                          "moving (delete it first, or move to another name)")
+        _parents_ok(plan, target, action["to"])
         plan.final[target] = plan.final.get(source, source)
         plan.final[source] = GONE
         return
     path = scope.resolve(action["path"])
-    scope.check(path, "write")
-    if path.is_dir() and path not in plan.final:
-        raise Refused(f"{path} is a folder")
+    scope.check(path, "write", given=action["path"])
+    if kind != "deleteFile":
+        _parents_ok(plan, path, action["path"])
+    if path not in plan.final:
+        _regular(path, action["path"])
     if kind == "deleteFile":
         if not _exists(plan, path):
             verdict.holds, verdict.reason = True, "already holds: it is not there"
             return
         plan.final[path] = GONE
         return
-    current = _text(plan, path) if _exists(plan, path) else None
+    current = _text(plan, path, action["path"]) if _exists(plan, path) else None
     new = action["text"] if kind == "writeFile" else (current or "") + action["text"]
     if current is not None and current == new:
         verdict.holds, verdict.reason = True, "already holds: the file has this text"
@@ -131,31 +196,101 @@ def _check_one(scope: Scope, plan: Plan, action: dict[str, Any], verdict: Verdic
     plan.final[path] = new
 
 
+def _aside(path: Path, tag: str, what: str) -> Path:
+    return path.parent / f".errands-{tag}-{uuid.uuid4().hex[:8]}.{what}"
+
+
+def _unchanged(path: Path) -> None:
+    """Refuse to act where a link has appeared on the way since the check."""
+    if os.path.realpath(path.parent) != str(path.parent):
+        raise OSError(errno.ELOOP, "a folder on its way was changed since the check", str(path))
+
+
+def _place(source: Path, target: Path) -> None:
+    """Move ``source`` to ``target``, never over an existing file."""
+    try:
+        os.link(source, target)      # fails with EEXIST when the target is there
+    except OSError as exc:
+        if exc.errno == errno.EEXIST:
+            raise
+        if os.path.lexists(target):  # (no hard links here, or another file system)
+            raise FileExistsError(errno.EEXIST, "already exists", str(target)) from None
+        shutil.move(source, target)
+        return
+    os.unlink(source)
+
+
 def apply(plan: Plan, tag: str) -> None:
-    """Carry out ``plan``: stage, then commit. Raises ``OSError`` naming what failed; when
-    staging fails nothing has changed."""
+    """Carry out ``plan`` (see the module text). Raises :class:`ApplyError`."""
+    undo: list[Callable[[], None]] = []
+    cleanup: list[Path] = []          # what is set aside, removed once all is done
     staged: dict[Path, Path] = {}
     try:
-        for path, entry in plan.final.items():
+        for path, entry in plan.final.items():   # new texts, beside their targets
             if isinstance(entry, str):
                 path.parent.mkdir(parents=True, exist_ok=True)
-                temp = path.parent / f".errands-{tag}-{uuid.uuid4().hex[:8]}.tmp"
-                with open(temp, "x", encoding="utf-8", newline="") as f:
-                    f.write(entry)
+                _unchanged(path)
+                temp = _aside(path, tag, "new")
+                mode = os.lstat(path).st_mode & 0o7777 if _kind(path) == stat.S_IFREG \
+                    else None
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                staged[path] = temp
+                with os.fdopen(fd, "wb") as f:
+                    f.write(entry.encode("utf-8"))
                     f.flush()
                     os.fsync(f.fileno())
-                staged[path] = temp
-    except OSError:
-        for temp in staged.values():
-            temp.unlink(missing_ok=True)
-        raise
-    moved = {entry for entry in plan.final.values() if isinstance(entry, Path)}
-    for path, entry in plan.final.items():   # real files first: their sources may be reused
-        if isinstance(entry, Path):
+                os.chmod(temp, mode if mode is not None else 0o666 & ~_UMASK)
+        parked: dict[Path, Path] = {}
+        for path, entry in plan.final.items():   # files that move: aside first
+            if isinstance(entry, Path):
+                _unchanged(entry)
+                park = _aside(entry, tag, "move")
+                os.rename(entry, park)
+                undo.append(lambda e=entry, p=park: os.rename(p, e))
+                parked[path] = park
+        for path, entry in plan.final.items():   # replaced and deleted files: aside too
+            if (isinstance(entry, str) or entry is GONE) and _kind(path) is not None:
+                _unchanged(path)
+                old = _aside(path, tag, "old")
+                os.rename(path, old)
+                undo.append(lambda p=path, o=old: os.rename(o, p))
+                cleanup.append(old)
+        for path, park in parked.items():        # then into place, over nothing
             path.parent.mkdir(parents=True, exist_ok=True)
-            shutil.move(entry, path)
-    for path, temp in staged.items():
-        os.replace(temp, path)
-    for path, entry in plan.final.items():
-        if entry is GONE and path not in moved and path.exists():
-            path.unlink()
+            _unchanged(path)
+            _place(park, path)
+            undo.append(lambda p=path, k=park: _place(p, k))
+        for path, temp in staged.items():
+            _unchanged(path)
+            os.rename(temp, path)
+            undo.append(lambda p=path, t=temp: os.rename(p, t))
+    except (OSError, ValueError) as exc:
+        undone = True
+        for step in reversed(undo):
+            try:
+                step()
+            except OSError:
+                undone = False
+        for temp in staged.values():
+            _remove(temp)
+        raise ApplyError(exc, undone) from exc
+    for old in cleanup:
+        _remove(old)
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        pass   # (a leftover ".errands-…" file is harmless, and says what it was)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()   # (read once, at import: umask is the whole process's)

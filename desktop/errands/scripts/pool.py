@@ -21,7 +21,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 GRACE = 2.0          # seconds past a job's time limit before its worker is killed
-START_GRACE = 20.0   # a worker's first job also waits for it to start (imports, a cold disk)
+START_GRACE = 20.0   # how long a new worker may take to say it is ready (a cold disk)
 ANSWER_LIMIT = 64 * 1024 * 1024
 WORKER_ARG = "__script_worker__"  # the bundle's hidden argument (packaging/entry.py)
 _ENV_KEYS = ("PATH", "PYTHONPATH", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL",
@@ -37,15 +37,18 @@ def worker_command() -> list[str]:
 class _Worker:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
-        self.fresh = True
+        self.dead = False
 
     @property
     def alive(self) -> bool:
-        return self.process.returncode is None
+        return not self.dead and self.process.returncode is None
 
-    def kill(self) -> None:
+    async def end(self) -> None:
+        """Kill it and wait until it is gone; it takes no job again."""
+        self.dead = True
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
+        await self.process.wait()
 
 
 class Pool:
@@ -66,13 +69,24 @@ class Pool:
         return self._idle
 
     async def _start(self) -> _Worker:
+        """A new worker, once it has said it is ready (raises OSError when it does not)."""
         env = {k: v for k, v in os.environ.items() if k in _ENV_KEYS}
+        env["TZ"] = "UTC"   # (a Date's local time is the same on every machine)
         process = await asyncio.create_subprocess_exec(
             *worker_command(), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL, env=env, limit=ANSWER_LIMIT,
             start_new_session=sys.platform != "win32")
         worker = _Worker(process)
         self._all.add(worker)
+        assert process.stdout is not None
+        try:
+            ready = await asyncio.wait_for(process.stdout.readline(), START_GRACE)
+        except asyncio.TimeoutError:
+            ready = b""
+        if ready.strip() != b'{"ready":true}':
+            await worker.end()
+            self._all.discard(worker)
+            raise OSError("the script sandbox did not start")
         return worker
 
     def warm_up(self) -> None:
@@ -98,42 +112,52 @@ class Pool:
         worker = await queue.get()
         try:
             if worker is None or not worker.alive:
-                worker = await self._start()
-            request = {**request, "id": next(self._ids)}
-            deadline = time_limit + GRACE + (START_GRACE if worker.fresh else 0)
-            worker.fresh = False
+                try:
+                    worker = await self._start()
+                except OSError as exc:
+                    worker = None
+                    return {"status": "failed", "error": str(exc)}
+            try:
+                data = json.dumps({**request, "id": next(self._ids)},
+                                  ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"
+            except (ValueError, RecursionError) as exc:
+                return {"status": "failed", "error": f"its event could not be handed over: "
+                                                     f"{exc}"}
             assert worker.process.stdin is not None and worker.process.stdout is not None
             try:
-                worker.process.stdin.write(json.dumps(request).encode() + b"\n")
+                worker.process.stdin.write(data)
                 await worker.process.stdin.drain()
-                line = await asyncio.wait_for(worker.process.stdout.readline(), deadline)
+                line = await asyncio.wait_for(worker.process.stdout.readline(),
+                                              time_limit + GRACE)
             except asyncio.TimeoutError:
-                worker.kill()
-                await worker.process.wait()
+                await worker.end()
                 return {"status": "timeout", "limit_hit": "execution_time",
                         "error": "did not stop at its time limit (inside one long native "
                                  "call): its sandbox process was killed"}
             except (OSError, ValueError, asyncio.LimitOverrunError) as exc:
-                worker.kill()
+                await worker.end()
                 return {"status": "failed", "error": f"the sandbox process failed: {exc}"}
             if not line:
-                worker.kill()
-                await worker.process.wait()
+                await worker.end()
                 return {"status": "failed", "error": "the sandbox process crashed (exit "
                                                      f"{worker.process.returncode})"}
             try:
                 answer = json.loads(line)
-            except ValueError:
-                worker.kill()
+            except (ValueError, RecursionError):
+                await worker.end()
                 return {"status": "failed", "error": "the sandbox process answered garbage"}
             return answer if isinstance(answer, dict) else {"status": "failed",
                                                             "error": "a bad answer"}
         except asyncio.CancelledError:
             if worker is not None:
-                worker.kill()  # the job may still be running: this worker is done
+                worker.dead = True   # the job may still be running: this worker is done
+                with contextlib.suppress(ProcessLookupError):
+                    worker.process.kill()
             raise
         finally:
             if worker is not None and not worker.alive:
+                with contextlib.suppress(ProcessLookupError):
+                    worker.process.kill()
                 self._all.discard(worker)
                 worker = None
             queue.put_nowait(worker)
@@ -148,6 +172,5 @@ class Pool:
             try:
                 await asyncio.wait_for(worker.process.wait(), 2)
             except asyncio.TimeoutError:
-                worker.kill()
-                await worker.process.wait()
+                await worker.end()
         self._all.clear()

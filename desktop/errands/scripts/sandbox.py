@@ -353,7 +353,9 @@ class Host:
             if not _depth(args, MAX_DEPTH + 1):
                 raise TypeError(f"actions.{kind}: a value nests more than {MAX_DEPTH} deep")
             action = self._action(kind, args)
-        except (TypeError, ValueError, RecursionError) as exc:
+        except RecursionError:
+            return _reply(error=f"actions.{kind}: a value nests more than {MAX_DEPTH} deep")
+        except (TypeError, ValueError) as exc:
             return _reply(error=str(exc))
         self.actions.append(action)
         return _reply(True)

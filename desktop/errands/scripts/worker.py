@@ -65,20 +65,35 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+ANSWER_BYTES = 48 * 1024 * 1024   # an answer larger than this fails its job (pool.py: 64 MiB)
+
+
+def _line(answer: dict[str, Any]) -> bytes:
+    text = json.dumps(answer, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8", "replace") + b"\n"
+
+
 def main() -> int:
     import jsbox  # noqa: F401 (loaded before the first job, so its peak is not the job's)
     stdin = sys.stdin.buffer
-    out = sys.stdout
+    out = sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing else may write on the answer channel
+    out.write(b'{"ready":true}\n')
+    out.flush()
     for line in stdin:
+        request: Any = None
         try:
             request = json.loads(line)
             answer = handle(request)
         except Exception as exc:  # noqa: BLE001 (one bad job costs that job)
-            request = request if isinstance(locals().get("request"), dict) else {}
             answer = {"status": "failed", "error": f"the sandbox failed: {exc!r}"[:500]}
         answer["id"] = request.get("id") if isinstance(request, dict) else None
-        out.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        data = _line(answer)
+        if len(data) > ANSWER_BYTES:
+            data = _line({"id": answer["id"], "status": "rejected", "limit_hit": "actions",
+                          "error": f"what it proposed is more than "
+                                   f"{ANSWER_BYTES // (1024 * 1024)} MB"})
+        out.write(data)
         out.flush()
     return 0
 
