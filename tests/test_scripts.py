@@ -13,6 +13,7 @@ import pytest
 
 from errands.timeutil import utcnow
 from agent_support import AgentHarness, h, last_tool_result, server  # noqa: F401 (fixtures)
+from mail_support import Smtp, smtp  # noqa: F401 (fixture)
 from openai_server import ScriptedServer, call, say
 from script_support import Scripts, scripts, until  # noqa: F401 (fixture)
 
@@ -404,3 +405,25 @@ async def test_text_that_is_not_text_is_mended_not_fatal(scripts: Scripts) -> No
     run = await scripts.run(a)
     assert run.state == "succeeded" and run.result == "\ufffd"
     assert run.details["script"]["log"] == ["half \ufffd a pair"]
+
+
+async def test_a_script_mails_me_through_the_mail_account(scripts: Scripts, smtp: Smtp) -> None:
+    import email
+    from errands.mail.accounts import parse_account, set_password
+    from mail_support import PASSWORD, USER
+    a = await scripts.add("Backup watch", "export default function ({ actions }) {\n"
+                          "  actions.mailMe('Backup is stale', 'The log is 3 days old.');\n}\n")
+    run = await scripts.run(a)   # no account yet: refused, and so the run failed
+    assert run.state == "failed" and "no mail account" in run.details["script"]["actions"][0][
+        "reason"]
+    scripts.store.save_mail_account(parse_account({
+        "name": "home", "address": USER, "imap_host": "127.0.0.1", "imap_port": 993,
+        "imap_security": "none", "smtp_host": "127.0.0.1", "smtp_port": smtp.port,
+        "smtp_security": "none"}), utcnow())
+    set_password(scripts.data, "home", PASSWORD)
+    run = await scripts.run(a)
+    assert run.state == "succeeded", run.to_dict()
+    [(_, to, raw)] = smtp.messages
+    message = email.message_from_bytes(raw)
+    assert to == [USER] and message["Subject"] == "Backup watch: Backup is stale"
+    assert "3 days old" in message.get_payload()
