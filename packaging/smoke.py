@@ -11,7 +11,9 @@ no Python environment in sight (PYTHON* and ERRANDS_* variables are dropped):
 3. ``errands serve`` runs; while it does, ``errands run-now ID --wait`` asks it over its
    control channel to run the command automation and waits for the result; SIGTERM then
    stops it with exit code 0;
-4. ``errands`` alone opens the app with ``QT_QPA_PLATFORM=offscreen`` (window, tray, SVG
+4. a script automation: ``add --script`` compiles it in the bundled sandbox worker
+   (``errands __script_worker__``), ``run-now --wait`` runs it and applies what it proposed;
+5. ``errands`` alone opens the app with ``QT_QPA_PLATFORM=offscreen`` (window, tray, SVG
    icons from the bundled resources); once its engine owns the data directory and a few
    seconds have passed, ``errands list`` talks to it, then SIGTERM quits it with exit code 0.
 
@@ -119,6 +121,29 @@ class Smoke:
         if version is None or version[0] != migration_head():
             raise SmokeFailure(f"the bundled migrations took the database to {version}, "
                                f"not to {migration_head()}")
+
+    def script(self) -> None:
+        source = self.cwd / "smoke.js"
+        source.write_text("export default function ({ event, actions }) {\n"
+                          "  actions.writeFile('smoke.txt', 'script-ok ' + event.type);\n}\n")
+        folder = self.cwd / "script-folder"
+        folder.mkdir()
+        made = self.cli("add", "--title", "Smoke script", "--script", str(source),
+                        "--schedule", "manual", "--workdir", str(folder))
+        run = self.cli("run-now", made["id"], "--wait")
+        written = folder / "smoke.txt"
+        if run.get("state") != "succeeded" or not written.exists() or \
+                written.read_text() != "script-ok manual":
+            raise SmokeFailure(f"the script run did not apply its change: {run}")
+        bad = self.cwd / "bad.js"
+        bad.write_text("export default function () {\n  return 1 +;\n}\n")
+        refused = subprocess.run([str(self.program), "add", "--title", "Bad", "--script",
+                                  str(bad), "--schedule", "manual", "--data-dir",
+                                  str(self.data)], env=self.env, cwd=self.cwd,
+                                 capture_output=True, text=True, timeout=TIMEOUT)
+        if refused.returncode != 2 or "line 2" not in refused.stderr:
+            raise SmokeFailure(f"a script with a syntax error was not refused at its line: "
+                               f"{refused.stderr!r}")
 
     def doctor(self) -> None:
         """doctor names the bundled libraries' versions, and a command an agent would start
@@ -262,6 +287,7 @@ def main(argv: list[str]) -> int:
             smoke.step("resources and migrations in the bundle", smoke.files)
             smoke.step("add + list (migrations)", smoke.add_and_list)
             smoke.step("doctor: versions, confinement", smoke.doctor)
+            smoke.step("a script: compiled and run in the bundled sandbox", smoke.script)
             smoke.step("serve, run-now --wait through it, SIGTERM", smoke.serve)
             if not args.no_app:
                 smoke.step("app offscreen, list beside it, SIGTERM", smoke.app)
