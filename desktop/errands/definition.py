@@ -293,10 +293,11 @@ class Permissions:
 
 @dataclass(frozen=True)
 class Origin:
-    kind: Literal["user", "template", "agent", "cli", "import"] = "user"
+    kind: Literal["user", "template", "agent", "cli", "import", "mcp"] = "user"
     template: str | None = None
     session_id: str | None = None
     depth: int = 0
+    client: str | None = None     # ``mcp``: the client that proposed it (errands mcp)
 
 
 @dataclass(frozen=True)
@@ -439,7 +440,8 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
         "worktree": d.worktree,
         "paused": d.paused,
         "origin": {"kind": d.origin.kind, "template": d.origin.template,
-                   "session_id": d.origin.session_id, "depth": d.origin.depth},
+                   "session_id": d.origin.session_id, "depth": d.origin.depth,
+                   **({"client": d.origin.client} if d.origin.client else {})},
     }
 
 
@@ -1195,9 +1197,11 @@ def parse_permissions(doc: object, runner: Task) -> Permissions:
 
 
 def _origin(doc: object) -> Origin:
-    r = _Reader(doc or {}, "origin", ("kind", "template", "session_id", "depth"),
+    r = _Reader(doc or {}, "origin", ("kind", "template", "session_id", "depth", "client"),
                 '{"kind": "user", "template": null, "session_id": null, "depth": 0}')
-    return Origin(kind=r.choice("kind", ("user", "template", "agent", "cli", "import"), "user"),  # type: ignore[arg-type]
+    return Origin(kind=r.choice("kind", ("user", "template", "agent", "cli", "import", "mcp"),  # type: ignore[arg-type]
+                                "user"),
                   template=r.text("template", example="daily-brief"),
                   session_id=r.text("session_id", example="s-123"),
-                  depth=r.integer("depth", 0, 100, 0))  # type: ignore[arg-type]
+                  depth=r.integer("depth", 0, 100, 0),  # type: ignore[arg-type]
+                  client=r.text("client", max_chars=100, example="claude-code"))

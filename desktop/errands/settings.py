@@ -155,6 +155,15 @@ def _one_line(text: str, field: str) -> str:
     return text
 
 
+def _client_names(text: str, field: str) -> str:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if len(name) > 100 or any(not c.isprintable() for c in name):
+            raise InvalidInput(field, f"{shown(name)} is not a client name", "comma-separated "
+                               "names of 1 to 100 printable characters", "claude-code,codex")
+    return ",".join(dict.fromkeys(names))
+
+
 SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("min_interval", "60s", "shortest allowed gap between two fires", _duration),
     SettingSpec("grace", "2m", "how late a due fire may still run normally", _duration),
@@ -186,6 +195,9 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("webhook_port", "47291", "the loopback port webhook triggers listen on (0: "
                 "any free port; the server runs only while an automation has a webhook "
                 "trigger)", _int_range(0, 65535, "47291")),
+    SettingSpec("mcp_trusted_clients", "", "MCP clients whose new automations start active "
+                "(comma-separated names as the client gives them, such as claude-code); the "
+                "others' wait paused for you", _client_names),
     SettingSpec("webhook_rate_limit", "120", "how many calls a minute one webhook trigger "
                 "accepts (more are answered 429)", _int_range(1, 1_000_000, "120")),
 )}

@@ -239,6 +239,14 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
                          "automation uses, and its password")
     sp.set_defaults(handler=H("mail_commands", "remove"))
     sp.add_argument("name")
+    p = cmd("mcp", H("mcp_commands", "serve"), "serve Errands to other agents over the Model "
+            "Context Protocol (stdio); 'mcp config --client NAME' prints a client's setup")
+    msub = p.add_subparsers(dest="mcp_command", metavar="ACTION", parser_class=_Parser)
+    sp = msub.add_parser("config", parents=[common], help="print what an MCP client's "
+                         "configuration needs to start Errands (writes nothing)")
+    sp.set_defaults(handler=H("mcp_commands", "config"))
+    sp.add_argument("--client", required=True, choices=("claude-code", "codex", "goose",
+                                                        "cursor"))
     p = cmd("history", H("observe", "history"), "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
     p = cmd("decide", H("observe", "decide"), "decide a parked run in one command (scripts); approve, deny and answer are the same")

@@ -1,0 +1,219 @@
+"""`errands mcp` driven by the official MCP client of the same SDK over real stdio (issue 31):
+every tool's schema is valid JSON Schema, what a client creates is paused and marked as
+proposed by it, a refusal names the field with the shape expected and an example, a run by
+hand and its output and an agent run's transcript come back, and a hostile client (huge
+arguments, wrong types, a thousand calls at once) never meets an internal error."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from errands.cli import main as cli_main
+from openai_server import ScriptedServer, say
+from test_serve import _env
+
+
+@pytest.fixture
+def model() -> Iterator[ScriptedServer]:
+    s = ScriptedServer().start()
+    yield s
+    s.close()
+
+
+class Client:
+    def __init__(self, session: ClientSession, data: Path) -> None:
+        self.session, self.data = session, data
+
+    async def ok(self, tool: str, **args: Any) -> Any:
+        result = await self.session.call_tool(tool, args)
+        assert not result.is_error, (tool, result.content)
+        return result.structured_content
+
+    async def refused(self, tool: str, **args: Any) -> str:
+        result = await self.session.call_tool(tool, args)
+        assert result.is_error, (tool, result.structured_content)
+        text = result.content[0].text
+        assert "internal" not in text.lower(), text
+        return text
+
+
+@contextlib.asynccontextmanager
+async def connect(tmp_path: Path, model: ScriptedServer) -> AsyncIterator[Client]:
+    """``errands mcp`` started by the SDK's client (a context of the test's own task: the
+    SDK's task groups must end in the task that began them)."""
+    data = tmp_path / "data"
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "errands", "mcp", "--data-dir", str(data)],
+        env=_env(ERRANDS_PROVIDER_BASE_URL=model.base_url,
+                 ERRANDS_PROVIDER_MODEL="scripted-model"))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            yield Client(session, data)
+
+
+COMMAND = {"title": "Deploy check", "runner": {"kind": "command", "command": "echo all green"},
+           "trigger": {"kind": "cron", "expression": "0 9 * * MON-FRI",
+                       "timezone": "Europe/Berlin"}}
+
+
+async def test_the_tools_their_schemas_and_a_proposal_that_waits_for_the_person(tmp_path: Path, model: ScriptedServer) -> None:
+    async with connect(tmp_path, model) as client:
+        await _test_the_tools_their_schemas_and_a_proposal_that_waits_for_the_person(client)
+
+
+async def _test_the_tools_their_schemas_and_a_proposal_that_waits_for_the_person(client: Client) -> None:
+    tools = (await client.session.list_tools()).tools
+    assert {t.name for t in tools} == {
+        "list_automations", "get_automation", "describe_schedule", "create_automation",
+        "update_automation", "pause_automation", "resume_automation", "archive_automation",
+        "run_now", "list_runs", "get_run", "list_waiting"}
+    assert not any("approve" in t.name or "decide" in t.name for t in tools)
+    for t in tools:
+        Draft202012Validator.check_schema(t.input_schema)
+        assert t.description and t.input_schema["type"] == "object"
+    reading = await client.ok("describe_schedule", phrase="every weekday at 9am",
+                              timezone="Europe/Berlin")
+    assert reading["reading"] == "Every weekday at 09:00 (Europe/Berlin)"
+    assert len(reading["next_fires"]) == 5
+    assert (await client.ok("list_automations"))["automations"] == []  # (nothing created)
+    made = await client.ok("create_automation", definition=COMMAND)
+    automation = made["automation"]
+    assert automation["status"] == "paused" and automation["origin"]["kind"] == "mcp"
+    assert "proposed by" in made["note"]
+    listed = (await client.ok("list_automations"))["automations"]
+    assert listed[0]["proposed_by"] == automation["origin"]["client"]
+    assert listed[0]["reading"] == "Every weekday at 09:00 (Europe/Berlin)"
+    refusal = await client.refused("resume_automation", id=automation["id"])
+    assert "enabled by the person" in refusal
+    done = await client.ok("run_now", id=automation["id"], wait=True)   # by hand: allowed
+    assert done["state"] == "succeeded" and "all green" in done["output_tail"]
+    run = await client.ok("get_run", run_id=done["id"])
+    assert run["output_tail"].strip() == "all green"
+    runs = await client.ok("list_runs", id=automation["id"][:8])
+    assert [r["id"] for r in runs["runs"]] == [done["id"]]
+    # the window shows it as proposed, paused, to be enabled by the person
+    out = _cli(client.data, "show", automation["id"], "--json")
+    assert out["status"] == "paused" and out["origin"]["client"]
+
+
+async def test_refusals_name_the_field_the_shape_and_an_example(tmp_path: Path, model: ScriptedServer) -> None:
+    async with connect(tmp_path, model) as client:
+        await _test_refusals_name_the_field_the_shape_and_an_example(client)
+
+
+async def _test_refusals_name_the_field_the_shape_and_an_example(client: Client) -> None:
+    text = await client.refused("create_automation", definition={
+        "title": "x", "runner": {"kind": "command", "command": "true"},
+        "trigger": {"kind": "cron", "expression": "99 * * * *"}})
+    assert text.count("trigger.expression") and "e.g." in text and "expected" in text
+    text = await client.refused("describe_schedule", phrase="whenever it feels right")
+    assert "schedule" in text.lower() or "phrase" in text.lower()
+    text = await client.refused("get_automation", id="no-such-automation")
+    assert "no automation" in text
+    made = await client.ok("create_automation", definition=COMMAND)
+    ident = made["automation"]["id"]
+    text = await client.refused("update_automation", id=ident, changes={"title": "New"},
+                                expected_revision=7)
+    assert "revision" in text
+    changed = await client.ok("update_automation", id=ident, changes={"title": "Renamed"},
+                              expected_revision=1)
+    assert changed["automation"]["title"] == "Renamed" and changed["automation"]["revision"] == 2
+    text = await client.refused("update_automation", id=ident, changes={"paused": False},
+                                expected_revision=2)
+    assert "changes.paused" in text
+    text = await client.refused("list_runs", id=ident, limit=5000)
+    assert "limit" in text
+
+
+async def test_an_agent_run_and_its_transcript(model: ScriptedServer, tmp_path: Path) -> None:
+    async with connect(tmp_path, model) as client:
+        await _agent_run(client, model, tmp_path)
+
+
+async def _agent_run(client: Client, model: ScriptedServer, tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    made = await client.ok("create_automation", definition={
+        "title": "Summary", "runner": {"kind": "agent", "prompt": "Say hello."},
+        "trigger": {"kind": "manual"}, "workdir": str(tmp_path / "work")})
+    model.play(say("Hello from the scripted model."))
+    done = await client.ok("run_now", id=made["automation"]["id"], wait=True)
+    assert done["state"] == "succeeded", done
+    run = await client.ok("get_run", run_id=done["id"])
+    said = [m["content"] for m in run["transcript"] if m["role"] == "assistant"]
+    assert any("Hello from the scripted model." in json.dumps(c) for c in said)
+    waiting = await client.ok("list_waiting")
+    assert waiting["parked"] == [] and "the person" in waiting["note"]
+
+
+async def test_a_hostile_client_never_meets_an_internal_error(tmp_path: Path, model: ScriptedServer) -> None:
+    async with connect(tmp_path, model) as client:
+        await _test_a_hostile_client_never_meets_an_internal_error(client)
+
+
+async def _test_a_hostile_client_never_meets_an_internal_error(client: Client) -> None:
+    await client.refused("create_automation",
+                         definition={"title": "x" * 5_000_000, "runner": {}})
+    for tool, args in [("get_automation", {"id": 12}), ("list_automations", {"offset": "a"}),
+                       ("list_automations", {"status": "sleeping"}),
+                       ("run_now", {"id": None}), ("create_automation", {"definition": []}),
+                       ("update_automation", {"id": "x"}),
+                       ("describe_schedule", {"phrase": "\x00" * 10}),
+                       ("get_run", {"run_id": "r" * 10_000}),
+                       ("list_runs", {"id": "x", "cursor": "zz"})]:
+        await client.refused(tool, **args)
+    made = await client.ok("create_automation", definition=COMMAND)
+    ident = made["automation"]["id"]
+    answers = await asyncio.gather(*(
+        client.session.call_tool("get_automation" if i % 2 else "describe_schedule",
+                                 {"id": ident} if i % 2 else {"phrase": f"every {i % 50 + 1} "
+                                                                         "hours"})
+        for i in range(1000)))
+    assert all(not a.is_error for a in answers), [a.content for a in answers if a.is_error][:3]
+
+
+def _cli(data: Path, *argv: str) -> Any:
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cli_main([*argv, "--data-dir", str(data)])
+    assert code == 0
+    return json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize("name, words", [("claude-code", "claude mcp add errands -- "),
+                                         ("codex", "[mcp_servers.errands]"),
+                                         ("goose", "type: stdio"),
+                                         ("cursor", '"mcpServers"')])
+def test_config_prints_each_clients_snippet_and_writes_nothing(
+        name: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["mcp", "config", "--client", name, "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert words in out and "mcp" in out and str(tmp_path) in out
+    assert not any(tmp_path.iterdir())
+
+
+async def test_a_trusted_client_creates_active_automations(tmp_path: Path,
+                                                           model: ScriptedServer) -> None:
+    data = tmp_path / "data"
+    assert cli_main(["config", "set", "mcp_trusted_clients", "mcp,claude-code",
+                     "--data-dir", str(data)]) == 0
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "errands", "mcp", "--data-dir", str(data)],
+                                   env=_env())
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            result = await session.call_tool("create_automation", {"definition": COMMAND})
+            assert result.structured_content["automation"]["status"] == "active"
