@@ -1251,6 +1251,10 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
     <context>
         <name>DetailPane</name>
         <message>
+            <source>&amp;Enable</source>
+            <translation>&amp;Aktivieren</translation>
+        </message>
+        <message>
             <source>Archive</source>
             <translation>Archivieren</translation>
         </message>
@@ -1299,12 +1303,20 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
             <translation>Bearbeiten…</translation>
         </message>
         <message>
+            <source>Enable the proposed automation</source>
+            <translation>Die vorgeschlagene Automatisierung aktivieren</translation>
+        </message>
+        <message>
             <source>Failures in a row</source>
             <translation>Fehlschläge in Folge</translation>
         </message>
         <message>
             <source>Folder</source>
             <translation>Ordner</translation>
+        </message>
+        <message>
+            <source>Let it fire on its schedule from now on</source>
+            <translation>Ab jetzt nach ihrem Zeitplan auslösen lassen</translation>
         </message>
         <message>
             <source>Missed fires</source>
@@ -1341,6 +1353,14 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         <message>
             <source>Permissions</source>
             <translation>Berechtigungen</translation>
+        </message>
+        <message>
+            <source>Proposed by %1, waiting for you. It would run: %2. Read what it runs below; Enable lets it fire.</source>
+            <translation>Vorgeschlagen von %1, wartet auf Sie. Sie würde laufen: %2. Lesen Sie unten, was sie ausführt; Aktivieren lässt sie auslösen.</translation>
+        </message>
+        <message>
+            <source>Proposed by another agent</source>
+            <translation>Von einem anderen Agenten vorgeschlagen</translation>
         </message>
         <message>
             <source>Resume</source>
@@ -1413,6 +1433,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>What it runs</source>
             <translation>Was es ausführt</translation>
+        </message>
+        <message>
+            <source>another agent</source>
+            <translation>einem anderen Agenten</translation>
         </message>
     </context>
     <context>

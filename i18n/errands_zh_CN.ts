@@ -1239,6 +1239,10 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
     <context>
         <name>DetailPane</name>
         <message>
+            <source>&amp;Enable</source>
+            <translation>启用(&amp;E)</translation>
+        </message>
+        <message>
             <source>Archive</source>
             <translation>归档</translation>
         </message>
@@ -1287,12 +1291,20 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
             <translation>编辑…</translation>
         </message>
         <message>
+            <source>Enable the proposed automation</source>
+            <translation>启用提议的自动化</translation>
+        </message>
+        <message>
             <source>Failures in a row</source>
             <translation>连续失败次数</translation>
         </message>
         <message>
             <source>Folder</source>
             <translation>文件夹</translation>
+        </message>
+        <message>
+            <source>Let it fire on its schedule from now on</source>
+            <translation>从现在起按计划触发</translation>
         </message>
         <message>
             <source>Missed fires</source>
@@ -1329,6 +1341,14 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         <message>
             <source>Permissions</source>
             <translation>权限</translation>
+        </message>
+        <message>
+            <source>Proposed by %1, waiting for you. It would run: %2. Read what it runs below; Enable lets it fire.</source>
+            <translation>由 %1 提议，等待你确认。它将运行：%2。请先阅读下方它运行的内容；点击“启用”后它才会触发。</translation>
+        </message>
+        <message>
+            <source>Proposed by another agent</source>
+            <translation>由其他智能体提议</translation>
         </message>
         <message>
             <source>Resume</source>
@@ -1401,6 +1421,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>What it runs</source>
             <translation>运行内容</translation>
+        </message>
+        <message>
+            <source>another agent</source>
+            <translation>其他智能体</translation>
         </message>
     </context>
     <context>

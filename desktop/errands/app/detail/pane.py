@@ -111,6 +111,25 @@ class DetailPane(QWidget):
         self.next_label.setAccessibleName(self.tr("Next fires"))
         self.next_label.setTextFormat(Qt.TextFormat.PlainText)
 
+        # what another agent proposed (errands mcp): said, with the way to enable it
+        self.proposal = QFrame()
+        self.proposal.setObjectName("proposal")
+        self.proposal.setFrameShape(QFrame.Shape.StyledPanel)
+        self.proposal_text = QLabel()
+        self.proposal_text.setWordWrap(True)
+        self.proposal_text.setTextFormat(Qt.TextFormat.PlainText)
+        self.proposal_text.setAccessibleName(self.tr("Proposed by another agent"))
+        self.enable_button = QPushButton(self.tr("&Enable"))
+        self.enable_button.setAccessibleName(self.tr("Enable the proposed automation"))
+        self.enable_button.setToolTip(self.tr("Let it fire on its schedule from now on"))
+        self.enable_button.clicked.connect(lambda: self.automation is not None
+                                           and self.resume_requested.emit(self.automation.id))
+        proposal_row = QHBoxLayout(self.proposal)
+        proposal_row.setContentsMargins(10, 8, 10, 8)
+        proposal_row.addWidget(self.proposal_text, 1)
+        proposal_row.addWidget(self.enable_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.proposal.hide()
+
         # actions: the everyday ones as buttons, the rare ones under "More"
         self.buttons: dict[str, QPushButton] = {}
         self.more_actions: dict[str, QAction] = {}
@@ -226,6 +245,7 @@ class DetailPane(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.subtitle)
         layout.addWidget(self.next_label)
+        layout.addWidget(self.proposal)
         layout.addLayout(actions)
         layout.addWidget(self.what)
         layout.addLayout(self.facts)
@@ -428,6 +448,14 @@ class DetailPane(QWidget):
                             if a.failure_streak else "")
         self.streak.setStyleSheet(f"color: {marks.state_color(self.palette(), 'failed').name()}")
         self.streak.setVisible(bool(a.failure_streak))
+        proposed = (d is not None and d.origin.kind == "mcp" and a.status == "paused")
+        if proposed:
+            self.proposal_text.setText(self.tr(
+                "Proposed by %1, waiting for you. It would run: %2. Read what it runs "
+                "below; Enable lets it fire.").replace("%1", d.origin.client or
+                                                       self.tr("another agent")).replace(
+                "%2", words.trigger_sentence(d.trigger, self.now, self.tz)))
+        self.proposal.setVisible(proposed)
         self.buttons["pause"].setText(self.tr("Resume") if a.status == "paused"
                                       else self.tr("Pause"))
         self.buttons["pause"].setAccessibleName(self.buttons["pause"].text())
