@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from jsonschema import Draft202012Validator
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -135,6 +136,12 @@ async def _test_refusals_name_the_field_the_shape_and_an_example(client: Client)
     assert "changes.paused" in text
     text = await client.refused("list_runs", id=ident, limit=5000)
     assert "limit" in text
+    text = await client.refused("get_automation", id=12)
+    assert text == 'id: got 12; expected a string, e.g. 3f2a9c1e'
+    text = await client.refused("update_automation", id=ident, changes={"title": "x"})
+    assert text.startswith("expected_revision: is required; expected a whole number, e.g. 3")
+    text = await client.refused("list_automations", status="sleeping")
+    assert text.startswith("status: got \"sleeping\"; expected one of active, paused")
 
 
 async def test_an_agent_run_and_its_transcript(model: ScriptedServer, tmp_path: Path) -> None:
@@ -217,3 +224,41 @@ async def test_a_trusted_client_creates_active_automations(tmp_path: Path,
             await session.initialize()
             result = await session.call_tool("create_automation", {"definition": COMMAND})
             assert result.structured_content["automation"]["status"] == "active"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arguments=st.one_of(JSON, st.dictionaries(
+    st.sampled_from(["id", "changes", "expected_revision", "status", "offset", "limit",
+                     "phrase", "definition", "extra"]), JSON, max_size=4)))
+def test_any_arguments_get_an_answer_naming_the_field_or_none(arguments: Any) -> None:
+    from errands.mcp.server import argument_problem
+    schema = {"type": "object", "properties": {
+        "id": {"type": "string"}, "changes": {"type": "object"},
+        "expected_revision": {"type": "integer"},
+        "status": {"anyOf": [{"enum": ["active", "paused"]}, {"type": "null"}]},
+        "offset": {"type": "integer"}}, "required": ["id", "expected_revision"]}
+    problem = argument_problem(schema, arguments)
+    if problem is not None:
+        assert problem.split(":")[0] in ("arguments", "id", "changes", "expected_revision",
+                                         "status", "offset"), problem
+
+
+async def test_a_proposed_script_is_compiled_and_waits_paused(tmp_path: Path,
+                                                              model: ScriptedServer) -> None:
+    async with connect(tmp_path, model) as client:
+        text = await client.refused("create_automation", definition={
+            "title": "Bad", "trigger": {"kind": "manual"},
+            "runner": {"kind": "script", "source": "export default function () {\n  1 +;\n}"}})
+        assert text.startswith("runner.source: line 2:")
+        made = await client.ok("create_automation", definition={
+            "title": "Notes", "trigger": {"kind": "manual"}, "workdir": str(tmp_path),
+            "runner": {"kind": "script", "source":
+                       "export default function ({ actions }) { actions.writeFile('n.txt', 'x') }"}})
+        assert made["automation"]["status"] == "paused"
+        trial = await client.ok("run_now", id=made["automation"]["id"], dry_run=True)
+        assert trial["actions"][0]["would_apply"] is True and not (tmp_path / "n.txt").exists()

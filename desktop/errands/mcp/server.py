@@ -9,6 +9,7 @@ expected and an example. No tool approves a parked run.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from pathlib import Path
 from typing import Any, Literal
@@ -18,7 +19,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..errors import ErrandsError, InvalidInput
-from .catalogue import Catalogue
+from .catalogue import DEFINITION_EXAMPLE, Catalogue
 
 log = logging.getLogger(__name__)
 INSTRUCTIONS = (
@@ -28,6 +29,52 @@ INSTRUCTIONS = (
     "registered paused and shown to the person as proposed by you; they enable it. Use "
     "describe_schedule to check how a schedule phrase reads before creating. You cannot "
     "approve parked runs: list_waiting shows them, the person decides.")
+
+
+# an example of each argument, for a refusal of a wrong one
+EXAMPLES = {"id": "3f2a9c1e", "run_id": "7c01d5e2", "phrase": "every weekday at 9am",
+            "timezone": "Europe/Berlin", "definition": DEFINITION_EXAMPLE,
+            "changes": '{"title": "New title"}', "expected_revision": "3",
+            "status": "paused", "offset": "100", "limit": "20", "cursor": "r120",
+            "dry_run": "true", "wait": "true"}
+_TYPES = {"string": "a string", "integer": "a whole number", "boolean": "true or false",
+          "object": "a JSON object", "array": "a list", "null": "null"}
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "one of " + ", ".join(str(v) for v in schema["enum"])
+    if "anyOf" in schema:
+        return " or ".join(_expected(s) for s in schema["anyOf"])
+    if "const" in schema:
+        return json.dumps(schema["const"])
+    return _TYPES.get(str(schema.get("type")), "a value of the documented shape")
+
+
+def argument_problem(schema: dict[str, Any], arguments: Any) -> str | None:
+    """The first wrong argument, said as Errands says it (field, problem, shape, example);
+    None when they fit the tool's schema."""
+    from jsonschema import Draft202012Validator
+    if not isinstance(arguments, dict):
+        return "arguments: expected a JSON object of the tool's arguments"
+    errors = sorted(Draft202012Validator(schema).iter_errors(arguments),
+                    key=lambda e: (len(e.path), list(map(str, e.path))))
+    if not errors:
+        return None
+    error = errors[0]
+    if error.validator == "required":
+        field = str(error.message).split("'")[1] if "'" in error.message else "arguments"
+        shape = _expected(schema.get("properties", {}).get(field, {}))
+        return f"{field}: is required; expected {shape}, e.g. {EXAMPLES.get(field, '…')}"
+    if error.validator == "additionalProperties":
+        return f"arguments: {error.message}; expected only: " + ", ".join(
+            sorted(schema.get("properties", {})))
+    field = str(error.path[0]) if error.path else "arguments"
+    given = json.dumps(error.instance)
+    given = given if len(given) <= 60 else given[:57] + "…"
+    top = schema.get("properties", {}).get(field, error.schema)
+    return (f"{field}: got {given}; expected {_expected(top)}, "
+            f"e.g. {EXAMPLES.get(field, '…')}")
 
 
 def _refusal(exc: ErrandsError) -> ToolError:
@@ -77,8 +124,31 @@ class Tools:
 def build(data_dir: Path) -> MCPServer:
     """The server with every tool."""
     from .. import __version__
+    schemas: dict[str, dict[str, Any]] = {}
+
+    async def arguments_checked(ctx: Any, call_next: Any) -> Any:
+        """A wrong argument is refused as Errands refuses one, before the tool runs."""
+        params = ctx.params if isinstance(ctx.params, dict) else None
+        if ctx.method == "tools/call" and params is not None:
+            if not schemas:
+                schemas.update({t.name: t.input_schema for t in await app.list_tools()})
+            schema = schemas.get(str(params.get("name")))
+            if schema is not None:
+                problem = argument_problem(schema, params.get("arguments") or {})
+                if problem is not None:
+                    return {"content": [{"type": "text", "text": problem}], "isError": True}
+            result = await call_next(ctx)
+            prefix = f"Error executing tool {params.get('name')}: "
+            if isinstance(result, dict) and result.get("isError"):
+                for part in result.get("content") or []:   # (the refusal, as Errands says it)
+                    if isinstance(part, dict) and str(part.get("text", "")).startswith(prefix):
+                        part["text"] = part["text"][len(prefix):]
+            return result
+        return await call_next(ctx)
+
     app = MCPServer(name="errands", title="Errands", version=__version__,
-                    instructions=INSTRUCTIONS, log_level="WARNING")
+                    instructions=INSTRUCTIONS, log_level="WARNING",
+                    middleware=[arguments_checked])
     tools = Tools(data_dir)
 
     @app.tool(description="List automations, a page of 100 at a time: id, title, status, "
