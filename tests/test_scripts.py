@@ -427,3 +427,15 @@ async def test_a_script_mails_me_through_the_mail_account(scripts: Scripts, smtp
     message = email.message_from_bytes(raw)
     assert to == [USER] and message["Subject"] == "Backup watch: Backup is stale"
     assert "3 days old" in message.get_payload()
+
+
+async def test_the_state_is_bounded_and_a_key_set_to_null_goes(scripts: Scripts) -> None:
+    a = await scripts.add("big", "export default function ({ state, actions }) {\n"
+                          "  for (let i = 0; i < 20; i++) actions.setState('k' + i, 'v'.repeat(15000));\n"
+                          "  actions.setState('gone', null);\n}\n", limits={"actions": 100})
+    run = await scripts.run(a)
+    rows = run.details["script"]["actions"]
+    applied = [r["applied"] for r in rows[:20]]
+    assert applied[:16] == [True] * 16 and applied[-1] is False   # 256 KB: the rest refused
+    assert "256 KB" in rows[19]["reason"]
+    assert len(scripts.store.script_state(a)) == sum(applied)

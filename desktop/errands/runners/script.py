@@ -90,6 +90,8 @@ class ScriptRunner:
         verdicts, plan = await asyncio.to_thread(effects.check_files, answer["_scope"],
                                                  proposals)
         state = dict(answer["_state"])
+        sizes = {k: len(k) + len(json.dumps(v)) for k, v in state.items()}
+        total = sum(sizes.values())
         for v in verdicts:
             kind = v.action["type"]
             if kind == "setState":
@@ -97,16 +99,22 @@ class ScriptRunner:
                 if state.get(key) == value:
                     v.holds, v.reason = True, "already holds: the state has this value"
                     continue
-                grown = {**state, key: value}
-                if value is None:
-                    grown.pop(key, None)
-                if len(grown) > MAX_STATE_KEYS or len(json.dumps(grown)) > MAX_STATE_BYTES:
+                size = 0 if value is None else len(key) + len(json.dumps(value))
+                grown = total - sizes.get(key, 0) + size
+                keys = len(state) + (key not in state and value is not None) - (
+                    key in state and value is None)
+                if keys > MAX_STATE_KEYS or grown > MAX_STATE_BYTES:
                     v.ok, v.reason = False, (f"the state would hold more than "
                                              f"{MAX_STATE_KEYS} keys or "
                                              f"{MAX_STATE_BYTES // 1024} KB; remove keys "
                                              "with setState(key, null)")
                     continue
-                state = grown
+                total = grown
+                if value is None:
+                    state.pop(key, None)
+                    sizes.pop(key, None)
+                else:
+                    state[key], sizes[key] = value, size
             elif kind == "runAutomation":
                 found, why = await services.script_target(v.action["automation"])
                 if found is None:
