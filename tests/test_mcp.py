@@ -1,8 +1,10 @@
-"""`errands mcp` driven by the official MCP client of the same SDK over real stdio (issue 31):
-every tool's schema is valid JSON Schema, what a client creates is paused and marked as
-proposed by it, a refusal names the field with the shape expected and an example, a run by
-hand and its output and an agent run's transcript come back, and a hostile client (huge
-arguments, wrong types, a thousand calls at once) never meets an internal error."""
+"""`errands mcp` driven by the official MCP client of the same SDK over real stdio (issue 31),
+beside a real `errands serve`: every tool's schema is valid JSON Schema, what a client
+creates is paused and marked as proposed by it, a client never enables an automation nor
+runs a paused one and its changes wait for the person, a refusal names the field with the
+shape expected and an example, a run by hand with its output and an agent run's transcript
+come back, and a hostile client (huge arguments, wrong types, a thousand calls at once)
+never meets an internal error."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from mcp.client.stdio import stdio_client
 
 from errands.cli import main as cli_main
 from openai_server import ScriptedServer, say
-from test_serve import _env
+from test_serve import Serve, _env
 
 
 @pytest.fixture
@@ -50,18 +52,24 @@ class Client:
 
 
 @contextlib.asynccontextmanager
-async def connect(tmp_path: Path, model: ScriptedServer) -> AsyncIterator[Client]:
+async def connect(tmp_path: Path, model: ScriptedServer, *extra: str,
+                  engine: bool = True) -> AsyncIterator[Client]:
     """``errands mcp`` started by the SDK's client (a context of the test's own task: the
-    SDK's task groups must end in the task that began them)."""
+    SDK's task groups must end in the task that began them), beside ``errands serve``."""
     data = tmp_path / "data"
+    env = dict(ERRANDS_PROVIDER_BASE_URL=model.base_url, ERRANDS_PROVIDER_MODEL="scripted-model")
+    serve = Serve(data, **env).start() if engine else None
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "errands", "mcp", "--data-dir", str(data)],
-        env=_env(ERRANDS_PROVIDER_BASE_URL=model.base_url,
-                 ERRANDS_PROVIDER_MODEL="scripted-model"))
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            yield Client(session, data)
+        command=sys.executable, args=["-m", "errands", "mcp", "--data-dir", str(data), *extra],
+        env=_env(**env))
+    try:
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield Client(session, data)
+    finally:
+        if serve is not None:
+            serve.stop()
 
 
 COMMAND = {"title": "Deploy check", "runner": {"kind": "command", "command": "echo all green"},
@@ -97,16 +105,19 @@ async def _test_the_tools_their_schemas_and_a_proposal_that_waits_for_the_person
     assert listed[0]["proposed_by"] == automation["origin"]["client"]
     assert listed[0]["reading"] == "Every weekday at 09:00 (Europe/Berlin)"
     refusal = await client.refused("resume_automation", id=automation["id"])
-    assert "enabled by the person" in refusal
-    done = await client.ok("run_now", id=automation["id"], wait=True)   # by hand: allowed
+    assert "the person resumes them" in refusal
+    refusal = await client.refused("run_now", id=automation["id"], wait=True)
+    assert "is paused" in refusal    # not even by hand: a proposal waits for the person
+    _cli(client.data, "resume", automation["id"])   # the person enables it
+    done = await client.ok("run_now", id=automation["id"], wait=True)
     assert done["state"] == "succeeded" and "all green" in done["output_tail"]
     run = await client.ok("get_run", run_id=done["id"])
     assert run["output_tail"].strip() == "all green"
     runs = await client.ok("list_runs", id=automation["id"][:8])
     assert [r["id"] for r in runs["runs"]] == [done["id"]]
-    # the window shows it as proposed, paused, to be enabled by the person
-    out = _cli(client.data, "show", automation["id"], "--json")
-    assert out["status"] == "paused" and out["origin"]["client"]
+    # the person enabled it, and it still says who proposed it
+    out = _cli(client.data, "show", automation["id"])
+    assert out["status"] == "active" and out["origin"]["client"] == "mcp"
 
 
 async def test_refusals_name_the_field_the_shape_and_an_example(tmp_path: Path, model: ScriptedServer) -> None:
@@ -120,9 +131,20 @@ async def _test_refusals_name_the_field_the_shape_and_an_example(client: Client)
         "trigger": {"kind": "cron", "expression": "99 * * * *"}})
     assert text.count("trigger.expression") and "e.g." in text and "expected" in text
     text = await client.refused("describe_schedule", phrase="whenever it feels right")
-    assert "schedule" in text.lower() or "phrase" in text.lower()
+    assert text.startswith("phrase: ")
     text = await client.refused("get_automation", id="no-such-automation")
     assert "no automation" in text
+    person = _cli(client.data, "add", "--title", "Backup", "--command", "echo mine",
+                  "--schedule", "every 1h")
+    changed = await client.ok("update_automation", id=person["id"],
+                              changes={"runner": {"kind": "command", "command": "echo theirs"}},
+                              expected_revision=1)
+    assert changed["automation"]["status"] == "paused" and "waits for the person" in \
+        changed["note"]
+    assert "the person resumes" in await client.refused("resume_automation", id=person["id"])
+    assert "is paused" in await client.refused("run_now", id=person["id"])
+    text = await client.refused("run_now", id=person["id"], dryRun=True)
+    assert text.startswith("dryRun: this tool takes no such argument")
     made = await client.ok("create_automation", definition=COMMAND)
     ident = made["automation"]["id"]
     text = await client.refused("update_automation", id=ident, changes={"title": "New"},
@@ -154,6 +176,7 @@ async def _agent_run(client: Client, model: ScriptedServer, tmp_path: Path) -> N
     made = await client.ok("create_automation", definition={
         "title": "Summary", "runner": {"kind": "agent", "prompt": "Say hello."},
         "trigger": {"kind": "manual"}, "workdir": str(tmp_path / "work")})
+    _cli(client.data, "resume", made["automation"]["id"])
     model.play(say("Hello from the scripted model."))
     done = await client.ok("run_now", id=made["automation"]["id"], wait=True)
     assert done["state"] == "succeeded", done
@@ -194,7 +217,8 @@ def _cli(data: Path, *argv: str) -> Any:
     import io
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = cli_main([*argv, "--data-dir", str(data)])
+        code = cli_main([*argv, "--data-dir", str(data),
+                         *(() if "--json" in argv else ("--json",))])
     assert code == 0
     return json.loads(out.getvalue())
 
@@ -207,23 +231,30 @@ def test_config_prints_each_clients_snippet_and_writes_nothing(
         name: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["mcp", "config", "--client", name, "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert words in out and "mcp" in out and str(tmp_path) in out
+    assert words in out and "mcp" in out and str(tmp_path) in out and f"--as" in out
     assert not any(tmp_path.iterdir())
 
 
-async def test_a_trusted_client_creates_active_automations(tmp_path: Path,
-                                                           model: ScriptedServer) -> None:
+async def test_trust_is_the_persons_configuration_not_the_clients_word(
+        tmp_path: Path, model: ScriptedServer) -> None:
     data = tmp_path / "data"
     assert cli_main(["config", "set", "mcp_trusted_clients", "mcp,claude-code",
                      "--data-dir", str(data)]) == 0
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "errands", "mcp", "--data-dir", str(data)],
-                                   env=_env())
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            result = await session.call_tool("create_automation", {"definition": COMMAND})
-            assert result.structured_content["automation"]["status"] == "active"
+    # the SDK's client calls itself "mcp": a name a client gives itself is never trusted
+    async with connect(tmp_path, model, engine=False) as client:
+        made = await client.ok("create_automation", definition=COMMAND)
+        assert made["automation"]["status"] == "paused"
+        assert "is paused" in await client.refused("run_now", id=made["automation"]["id"])
+    async with connect(tmp_path, model, "--as", "claude-code", engine=False) as client:
+        made = await client.ok("create_automation", definition=COMMAND)
+        assert made["automation"]["status"] == "active"
+        assert made["automation"]["origin"]["client"] == "claude-code"
+        # a run is the engine's to host: none runs here, so none is started
+        text = await client.refused("run_now", id=made["automation"]["id"], wait=True)
+        assert "Errands is not running" in text
+    async with connect(tmp_path, model, "--as", "codex", engine=False) as client:
+        made = await client.ok("create_automation", definition=COMMAND)
+        assert made["automation"]["status"] == "paused"   # (not named in the setting)
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),

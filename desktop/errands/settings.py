@@ -195,9 +195,10 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
     SettingSpec("webhook_port", "47291", "the loopback port webhook triggers listen on (0: "
                 "any free port; the server runs only while an automation has a webhook "
                 "trigger)", _int_range(0, 65535, "47291")),
-    SettingSpec("mcp_trusted_clients", "", "MCP clients whose new automations start active "
-                "(comma-separated names as the client gives them, such as claude-code); the "
-                "others' wait paused for you", _client_names),
+    SettingSpec("mcp_trusted_clients", "", "MCP clients that may create active automations "
+                "and enable and run them (comma-separated names, as 'errands mcp --as NAME' "
+                "in their configuration gives them, such as claude-code); the others' wait "
+                "for you", _client_names),
     SettingSpec("webhook_rate_limit", "120", "how many calls a minute one webhook trigger "
                 "accepts (more are answered 429)", _int_range(1, 1_000_000, "120")),
 )}

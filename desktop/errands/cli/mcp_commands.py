@@ -10,12 +10,12 @@ from .commands import _dir, emit
 
 def serve(args: argparse.Namespace) -> int:
     from ..mcp.server import serve as run
-    return run(_dir(args))
+    return run(_dir(args), getattr(args, "as_client", None))
 
 
 def config(args: argparse.Namespace) -> int:
     from ..mcp.snippets import snippet
-    doc = snippet(args.client, _program(), _data_dir_args(args))
+    doc = snippet(args.client, _program(), [*_data_dir_args(args), "--as", args.client])
     emit(args, doc, doc["text"])
     return 0
 

@@ -241,6 +241,9 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     sp.add_argument("name")
     p = cmd("mcp", H("mcp_commands", "serve"), "serve Errands to other agents over the Model "
             "Context Protocol (stdio); 'mcp config --client NAME' prints a client's setup")
+    p.add_argument("--as", dest="as_client", metavar="NAME",
+                   help="the client this server is for, as your configuration names it (only "
+                        "such a name can be trusted: setting mcp_trusted_clients)")
     msub = p.add_subparsers(dest="mcp_command", metavar="ACTION", parser_class=_Parser)
     sp = msub.add_parser("config", parents=[common], help="print what an MCP client's "
                          "configuration needs to start Errands (writes nothing)")

@@ -7,12 +7,21 @@ engine hosts one for that run. Nothing here approves a parked run: decisions sta
 person.
 
 What a client creates is registered paused and marked as proposed by it (``origin``
-``{"kind": "mcp", "client": NAME}``) unless the setting ``mcp_trusted_clients`` names it.
+``{"kind": "mcp", "client": NAME}``). A client is *trusted* only when the person said so
+twice: its configuration starts ``errands mcp --as NAME`` (what the person pasted, not the
+name the client gives itself) and the setting ``mcp_trusted_clients`` names NAME. An
+untrusted client's rules, as an agent run's ("made by a run, started by a person"):
+
+- what it creates starts paused, and any change it makes to an automation pauses it;
+- it never resumes an automation: the person enables it;
+- it runs by hand only an active automation (a dry run of any), and only while Errands
+  runs: a run is the engine's to host, not this short-lived process's.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +32,15 @@ from ..store import Store
 from ..timeutil import format_instant, system_zone_name, utcnow
 
 ACTOR = "agent"          # who the audit trail says acted: another agent, through MCP
+# what a client's name may not hold: control characters, and the bidirectional controls
+# that would make "proposed by …" read as another name
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def client_name(name: object, fallback: str = "an MCP client") -> str:
+    """A client's name as it may be shown and stored: one printable line, 100 characters."""
+    text = _UNSHOWN.sub("", str(name or "")).strip()[:100]
+    return text or fallback
 PAGE = 100               # automations a list gives at most
 DEFINITION_EXAMPLE = ('{"title": "Deploy check", "runner": {"kind": "command", "command": '
                       '"./check-deploy.sh"}, "trigger": {"kind": "cron", "expression": '
@@ -30,9 +48,13 @@ DEFINITION_EXAMPLE = ('{"title": "Deploy check", "runner": {"kind": "command", "
 
 
 class Catalogue:
-    def __init__(self, data_dir: Path, client: str = "an MCP client") -> None:
+    def __init__(self, data_dir: Path, client: str = "an MCP client", *,
+                 named: bool = False) -> None:
+        """``named``: the name is the person's (``errands mcp --as NAME``), not the one the
+        client gave itself; only such a name can be trusted."""
         self.data_dir = data_dir
-        self.client = client
+        self.client = client_name(client)
+        self.named = named
         self._store: Store | None = None
 
     # -------------------------------------------------------------- the store
@@ -74,7 +96,12 @@ class Catalogue:
         from ..definition import ParseContext, parse_definition
         from ..schedule import describe, next_fires
         now = utcnow()
-        trigger_doc, _ = spec_to_trigger(phrase, timezone, now, locale=None)
+        try:
+            trigger_doc, _ = spec_to_trigger(phrase, timezone, now, locale=None)
+        except InvalidInput as exc:   # (the command line's names for these two)
+            field = {"--schedule": "phrase", "--tz": "timezone"}.get(exc.field or "", exc.field)
+            raise InvalidInput(field, exc.message, exc.expected, exc.example, exc.code,
+                               exc.words, exc.reason, exc.values) from None
         doc = {"title": "reading", "runner": {"kind": "command", "command": "true"}}
         from ..definition import put_trigger
         put_trigger(doc, trigger_doc)
@@ -117,6 +144,8 @@ class Catalogue:
 
     # -------------------------------------------------------------- changes
     def _trusted(self) -> bool:
+        if not self.named:
+            return False
         names = str(self.store.settings().get("mcp_trusted_clients") or "")
         return self.client in [n.strip() for n in names.split(",") if n.strip()]
 
@@ -164,9 +193,8 @@ class Catalogue:
                 doc.pop("trigger", None)
                 doc.pop("triggers", None)
             doc[key] = value
-        if any(k in changes for k in ("runner", "workdir", "worktree", "permissions")) \
-                and not self._trusted():
-            doc["paused"] = True   # what it runs changed: a person looks again
+        if not self._trusted():
+            doc["paused"] = True   # changed by a client: the person looks again, and enables
 
         def local() -> dict[str, Any]:
             from ..scripts.compile import check_now
@@ -175,19 +203,26 @@ class Catalogue:
                 automation_id, doc, actor=ACTOR, expected_revision=expected_revision)
             return {"automation": revised.to_dict(), "changed": changed}
 
-        return self._perform("revise", {"id": automation_id, "doc": doc,
-                                        "expected_revision": expected_revision,
-                                        "actor": ACTOR}, local)
+        try:
+            reply = self._perform("revise", {"id": automation_id, "doc": doc,
+                                             "expected_revision": expected_revision,
+                                             "actor": ACTOR}, local)
+        except InvalidInput as exc:   # (a field the client gave is named as it gave it)
+            top = (exc.field or "").split(".")[0].split("[")[0]
+            raise exc.with_prefix("changes") if top in changes else exc from None
+        if not self._trusted() and reply["automation"].get("paused") and \
+                not current.definition.paused:
+            reply["note"] = (f"paused: a change by {self.client} waits for the person, who "
+                             "enables it again in Errands")
+        return reply
 
     def set_paused(self, ident: str, paused: bool) -> dict[str, Any]:
         automation_id = self._id(ident)
-        if not paused:
-            a = self.store.get(automation_id)
-            if a.definition is not None and a.definition.origin.kind == "mcp" \
-                    and not self._trusted():
-                raise InvalidInput("id", "an automation an MCP client proposed is enabled by "
-                                   "the person, in Errands", "another automation",
-                                   "list_automations")
+        if not paused and not self._trusted():
+            raise InvalidInput("id", "a client does not enable automations: the person "
+                               "resumes them, in Errands (or a trusted client: see "
+                               "mcp_trusted_clients)", "pause_automation, or ask the person",
+                               "pause_automation")
 
         def local() -> Any:
             if not paused:
@@ -215,6 +250,17 @@ class Catalogue:
         """A run by hand (a script's dry run: what it would do, nothing recorded)."""
         automation_id = self._id(ident)
         a = self.store.get(automation_id)
+        if not dry_run and not self._trusted() and a.status != "active":
+            raise InvalidInput("id", f"{a.title!r} is {a.status}; a client runs by hand only "
+                               "an active automation (one it proposed waits for the person "
+                               "to enable it); a dry run works on any", "an active "
+                               "automation's id, or dry_run: true", "list_automations")
+        from ..cli.routing import engine_address
+        if engine_address(self.data_dir) is None and not (
+                dry_run and a.definition is not None and a.definition.runner.kind == "script"):
+            raise InvalidInput("id", "Errands is not running here: start the app (or "
+                               "'errands serve'), then run it; a run is the engine's to host",
+                               "Errands running", "errands serve")
         if a.definition is not None and a.definition.runner.kind == "script" and dry_run:
             return self._perform("try_script", {"id": automation_id, "doc": None,
                                                 "event": None},

@@ -19,7 +19,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..errors import ErrandsError, InvalidInput
-from .catalogue import DEFINITION_EXAMPLE, Catalogue
+from ..channel import EngineUnreachable
+from .catalogue import DEFINITION_EXAMPLE, Catalogue, client_name
 
 log = logging.getLogger(__name__)
 INSTRUCTIONS = (
@@ -67,8 +68,9 @@ def argument_problem(schema: dict[str, Any], arguments: Any) -> str | None:
         shape = _expected(schema.get("properties", {}).get(field, {}))
         return f"{field}: is required; expected {shape}, e.g. {EXAMPLES.get(field, '…')}"
     if error.validator == "additionalProperties":
-        return f"arguments: {error.message}; expected only: " + ", ".join(
-            sorted(schema.get("properties", {})))
+        extra = sorted(set(arguments) - set(schema.get("properties", {})))
+        return (f"{extra[0] if extra else 'arguments'}: this tool takes no such argument; "
+                "expected only: " + ", ".join(sorted(schema.get("properties", {}))))
     field = str(error.path[0]) if error.path else "arguments"
     given = json.dumps(error.instance)
     given = given if len(given) <= 60 else given[:57] + "…"
@@ -89,19 +91,24 @@ def _refusal(exc: ErrandsError) -> ToolError:
 
 
 class Tools:
-    """The tools over one data folder; the client's name comes with its first call."""
+    """The tools over one data folder. The client is who ``--as`` says (the person's
+    configuration), else the name it gives itself with its first call (never trusted)."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, named: str | None = None) -> None:
         self.data_dir = data_dir
+        self.named = named
         self.catalogue: Catalogue | None = None
 
     def _for(self, ctx: Context | None) -> Catalogue:
         if self.catalogue is None:
+            if self.named:
+                self.catalogue = Catalogue(self.data_dir, self.named, named=True)
+                return self.catalogue
             name = "an MCP client"
             try:
                 params = ctx.session.client_params if ctx is not None else None
                 if params is not None and params.client_info is not None:
-                    name = str(params.client_info.name)[:100] or name
+                    name = client_name(params.client_info.name)
             except (AttributeError, ValueError):
                 pass
             self.catalogue = Catalogue(self.data_dir, name)
@@ -114,6 +121,9 @@ class Tools:
                 functools.partial(getattr(catalogue, method), *args))
         except ErrandsError as exc:
             raise _refusal(exc) from None
+        except EngineUnreachable as exc:
+            raise ToolError(f"engine: {exc}; it may have acted before it stopped: look with "
+                            "list_runs before trying again") from None
         except (ValueError, TypeError, OverflowError, RecursionError) as exc:
             raise ToolError(f"the arguments could not be used: {str(exc)[:300]}") from None
         except Exception as exc:  # noqa: BLE001 (said, and logged: a defect of ours)
@@ -121,8 +131,9 @@ class Tools:
             raise ToolError(f"internal error: {type(exc).__name__}: {str(exc)[:300]}") from None
 
 
-def build(data_dir: Path) -> MCPServer:
-    """The server with every tool."""
+def build(data_dir: Path, named: str | None = None) -> MCPServer:
+    """The server with every tool; ``named``: the client, as the person's configuration
+    names it (``errands mcp --as NAME``)."""
     from .. import __version__
     schemas: dict[str, dict[str, Any]] = {}
 
@@ -130,11 +141,13 @@ def build(data_dir: Path) -> MCPServer:
         """A wrong argument is refused as Errands refuses one, before the tool runs."""
         params = ctx.params if isinstance(ctx.params, dict) else None
         if ctx.method == "tools/call" and params is not None:
-            if not schemas:
-                schemas.update({t.name: t.input_schema for t in await app.list_tools()})
+            if not schemas:   # (no argument a tool does not name is let through)
+                schemas.update({t.name: {**t.input_schema, "additionalProperties": False}
+                                for t in await app.list_tools()})
             schema = schemas.get(str(params.get("name")))
             if schema is not None:
-                problem = argument_problem(schema, params.get("arguments") or {})
+                given = params.get("arguments")
+                problem = argument_problem(schema, {} if given is None else given)
                 if problem is not None:
                     return {"content": [{"type": "text", "text": problem}], "isError": True}
             result = await call_next(ctx)
@@ -149,7 +162,7 @@ def build(data_dir: Path) -> MCPServer:
     app = MCPServer(name="errands", title="Errands", version=__version__,
                     instructions=INSTRUCTIONS, log_level="WARNING",
                     middleware=[arguments_checked])
-    tools = Tools(data_dir)
+    tools = Tools(data_dir, named)
 
     @app.tool(description="List automations, a page of 100 at a time: id, title, status, "
                           "kind, how its schedule reads, next fire, who proposed it.")
@@ -227,8 +240,8 @@ def build(data_dir: Path) -> MCPServer:
     return app
 
 
-def serve(data_dir: Path) -> int:
+def serve(data_dir: Path, named: str | None = None) -> int:
     """Serve over stdio until the client hangs up."""
-    app = build(data_dir)
+    app = build(data_dir, client_name(named) if named else None)
     anyio.run(app.run_stdio_async)
     return 0
