@@ -127,7 +127,10 @@ class Commands:
             for run_id in (slot.active, slot.queued):
                 if run_id is None:
                     continue
-                run = await self.e.read(self.e.store.get_run, run_id)
+                try:
+                    run = await self.e.read(self.e.store.get_run, run_id)
+                except NotFound:   # (a run by hand being claimed now: not a fire to drop)
+                    continue
                 if run.trigger != "manual" and run.state == "scheduled":
                     closing = self.e.runs.cancel(run_id, PAUSED)
                     if closing is not None:
