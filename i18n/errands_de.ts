@@ -1438,6 +1438,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <source>another agent</source>
             <translation>einem anderen Agenten</translation>
         </message>
+        <message>
+            <source>proposed by %1</source>
+            <translation>vorgeschlagen von %1</translation>
+        </message>
     </context>
     <context>
         <name>EventTriggers</name>

@@ -1426,6 +1426,10 @@ It is read again when it changes, or when you select it again.</source>
             <source>another agent</source>
             <translation>其他智能体</translation>
         </message>
+        <message>
+            <source>proposed by %1</source>
+            <translation>由 %1 提议</translation>
+        </message>
     </context>
     <context>
         <name>EventTriggers</name>

@@ -439,8 +439,10 @@ class DetailPane(QWidget):
         state = "running" if self.running else a.status
         words_ = words.status_words(state)
         if a.status == "paused":
-            words_ = words.tr("Paused (%1)").replace(
-                "%1", a.paused_reason or words.tr("by you"))
+            by = words.tr("by you")
+            if d is not None and d.origin.kind == "mcp" and not a.paused_reason:
+                by = self.tr("proposed by %1").replace("%1", d.origin.client or "?")
+            words_ = words.tr("Paused (%1)").replace("%1", a.paused_reason or by)
         self.status.setText(f"{words.glyph(state)} {words_}")
         color = marks.state_color(self.palette(), state)
         self.status.setStyleSheet(f"color: {color.name()}")
