@@ -965,6 +965,7 @@ def test_a_web_address_added_in_the_form_shows_its_token_once(
     copy.click()
     assert QGuiApplication.clipboard().text() == token
     dialog.reject()
+    run(qloop, until(lambda: c.detail.automation is not None, what="its page"))
     made = c.detail.automation
     async def call() -> httpx.Response:
         async with httpx.AsyncClient() as client:
