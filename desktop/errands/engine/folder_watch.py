@@ -75,7 +75,7 @@ class FolderSource:
         if not self.e.automatic:
             return
         self._started = True
-        for slot in list(self.e.slots.values()):  # (scanned after the start, not in it)
+        for slot in self.e.sources.eventful_slots():  # (scanned after the start, not in it)
             if self._wanted(slot.automation):
                 self._later(self._follow(slot.automation, at_start=True))
 

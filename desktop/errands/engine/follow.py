@@ -65,7 +65,7 @@ class FollowSource:
 
     def reindex(self) -> None:
         index: dict[str, list[Entry]] = {}
-        for slot in self.e.slots.values():
+        for slot in self.e.sources.eventful_slots():
             for upstream, entry in _follows(slot.automation):
                 index.setdefault(upstream, []).append(entry)
         self._followers = {entry[0] for entries in index.values() for entry in entries}

@@ -66,7 +66,7 @@ class MailSource:
         if not self.e.automatic:
             return
         self._running = True
-        for slot in list(self.e.slots.values()):
+        for slot in self.e.sources.eventful_slots():
             self._follow(slot.automation)
 
     async def stop(self) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import Conflict, InvalidInput, StoreError
 from ..event_artifacts import store_if_large
@@ -118,6 +118,12 @@ class Sources:
                           if _eventful(slot.automation)}
         for source in self.all:
             await source.start()
+
+    def eventful_slots(self) -> list[Any]:
+        """The slots of the automations with an event trigger (or a set): all a source
+        needs to look at, at its start (10,000 clock automations cost it nothing)."""
+        return [slot for ident in sorted(self._eventful)
+                if (slot := self.e.slots.get(ident)) is not None]
 
     def changed(self, automation: Automation) -> None:
         """An automation was written: each source that watches definitions hears it (one

@@ -96,7 +96,7 @@ class WebhookSource:
     async def start(self) -> None:
         self._changing = asyncio.Lock()
         self.hashes = await self.e.read(self.e.store.webhook_hashes)
-        self._users = {slot.automation.id for slot in self.e.slots.values()
+        self._users = {slot.automation.id for slot in self.e.sources.eventful_slots()
                        if webhook_members(slot.automation)}
         await self.follow()
 
