@@ -104,16 +104,18 @@ def _parents_ok(plan: Plan, path: Path, shown: object) -> None:
             return
 
 
-def read_text(path: Path, shown: object) -> str:
-    """A regular file's text, exactly (no newline translation), bounded; never blocks."""
+def read_text(path: Path | str, shown: object, limit: int = MAX_APPEND_BASE,
+              purpose: str = "a script may append to") -> str:
+    """A regular file's text, exactly (no newline translation), at most ``limit`` bytes;
+    never blocks (a pipe or a device is refused, not opened for reading and waited on)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise Refused(f"{shown} is not a regular file")
-        data = f.read(MAX_APPEND_BASE + 1)
-    if len(data) > MAX_APPEND_BASE:
-        raise Refused(f"{shown} is larger than the {MAX_APPEND_BASE // (1024 * 1024)} MB a "
-                      "script may append to")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+        raise Refused(f"{shown} is larger than the {size} {purpose}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from fnmatch import fnmatchcase
 from typing import Any
 
+from .effects import read_text
 from .scope import Refused, Scope
 
 MAX_READ_BYTES = 256 * 1024          # files.read
@@ -312,18 +313,7 @@ class Host:
     def _read(self, path: Any) -> str:
         where = self._where(path)
         self.scope.check(where, "read", given=path)
-        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not statmod.S_ISREG(os.fstat(fd).st_mode):
-                raise Refused(f"{path} is not a regular file")
-            data = f.read(MAX_READ_BYTES + 1)
-        if len(data) > MAX_READ_BYTES:
-            raise Refused(f"{self._shown(where)} is larger than the {MAX_READ_BYTES // 1024} KB "
-                          "a script may read")
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Refused(f"{self._shown(where)} is not a UTF-8 text file") from None
+        return read_text(where, path, MAX_READ_BYTES, "a script may read")
 
     def _stat(self, path: Any) -> dict[str, Any] | None:
         where = self._where(path)
