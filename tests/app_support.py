@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
+
+import pytest
 
 T = TypeVar("T")
 
@@ -33,3 +36,19 @@ def command_doc(title: str, command: str, trigger: dict[str, Any] | None = None
     return {"title": title, "runner": {"kind": "command", "command": command},
             "trigger": trigger or {"kind": "manual"},
             "policy": {"retry": {"max_attempts": 1}}}  # a failure is final at once
+
+
+@pytest.fixture
+def shell(qloop: Any, tmp_path: Path) -> Iterator[Any]:
+    """The app shell offscreen over a real engine on the test's own data folder, its
+    notifications recorded; closed after the test."""
+    from errands.app.notifications import RecordingBackend
+    from errands.app.shell import AppShell
+    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
+    run(qloop, app.start())
+    try:
+        yield app
+    finally:
+        run(qloop, app.idle())
+        run(qloop, app.close())
+        app.window.deleteLater()

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import qasync
 
-from app_support import run, until
+from app_support import run, shell, until  # noqa: F401 (fixture)
 from errands.app.shell import AppShell
-from test_script_window import shell  # noqa: F401 (fixture)
 
 
 def test_a_proposal_shows_who_and_when_and_enable_starts_it(

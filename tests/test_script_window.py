@@ -5,27 +5,13 @@ shows the script's record."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import qasync
 
-from app_support import run, until
-from errands.app.notifications import RecordingBackend
+from app_support import run, shell, until  # noqa: F401 (fixture)
 from errands.app.shell import AppShell
-
-
-@pytest.fixture
-def shell(qloop: qasync.QEventLoop, tmp_path: Path) -> Iterator[AppShell]:
-    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
-    run(qloop, app.start())
-    try:
-        yield app
-    finally:
-        run(qloop, app.idle())
-        run(qloop, app.close())
-        app.window.deleteLater()
 
 
 def test_the_form_refuses_at_the_line_and_tries_without_applying(

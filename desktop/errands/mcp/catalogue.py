@@ -2,9 +2,9 @@
 
 Reads come from the store (as ``errands list`` reads it). Changes go to the running engine
 over its channel, or, with no engine running, are made under the data folder's lock, as
-the command line makes them (:func:`errands.cli.routing.perform`); a run by hand with no
-engine hosts one for that run. Nothing here approves a parked run: decisions stay with the
-person.
+the command line makes them (:func:`errands.cli.routing.perform`). A run by hand needs the
+engine (only a script's dry run, milliseconds long, is hosted here without one). Nothing
+here approves a parked run: decisions stay with the person.
 
 What a client creates is registered paused and marked as proposed by it (``origin``
 ``{"kind": "mcp", "client": NAME}``). A client is *trusted* only when the person said so
@@ -255,26 +255,22 @@ class Catalogue:
                                "an active automation (one it proposed waits for the person "
                                "to enable it); a dry run works on any", "an active "
                                "automation's id, or dry_run: true", "list_automations")
-        from ..cli.routing import engine_address
-        if engine_address(self.data_dir) is None and not (
-                dry_run and a.definition is not None and a.definition.runner.kind == "script"):
-            raise InvalidInput("id", "Errands is not running here: start the app (or "
-                               "'errands serve'), then run it; a run is the engine's to host",
-                               "Errands running", "errands serve")
-        if a.definition is not None and a.definition.runner.kind == "script" and dry_run:
+        script_trial = (dry_run and a.definition is not None
+                        and a.definition.runner.kind == "script")
+        if script_trial:   # (milliseconds: hosted here when Errands is not running)
             return self._perform("try_script", {"id": automation_id, "doc": None,
                                                 "event": None},
                                  lambda: self._hosted(lambda e: e.scripts.try_script(
                                      automation_id)), timeout=None, local_takes_lock=True)
 
-        async def here(engine: Any) -> dict[str, Any]:
-            run = await engine.commands.run_now(automation_id, dry_run=dry_run, actor=ACTOR)
-            run = await engine.commands.wait_run(run.id)   # (no engine stays to finish it)
-            return run.to_dict(with_output=True)
+        def not_running() -> Any:
+            raise InvalidInput("id", "Errands is not running here: start the app (or "
+                               "'errands serve'), then run it; a run is the engine's to host",
+                               "Errands running", "errands serve")
 
         return self._perform("run_now", {"id": automation_id, "request_id": None,
                                          "dry_run": dry_run, "wait": wait, "actor": ACTOR},
-                             lambda: self._hosted(here), timeout=None if wait else 30.0,
+                             not_running, timeout=None if wait else 30.0,
                              local_takes_lock=True)
 
     def _hosted(self, work: Any) -> Any:
