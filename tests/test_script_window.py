@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 import qasync
 
 from app_support import run, shell, until  # noqa: F401 (fixture)
