@@ -3,6 +3,7 @@ streaks, pause/resume, run-now, cancel, delete and shutdown, on a real SQLite fi
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -483,6 +484,32 @@ async def test_run_now_is_idempotent_busy_and_works_while_paused(h: Harness) -> 
     assert h.states(a) == ["succeeded"]
     assert (await h.engine.commands.run_now(a, request_id="r1")).id == first.id
     assert h.store.get(a).run_count == 1
+
+
+async def test_run_now_in_the_moment_a_run_is_ending_waits_for_it_rather_than_busy(
+        h: Harness) -> None:
+    """A run whose end is written is over for every reader (the window, the CLI); a run now
+    sent before the engine let go of its slot waits that moment out instead of "busy"."""
+    import time as wall
+
+    a = await h.add("quick", {"kind": "manual"})
+    caught = 0
+    for _ in range(5):
+        first = await h.engine.commands.run_now(a)
+        while True:  # the loop held while the writer thread commits the end
+            deadline = wall.monotonic() + 0.05
+            while wall.monotonic() < deadline and h.store.get_run(first.id).active:
+                wall.sleep(0.002)
+            if not h.store.get_run(first.id).active:
+                break
+            await asyncio.sleep(0)
+        if h.engine.slots[a].active != first.id:
+            continue  # (its end was accounted in the instant the loop ran: try again)
+        caught += 1
+        second = await h.engine.commands.run_now(a)
+        assert second.id != first.id
+        assert (await h.engine.commands.wait_run(second.id)).state == "succeeded"
+    assert caught, "the moment between the end written and the slot let go was never met"
 
 
 async def test_dry_runs_are_recorded_but_never_count(h: Harness) -> None:

@@ -186,6 +186,8 @@ class Commands:
         slot = await self.e.slot(automation_id)
         refuse_broken(slot.automation)
         refuse_archived(automation_id, slot.automation.title, slot.automation.status)
+        if slot.active is not None:
+            await self.e.runs.ended(slot.active)  # an end being written: a moment, not busy
         if request_id:
             writing = self._claims.get((automation_id, request_id))
             if writing is not None:

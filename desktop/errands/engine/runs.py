@@ -86,7 +86,22 @@ class Runs:
         self.expiries: dict[str, datetime] = {}        # parked run -> when it expires
         self.cap: asyncio.Semaphore | None = None      # ``concurrency`` (``Engine.configure``)
         self._retries: set[asyncio.Task[None]] = set()  # closes to try again (``close``)
+        self._ending: dict[str, asyncio.Future[None]] = {}  # run -> its close, until accounted
         self._reaper: asyncio.Task[None] | None = None  # ends a dead engine's children
+
+    async def ended(self, run_id: str, within: float = 2.0) -> None:
+        """Wait (at most ``within`` seconds) for a close of ``run_id`` already under way to
+        be accounted for: a run whose end is written but not yet let go of its slot is
+        over for every reader, so a request arriving in that moment must not be told
+        "busy"."""
+        ending = self._ending.get(run_id)
+        if ending is None:
+            return
+        try:
+            async with asyncio.timeout(within):
+                await asyncio.shield(ending)
+        except TimeoutError:
+            pass
 
     @property
     def busy(self) -> bool:
@@ -497,6 +512,7 @@ class Runs:
         write = self.e.ledger.close(run_id, state, outcome, at, only_from)
         done = done or asyncio.get_running_loop().create_future()
         assert done is not None
+        self._ending[run_id] = done
 
         def committed(future: asyncio.Future[Any]) -> None:
             if future.cancelled() or future.exception() is not None:
@@ -515,6 +531,8 @@ class Runs:
                     log.exception("after run %s ended", run_id)
             if not done.done():
                 done.set_result(None)
+            if self._ending.get(run_id) is done:
+                del self._ending[run_id]
 
         write.add_done_callback(committed)
         return done
