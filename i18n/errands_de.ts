@@ -361,6 +361,10 @@
             <translation>Wo: im Netz, von diesem Computer aus</translation>
         </message>
         <message>
+            <source>Where: the MCP server “%1”, which may do anything its tool does</source>
+            <translation>Wo: der MCP-Server „%1“, der alles tun kann, was sein Werkzeug tut</translation>
+        </message>
+        <message>
             <source>Why (optional; the agent is told)</source>
             <translation>Warum (optional; der Agent erfährt es)</translation>
         </message>
@@ -2997,6 +3001,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Grenzen</translation>
         </message>
         <message>
+            <source>MCP servers whose tools every agent run may use, beside its own. Give a command that starts one (npx -y @modelcontextprotocol/server-filesystem ~/notes) or the URL of one that runs elsewhere. Each call of their tools asks you first unless a permission rule for mcp allows it (pattern server.tool).</source>
+            <translation>MCP-Server, deren Werkzeuge jeder Agentenlauf neben seinen eigenen nutzen darf. Geben Sie einen Befehl an, der einen startet (npx -y @modelcontextprotocol/server-filesystem ~/notes), oder die URL eines Servers, der anderswo läuft. Jeder Aufruf ihrer Werkzeuge fragt Sie zuerst, außer eine Berechtigungsregel für mcp erlaubt ihn (Muster server.tool).</translation>
+        </message>
+        <message>
             <source>Minimum interval:</source>
             <translation>Mindestabstand:</translation>
         </message>
@@ -3137,6 +3145,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Design:</translation>
         </message>
         <message>
+            <source>Tool servers</source>
+            <translation>Werkzeugserver</translation>
+        </message>
+        <message>
             <source>Type a new key to replace it</source>
             <translation>Geben Sie einen neuen Schlüssel ein, um ihn zu ersetzen</translation>
         </message>
@@ -3164,6 +3176,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Es funktioniert: Der Anbieter hat geantwortet, den Schlüssel akzeptiert, hat das Modell, und das Modell ruft Werkzeuge auf.</translation>
         </message>
         <message>
+            <source>The header value of “{0}” is kept in the system keyring.</source>
+            <translation>Der Header-Wert von „{0}“ liegt im Schlüsselbund des Systems.</translation>
+        </message>
+        <message>
             <source>The key was refused</source>
             <translation>Der Schlüssel wurde abgelehnt</translation>
         </message>
@@ -3174,6 +3190,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>The model is not there</source>
             <translation>Das Modell ist nicht vorhanden</translation>
+        </message>
+        <message>
+            <source>The system keyring could not keep it: {0}</source>
+            <translation>Der Schlüsselbund des Systems konnte ihn nicht speichern: {0}</translation>
         </message>
         <message>
             <source>Unreachable</source>
@@ -3266,6 +3286,69 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Web address of trigger %1</source>
             <translation>Webadresse des Auslösers %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolServersEditor</name>
+        <message>
+            <source>Add an MCP server</source>
+            <translation>Einen MCP-Server hinzufügen</translation>
+        </message>
+        <message>
+            <source>Add server</source>
+            <translation>Server hinzufügen</translation>
+        </message>
+        <message>
+            <source>Command or URL</source>
+            <translation>Befehl oder URL</translation>
+        </message>
+        <message>
+            <source>Its answers are not treated as text from outside (which makes later commands ask)</source>
+            <translation>Seine Antworten gelten nicht als Text von außen (nach dem spätere Befehle fragen)</translation>
+        </message>
+        <message>
+            <source>MCP servers</source>
+            <translation>MCP-Server</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>Name</translation>
+        </message>
+        <message>
+            <source>Remove server</source>
+            <translation>Server entfernen</translation>
+        </message>
+        <message>
+            <source>Remove the selected MCP servers</source>
+            <translation>Die gewählten MCP-Server entfernen</translation>
+        </message>
+        <message>
+            <source>Secret header</source>
+            <translation>Geheimer Header</translation>
+        </message>
+        <message>
+            <source>Secret header value</source>
+            <translation>Geheimer Header-Wert</translation>
+        </message>
+        <message>
+            <source>Server {0}: {1}</source>
+            <translation>Server {0}: {1}</translation>
+        </message>
+        <message>
+            <source>Set header value…</source>
+            <translation>Header-Wert festlegen…</translation>
+        </message>
+        <message>
+            <source>Set the secret header value of the selected server</source>
+            <translation>Den geheimen Header-Wert des gewählten Servers festlegen</translation>
+        </message>
+        <message>
+            <source>The value of the {0} header for “{1}” (kept in the system keyring, never shown again):</source>
+            <translation>Der Wert des Headers {0} für „{1}“ (im Schlüsselbund des Systems gespeichert, nie wieder angezeigt):</translation>
+        </message>
+        <message>
+            <source>Trusted</source>
+            <translation>Vertrauenswürdig</translation>
         </message>
     </context>
     <context>
@@ -5163,6 +5246,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
             <translation>Dateien auflisten</translation>
         </message>
         <message>
+            <source>list mail</source>
+            <translation>E-Mails auflisten</translation>
+        </message>
+        <message>
             <source>memory</source>
             <translation>Speicher</translation>
         </message>
@@ -5197,6 +5284,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>read files</source>
             <translation>Dateien lesen</translation>
+        </message>
+        <message>
+            <source>read mail</source>
+            <translation>E-Mails lesen</translation>
         </message>
         <message>
             <source>reads</source>
@@ -5237,6 +5328,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>seconds</source>
             <translation>Sekunden</translation>
+        </message>
+        <message>
+            <source>send mail</source>
+            <translation>E-Mails senden</translation>
         </message>
         <message>
             <source>subject has “%1”</source>
@@ -5297,6 +5392,14 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>unit</source>
             <translation>Einheit</translation>
+        </message>
+        <message>
+            <source>use %1 of the MCP server %2</source>
+            <translation>%1 des MCP-Servers %2 verwenden</translation>
+        </message>
+        <message>
+            <source>use MCP servers' tools</source>
+            <translation>Werkzeuge von MCP-Servern verwenden</translation>
         </message>
         <message>
             <source>when the run says its condition is met</source>

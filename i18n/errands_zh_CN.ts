@@ -357,6 +357,10 @@
             <translation>位置：网络上，从这台电脑发出</translation>
         </message>
         <message>
+            <source>Where: the MCP server “%1”, which may do anything its tool does</source>
+            <translation>位置：MCP 服务器“%1”，其工具能做的它都可能做</translation>
+        </message>
+        <message>
             <source>Why (optional; the agent is told)</source>
             <translation>原因（可选；会告知智能体）</translation>
         </message>
@@ -2982,6 +2986,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>限制</translation>
         </message>
         <message>
+            <source>MCP servers whose tools every agent run may use, beside its own. Give a command that starts one (npx -y @modelcontextprotocol/server-filesystem ~/notes) or the URL of one that runs elsewhere. Each call of their tools asks you first unless a permission rule for mcp allows it (pattern server.tool).</source>
+            <translation>每次智能体运行除自身工具外都可使用其工具的 MCP 服务器。填写启动它的命令（npx -y @modelcontextprotocol/server-filesystem ~/notes），或在别处运行的服务器的 URL。调用其工具前都会先询问你，除非有针对 mcp 的权限规则允许（模式 server.tool）。</translation>
+        </message>
+        <message>
             <source>Minimum interval:</source>
             <translation>最短间隔：</translation>
         </message>
@@ -3122,6 +3130,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>主题：</translation>
         </message>
         <message>
+            <source>Tool servers</source>
+            <translation>工具服务器</translation>
+        </message>
+        <message>
             <source>Type a new key to replace it</source>
             <translation>输入新密钥以替换它</translation>
         </message>
@@ -3149,6 +3161,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>正常：提供方已响应、接受了密钥、拥有该模型，且该模型会调用工具。</translation>
         </message>
         <message>
+            <source>The header value of “{0}” is kept in the system keyring.</source>
+            <translation>“{0}”的请求头值已保存在系统密钥环中。</translation>
+        </message>
+        <message>
             <source>The key was refused</source>
             <translation>密钥被拒绝</translation>
         </message>
@@ -3159,6 +3175,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>The model is not there</source>
             <translation>该模型不存在</translation>
+        </message>
+        <message>
+            <source>The system keyring could not keep it: {0}</source>
+            <translation>系统密钥环无法保存它：{0}</translation>
         </message>
         <message>
             <source>Unreachable</source>
@@ -3251,6 +3271,69 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Web address of trigger %1</source>
             <translation>触发器 %1 的网址</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolServersEditor</name>
+        <message>
+            <source>Add an MCP server</source>
+            <translation>添加 MCP 服务器</translation>
+        </message>
+        <message>
+            <source>Add server</source>
+            <translation>添加服务器</translation>
+        </message>
+        <message>
+            <source>Command or URL</source>
+            <translation>命令或 URL</translation>
+        </message>
+        <message>
+            <source>Its answers are not treated as text from outside (which makes later commands ask)</source>
+            <translation>其回答不视为外部文本（外部文本会使之后的命令需要询问）</translation>
+        </message>
+        <message>
+            <source>MCP servers</source>
+            <translation>MCP 服务器</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Remove server</source>
+            <translation>移除服务器</translation>
+        </message>
+        <message>
+            <source>Remove the selected MCP servers</source>
+            <translation>移除所选 MCP 服务器</translation>
+        </message>
+        <message>
+            <source>Secret header</source>
+            <translation>机密请求头</translation>
+        </message>
+        <message>
+            <source>Secret header value</source>
+            <translation>机密请求头值</translation>
+        </message>
+        <message>
+            <source>Server {0}: {1}</source>
+            <translation>服务器 {0}：{1}</translation>
+        </message>
+        <message>
+            <source>Set header value…</source>
+            <translation>设置请求头值…</translation>
+        </message>
+        <message>
+            <source>Set the secret header value of the selected server</source>
+            <translation>设置所选服务器的机密请求头值</translation>
+        </message>
+        <message>
+            <source>The value of the {0} header for “{1}” (kept in the system keyring, never shown again):</source>
+            <translation>“{1}”的 {0} 请求头的值（保存在系统密钥环中，不会再次显示）：</translation>
+        </message>
+        <message>
+            <source>Trusted</source>
+            <translation>可信</translation>
         </message>
     </context>
     <context>
@@ -5111,6 +5194,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
             <translation>列出文件</translation>
         </message>
         <message>
+            <source>list mail</source>
+            <translation>列出邮件</translation>
+        </message>
+        <message>
             <source>memory</source>
             <translation>内存</translation>
         </message>
@@ -5145,6 +5232,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>read files</source>
             <translation>读取文件</translation>
+        </message>
+        <message>
+            <source>read mail</source>
+            <translation>阅读邮件</translation>
         </message>
         <message>
             <source>reads</source>
@@ -5185,6 +5276,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>seconds</source>
             <translation>秒</translation>
+        </message>
+        <message>
+            <source>send mail</source>
+            <translation>发送邮件</translation>
         </message>
         <message>
             <source>subject has “%1”</source>
@@ -5245,6 +5340,14 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>unit</source>
             <translation>单位</translation>
+        </message>
+        <message>
+            <source>use %1 of the MCP server %2</source>
+            <translation>使用 MCP 服务器 %2 的 %1</translation>
+        </message>
+        <message>
+            <source>use MCP servers' tools</source>
+            <translation>使用 MCP 服务器的工具</translation>
         </message>
         <message>
             <source>when the run says its condition is met</source>

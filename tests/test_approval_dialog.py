@@ -404,3 +404,32 @@ def test_saved_approvals_read_in_words_and_revoke_makes_a_new_revision(
     model.play(call("run_command", {"command": "git status"}))    # asks again
     again = app.start(a)
     assert app.wait_state(again, "awaiting_input", "succeeded")["state"] == "awaiting_input"
+
+
+# ------------------------------------------------------------------ an MCP server's tool
+
+def test_an_mcp_servers_tool_is_shown_in_words_and_always_allowed_by_server_and_tool(
+        app: App, model: ScriptedServer, tmp_path: Path) -> None:
+    import sys
+    server = {"name": "desk", "command": [sys.executable, str(Path(__file__).with_name(
+        "mcp_tool_server.py"))], "env": {"MCP_TEST_LOG": str(tmp_path / "log.txt")}}
+    a = app.agent("Desk", runner={"kind": "agent", "prompt": "Do it.", "mcp_servers": [server]})
+    model.play(call("mcp__desk__add", {"a": 20, "b": 22}), say("42"))
+    first = app.start(a)
+    app.wait_state(first, "awaiting_input")
+    dialog = app.open()
+    assert "use add of the MCP server desk" in dialog.why.text()
+    assert dialog.where.text().startswith("Where: the MCP server “desk”")
+    assert dialog.tool_label.text() == "Tool: mcp__desk__add"
+    dialog.always_button.click()
+    assert dialog.rule_edit.text() == "desk.add"
+    assert dialog.save_rule.isEnabled(), dialog.rule_check.text()
+    dialog.rule_edit.setText("other.*")
+    assert not dialog.save_rule.isEnabled()
+    dialog.rule_edit.setText("desk.*")
+    dialog.save_rule.click()
+    assert app.wait_state(first, "succeeded", "failed")["state"] == "succeeded"
+    assert tool_results(model)[-1] == "20 + 22 = 42"
+    saved = run(app.loop, app.api.automation(a)).value
+    assert [(r.tool, r.pattern) for r in saved.definition.permissions.rules] == [
+        ("mcp", "desk.*")]

@@ -127,7 +127,8 @@ def test_an_engine_without_the_operation_leaves_the_answer_to_the_database(
     from contextlib import redirect_stdout
 
     from errands import channel
-    from errands.cli import main
+    from errands.cli import main, routing  # noqa: F401 (imported now: a module first
+    # imported while request_sync is patched would keep the fake after this test)
     from errands.errors import InvalidInput
 
     data, ident = engine

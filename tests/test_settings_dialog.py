@@ -6,6 +6,7 @@ scripted server and a closed port without blocking the loop, and the rules edito
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -178,7 +179,8 @@ def test_history_output_and_unattended_limits_are_saved_like_the_others(
     sent: list[dict[str, str]] = []
     d.save_requested.connect(sent.append)
     tabs = [d.tabs.tabText(i) for i in range(d.tabs.count())]
-    assert tabs == ["General", "Model provider", "Permissions", "Limits", "History"]
+    assert tabs == ["General", "Model provider", "Permissions", "Tool servers", "Limits",
+                    "History"]
     d.tabs.setCurrentIndex(tabs.index("History"))      # where a person finds the two
     assert d.tabs.currentWidget().isAncestorOf(d.fields["run_history_limit"])
     assert d.tabs.currentWidget().isAncestorOf(d.fields["output_log_limit"])
@@ -477,7 +479,9 @@ def test_every_control_has_an_accessible_name(qtbot) -> None:  # type: ignore[no
             assert d.fields[key].accessibleName(), key
     for widget in (d.key_field, d.key_save_button, d.key_remove_button, d.test_button,
                    d.autostart, d.theme, d.language, d.rules.table, d.rules.add_button,
-                   d.rules.remove_button, d.save_button, d.cancel_button):
+                   d.rules.remove_button, d.servers.table, d.servers.add_button,
+                   d.servers.remove_button, d.servers.secret_button, d.save_button,
+                   d.cancel_button):
         assert widget.accessibleName(), widget.objectName()
     assert d.key_status.text() == "A key is stored in the system keyring."
     assert d.key_field.text() == ""
@@ -514,3 +518,49 @@ def test_the_dialog_renders_small_and_large(qtbot, qapp: QApplication, scheme: s
                     assert page.minimumSizeHint().height() <= page.height(), (index, width)
     finally:
         Theme(qapp, "light")
+
+
+# ------------------------------------------------------------------ tool servers
+
+def test_mcp_servers_are_added_checked_beside_the_table_and_their_secret_kept_in_the_keyring(
+        shell: AppShell, qloop: qasync.QEventLoop) -> None:
+    from errands.tool_servers import SECRET_SERVICE, get_secret
+
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    d.tabs.setCurrentIndex(3)
+    assert d.tabs.currentWidget().isAncestorOf(d.servers)
+    editor = d.servers
+    row = editor.add_server(select=False)
+    editor.table.item(row, 0).setText("notes")
+    editor.table.item(row, 1).setText("npx -y @modelcontextprotocol/server-filesystem '/home/me/my notes'")
+    row = editor.add_server(select=False)
+    editor.table.item(row, 0).setText("Deploy")                  # not a server name
+    editor.table.item(row, 1).setText("http://deploy.example.com/mcp")
+    run(qloop, save(d))
+    assert d.isVisible() and "Server 2:" in d.error_text("mcp_servers")
+    assert "server name" in d.error_text("mcp_servers")
+    assert stored(shell, qloop)["mcp_servers"] == "[]"           # nothing half-saved
+    editor.table.item(row, 0).setText("deploy")
+    editor.table.item(row, 1).setText("https://deploy.example.com/mcp")
+    editor.table.item(row, 2).setText("Authorization")
+    editor.table.selectRow(row)
+    assert editor.secret_button.isEnabled()
+    run(qloop, flow.store_server_secret("deploy", "Bearer s3cret-DoNotLeak"))
+    assert get_secret(shell.data_dir, "deploy") == "Bearer s3cret-DoNotLeak"
+    assert "kept in the system keyring" in editor.status.text()
+    run(qloop, save(d))
+    assert not d.isVisible()
+    kept = json.loads(stored(shell, qloop)["mcp_servers"])
+    assert kept == [{"name": "notes", "command": ["npx", "-y",
+                                                  "@modelcontextprotocol/server-filesystem",
+                                                  "/home/me/my notes"]},
+                    {"name": "deploy", "url": "https://deploy.example.com/mcp",
+                     "header": "Authorization"}]
+    close(flow, qloop)
+    again = open_flow(shell, qloop)
+    assert [s["name"] for s in again.dialog.servers.servers()] == ["notes", "deploy"]
+    close(again, qloop)
+    run(qloop, shell.close())
+    assert _files_holding(shell.data_dir, "s3cret-DoNotLeak") == []
+    assert keyring.get_password(SECRET_SERVICE, f"{shell.data_dir.resolve()}#deploy")

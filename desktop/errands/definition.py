@@ -23,6 +23,7 @@ from .event_triggers import (DEFAULT_DEBOUNCE, EVENT_KINDS, FOLDER_CHANGES, MAX_
                              TriggerSet, WebhookTrigger, members_of)
 from .jsondoc import key_path
 from .limits import MAX_HISTORY_LIMIT
+from .tool_servers import ToolServer, parse_servers
 from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, parse_duration,
                        parse_instant, shown, system_zone_name, zone)
 
@@ -30,6 +31,7 @@ TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files
               "search_files", "fetch_url", "notify", "ask_user", "finish", "automate",
               "list_mail", "read_mail", "send_mail")
 MAX_TEXT_BYTES = 32 * 1024
+MCP_GRANT = re.compile(r"mcp:[a-z0-9][a-z0-9-]{0,29}\.[^\s]{1,128}")  # one MCP server's tool
 MAX_NAME_CHARS = 200       # model names, template names, session ids, request ids
 MAX_PATTERN_CHARS = 1000   # a permission rule's pattern
 # What a text field must not hold (a lone surrogate is never text). Commands and prompts
@@ -55,6 +57,7 @@ class AgentTask:
     prompt: str
     model: str | None = None
     kind: Literal["agent"] = "agent"
+    mcp_servers: tuple[ToolServer, ...] = ()   # its own MCP servers (``tool_servers``)
 
 
 @dataclass(frozen=True)
@@ -397,6 +400,8 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
     runner: dict[str, Any]
     if isinstance(d.runner, AgentTask):
         runner = {"kind": "agent", "prompt": d.runner.prompt, "model": d.runner.model}
+        if d.runner.mcp_servers:
+            runner["mcp_servers"] = [s.to_dict() for s in d.runner.mcp_servers]
     elif isinstance(d.runner, NotifyTask):
         runner = {"kind": "notify", "message": d.runner.message}
     elif isinstance(d.runner, ScriptTask):
@@ -559,15 +564,20 @@ class _Reader:
         value = self.doc.get(key)
         return None if value is None else parse_instant(value, self.name(key))
 
-    def names(self, key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    def names(self, key: str, allowed: tuple[str, ...], grants: bool = False
+              ) -> tuple[str, ...]:
+        """Tool names; with ``grants`` also one MCP server's tool, ``mcp:server.tool``."""
         value = self.doc.get(key) or []
-        if not isinstance(value, list):
+        if not isinstance(value, list) or len(value) > 500:
             raise InvalidInput(self.name(key), f"expected a list, got {_kind(value)}",
                                "a list of tool names", '["read_file"]')
         for i, item in enumerate(value):
-            if item not in allowed:
+            if item not in allowed and not (grants and isinstance(item, str)
+                                            and MCP_GRANT.fullmatch(item)):
                 raise InvalidInput(f"{self.name(key)}[{i}]", f"unknown tool {shown(item)}",
-                                   "one of " + ", ".join(allowed), "read_file")
+                                   "one of " + ", ".join(allowed)
+                                   + (", or an MCP server's tool as mcp:SERVER.TOOL"
+                                      if grants else ""), "read_file")
         return tuple(dict.fromkeys(value))
 
 
@@ -694,7 +704,7 @@ def _runner(doc: object, path: str) -> Task:
                            'an object with "kind": "agent", "command", "notify" or "script"',
                            example)
     if isinstance(doc, dict) and doc.get("kind") == "agent":
-        r = _Reader(doc, path, ("kind", "prompt", "model"),
+        r = _Reader(doc, path, ("kind", "prompt", "model", "mcp_servers"),
                     '{"kind": "agent", "prompt": "Summarize my inbox"}')
         prompt = r.text("prompt", required=True, max_bytes=MAX_TEXT_BYTES, max_chars=None,
                         forbid=ANY_TEXT, example="Summarize today's email")
@@ -702,7 +712,9 @@ def _runner(doc: object, path: str) -> Task:
         if model is not None and not model.strip():
             raise InvalidInput(r.name("model"), "must not be empty; use null for the default",
                                "a model name or null", "gpt-4o-mini")
-        return AgentTask(prompt=prompt or "", model=model)
+        return AgentTask(prompt=prompt or "", model=model,
+                         mcp_servers=parse_servers(r.raw("mcp_servers", []),
+                                                   r.name("mcp_servers")))
     if isinstance(doc, dict) and doc.get("kind") == "command":
         r = _Reader(doc, path, ("kind", "command"), example)
         command = r.text("command", required=True, max_bytes=MAX_TEXT_BYTES, max_chars=None,
@@ -1157,9 +1169,10 @@ def _permissions(doc: object, runner: Task) -> Permissions:
                                            "email_allowed_recipients"),
                 '{"mode": "ask", "tools": ["read_file"], "rules": [], "untrusted_ok": []}')
     perms = Permissions(mode=r.choice("mode", ("ask", "allow_listed", "allow_all"), "ask"),  # type: ignore[arg-type]
-                        tools=r.names("tools", TOOL_NAMES),
-                        rules=parse_rules(r.raw("rules", []), "permissions.rules"),
-                        untrusted_ok=r.names("untrusted_ok", TOOL_NAMES),
+                        tools=r.names("tools", TOOL_NAMES, grants=True),
+                        rules=parse_rules(r.raw("rules", []), "permissions.rules",
+                                          (*TOOL_NAMES, "mcp")),
+                        untrusted_ok=r.names("untrusted_ok", TOOL_NAMES, grants=True),
                         email_allowed_recipients=_recipients(r))
     if isinstance(runner, ScriptTask):  # a script's rules say which folders it may touch
         if perms != Permissions(rules=perms.rules):

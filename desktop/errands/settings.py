@@ -52,6 +52,16 @@ def _int_range(low: int, high: int, example: str | None = None) -> Callable[[str
     return parse
 
 
+def _tool_servers(text: str, field: str) -> Any:
+    from .tool_servers import parse_servers
+    return parse_servers(text, field)
+
+
+def _show_tool_servers(value: Any) -> str:
+    from .tool_servers import show_servers
+    return show_servers(value)
+
+
 def _rules(text: str, field: str) -> Any:
     """The user's global permission rules: a JSON list of {tool, pattern, action}."""
     from .agent.permissions import parse_rules  # the agent layer owns what a rule means
@@ -199,6 +209,10 @@ SPECS: dict[str, SettingSpec] = {s.key: s for s in (
                 "and enable and run them (comma-separated names, as 'errands mcp --as NAME' "
                 "in their configuration gives them, such as claude-code); the others' wait "
                 "for you", _client_names),
+    SettingSpec("mcp_servers", "[]", "MCP servers whose tools every agent run may use (each "
+                "call asks unless a rule allows it): a JSON list of {name, command} or {name, "
+                "url, header}; an automation's runner.mcp_servers adds its own", _tool_servers,
+                _show_tool_servers),
     SettingSpec("webhook_rate_limit", "120", "how many calls a minute one webhook trigger "
                 "accepts (more are answered 429)", _int_range(1, 1_000_000, "120")),
 )}

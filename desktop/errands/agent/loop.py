@@ -26,6 +26,7 @@ from ..runners.contract import Outcome, RunContext
 from . import permissions
 from .permissions import Verdict
 from .history import for_provider, replay
+from .mcp_tools import ServerTools
 from .provider import Provider, ToolCall
 from .worktree import Worktree, WorktreeError, close_worktree
 from .tools.base import (ToolEnv, ToolError, ToolResult, ToolSpec, UrlJudgement, bounded,
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 
 SPECS: dict[str, ToolSpec] = {**FAMILY_SPECS, **CONTROL_SPECS}
 TOOL_SCHEMAS = [SPECS[name].schema() for name in sorted(SPECS)]
-DRY_EFFECTS = ("write", "exec", "network", "notify", "automate", "send")
+DRY_EFFECTS = ("write", "exec", "network", "notify", "automate", "send", "mcp")
 EVENT_TEXT_LIMIT = 32_000
 
 
@@ -74,10 +75,14 @@ def mail_recipients(value: Any) -> list[str]:
 class AgentLoop:
     """One agent run's conversation with its model and tools, step by step."""
 
-    def __init__(self, ctx: RunContext, provider: Provider, model: str) -> None:
+    def __init__(self, ctx: RunContext, provider: Provider, model: str,
+                 server_tools: ServerTools | None = None) -> None:
         self.ctx = ctx
         self.provider = provider
         self.model = model
+        self.server_tools = server_tools
+        self.specs: dict[str, ToolSpec] = SPECS   # with the MCP tools offered (``_load``)
+        self.schemas = TOOL_SCHEMAS
         self.messages: list[dict[str, Any]] = []
         self.steps = 0
         self.prompt_tokens = 0
@@ -117,17 +122,18 @@ class AgentLoop:
             elif m.get("attempt") == self.ctx.attempt or m.get("turn") == "reply":
                 mine.append(m)
         self.attended = any(m.get("turn") == "reply" for m in mine)
+        # text from outside read by an earlier run of a continuing conversation is still in
+        # it: this run is as untrusted as that one was (and as bound as a run from mail)
+        for m in earlier:
+            self.untrusted = self.untrusted or bool(m.get("untrusted"))
+            self.mail_tainted = self.mail_tainted or bool(m.get("from_mail"))
+        self._offer_server_tools()
         self.messages = [{"role": "system", "content": self._system_prompt()}]
         history, dropped = replay(earlier, self.ctx.definition.context.max_history_tokens)
         if dropped:
             self.messages.append({"role": "system", "content": f"({dropped} earlier runs of "
                                   "this automation are not shown: they no longer fit.)"})
         self.messages += history
-        # text from outside read by an earlier run of a continuing conversation is still in
-        # it: this run is as untrusted as that one was (and as bound as a run from mail)
-        for m in earlier:
-            self.untrusted = self.untrusted or bool(m.get("untrusted"))
-            self.mail_tainted = self.mail_tainted or bool(m.get("from_mail"))
         if not mine:
             prompt: dict[str, Any] = {"content": self._user_turn(), "turn": "prompt"}
             if self.ctx.event is not None:
@@ -158,13 +164,25 @@ class AgentLoop:
                     self.proposed.append(str(m["proposed"]))
         return [c for c in calls if c.id not in answered]
 
+    def _offer_server_tools(self) -> None:
+        """The MCP servers' tools join the list; in a run an event started (or whose
+        conversation read text from outside) only those named one by one in
+        ``permissions.untrusted_ok`` (``mcp:server.tool``) are offered at all."""
+        if self.server_tools is None or not self.server_tools.specs:
+            return
+        allowed = self.ctx.definition.permissions.untrusted_ok
+        offered = {name: spec for name, spec in self.server_tools.specs.items()
+                   if not self.untrusted or spec.grant in allowed}
+        self.specs = {**SPECS, **offered}
+        self.schemas = [self.specs[name].schema() for name in sorted(self.specs)]
+
     def _system_prompt(self) -> str:
         presence = ("The user started this turn and may be watching." if self.attended else
                     "This run is unattended: nobody is watching, and a question or an approval "
                     "can take hours to be answered.")
         return (f"You are the agent of the Errands automation \"{self.ctx.definition.title}\". "
                 f"{presence} Your working folder is {self.env.workdir}; file tools see only "
-                f"what is inside it. Tools: {', '.join(sorted(SPECS))}. Some calls need the "
+                f"what is inside it. Tools: {', '.join(sorted(self.specs))}. Some calls need the "
                 "user's approval; a denied call says so, and you may go on without it. When "
                 "you are done, call finish with a short summary (or reply in plain text)."
                 + (" This is a dry run: tools that change something only say what they would "
@@ -194,7 +212,7 @@ class AgentLoop:
                 outcome = await self._call(call)
                 if outcome is not None:
                     return outcome
-            reply = await self.provider.complete(self.messages, TOOL_SCHEMAS, self.model,
+            reply = await self.provider.complete(self.messages, self.schemas, self.model,
                                                  deadline=self.deadline)
             self.prompt_tokens += reply.prompt_tokens
             self.completion_tokens += reply.completion_tokens
@@ -257,12 +275,12 @@ class AgentLoop:
                             "(policy.max_steps); raise it or narrow the prompt")
 
     async def _call(self, call: ToolCall, *, approved: bool = False) -> Outcome | None:
-        spec = SPECS.get(call.name)
+        spec = self.specs.get(call.name)
         if call.name != "finish" and self.steps >= self.ctx.definition.policy.max_steps:
             return self._step_cap()
         if spec is None:
             self._result(call, ToolResult(f"Error: there is no tool named {call.name!r}; the "
-                                          f"tools are {', '.join(sorted(SPECS))}."))
+                                          f"tools are {', '.join(sorted(self.specs))}."))
             return None
         try:
             args = parse_arguments(spec, call.arguments)
@@ -290,7 +308,9 @@ class AgentLoop:
         if verdict.action == "deny":
             self._result(call, ToolResult(f"Denied by the user's rules ({verdict.reason})."))
             return None
-        dry = self.ctx.dry_run and spec.effect in DRY_EFFECTS
+        dry = self.ctx.dry_run and spec.effect in DRY_EFFECTS and not (
+            spec.effect == "mcp" and verdict.action == "allow"  # a tool that says it
+            and self.server_tools is not None and self.server_tools.read_only(spec.name))
         if spec.name == "ask_user":
             if self.ctx.dry_run:
                 self._result(call, ToolResult("(dry run: the question was not asked; assume "
@@ -325,6 +345,8 @@ class AgentLoop:
                 answer = await services.automate(self.ctx, str(action), rest,  # type: ignore[call-arg]
                                                  attended=self.attended)
                 return ToolResult(bounded(json.dumps(answer, default=str)))
+            if spec.effect == "mcp":
+                return await self._call_server(spec, args, dry)
             handler = HANDLERS[spec.name]
             env = self.env if self.env.dry_run == dry else replace(self.env, dry_run=dry)
             return await handler(env, args)
@@ -339,6 +361,16 @@ class AgentLoop:
             where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
             return ToolResult(f"Error: {spec.name} failed{where}: {exc.strerror or exc}; "
                               "the files changed while it ran")
+
+    async def _call_server(self, spec: ToolSpec, args: dict[str, Any], dry: bool) -> ToolResult:
+        """An MCP server's tool (a broken server raises its fault, which ends the run)."""
+        assert self.server_tools is not None
+        if dry:
+            return ToolResult("(dry run) not called: the server does not say the tool only "
+                              "reads", proposed=f"would call {spec.fixed_subject} with "
+                              + bounded(json.dumps(args, ensure_ascii=False), 300))
+        return await self.server_tools.call(spec.name, args,
+                                            max(1.0, self.deadline - time.monotonic()))
 
     def _judge_url(self, url: str) -> UrlJudgement:
         """The rules' verdict on fetching ``url`` (each redirect hop of fetch_url asks)."""

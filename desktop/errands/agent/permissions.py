@@ -16,9 +16,14 @@ How a call is decided, in order:
    check ask, never run, whatever the mode or a later allow rule says.
 6. Untrusted escalation: once the run has read fetched web content, and from the start
    in a run an event started (its payload is someone else's text), a ``run_command``,
-   ``automate`` or ``fetch_url`` call that would be allowed asks instead, unless the tool
-   is in ``permissions.untrusted_ok``. Text from outside must not be able to steer the
-   run into executing or spreading on its own.
+   ``automate``, ``fetch_url``, ``send_mail`` or MCP server tool call that would be
+   allowed asks instead, unless the tool is in ``permissions.untrusted_ok`` (an MCP tool
+   as ``mcp:server.tool``). Text from outside must not be able to steer the run into
+   executing or spreading on its own.
+
+An MCP server's tool (effect ``mcp``, asked by default) is judged on ``server.tool``: a
+rule ``{"tool": "mcp", "pattern": "deploy.*", "action": "allow"}`` allows every tool of
+the server ``deploy``.
 
 A rule's ``tool`` matches the tool's name, its effect class (``write``) or ``*``. Its
 ``pattern`` is a glob (:func:`fnmatch.fnmatchcase`, where ``*`` also crosses ``/``) on
@@ -86,7 +91,8 @@ Action = Literal["allow", "ask", "deny"]
 
 DEFAULT_ACTIONS: Mapping[str, Action] = MappingProxyType({
     "read": "allow", "notify": "allow", "ask": "allow", "control": "allow",
-    "write": "ask", "exec": "ask", "network": "ask", "automate": "ask", "send": "ask"})
+    "write": "ask", "exec": "ask", "network": "ask", "automate": "ask", "send": "ask",
+    "mcp": "ask"})
 ESCALATED_TOOLS = ("run_command", "automate", "fetch_url", "send_mail")
 # What a global rule may name: a tool, an effect class (notify and automate are both), or *.
 RULE_TOOLS: tuple[str, ...] = tuple(dict.fromkeys((*TOOL_NAMES, *EFFECTS, "*")))
@@ -114,7 +120,10 @@ def parse_rules(doc: object, field: str) -> tuple[Rule, ...]:
 
 def subject_of(spec: ToolSpec, arguments: Mapping[str, Any]) -> str | None:
     """The argument patterns match (``spec.subject``), None when the tool has none. A path
-    is compared in its plain form (``./a//b`` as ``a/b``); no path is the workdir, ``.``."""
+    is compared in its plain form (``./a//b`` as ``a/b``); no path is the workdir, ``.``;
+    an MCP tool is ``server.tool``, whatever its arguments."""
+    if spec.fixed_subject is not None:
+        return spec.fixed_subject
     if spec.subject == "path":
         value = arguments.get("path") or "."
         return posixpath.normpath(value) if isinstance(value, str) else None
@@ -215,8 +224,8 @@ def decide(spec: ToolSpec, arguments: Mapping[str, Any], *, global_rules: Sequen
         action, reason = found[1].action, _named("your", *found)
     if permissions.mode == "allow_all":
         action, reason = "allow", "this automation allows every tool"
-    elif permissions.mode == "allow_listed" and spec.name in permissions.tools:
-        action, reason = "allow", f"this automation allows {spec.name}"
+    elif permissions.mode == "allow_listed" and spec.grant in permissions.tools:
+        action, reason = "allow", f"this automation allows {spec.grant}"
     found = _last_match(permissions.rules, spec, subject)
     if found is not None:
         action, reason = found[1].action, _named("this automation's", *found)
@@ -224,12 +233,18 @@ def decide(spec: ToolSpec, arguments: Mapping[str, Any], *, global_rules: Sequen
         unchecked = _unchecked_deny(spec, subject, global_rules, permissions.rules)
         if unchecked is not None:
             return unchecked
-    if (untrusted and action == "allow" and spec.name in ESCALATED_TOOLS
-            and spec.name not in permissions.untrusted_ok):
+    if (untrusted and action == "allow" and escalated(spec)
+            and spec.grant not in permissions.untrusted_ok):
         return Verdict("ask", f"this run has read untrusted content (a web page, or the "
-                              f"event that started it), so {spec.name} asks first "
+                              f"event that started it), so {spec.grant} asks first "
                               f"(otherwise allowed: {reason})")
     return Verdict(action, reason)
+
+
+def escalated(spec: ToolSpec) -> bool:
+    """Whether text from outside makes a call of ``spec`` ask: commands, automating, the
+    network, sending, and every MCP server's tool (it may do any of those)."""
+    return spec.name in ESCALATED_TOOLS or spec.effect == "mcp"
 
 
 def _unchecked_deny(spec: ToolSpec, command: str, global_rules: Sequence[Rule],

@@ -831,10 +831,15 @@ _TOOL_WORDS = {
     "fetch_url": QT_TR_NOOP("fetch web pages"), "notify": QT_TR_NOOP("notify you"),
     "ask_user": QT_TR_NOOP("ask you"), "finish": QT_TR_NOOP("finish"),
     "automate": QT_TR_NOOP("create automations"),
+    "list_mail": QT_TR_NOOP("list mail"), "read_mail": QT_TR_NOOP("read mail"),
+    "send_mail": QT_TR_NOOP("send mail"), "mcp": QT_TR_NOOP("use MCP servers' tools"),
 }
 
 
 def tool_words(tool: str) -> str:
+    if tool.startswith("mcp__") and "__" in tool[5:]:  # an MCP server's tool
+        server, _, name = tool[5:].partition("__")
+        return tr("use %1 of the MCP server %2").replace("%1", name).replace("%2", server)
     return tr(_TOOL_WORDS.get(tool, tool))
 
 

@@ -20,6 +20,37 @@ def config(args: argparse.Namespace) -> int:
     return 0
 
 
+def secret(args: argparse.Namespace) -> int:
+    """``mcp secret NAME``: an MCP server's header value into the keyring, never a file."""
+    import getpass
+
+    import keyring.errors
+
+    from ..errors import ErrandsError, InvalidInput
+    from ..tool_servers import NAME, set_secret
+    if not NAME.fullmatch(args.name):
+        raise InvalidInput("name", f"not a server name: {args.name!r}", "1 to 30 lower-case "
+                           "letters, digits and -", "deploy")
+    value: str | None = None
+    if not args.remove:
+        if args.value_stdin:
+            value = sys.stdin.readline().rstrip("\r\n")
+        elif sys.stdin.isatty():
+            value = getpass.getpass(f"Header value for {args.name}: ")
+        else:
+            raise InvalidInput("--value-stdin", "no value given", "the value on standard "
+                               "input with --value-stdin", "errands mcp secret deploy "
+                               "--value-stdin < token.txt")
+    try:
+        set_secret(_dir(args), args.name, value)
+    except keyring.errors.KeyringError as exc:
+        raise ErrandsError(f"the system keyring could not keep it: {exc}") from None
+    said = "forgotten" if args.remove else "kept in the system keyring"
+    emit(args, {"server": args.name, "stored": not args.remove},
+         f"The header value of {args.name} is {said}.")
+    return 0
+
+
 def _program() -> list[str]:
     """How this Errands is started: the bundle's program, or this Python with the module."""
     if getattr(sys, "frozen", False):

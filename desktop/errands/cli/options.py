@@ -50,6 +50,34 @@ def read_script(name: str) -> str:
                            "a JavaScript file in UTF-8", "--script file-invoices.js") from None
 
 
+def mcp_server_spec(text: str) -> dict[str, Any]:
+    """``--mcp-server``: ``NAME=COMMAND LINE``, ``NAME=URL`` or a JSON object (checked with
+    the definition, which names the field at fault)."""
+    import json
+    import shlex
+    if text.lstrip().startswith("{"):
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise InvalidInput("--mcp-server", f"not JSON: {exc}", "a JSON object",
+                               '{"name": "deploy", "url": "https://deploy.example.com/mcp", '
+                               '"header": "Authorization"}') from None
+        return doc if isinstance(doc, dict) else {"name": doc}
+    name, sep, where = text.partition("=")
+    if not sep or not where.strip():
+        raise InvalidInput("--mcp-server", f"not NAME=COMMAND or NAME=URL: {text!r}",
+                           "NAME=COMMAND, NAME=URL or a JSON object",
+                           "notes=npx -y @modelcontextprotocol/server-filesystem ~/notes")
+    where = where.strip()
+    if where.startswith(("http://", "https://")):
+        return {"name": name.strip(), "url": where}
+    try:
+        return {"name": name.strip(), "command": shlex.split(where)}
+    except ValueError as exc:
+        raise InvalidInput("--mcp-server", f"cannot read the command: {exc}",
+                           "NAME=COMMAND with balanced quotes", "git=uvx mcp-server-git") from None
+
+
 def _leave_agent(doc: dict[str, Any], args: argparse.Namespace, warnings: list[str],
                  what: str) -> None:
     """An agent turned into a command or a reminder: what only agents have goes, said."""
@@ -136,6 +164,12 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
                    help="a folder outside --workdir a script may change (repeatable)")
     p.add_argument("--allow-read", metavar="DIR", action="append",
                    help="a folder outside --workdir a script may read (repeatable)")
+    p.add_argument("--mcp-server", metavar="SPEC", action="append",
+                   help="an MCP server whose tools this agent may use (each call asks unless "
+                        "allowed): NAME=COMMAND, NAME=URL or a JSON object (repeatable)")
+    if editing:
+        p.add_argument("--no-mcp-servers", action="store_true", default=None,
+                       help="the agent uses only the servers of the mcp_servers setting")
     p.add_argument("--workdir", metavar="DIR")
     p.add_argument("--worktree", action="store_true", default=None,
                    help="agent runs with a fresh context: each run works in its own git "
@@ -300,7 +334,9 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         doc["title"] = phrase.title
     runner = doc.get("runner", {})
     if args.prompt is not None:
-        runner = {"kind": "agent", "prompt": args.prompt, "model": runner.get("model")}
+        runner = {"kind": "agent", "prompt": args.prompt, "model": runner.get("model"),
+                  **({"mcp_servers": runner["mcp_servers"]} if runner.get("kind") == "agent"
+                     and runner.get("mcp_servers") else {})}
     elif args.command is not None:
         runner = {"kind": "command", "command": args.command}
         if editing and doc.get("runner", {}).get("kind") == "agent":
@@ -322,6 +358,17 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
             raise InvalidInput("--model", "applies only to an agent automation (--prompt)",
                                "--model together with --prompt", "gpt-4o-mini")
         runner["model"] = args.model
+    if args.mcp_server or getattr(args, "no_mcp_servers", False):
+        if runner.get("kind") != "agent":
+            raise InvalidInput("--mcp-server", "applies only to an agent automation (--prompt)",
+                               "--mcp-server together with --prompt",
+                               "notes=npx -y @modelcontextprotocol/server-filesystem ~/notes")
+        kept = [] if getattr(args, "no_mcp_servers", False) else list(
+            runner.get("mcp_servers") or [])
+        for spec in args.mcp_server or ():
+            server = mcp_server_spec(spec)
+            kept = [s for s in kept if s.get("name") != server.get("name")] + [server]
+        runner["mcp_servers"] = kept
     if runner:
         doc["runner"] = runner
     elif not editing:

@@ -250,6 +250,14 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     sp.set_defaults(handler=H("mcp_commands", "config"))
     sp.add_argument("--client", required=True, choices=("claude-code", "codex", "goose",
                                                         "cursor"))
+    sp = msub.add_parser("secret", parents=[common], help="keep the header value an MCP "
+                         "server for agent runs needs (a token) in the system keyring; read "
+                         "from standard input or asked for")
+    sp.set_defaults(handler=H("mcp_commands", "secret"))
+    sp.add_argument("name", help="the server's name, as in mcp_servers or --mcp-server")
+    sp.add_argument("--value-stdin", action="store_true",
+                    help="read the value from standard input (one line)")
+    sp.add_argument("--remove", action="store_true", help="forget the value")
     p = cmd("history", H("observe", "history"), "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
     p = cmd("decide", H("observe", "decide"), "decide a parked run in one command (scripts); approve, deny and answer are the same")

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..agent.config import load_provider_config
 from ..agent.loop import SPECS, AgentLoop, close_worktree_of
+from ..agent.mcp_tools import ServerFault, ServerTools, server_tool_pattern
 from ..agent.provider import Provider, ProviderConfig, ProviderError, warm_up
 from ..agent.tools.base import ToolEnv, ToolError
 from ..agent.tools.registry import call_subject
@@ -22,6 +23,7 @@ from ..agent.worktree import WorktreeError, open_worktree
 from ..definition import AgentTask, Rule
 from ..records import Blocker, Decision
 from ..timeutil import format_duration
+from ..tool_servers import ToolServer, get_secret, merged
 from .contract import Outcome, RunContext
 
 NO_PROVIDER = ("no model provider is configured: set one with 'errands provider set "
@@ -65,7 +67,38 @@ class AgentRunner:
         task = ctx.definition.runner
         assert isinstance(task, AgentTask)
         provider = self._provider(config)
-        loop = AgentLoop(ctx, provider, task.model or config.model)
+        servers = self._servers(ctx, task)
+        if not servers:
+            return await self._run(ctx, AgentLoop(ctx, provider, task.model or config.model))
+        data_dir = ctx.data_dir
+        try:  # a stdio server starts in the run's folder (its own workspace: made now)
+            await asyncio.to_thread(Path(ctx.workdir).mkdir, parents=True, exist_ok=True)
+        except OSError:
+            pass
+
+        def header_value(server: ToolServer) -> str | None:
+            return get_secret(data_dir, server.name) if data_dir is not None else None
+
+        try:
+            async with ServerTools(servers, workdir=str(ctx.workdir),
+                                   header_value=header_value) as tools:
+                return await self._run(ctx, AgentLoop(ctx, provider,
+                                                      task.model or config.model, tools))
+        except ServerFault as exc:  # (one would not start)
+            return Outcome(state="failed", error_code=exc.code, error_message=exc.message)
+
+    @staticmethod
+    def _servers(ctx: RunContext, task: AgentTask) -> tuple[ToolServer, ...]:
+        """The setting's MCP servers and the automation's own."""
+        everywhere: tuple[ToolServer, ...] = ()
+        if ctx.services is not None:
+            try:
+                everywhere = ctx.services.current_settings().get("mcp_servers") or ()
+            except Exception:  # a bad stored value: settings say so; the run goes on without
+                everywhere = ()
+        return merged(everywhere, task.mcp_servers)
+
+    async def _run(self, ctx: RunContext, loop: AgentLoop) -> Outcome:
         worktree = None
         if ctx.definition.worktree and ctx.definition.workdir:
             try:
@@ -82,7 +115,7 @@ class AgentRunner:
             outcome = loop.outcome("failed", error_code="timeout", stop_reason="timeout",
                                    error_message=f"no result within "
                                    f"{format_duration(ctx.timeout)}")
-        except ProviderError as exc:
+        except (ProviderError, ServerFault) as exc:
             outcome = loop.outcome("failed", error_code=exc.code, error_message=exc.message)
         if worktree is not None and outcome.state != "awaiting_input":  # a parked run keeps it
             outcome = await close_worktree_of(worktree, outcome)
@@ -125,6 +158,10 @@ class AgentRunner:
         subject (its command, path or URL) unless the person gave a pattern. A path is
         saved as the run judged it, relative to ``workdir`` (an absolute spelling would make
         a rule no later call matches)."""
+        if (blocker.tool or "").startswith("mcp__"):
+            return Rule(tool="mcp", pattern=decision.rule or server_tool_pattern(blocker.tool
+                                                                                 or ""),
+                        action="allow")
         spec = SPECS.get(blocker.tool or "")
         if spec is None:
             return None

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal
 
 Effect = Literal["read", "write", "exec", "network", "notify", "ask", "control", "automate",
-                 "send"]
+                 "send", "mcp"]
 EFFECTS: tuple[str, ...] = ("read", "write", "exec", "network", "notify", "ask", "control",
-                            "automate", "send")
+                            "automate", "send", "mcp")
 MAX_RESULT_CHARS = 16_000  # what one tool result may put into the conversation
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -68,6 +68,13 @@ class ToolSpec:
     description: str
     parameters: dict[str, Any]        # JSON schema of the arguments object
     subject: str | None = None        # the argument permission patterns match (path, command, url)
+    fixed_subject: str | None = None  # or what every call is judged on (an MCP tool: server.tool)
+
+    @property
+    def grant(self) -> str:
+        """How ``permissions.tools`` and ``untrusted_ok`` name it: an MCP server's tool as
+        ``mcp:server.tool``, any other tool by its name."""
+        return f"mcp:{self.fixed_subject}" if self.effect == "mcp" else self.name
 
     def schema(self) -> dict[str, Any]:
         """The tool as the Chat Completions API wants it."""

@@ -48,6 +48,8 @@ def call_subject(spec: ToolSpec, arguments: Mapping[str, Any], env: ToolEnv) -> 
     also holds for a link to it or an absolute spelling. A path leading outside raises
     the tool's own :class:`~.base.ToolError`, before anyone is asked; no path is the
     workdir, ``.``. Other subjects as given. Touches the file system (resolving links), so not part of the pure decision."""
+    if spec.fixed_subject is not None:
+        return spec.fixed_subject
     if spec.subject == "path":
         path = arguments.get("path") or "."
         return files.locate(env.workdir, path).rel if isinstance(path, str) else None

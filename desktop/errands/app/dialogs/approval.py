@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel
                                QVBoxLayout, QWidget)
 
 from ...agent import permissions, shell
+from ...agent.mcp_tools import server_tool_pattern
 from ...definition import Rule
 from ...records import Automation, Decision, Parked
 from ...timeutil import utcnow
@@ -49,9 +50,21 @@ SUBJECT_NAMES = {"command": QT_TRANSLATE_NOOP("ApprovalDialog", "Command"), "pat
 
 
 def tool_specs() -> dict[str, Any]:
-    """Every tool an agent run may call, by name (the loop's own table)."""
+    """Every built-in tool an agent run may call, by name (the loop's own table)."""
     from ...agent.loop import SPECS
     return SPECS
+
+
+def spec_of(tool: str | None) -> Any:
+    """The spec a call of ``tool`` is judged by: a built-in tool's, or for an MCP server's
+    tool (``mcp__server__tool``) one judged on ``server.tool``; None for anything else."""
+    from ...agent.tools.base import ToolSpec
+    found = tool_specs().get(tool or "")
+    if found is None and tool and tool.startswith("mcp__") and "__" in tool[5:]:
+        server, _, name = tool[5:].partition("__")
+        found = ToolSpec(name=tool, effect="mcp", description="", parameters={},
+                         fixed_subject=f"{server}.{name}")
+    return found
 
 
 def workdir_of(automation: Automation | None, data_dir: Path | None) -> str | None:
@@ -71,7 +84,7 @@ def judged_subject(tool: str | None, arguments: dict[str, Any] | None,
     """The subject the engine judges this call on: a path as the workdir-relative file it
     leads to (links resolved) when the workdir is at hand, else as written; the command or
     URL as given."""
-    spec = tool_specs().get(tool or "")
+    spec = spec_of(tool)
     if spec is None:
         return None
     args = arguments or {}
@@ -97,7 +110,7 @@ def pattern_problem(tool: str | None, arguments: dict[str, Any] | None,
                     workdir: str | None, pattern: str) -> str | None:
     """Why ``pattern`` cannot be saved as an "always allow" rule for this call, or None.
     The rule must at least allow the call it is made from."""
-    spec = tool_specs().get(tool or "")
+    spec = spec_of(tool)
     if spec is None:
         return words.tr("This tool cannot be allowed by a rule.")
     if not pattern.strip():
@@ -123,7 +136,7 @@ def why_words(parked: Parked, automation: Automation | None, untrusted: bool = F
     b = parked.blocker
     if b.kind == "question":
         return words.tr("The agent asks you a question and waits for your answer.")
-    spec = tool_specs().get(b.tool or "")
+    spec = spec_of(b.tool)
     if spec is None:
         return words.tr("The agent wants to use a tool that needs your approval.")
     if untrusted and spec.name in permissions.ESCALATED_TOOLS:
@@ -507,7 +520,7 @@ class ApprovalDialog(QDialog):
     def _show_permission(self, parked: Parked, automation: Automation | None,
                          keep_inputs: bool) -> None:
         b = parked.blocker
-        spec = tool_specs().get(b.tool or "")
+        spec = spec_of(b.tool)
         args = dict(b.arguments or {})
         key = spec.subject if spec is not None else None
         subject = args.pop(key, None) if key else None
@@ -536,6 +549,9 @@ class ApprovalDialog(QDialog):
                 text = self.tr("Where: %1").replace("%1", place)
         elif spec is not None and spec.effect == "network":
             text = self.tr("Where: on the network, from this computer")
+        elif spec is not None and spec.effect == "mcp":
+            text = self.tr("Where: the MCP server “%1”, which may do anything its tool "
+                           "does").replace("%1", (spec.fixed_subject or "").split(".")[0])
         else:
             text = ""
         self.where.setText(text)
@@ -544,7 +560,9 @@ class ApprovalDialog(QDialog):
             self.note_edit.clear()
             self._show_rule(False)
             self._workdir = workdir
-            self.rule_edit.setText(exact_pattern(judged_subject(b.tool, b.arguments, workdir)))
+            self.rule_edit.setText(
+                server_tool_pattern(b.tool or "") if spec is not None and spec.effect == "mcp"
+                else exact_pattern(judged_subject(b.tool, b.arguments, workdir)))
         self.rule_tool.setText(b.tool or "")
         self.rule_intro.setText(self.tr("This rule will be added to “%1” (a new revision); "
                                         "narrow or widen the pattern:").replace(

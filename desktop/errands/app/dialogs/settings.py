@@ -2,7 +2,8 @@
 guardrail numbers, how much history each automation keeps, and the app's own choices
 (start at login, theme, language).
 
-The dialog is passive. It shows the values it is given and says what the person asked for
+A "Tool servers" tab lists the MCP servers every agent run may use
+(:mod:`.tool_servers_editor`). The dialog is passive. It shows the values it is given and says what the person asked for
 in signals; whoever owns it (:mod:`.settings_flow`) talks to the engine and the keyring and
 answers with :meth:`SettingsDialog.show_field_error`, :meth:`~SettingsDialog.set_key_stored`,
 :meth:`~SettingsDialog.show_test_result` and :meth:`~SettingsDialog.saved`.
@@ -46,13 +47,14 @@ from ...errors import InvalidInput
 from ...settings import normalize
 from .. import i18n
 from ..theme import CHOICES, parse_choice, state_colors
+from .tool_servers_editor import SERVERS_KEY, ToolServersEditor, canonical_servers
 
 # The engine settings this dialog edits, in the order they appear.
 PROVIDER_KEYS = ("provider_base_url", "provider_model", "provider_timeout")
 LIMIT_KEYS = ("concurrency", "min_interval", "grace", "parked_expiry", "unattended_expiry")
 HISTORY_KEYS = ("run_history_limit", "output_log_limit")
 RULES_KEY = "permission_rules"
-ENGINE_KEYS = (*PROVIDER_KEYS, RULES_KEY, *LIMIT_KEYS, *HISTORY_KEYS)
+ENGINE_KEYS = (*PROVIDER_KEYS, RULES_KEY, SERVERS_KEY, *LIMIT_KEYS, *HISTORY_KEYS)
 API_KEY = "api_key"        # the field name errors about the key use (never a setting)
 ACTIONS = ("allow", "ask", "deny")
 # (code, name): the first two translated where shown, the others in their own language
@@ -289,6 +291,7 @@ class SettingsDialog(QDialog):
     theme_chosen = Signal(str)                # "system", "light" or "dark"
     language_chosen = Signal(str)             # "" (system default) or a language code
     autostart_changed = Signal(bool)          # start at login: the owner decides how
+    server_secret_requested = Signal(str, str)  # an MCP server's name, its header's value
 
     def __init__(self, parent: QWidget | None = None, *, values: Mapping[str, str],
                  key_stored: bool, theme: str, autostart: bool = False,
@@ -315,6 +318,7 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(_scrolling(self._provider_page(key_stored)),
                          self.tr("Model provider"))
         self.tabs.addTab(self._rules_page(), self.tr("Permissions"))
+        self.tabs.addTab(self._servers_page(), self.tr("Tool servers"))
         self.tabs.addTab(_scrolling(self._limits_page()), self.tr("Limits"))
         self.tabs.addTab(_scrolling(self._history_page()), self.tr("History"))
 
@@ -481,6 +485,22 @@ class SettingsDialog(QDialog):
         self._tab_of[RULES_KEY] = self.tabs.count()
         return page
 
+    def _servers_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addWidget(_hint(self.tr(
+            "MCP servers whose tools every agent run may use, beside its own. Give a command "
+            "that starts one (npx -y @modelcontextprotocol/server-filesystem ~/notes) or the "
+            "URL of one that runs elsewhere. Each call of their tools asks you first unless "
+            "a permission rule for mcp allows it (pattern server.tool)."), page))
+        self.servers = ToolServersEditor(page)
+        _colour(self.servers.error, "error")
+        self.servers.set_servers(self._values.get(SERVERS_KEY, "[]"))
+        self.servers.secret_requested.connect(self.server_secret_requested)
+        layout.addWidget(self.servers, 1)
+        self._tab_of[SERVERS_KEY] = self.tabs.count()
+        return page
+
     def _limits_page(self) -> QWidget:
         page, form = self._form()
         self._field(form, "concurrency", self.tr("Runs at once:"),
@@ -527,6 +547,10 @@ class SettingsDialog(QDialog):
         rules = self.rules.text()
         if _canonical_rules(rules) != _canonical_rules(self._values.get(RULES_KEY, "[]")):
             out[RULES_KEY] = rules
+        servers = self.servers.text()
+        if canonical_servers(servers) != canonical_servers(self._values.get(SERVERS_KEY)
+                                                           or "[]"):
+            out[SERVERS_KEY] = servers
         return out
 
     def theme_choice(self) -> str:
@@ -558,6 +582,9 @@ class SettingsDialog(QDialog):
         if RULES_KEY in changes and self.rules.validate() is None:
             del changes[RULES_KEY]
             self.tabs.setCurrentIndex(self._tab_of[RULES_KEY])
+        if SERVERS_KEY in changes and self.servers.validate() is None:
+            del changes[SERVERS_KEY]
+            self.tabs.setCurrentIndex(self._tab_of[SERVERS_KEY])
         key = self.key_field.text()
         if not changes and not key:
             self.saved()
@@ -576,6 +603,8 @@ class SettingsDialog(QDialog):
                 self._values[key] = edit.text().strip()
         if self.rules.error.isHidden():
             self._values[RULES_KEY] = self.rules.text()
+        if self.servers.error.isHidden():
+            self._values[SERVERS_KEY] = self.servers.text()
         if self.has_errors():
             self._show_first_error()
         elif self.isVisible():  # (not when it was cancelled while saving)
@@ -583,11 +612,13 @@ class SettingsDialog(QDialog):
 
     def has_errors(self) -> bool:
         return (any(not e.isHidden() for e in self.errors.values())
-                or not self.rules.error.isHidden() or not self.general_error.isHidden())
+                or not self.rules.error.isHidden() or not self.servers.error.isHidden()
+                or not self.general_error.isHidden())
 
     def error_text(self, key: str) -> str:
         """The error shown beside a field (``permission_rules`` for the table), or ""."""
-        label = self.rules.error if key == RULES_KEY else self.errors.get(key)
+        label = (self.rules.error if key == RULES_KEY else self.servers.error
+                 if key == SERVERS_KEY else self.errors.get(key))
         return label.text() if label is not None and not label.isHidden() else ""
 
     def show_field_error(self, key: str, message: str) -> None:
@@ -596,6 +627,8 @@ class SettingsDialog(QDialog):
         base = key.split("[", 1)[0].split(".", 1)[0]
         if base == RULES_KEY:
             self.rules.show_error(key, message)
+        elif base == SERVERS_KEY:
+            self.servers.show_error(key, message)
         elif base in self.errors:
             label = self.errors[base]
             label.setText(_without_field(message) if message.startswith(key + ":")
@@ -680,3 +713,5 @@ class SettingsDialog(QDialog):
                 return
         if not self.rules.error.isHidden():
             self.tabs.setCurrentIndex(self._tab_of[RULES_KEY])
+        elif not self.servers.error.isHidden():
+            self.tabs.setCurrentIndex(self._tab_of[SERVERS_KEY])

@@ -95,6 +95,8 @@ class SettingsFlow(QObject):
         dialog.key_save_requested.connect(self._key_save)
         dialog.key_remove_requested.connect(self._key_remove)
         dialog.test_requested.connect(self._test)
+        dialog.server_secret_requested.connect(
+            lambda name, value: self._spawn(self.store_server_secret(name, value)))
         dialog.finished.connect(lambda _result: self._spawn(self._closing()))
 
     # ------------------------------------------------------------------- saving
@@ -149,6 +151,24 @@ class SettingsFlow(QObject):
             return False
         self.dialog.set_key_stored(False)
         return removed
+
+    async def store_server_secret(self, name: str, value: str) -> bool:
+        """An MCP server's header value into the keyring (never into a setting)."""
+        import keyring.errors
+
+        from ...tool_servers import set_secret
+        try:
+            await asyncio.to_thread(set_secret, self.data_dir, name, value)
+        except InvalidInput as exc:
+            self.dialog.servers.show_error("mcp_servers", _words(exc))
+            return False
+        except keyring.errors.KeyringError as exc:
+            self.dialog.servers.show_error("mcp_servers", self.tr(
+                "The system keyring could not keep it: {0}").format(str(exc)))
+            return False
+        self.dialog.servers.show_status(self.tr("The header value of “{0}” is kept in the "
+                                                "system keyring.").format(name))
+        return True
 
     # --------------------------------------------------------------------- test
 
