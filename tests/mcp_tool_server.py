@@ -1,5 +1,6 @@
 """A small real MCP server over stdio, started by agent-run tests as an automation's tool
-server: ``python mcp_tool_server.py [--broken-list | --die-on-start]``.
+server: ``python mcp_tool_server.py [--die-on-start]``, or over streamable HTTP on loopback with
+``--http PORT TOKEN`` (every request must carry ``Authorization: Bearer TOKEN``).
 
 Tools: ``add`` (two whole numbers), ``remember`` (writes a line to the file named by
 ``MCP_TEST_LOG``: a change, so a dry run must not call it), ``peek`` (read-only), ``fail``
@@ -54,5 +55,27 @@ def crash() -> str:
     os._exit(7)
 
 
+def serve_http(port: int, token: str) -> None:
+    import uvicorn
+    from starlette.responses import PlainTextResponse
+
+    inner = app.streamable_http_app()
+
+    async def guarded(scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            if headers.get(b"authorization") != f"Bearer {token}".encode():
+                await PlainTextResponse("no", status_code=401)(scope, receive, send)
+                return
+        await inner(scope, receive, send)
+
+    print("listening", flush=True)
+    uvicorn.run(guarded, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+
+
 if __name__ == "__main__":
-    anyio.run(app.run_stdio_async)
+    if "--http" in sys.argv:
+        at = sys.argv.index("--http")
+        serve_http(int(sys.argv[at + 1]), sys.argv[at + 2])
+    else:
+        anyio.run(app.run_stdio_async)

@@ -276,3 +276,49 @@ def test_from_the_command_line_a_server_is_added_its_call_approved_across_a_rest
         if serve.proc is not None and serve.proc.poll() is None:
             serve.kill9()
         model.close()
+
+
+async def test_a_server_over_streamable_http_gets_its_header_from_the_keyring(
+        h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
+    import socket
+    import subprocess
+
+    from errands.tool_servers import set_secret
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**__import__("os").environ, "MCP_TEST_LOG": str(tmp_path / "log.txt")}
+    proc = subprocess.Popen([sys.executable, SERVER, "--http", str(port), "s3cret-token"],
+                            env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "listening"
+        await _until_port(port)
+        remote = {"name": "remote", "url": f"http://127.0.0.1:{port}/mcp",
+                  "header": "Authorization"}
+        a = await h.agent("remote", runner={"mcp_servers": [remote]},
+                          permissions={"mode": "allow_all"})
+        run = await h.run(a)  # no value kept yet: the server refuses, the run says so
+        assert run.state == "failed" and run.error_code == "mcp_server"
+        assert "MCP server 'remote'" in (run.error_message or "")
+        set_secret(h.tmp_path, "remote", "Bearer s3cret-token")
+        server.play(call("mcp__remote__add", {"a": 5, "b": 6}), say("11"))
+        run = await h.run(a)
+        assert run.state == "succeeded" and last_tool_result(server) == "5 + 6 = 11"
+        stored = json.dumps(h.store.get(a).definition.to_dict())
+        assert "s3cret" not in stored
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+
+
+async def _until_port(port: int) -> None:
+    import asyncio
+    for _ in range(200):
+        try:
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        return
+    raise AssertionError("the HTTP MCP server did not listen")
