@@ -964,6 +964,16 @@ class Store:
                                title=row.title, created_at=row.created_at,
                                updated_at=row.updated_at)
 
+    def sessions_of(self, automation_id: str, kind: str) -> list[SessionInfo]:
+        """An automation's sessions of one kind (its discussions), newest first."""
+        with self.db.read() as s:
+            rows = s.scalars(select(SessionRow).where(
+                SessionRow.automation_id == automation_id, SessionRow.kind == kind)
+                .order_by(SessionRow.updated_at.desc()).limit(500))
+            return [SessionInfo(id=row.id, automation_id=row.automation_id, kind=row.kind,
+                                title=row.title, created_at=row.created_at,
+                                updated_at=row.updated_at) for row in rows]
+
     def messages(self, session_id: str, *, after: int = 0, limit: int = 10_000) -> list[Message]:
         with self.db.read() as s:
             q = (select(MessageRow).where(MessageRow.session_id == session_id,

@@ -99,7 +99,7 @@ class AgentLoop:
                            judge_url=self._judge_url,
                            command_network=ctx.definition.permissions.allow_network(
                                self._global_rules()),
-                           secrets=(key,) if key else (), mail=ctx.mail)
+                           secrets=(key,) if key else (), mail=ctx.mail, mounts=ctx.mounts)
         self.deadline = time.monotonic() + ctx.timeout.total_seconds()
 
     # ------------------------------------------------------------------ the transcript

@@ -214,6 +214,30 @@ class Api:
             return await self.engine.commands.wait_run(run.id) if wait else run
         return await self._command(go())
 
+    # ------------------------------------------------------------------ discussions
+
+    async def discuss(self, automation_id: str, run_index: int, text: str, *,
+                      request_id: str | None = None) -> Stamped[dict[str, Any]]:
+        """A discussion forked from run ``run_index`` and its first turn's end."""
+        return await self._command(self.engine.discussions.start(
+            automation_id, run_index, text, request_id=request_id))
+
+    async def discussion_say(self, session_id: str, text: str) -> Stamped[dict[str, Any]]:
+        return await self._command(self.engine.discussions.say(session_id, text))
+
+    async def discussion_decide(self, session_id: str, decision: Decision
+                                ) -> Stamped[dict[str, Any]]:
+        return await self._command(self.engine.discussions.decide(session_id, decision))
+
+    async def discussion(self, session_id: str) -> Stamped[dict[str, Any]]:
+        return Stamped(self.stamp(), await self._on_engine(
+            self.engine.discussions.get(session_id)))
+
+    async def discussions(self, automation_id: str, run_index: int | None = None
+                          ) -> Stamped[list[dict[str, Any]]]:
+        return Stamped(self.stamp(), await self._on_engine(
+            self.engine.discussions.of_automation(automation_id, run_index)))
+
     async def stop(self, automation_id: str, *, actor: str = "user") -> Stamped[Run]:
         return await self._command(self.engine.commands.stop_current(automation_id, actor=actor))
 

@@ -33,6 +33,7 @@ from ..store import Store
 from .base import MAX_SLEEP, Slot
 from .clock import Clock, RealClock
 from .commands import Commands
+from .discussions import Discussions
 from .scripts import ScriptCommands
 from .folders import Folders, resolve_folders
 from .network import NetworkProbe
@@ -80,6 +81,7 @@ class Engine:
         self.live = Live()   # what running runs print, as they print it
         self.commands = Commands(self)
         self.scripts = ScriptCommands(self)
+        self.discussions = Discussions(self)
         self.services = Services(self)
         self.folders = Folders(self)
         self.retention = Retention(self)
@@ -159,7 +161,8 @@ class Engine:
         self.stopping = True
         self.runs.retry_closes_now()
         await self.sources.stop()
-        await self.runs.stop(self.settings.get("shutdown_grace").total_seconds())
+        grace = self.settings.get("shutdown_grace").total_seconds()
+        await asyncio.gather(self.runs.stop(grace), self.discussions.stop(grace))
         await self.retention.stop()
         for runner in self.runners.values():  # connection pools (the agent's HTTP client)
             close = getattr(runner, "aclose", None)

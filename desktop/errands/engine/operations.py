@@ -72,7 +72,7 @@ SETTING_KEY = Shape("a setting name (a string of 1 to 64 characters)", "concurre
 SETTING_VALUE = Shape("a string of 1 to 20000 characters, or null to unset", "4", _text(20_000))
 RUN_ID = Shape("a run id: a string of 1 to 64 characters",
                "9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f", _text(64))
-SESSION_ID = Shape("a session id: a string of 1 to 64 characters (r-… or a-…)",
+SESSION_ID = Shape("a session id: a string of 1 to 64 characters (r-…, a-… or d-…)",
                    "r-9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f", _text(64))
 DECISION = Shape("one of " + ", ".join(DECISION_KINDS), "approve_once",
                  lambda v: v in DECISION_KINDS)
@@ -80,6 +80,7 @@ RUN_IDS = Shape("a list of 1 to 1000 run ids (strings of 1 to 64 characters)",
                 '["9b1f0c2e-7d3a-4e5b-8c6d-0a1b2c3d4e5f"]',
                 lambda v: isinstance(v, list) and 0 < len(v) <= 1000
                 and all(_text(64)(i) for i in v))
+RUN_INDEX = Shape("a run's number (a whole number from 1)", "3", _whole)
 ANSWER = Shape("text of 1 to 10000 characters, or null", "yes", _text(10_000))
 RULE = Shape("a rule pattern of 1 to 500 characters, or null", "git status*", _text(500))
 REVISION = Shape("a revision number (a whole number from 1), or null", "3", _whole)
@@ -183,6 +184,32 @@ async def _reply(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.reply(a["session"], a["text"], request_id=a["request_id"],
                              wait=a["wait"], actor=a["actor"])
     return _stamped(answer, answer.value.to_dict(with_output=a["wait"]))
+
+
+async def _discuss(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.discuss(a["id"], a["run"], a["text"], request_id=a["request_id"])
+    return _stamped(answer, answer.value)
+
+
+async def _discussion_say(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.discussion_say(a["session"], a["text"])
+    return _stamped(answer, answer.value)
+
+
+async def _discussion_decide(api: Api, a: dict[str, Any]) -> Any:
+    decision = Decision(kind=a["decision"], text=a["text"])
+    answer = await api.discussion_decide(a["session"], decision)
+    return _stamped(answer, answer.value)
+
+
+async def _discussion(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.discussion(a["session"])
+    return _stamped(answer, answer.value)
+
+
+async def _discussions(api: Api, a: dict[str, Any]) -> Any:
+    answer = await api.discussions(a["id"], a["run"])
+    return _stamped(answer, {"discussions": answer.value})
 
 
 async def _try_script(api: Api, a: dict[str, Any]) -> Any:
@@ -373,6 +400,18 @@ OPERATIONS: dict[str, Operation] = {
     "reply": Operation(_reply, {"session": Arg(SESSION_ID, required=True),
                                 "text": Arg(ANSWER, required=True), "request_id": Arg(REQUEST_ID),
                                 "wait": Arg(FLAG, default=False), "actor": _ACTOR}),
+    "discuss": Operation(_discuss, {"id": Arg(AUTOMATION_ID, required=True),
+                                    "run": Arg(RUN_INDEX, required=True),
+                                    "text": Arg(ANSWER, required=True),
+                                    "request_id": Arg(REQUEST_ID)}),
+    "discussion_say": Operation(_discussion_say, {"session": Arg(SESSION_ID, required=True),
+                                                  "text": Arg(ANSWER, required=True)}),
+    "discussion_decide": Operation(_discussion_decide, {
+        "session": Arg(SESSION_ID, required=True), "decision": Arg(DECISION, required=True),
+        "text": Arg(ANSWER)}),
+    "discussion": Operation(_discussion, {"session": Arg(SESSION_ID, required=True)}),
+    "discussions": Operation(_discussions, {"id": Arg(AUTOMATION_ID, required=True),
+                                            "run": Arg(RUN_INDEX)}),
     "attention_read": Operation(_attention_read, {"item": Arg(ITEM)}),
     "set_setting": Operation(_set_setting, {"key": Arg(SETTING_KEY, required=True),
                                             "value": Arg(SETTING_VALUE)}),

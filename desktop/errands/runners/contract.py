@@ -78,6 +78,7 @@ class RunContext:
     data_dir: Path | None = None
     on_output: "OutputObserver | None" = None   # output as it is printed (secrets taken out)
     trigger: dict[str, Any] | None = None   # what fired it: id, kind, cause (Run.fired_by)
+    mounts: tuple[Path, ...] = ()   # folders its tools may read, never change (a discussion)
     event: Any = None                       # the event's payload: untrusted input
     mail: Any = None                        # the mail tools' account (agent/tools/mail.py)
 

@@ -47,6 +47,9 @@ class ToolEnv:
     command_network: bool = False    # whether run_command's children may use the network
     secrets: tuple[str, ...] = ()    # values never shown to the model or stored (the API key)
     mail: Any = None                 # the mail account the mail tools use (``tools/mail.py``)
+    # folders read tools may reach by their absolute path, never change (a discussion's
+    # view of its automation's folder)
+    mounts: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)

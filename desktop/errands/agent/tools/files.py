@@ -115,6 +115,34 @@ def locate(workdir: Path, path: str) -> Location:
     return Location(root, target, rel.replace(os.sep, "/") if os.sep != "/" else rel)
 
 
+def mounted(mounts: Sequence[Path], path: str) -> tuple[Path, str] | None:
+    """(the mount, the path inside it) when ``path`` is absolute and inside one of the
+    read-only ``mounts``; None otherwise (a path of the workdir)."""
+    if not mounts or not os.path.isabs(path) or ANY_TEXT.search(path):
+        return None
+    normal = os.path.normpath(path)
+    for mount in mounts:
+        root = os.path.realpath(mount)
+        for base in dict.fromkeys((os.path.normpath(str(mount)), root)):
+            if _within(base, normal):
+                return Path(root), os.path.relpath(normal, base)
+    return None
+
+
+def _reading(env: ToolEnv, path: str) -> tuple[Path, str]:
+    """Where a read looks: a read-only mount for a path inside one, else the workdir."""
+    found = mounted(env.mounts, path)
+    return found if found is not None else (env.workdir, path)
+
+
+def refuse_mounted(env: ToolEnv, path: str) -> None:
+    found = mounted(env.mounts, path)
+    if found is not None:
+        raise ToolError(f"{path!r} is in {found[0]}, the automation's folder, which is "
+                        "mounted read-only here: it can be read, never changed; write in "
+                        f"your own workspace {env.workdir} instead")
+
+
 def _open_dir(root: str, parts: Sequence[str], create: bool) -> int:
     """A descriptor of ``root/parts…``, reached one component at a time without following
     links (``locate`` resolved them all, so a link met here appeared since)."""
@@ -323,7 +351,8 @@ async def read_file(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
         raise ToolError("read_file: offset counts lines from 1")
     if limit is not None and limit < 1:
         raise ToolError("read_file: limit must be at least 1")
-    return await asyncio.to_thread(_read_file, env.workdir, _path(args, "path"), offset, limit)
+    return await asyncio.to_thread(_read_file, *_reading(env, _path(args, "path")), offset,
+                                   limit)
 
 
 def _path(args: dict[str, Any], key: str) -> str:
@@ -467,7 +496,7 @@ async def list_files(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
     if pattern is not None and len(pattern) > MAX_PATTERN_CHARS:
         raise ToolError(f"list_files: the pattern is longer than {MAX_PATTERN_CHARS} "
                         "characters")
-    return await _cancellable(_list_files, env.workdir, args.get("path") or ".", pattern)
+    return await _cancellable(_list_files, *_reading(env, args.get("path") or "."), pattern)
 
 
 async def _cancellable(fn: Callable[..., ToolResult], *args: Any) -> ToolResult:
@@ -587,7 +616,7 @@ async def search_files(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
     if len(pattern) > MAX_PATTERN_CHARS:
         raise ToolError(f"search_files: the pattern is longer than {MAX_PATTERN_CHARS} "
                         "characters")
-    return await _cancellable(_search, env.workdir, args.get("path") or ".", pattern)
+    return await _cancellable(_search, *_reading(env, args.get("path") or "."), pattern)
 
 
 # --------------------------------------------------------------------------- writing
@@ -697,6 +726,7 @@ WRITE_FILE = ToolSpec(
 
 async def write_file(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
     data = _encoded(args["content"], "content")
+    refuse_mounted(env, _path(args, "path"))
     return await asyncio.to_thread(_write_file, env.workdir, _path(args, "path"), data,
                                    env.dry_run)
 
@@ -767,6 +797,7 @@ async def edit_file(env: ToolEnv, args: dict[str, Any]) -> ToolResult:
         raise ToolError("edit_file: old is empty; to write a whole file use write_file")
     if old == new:
         raise ToolError("edit_file: old and new are the same; nothing would change")
+    refuse_mounted(env, _path(args, "path"))
     return await asyncio.to_thread(_edit_file, env.workdir, _path(args, "path"), old, new,
                                    env.dry_run)
 

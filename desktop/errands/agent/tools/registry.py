@@ -52,6 +52,13 @@ def call_subject(spec: ToolSpec, arguments: Mapping[str, Any], env: ToolEnv) -> 
         return spec.fixed_subject
     if spec.subject == "path":
         path = arguments.get("path") or "."
-        return files.locate(env.workdir, path).rel if isinstance(path, str) else None
+        if not isinstance(path, str):
+            return None
+        found = files.mounted(env.mounts, path)
+        if found is not None:  # a read-only mount's file: judged by its absolute path
+            if spec.effect != "read":  # refused before anyone is asked
+                files.refuse_mounted(env, path)
+            return files.locate(*found).target
+        return files.locate(env.workdir, path).rel
     value = arguments.get(spec.subject) if spec.subject else None
     return value if isinstance(value, str) else None
