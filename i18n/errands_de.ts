@@ -2614,6 +2614,13 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
                 <numerusform>%n Werkzeugaufrufe</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>%n turn(s)</source>
+            <translation>
+                <numerusform>%n Runde</numerusform>
+                <numerusform>%n Runden</numerusform>
+            </translation>
+        </message>
         <message>
             <source>(cut here)</source>
             <translation>(hier abgeschnitten)</translation>
@@ -2643,12 +2650,20 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>1 Werkzeugaufruf</translation>
         </message>
         <message>
+            <source>About run #%1</source>
+            <translation>Über Lauf #%1</translation>
+        </message>
+        <message>
             <source>Agent</source>
             <translation>Agent</translation>
         </message>
         <message>
             <source>Agent — answer</source>
             <translation>Agent – Antwort</translation>
+        </message>
+        <message>
+            <source>Answer the agent's question… (Ctrl+Return sends)</source>
+            <translation>Beantworten Sie die Frage des Agenten… (Strg+Eingabe sendet)</translation>
         </message>
         <message>
             <source>Answer what the run waits for first; then you can follow up here.</source>
@@ -2659,12 +2674,36 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Angewendet?</translation>
         </message>
         <message>
+            <source>Approve</source>
+            <translation>Erlauben</translation>
+        </message>
+        <message>
+            <source>Approve or deny the call above first.</source>
+            <translation>Erlauben oder verweigern Sie zuerst den Aufruf oben.</translation>
+        </message>
+        <message>
+            <source>Approve the call the discussion waits for</source>
+            <translation>Den Aufruf erlauben, auf den die Diskussion wartet</translation>
+        </message>
+        <message>
             <source>Arguments</source>
             <translation>Argumente</translation>
         </message>
         <message>
             <source>Arguments of the waiting call</source>
             <translation>Argumente des wartenden Aufrufs</translation>
+        </message>
+        <message>
+            <source>Ask a follow-up… (Ctrl+Return sends)</source>
+            <translation>Eine weitere Frage stellen… (Strg+Eingabe sendet)</translation>
+        </message>
+        <message>
+            <source>Ask the agent about run #%1… (Ctrl+Return sends)</source>
+            <translation>Fragen Sie den Agenten zu Lauf #%1… (Strg+Eingabe sendet)</translation>
+        </message>
+        <message>
+            <source>Ask the agent about this run in a separate conversation: nothing of it goes into the automation's history</source>
+            <translation>Den Agenten in einem eigenen Gespräch zu diesem Lauf befragen: nichts davon geht in den Verlauf der Automation ein</translation>
         </message>
         <message>
             <source>Choices: %1</source>
@@ -2681,6 +2720,38 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Conversation</source>
             <translation>Gespräch</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>Verweigern</translation>
+        </message>
+        <message>
+            <source>Deny the call the discussion waits for</source>
+            <translation>Den Aufruf verweigern, auf den die Diskussion wartet</translation>
+        </message>
+        <message>
+            <source>Discuss this run with its agent</source>
+            <translation>Diesen Lauf mit seinem Agenten besprechen</translation>
+        </message>
+        <message>
+            <source>Discuss this run…</source>
+            <translation>Diesen Lauf besprechen…</translation>
+        </message>
+        <message>
+            <source>Discussion</source>
+            <translation>Diskussion</translation>
+        </message>
+        <message>
+            <source>Discussion — the agent is answering…</source>
+            <translation>Diskussion – der Agent antwortet…</translation>
+        </message>
+        <message>
+            <source>Discussions of this run</source>
+            <translation>Diskussionen dieses Laufs</translation>
+        </message>
+        <message>
+            <source>Discussions of this run: %1</source>
+            <translation>Diskussionen dieses Laufs: %1</translation>
         </message>
         <message>
             <source>Dry run</source>
@@ -2803,6 +2874,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Die vorgeschlagenen Aktionen</translation>
         </message>
         <message>
+            <source>The agent is answering…</source>
+            <translation>Der Agent antwortet…</translation>
+        </message>
+        <message>
             <source>The agent wants to %1 (%2).</source>
             <translation>Der Agent möchte %1 (%2).</translation>
         </message>
@@ -2855,8 +2930,16 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>eine frühere Runde</translation>
         </message>
         <message>
+            <source>apart from the automation's history; its folder is read-only here</source>
+            <translation>getrennt vom Verlauf der Automation; ihr Ordner ist hier schreibgeschützt</translation>
+        </message>
+        <message>
             <source>attempt %1</source>
             <translation>Versuch %1</translation>
+        </message>
+        <message>
+            <source>discussion</source>
+            <translation>Diskussion</translation>
         </message>
         <message>
             <source>memory peak %1 KB</source>
@@ -2865,6 +2948,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>no result</source>
             <translation>kein Ergebnis</translation>
+        </message>
+        <message>
+            <source>run #%1 of the automation</source>
+            <translation>Lauf #%1 der Automation</translation>
         </message>
         <message>
             <source>running…</source>
@@ -2889,6 +2976,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>waiting for your permission</source>
             <translation>wartet auf Ihre Erlaubnis</translation>
+        </message>
+        <message>
+            <source>waits for you</source>
+            <translation>wartet auf Sie</translation>
         </message>
     </context>
     <context>
@@ -3603,6 +3694,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Describe it in a sentence…</source>
             <translation>In einem Satz beschreiben…</translation>
+        </message>
+        <message>
+            <source>Discussion of run %1</source>
+            <translation>Diskussion über Lauf %1</translation>
         </message>
         <message>
             <source>Dry run</source>

@@ -120,6 +120,13 @@
                 <numerusform>%n tool calls</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>%n turn(s)</source>
+            <translation>
+                <numerusform>%n turn</numerusform>
+                <numerusform>%n turns</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>Tray</name>

@@ -2599,6 +2599,12 @@ It is read again when it changes, or when you select it again.</source>
                 <numerusform>%n 次工具调用</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>%n turn(s)</source>
+            <translation>
+                <numerusform>%n 轮</numerusform>
+            </translation>
+        </message>
         <message>
             <source>(cut here)</source>
             <translation>（在此截断）</translation>
@@ -2628,12 +2634,20 @@ It is read again when it changes, or when you select it again.</source>
             <translation>1 次工具调用</translation>
         </message>
         <message>
+            <source>About run #%1</source>
+            <translation>关于运行 #%1</translation>
+        </message>
+        <message>
             <source>Agent</source>
             <translation>智能体</translation>
         </message>
         <message>
             <source>Agent — answer</source>
             <translation>智能体——回答</translation>
+        </message>
+        <message>
+            <source>Answer the agent's question… (Ctrl+Return sends)</source>
+            <translation>回答智能体的问题…（Ctrl+Return 发送）</translation>
         </message>
         <message>
             <source>Answer what the run waits for first; then you can follow up here.</source>
@@ -2644,12 +2658,36 @@ It is read again when it changes, or when you select it again.</source>
             <translation>已执行？</translation>
         </message>
         <message>
+            <source>Approve</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Approve or deny the call above first.</source>
+            <translation>请先批准或拒绝上面的调用。</translation>
+        </message>
+        <message>
+            <source>Approve the call the discussion waits for</source>
+            <translation>批准讨论正在等待的调用</translation>
+        </message>
+        <message>
             <source>Arguments</source>
             <translation>参数</translation>
         </message>
         <message>
             <source>Arguments of the waiting call</source>
             <translation>等待中调用的参数</translation>
+        </message>
+        <message>
+            <source>Ask a follow-up… (Ctrl+Return sends)</source>
+            <translation>继续提问…（Ctrl+Return 发送）</translation>
+        </message>
+        <message>
+            <source>Ask the agent about run #%1… (Ctrl+Return sends)</source>
+            <translation>向智能体询问运行 #%1…（Ctrl+Return 发送）</translation>
+        </message>
+        <message>
+            <source>Ask the agent about this run in a separate conversation: nothing of it goes into the automation's history</source>
+            <translation>在单独的对话中向智能体询问此次运行：其中内容不会进入自动化的历史</translation>
         </message>
         <message>
             <source>Choices: %1</source>
@@ -2666,6 +2704,38 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Conversation</source>
             <translation>对话</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <source>Deny the call the discussion waits for</source>
+            <translation>拒绝讨论正在等待的调用</translation>
+        </message>
+        <message>
+            <source>Discuss this run with its agent</source>
+            <translation>与其智能体讨论此次运行</translation>
+        </message>
+        <message>
+            <source>Discuss this run…</source>
+            <translation>讨论此次运行…</translation>
+        </message>
+        <message>
+            <source>Discussion</source>
+            <translation>讨论</translation>
+        </message>
+        <message>
+            <source>Discussion — the agent is answering…</source>
+            <translation>讨论 — 智能体正在回答…</translation>
+        </message>
+        <message>
+            <source>Discussions of this run</source>
+            <translation>此次运行的讨论</translation>
+        </message>
+        <message>
+            <source>Discussions of this run: %1</source>
+            <translation>此次运行的讨论：%1</translation>
         </message>
         <message>
             <source>Dry run</source>
@@ -2788,6 +2858,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>它提出的操作</translation>
         </message>
         <message>
+            <source>The agent is answering…</source>
+            <translation>智能体正在回答…</translation>
+        </message>
+        <message>
             <source>The agent wants to %1 (%2).</source>
             <translation>智能体想要%1（%2）。</translation>
         </message>
@@ -2840,8 +2914,16 @@ It is read again when it changes, or when you select it again.</source>
             <translation>较早的一轮</translation>
         </message>
         <message>
+            <source>apart from the automation's history; its folder is read-only here</source>
+            <translation>独立于自动化的历史；其文件夹在此为只读</translation>
+        </message>
+        <message>
             <source>attempt %1</source>
             <translation>第 %1 次尝试</translation>
+        </message>
+        <message>
+            <source>discussion</source>
+            <translation>讨论</translation>
         </message>
         <message>
             <source>memory peak %1 KB</source>
@@ -2850,6 +2932,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>no result</source>
             <translation>没有结果</translation>
+        </message>
+        <message>
+            <source>run #%1 of the automation</source>
+            <translation>自动化的运行 #%1</translation>
         </message>
         <message>
             <source>running…</source>
@@ -2874,6 +2960,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>waiting for your permission</source>
             <translation>等待您的许可</translation>
+        </message>
+        <message>
+            <source>waits for you</source>
+            <translation>等待你处理</translation>
         </message>
     </context>
     <context>
@@ -3584,6 +3674,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Describe it in a sentence…</source>
             <translation>用一句话描述…</translation>
+        </message>
+        <message>
+            <source>Discussion of run %1</source>
+            <translation>关于运行 %1 的讨论</translation>
         </message>
         <message>
             <source>Dry run</source>

@@ -92,11 +92,13 @@ async def _build(tmp_path: Path) -> Docs:
                     say(ANSWER, prompt_tokens=120, completion_tokens=40))
         await _run(api, docs, "agent", tool_user)
 
-        # a follow-up turn in that run's session: a second run, in the same conversation
+        # a follow-up in that run's session: a discussion of the run, not a second run
+        from errands.app.detail.session import discussion_page
         first = docs.runs["agent"]
         server.play(say("Done: *nothing else* to do.", prompt_tokens=200, completion_tokens=7))
-        follow = (await api.reply(first["session_id"], "Anything else?", wait=True)).value
-        docs.runs["follow_up"] = (await api.run(follow.id)).value
+        follow = (await api.reply(first["session_id"], "Anything else?")).value
+        docs.runs["follow_up"] = discussion_page(
+            (await api.discussion(follow["session_id"])).value)
 
         # an agent whose command needs approval: parked on a permission, then approved
         asker = await add(agent_doc("Builder", "Build the site.", work))

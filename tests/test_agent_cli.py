@@ -172,12 +172,14 @@ def test_deny_answer_and_a_reply_in_the_session(serve: Serve, model: ScriptedSer
     wait_for(lambda: run_state(serve, run["id"]) == "succeeded")
     session = serve.cli("runs", a)["runs"][0]["session_id"]
     model.play(say("Merged dev into main."))
-    follow = serve.cli("session", "reply", session, "Now merge it.", "--wait")
-    assert follow["state"] == "succeeded" and follow["result"] == "Merged dev into main."
+    before = serve.cli("session", "show", session)["messages"]
+    follow = serve.cli("session", "reply", session, "Now merge it.")  # a discussion of run 1
+    assert follow["answer"] == "Merged dev into main." and follow["run_index"] == 1
     sent = model.requests[-1]["messages"]
-    assert sent[-1] == {"role": "user", "content": "Now merge it."}
+    assert sent[-1]["role"] == "user" and sent[-1]["content"].endswith("Now merge it.")
     assert any(m.get("content") == "On dev." for m in sent)  # the turn before it, replayed
-    shown = serve.cli("session", "show", session)
+    assert serve.cli("session", "show", session)["messages"] == before  # its history kept
+    shown = serve.cli("session", "show", follow["session_id"])
     assert [m["content"].get("turn") for m in shown["messages"]][-2:] == ["reply", "final"]
     model.play(call("write_file", {"path": "x", "content": "x"}), say("Fine, not writing."))
     second = serve.cli("run-now", a)

@@ -544,21 +544,26 @@ async def test_a_damaged_transcript_row_costs_only_itself(h: AgentHarness,
 
 async def test_what_an_attended_turn_creates_starts_active(h: AgentHarness,
                                                           server: ScriptedServer) -> None:
+    """A reply is a discussion (the person is there): what it creates, once they approve
+    the call, starts active; the automation gets no second run."""
     a = await h.agent("helper", permissions={"mode": "allow_listed", "tools": ["automate"]})
     server.play(say("Hello."))
     first = await h.run(a)
     server.play(call("automate", {"action": "create", "title": "Water the plants",
                                   "runner": {"kind": "command", "command": "true"},
-                                  "schedule": "every:1h"}), say("Scheduled."))
-    run = await h.engine.commands.reply(first.session_id, "Remind me hourly.")  # type: ignore[arg-type]
-    run = await h.engine.commands.wait_run(run.id)
-    assert run.state == "succeeded" and run.session_id == first.session_id
+                                  "schedule": "every:1h"}))
+    d = await h.engine.commands.reply(first.session_id, "Remind me hourly.")  # type: ignore[arg-type]
+    assert d["waiting"]["tool"] == "automate"  # a discussion has no grant: it asks
+    server.play(say("Scheduled."))
+    d = await h.engine.discussions.decide(d["session_id"], Decision(kind="approve_once"))
+    assert d["answer"] == "Scheduled."
     created = h.store.get(json.loads(last_tool_result(server))["id"])
     assert created.status == "active"
     sent = server.requests[-2]["messages"]
     assert "may be watching" in sent[0]["content"]  # the system prompt knows
-    assert sent[-1] == {"role": "user", "content": "Remind me hourly."}
+    assert sent[-1]["content"].endswith("Remind me hourly.")
     assert {"role": "assistant", "content": "Hello."} in sent  # the turn before, replayed
+    assert [r.index for r in h.runs(a)] == [1]
 
 
 async def test_each_transcript_message_is_announced_without_hiding_the_run_state(

@@ -137,3 +137,60 @@ async def test_what_cannot_be_discussed_is_refused_with_the_field(
     assert bad.value.field == "id"
     with pytest.raises(InvalidInput):
         await h.engine.discussions.say("r-not-a-discussion", "?")
+
+
+def test_from_the_command_line_a_discussion_is_started_decided_listed_and_replies_fork_one(
+        tmp_path: Path) -> None:
+    from test_serve import Serve, wait_for
+    model = ScriptedServer().start()
+    work = tmp_path / "work"
+    work.mkdir()
+    serve = Serve(tmp_path / "data", ERRANDS_PROVIDER_BASE_URL=model.base_url,
+                  ERRANDS_PROVIDER_MODEL="scripted-model")
+    try:
+        serve.start()
+        a = serve.cli("add", "--title", "Site", "--prompt", "Build it.", "--schedule",
+                      "manual", "--workdir", str(work), "--max-attempts", "1")["id"]
+        model.play(say("Built it."))
+        first = serve.cli("run-now", a)
+        wait_for(lambda: serve.cli("runs", a)["runs"][0]["state"] == "succeeded")
+        model.play(say("It was quick."))
+        d = serve.cli("discuss", a, "--run", "1", "How did it go?")
+        assert d["answer"] == "It was quick." and d["run_index"] == 1
+        sid = d["session_id"]
+        model.play(call("run_command", {"command": "echo hi > mine.txt"}))
+        d = serve.cli("discuss", sid, "Make a file.")
+        assert d["waiting"]["tool"] == "run_command"
+        import subprocess
+        from test_serve import ERRANDS
+        text = subprocess.run([ERRANDS, "discuss", sid, "--data-dir", str(serve.data)],
+                              env=serve.env, capture_output=True, text=True, timeout=60).stdout
+        assert "It waits for your approval to call run_command" in text
+        assert f"errands discuss {sid} --approve" in text
+        model.play(say("Made it."))
+        d = serve.cli("discuss", sid, "--approve")
+        assert d["answer"] == "Made it."
+        assert (Path(d["workspace"]) / "mine.txt").read_text() == "hi\n"
+        listed = serve.cli("discuss", a)["discussions"]
+        assert [x["session_id"] for x in listed] == [sid] and listed[0]["turns"] == 2
+        # a reply in the run's conversation is a discussion too, never run #2
+        model.play(say("Replied."))
+        session = serve.cli("runs", a)["runs"][0]["session_id"]
+        replied = serve.cli("session", "reply", session, "And now?")
+        assert replied["answer"] == "Replied." and replied["session_id"].startswith("d-")
+        assert [r["index"] for r in serve.cli("runs", a)["runs"]] == [1]
+        bad = serve.cli("discuss", a, "no run given", check=False)
+        assert bad.returncode == 2 and "--run" in bad.stdout + bad.stderr
+        shown = serve.cli("session", "show", sid)
+        assert [m["content"].get("turn") for m in shown["messages"]][:3] == [
+            "discussion", "prompt", "final"]
+        assert first["id"]
+        serve.stop()
+        # with no engine running, the command hosts one for the turn
+        model.play(say("Offline answer."))
+        d = serve.cli("discuss", sid, "Still there?")
+        assert d["answer"] == "Offline answer."
+    finally:
+        if serve.proc is not None and serve.proc.poll() is None:
+            serve.kill9()
+        model.close()

@@ -455,8 +455,9 @@ async def test_an_attended_turn_cannot_grant_more_than_its_automation(
                                   "runner": {"kind": "agent", "prompt": "p"},
                                   "schedule": "every:1h", "permissions": {"mode": "allow_all"}}),
                 say("Tried."))
-    run = await h.engine.commands.reply(first.session_id, "Make one that may do anything.")  # type: ignore[arg-type]
-    await h.engine.commands.wait_run(run.id)
+    d = await h.engine.commands.reply(first.session_id, "Make one that may do anything.")  # type: ignore[arg-type]
+    if d["waiting"] is not None:  # (a discussion asks first; approved, it is still refused)
+        await h.engine.discussions.decide(d["session_id"], Decision(kind="approve_once"))
     assert "cannot grant more" in last_tool_result(server)
     assert [x.title for x in h.store.list()] == ["helper"]
 

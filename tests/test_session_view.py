@@ -135,12 +135,14 @@ def test_token_usage_is_the_sum_of_the_transcript(qtbot, docs: Docs) -> None:
     assert doc["usage"] == {"prompt_tokens": 140, "completion_tokens": 50}  # the engine agrees
     assert v.usage_label.text() == "190 tokens"
     assert v.usage_label.toolTip() == "140 prompt tokens, 50 completion tokens"
-    # a follow-up's run counts its own turn only, not the conversation before it
+    # a follow-up is a discussion of the run: the run's turn, then the question
     follow = view_for(qtbot, docs.runs["follow_up"])
-    assert follow.usage() == (200, 7)
+    assert follow.state_label.text() == "Discussion"
+    assert follow.facts_label.text().startswith("About run #1 · 1 turn")
     text = follow.transcript_text()
-    assert "── an earlier turn ──" in text and "── this run ──" in text
+    assert "── run #1 of the automation ──" in text and "── discussion ──" in text
     assert text.index("Disk report") < text.index("Anything else?") < text.index("nothing else")
+    assert not follow.discuss_button.isVisibleTo(follow)
 
 
 def test_a_run_parked_on_a_permission_says_what_it_waits_for(qtbot, docs: Docs) -> None:

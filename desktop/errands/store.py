@@ -964,6 +964,20 @@ class Store:
                                title=row.title, created_at=row.created_at,
                                updated_at=row.updated_at)
 
+    def last_run_in_session(self, automation_id: str, session_id: str) -> Run | None:
+        """The newest run of ``automation_id`` in the session; one still going or waiting
+        is refused (a follow-up forks from an ended run)."""
+        with self.db.read() as s:
+            row = s.scalars(select(RunRow).where(RunRow.automation_id == automation_id,
+                                                 RunRow.session_id == session_id)
+                            .order_by(RunRow.index.desc()).limit(1)).first()
+            run = run_record(row) if row is not None else None
+        if run is not None and run.active:
+            raise Conflict("busy", f"run #{run.index} is still "
+                           + ("waiting for your decision: decide it first"
+                              if run.state == "awaiting_input" else "going: wait for it"))
+        return run
+
     def sessions_of(self, automation_id: str, kind: str) -> list[SessionInfo]:
         """An automation's sessions of one kind (its discussions), newest first."""
         with self.db.read() as s:

@@ -33,13 +33,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import ErrandsError, NotFound
-from ..records import AttentionItem, Automation
+from ..records import AttentionItem, Automation, Decision
 from ..timeutil import system_zone_name, utcnow
 from . import words
 from .adapter import Adapter
 from .detail.history import ID_ROLE
 from .detail.pane import DetailPane
-from .detail.session import SessionView
+from .detail.session import SessionView, discussion_page
 from .approvals import ApprovalFlow
 from .detail.approvals import load_rule_origins, revoke_rule
 from .dialogs.form import AutomationForm
@@ -161,7 +161,8 @@ class WindowController(QObject):
         self.welcome.template_requested.connect(self.from_template)
         self.welcome.form_requested.connect(lambda: self.new())
         self.welcome.model_requested.connect(window.settings_requested)
-        self.session_run: str = ""        # the run the session page shows
+        self.session_run: str = ""        # the run (or d-… discussion, or draft:…) shown
+        self._discussion_run: str | None = None  # the run the discussion shown is about
         self._following: str | None = None  # the running command whose output comes live
         self._follow_token: object | None = None  # the follower that may write (the newest)
         self._ticking = QTimer(self)       # a running run's "took" moves on, once a second
@@ -202,6 +203,9 @@ class WindowController(QObject):
         self.inbox.run_opened.connect(self.open_run)
         self.inbox.automation_opened.connect(self.open_automation)
         self.session.reply_requested.connect(self.reply)
+        self.session.discuss_requested.connect(self.start_discussion)
+        self.session.discussion_requested.connect(self.open_discussion)
+        self.session.discussion_decided.connect(self.decide_discussion)
         self.session_back.back.connect(self._back_from_session)
         self.detail.table.activated.connect(self._history_activated)
         self.detail.revoke_requested.connect(self.revoke)
@@ -369,7 +373,10 @@ class WindowController(QObject):
             self.refresh("inbox", self._refresh_inbox)
 
     def _runs_changed(self, states: dict[str, str]) -> None:
-        if self.session_run and self.session_run in states and self.pages.current == "session":
+        if self.pages.current != "session" or not self.session_run:
+            return
+        if self.session_run in states or (self._discussion_run and self._discussion_run
+                                          in states):
             self.refresh("session", self._refresh_session)
 
     # ----------------------------------------------------------- the selection
@@ -862,6 +869,10 @@ class WindowController(QObject):
         wanted = self.session_run
         if not wanted:
             return
+        if wanted.startswith(("d-", "draft:")):
+            await self._refresh_discussion(wanted)
+            return
+        self._discussion_run = None
         try:
             answer = await self.adapter.latest("session", lambda: self.api.run(wanted))
         except NotFound:
@@ -885,6 +896,13 @@ class WindowController(QObject):
         if self.automation is not None and self.automation.id == doc.get("automation_id"):
             title = f"{self.automation.title} · {title}"
         self.session_back.label.setText(title)
+        if doc.get("transcript") is not None and isinstance(doc.get("index"), int):
+            try:
+                found = (await self.api.discussions(doc["automation_id"], doc["index"])).value
+            except ErrandsError:
+                found = []
+            if self.session_run == wanted:
+                self.session.set_discussions(found)
 
     def _tick(self) -> None:
         if self.pages.current != "session":
@@ -965,16 +983,90 @@ class WindowController(QObject):
         self.approvals.open(automation_id)
 
     def reply(self, session_id: str, text: str) -> None:
-        """A follow-up in a session: an attended turn; the page follows the new run."""
+        """A follow-up: a discussion's next turn, or a discussion forked from the run shown
+        (or the draft's first question); the page follows the discussion."""
+        shown = self.session_run
+        draft = shown.startswith("draft:")
+        if draft or shown.startswith("d-"):
+            self._show_working()
+
         async def go() -> None:
             try:
-                run = (await self.api.reply(session_id, text)).value
+                if draft:
+                    _, automation_id, index = shown.split(":", 2)
+                    d = (await self.api.discuss(automation_id, int(index), text)).value
+                else:
+                    d = (await self.api.reply(session_id, text)).value
             except ErrandsError as exc:
                 self.session.reply_failed(str(exc))
+                if draft or shown.startswith("d-"):
+                    self.refresh("session", self._refresh_session)
                 return
             self.session.reply_sent()
-            self.open_run(run.id)
+            self.open_discussion(d["session_id"])
         self.spawn(go())
+
+    def start_discussion(self, automation_id: str, run_index: int) -> None:
+        """"Discuss this run…": an empty discussion whose first question starts it."""
+        self.session_run = f"draft:{automation_id}:{run_index}"
+        self._discussion_run = None
+        self.pages.show_page("session")
+        self.refresh("session", self._refresh_session)
+        self.session.reply_edit.setFocus()
+
+    def open_discussion(self, session_id: str) -> None:
+        self.window.show_detail()
+        self.session_run = session_id
+        self.pages.show_page("session")
+        self.refresh("session", self._refresh_session)
+
+    def decide_discussion(self, session_id: str, kind: str, text: str) -> None:
+        """Approve, deny or answer what a discussion waits for; its turn goes on."""
+        self._show_working()
+
+        async def go() -> None:
+            try:
+                await self.api.discussion_decide(session_id, Decision(
+                    kind=kind, text=text or None))  # type: ignore[arg-type]
+            except ErrandsError as exc:
+                self.session.reply_failed(str(exc))
+            else:
+                if kind == "answer":
+                    self.session.reply_sent()
+            self.refresh("session", self._refresh_session)
+        self.spawn(go())
+
+    def _show_working(self) -> None:
+        doc = self.session.doc
+        if doc and doc.get("discussion") is not None:
+            self.session.set_run(discussion_page({**doc["discussion"], "working": True,
+                                                  "waiting": None}))
+
+    async def _refresh_discussion(self, wanted: str) -> None:
+        self.review_button.hide()
+        self._show_created({})
+        if wanted.startswith("draft:"):
+            _, automation_id, index = wanted.split(":", 2)
+            d: dict[str, Any] = {"automation_id": automation_id, "run_index": int(index),
+                                 "session_id": None, "turns": 0}
+        else:
+            try:
+                answer = await self.adapter.latest("session", lambda: self.api.discussion(
+                    wanted))
+            except ErrandsError:
+                self.session.set_run(None)
+                return
+            if answer is None or self.session_run != wanted:
+                return
+            d = answer.value
+            self._discussion_run = d.get("run_id")
+        if self.session_run != wanted:
+            return
+        self.session.set_run(discussion_page(d))
+        title = self.tr("Discussion of run %1").replace("%1", str(d.get("run_index")))
+        if self.automation is not None and self.automation.id == d.get("automation_id"):
+            title = f"{self.automation.title} · {title}"
+        self.session_back.label.setText(title)
 
     def _back_from_session(self) -> None:
         self.pages.show_page("detail")

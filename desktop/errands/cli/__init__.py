@@ -54,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
+        trailing = getattr(args, "trailing", None)  # a text after options ("ID --run 4 TEXT"),
+        if trailing and len(extra) == 1 and getattr(args, trailing) is None \
+                and not extra[0].startswith("-"):  # which argparse leaves over
+            setattr(args, trailing, extra.pop())
         if extra:  # (parse_args would blame the top command: "errands --help")
             words = [v for k, v in vars(args).items()
                      if v and (k == "command_name" or k.endswith("_command"))]

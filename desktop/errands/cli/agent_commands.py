@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from typing import Any
 
 from ..catalog import Catalog
@@ -58,8 +59,9 @@ def _content_text(role: str, content: dict[str, Any]) -> str:
     if role == "tool":
         return f"[{content.get('name', 'tool')} →] {content.get('content', '')}"
     lines = []
-    if content.get("content"):
-        lines.append(str(content["content"]))
+    said = content.get("shown", content.get("content"))  # (a discussion's question as typed)
+    if said:
+        lines.append(str(said))
     for call in content.get("tool_calls") or ():
         fn = call.get("function", {})
         lines.append(f"→ {fn.get('name')}({fn.get('arguments', '')})")
@@ -81,6 +83,12 @@ def session_show(args: argparse.Namespace) -> int:
     lines = [f"{info.title} ({info.kind} session {info.id})"]
     run = None
     for m in messages:
+        if isinstance(m.content, dict) and m.content.get("turn") == "discussion":
+            forked = m.content
+            lines.append(f"A discussion of run #{forked.get('run_index')} of "
+                         f"{forked.get('title')}; its folder {forked.get('mount')} is "
+                         "read-only here")
+            continue
         if m.run_id != run:
             run = m.run_id
             lines.append(f"\n— run {run[:8] if run else '?'} —")
@@ -92,34 +100,110 @@ def session_show(args: argparse.Namespace) -> int:
 
 
 def session_reply(args: argparse.Namespace) -> int:
+    """A follow-up in a session: a discussion (its next turn, or one forked from the run)."""
     store = open_store(args)
     store.session(args.session)  # a clear not_found before anything starts
-    op_args = {"session": args.session, "text": args.text, "request_id": args.request_id,
-               "wait": args.wait}
+    op_args = {"session": args.session, "text": args.text, "request_id": args.request_id}
+    doc = _discussion_op(args, "reply", op_args, lambda e: e.commands.reply(
+        args.session, args.text, request_id=args.request_id))
+    emit(args, doc, discussion_text(doc))
+    return 0
 
-    def here() -> dict[str, Any]:
-        from ..engine.service import EngineHost
 
-        async def go() -> dict[str, Any]:
+def discuss(args: argparse.Namespace) -> int:
+    """``errands discuss``: start, continue, decide or list discussions of agent runs."""
+    target = args.target
+    decided = [k for k in ("approve", "deny", "answer") if getattr(args, k)]
+    if len(decided) > 1:
+        raise InvalidInput("--" + decided[1], "give one decision", "--approve, --deny or "
+                           "--answer TEXT", "errands discuss d-3f2a… --approve")
+    if target.startswith("d-"):
+        if args.run is not None or args.list:
+            raise InvalidInput("--run", "a discussion is already forked from its run",
+                               "errands discuss d-… \"question\"", "errands discuss d-3f2a… "
+                               "\"and then?\"")
+        if decided:
+            kind = {"approve": "approve_once", "deny": "deny", "answer": "answer"}[decided[0]]
+            text = args.answer if kind == "answer" else args.text
+            op_args: dict[str, Any] = {"session": target, "decision": kind, "text": text}
+            doc = _discussion_op(args, "discussion_decide", op_args, lambda e: e.discussions
+                                 .decide(target, Decision(kind=kind, text=text)))  # type: ignore[arg-type]
+        elif args.text:
+            doc = _discussion_op(args, "discussion_say", {"session": target,
+                                                           "text": args.text},
+                                 lambda e: e.discussions.say(target, args.text))
+        else:
+            doc = _discussion_op(args, "discussion", {"session": target},
+                                 lambda e: e.discussions.get(target))
+        emit(args, doc, discussion_text(doc))
+        return 0
+    store = open_store(args)
+    automation_id = store.resolve_id(target)
+    if args.list or (not args.text and not decided):
+        docs = _discussion_op(args, "discussions", {"id": automation_id, "run": args.run},
+                              lambda e: e.discussions.of_automation(automation_id, args.run))
+        docs = docs["discussions"] if isinstance(docs, dict) else docs
+        lines = [f"{d['session_id']}  run #{d['run_index']}  {d['turns']} turn(s)"
+                 + ("  waits for you" if d.get("waiting") else "") for d in docs]
+        emit(args, {"discussions": docs}, "\n".join(lines) or "No discussions yet. Start one: "
+             "errands discuss ID --run N \"question\"")
+        return 0
+    if decided:
+        raise InvalidInput("--" + decided[0], "decides in a discussion", "a discussion's id "
+                           "(d-…) before it", "errands discuss d-3f2a… --approve")
+    if args.run is None:
+        raise InvalidInput("--run", "is required to start a discussion", "the number of an "
+                           "ended run of the automation", "errands discuss 3f2a --run 4 "
+                           "\"why did it skip the tests?\"")
+    doc = _discussion_op(args, "discuss", {"id": automation_id, "run": args.run,
+                                           "text": args.text, "request_id": args.request_id},
+                         lambda e: e.discussions.start(automation_id, args.run, args.text,
+                                                       request_id=args.request_id))
+    emit(args, doc, discussion_text(doc))
+    return 0
+
+
+def _discussion_op(args: argparse.Namespace, op: str, op_args: dict[str, Any],
+                   here: Any) -> Any:
+    """Ask the running engine; with none, host one for the moment (a turn needs the
+    model and the tools), as ``run-now`` does."""
+    from ..engine.service import EngineHost
+
+    def local() -> Any:
+        async def go() -> Any:
             host = EngineHost(_dir(args), automatic=False, role="cli")
             engine = await host.start()
             try:
-                run = await engine.commands.reply(args.session, args.text, request_id=args.request_id)
-                return (await engine.commands.wait_run(run.id)).to_dict(with_output=True)
+                return await here(engine)
             finally:
                 await host.close()
         return asyncio.run(go())
 
-    reply = perform(_dir(args), "reply", op_args, here, timeout=None if args.wait else 30.0,
-                    local_takes_lock=True)
-    run = store.get_run(reply["id"])
-    text = f"Run #{run.index} {run.state}"
-    if run.result:
-        text += f"\n{run.result}"
-    if run.error_code:
-        text += f"\nerror: {run.error_code}: {run.error_message}"
-    emit(args, reply, text)
-    return 0
+    answer = perform(_dir(args), op, op_args, local, timeout=None, local_takes_lock=True)
+    return answer
+
+
+def discussion_text(doc: dict[str, Any]) -> str:
+    """A discussion's turn in words: its answer, or what it waits for and how to decide."""
+    sid = doc.get("session_id", "?")
+    lines = [f"Discussion {sid} of run #{doc.get('run_index')} · {doc.get('turns', 0)} "
+             "turn(s)"]
+    waiting = doc.get("waiting")
+    error = doc.get("error")
+    if error:
+        lines.append(f"error: {error.get('code')}: {error.get('message')}")
+    if waiting:
+        if waiting.get("kind") == "question":
+            question = (waiting.get("arguments") or {}).get("question", "")
+            lines.append(f"The agent asks: {question}")
+            lines.append(f"Answer: errands discuss {sid} --answer TEXT")
+        else:
+            lines.append(f"It waits for your approval to call {waiting.get('tool')} with "
+                         f"{json.dumps(waiting.get('arguments'), ensure_ascii=False)}")
+            lines.append(f"Decide: errands discuss {sid} --approve (or --deny)")
+    elif doc.get("answer"):
+        lines.append(str(doc["answer"]))
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ saved approvals

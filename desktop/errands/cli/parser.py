@@ -302,12 +302,27 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
                          "and results")
     sp.set_defaults(handler=H("agent_commands", "session_show"))
     sp.add_argument("session", help="a session id (a run's session_id)")
-    sp = ssub.add_parser("reply", parents=[common], help="an attended follow-up turn in it")
+    sp = ssub.add_parser("reply", parents=[common], help="a follow-up: a discussion forked "
+                         "from the run (or the discussion's next turn); never a run")
     sp.set_defaults(handler=H("agent_commands", "session_reply"))
     sp.add_argument("session")
     sp.add_argument("text")
-    sp.add_argument("--wait", action="store_true", help="wait for the agent's answer")
-    sp.add_argument("--request-id", metavar="R", help="repeating it changes nothing")
+    sp.add_argument("--request-id", metavar="R", help="repeating it gives the same discussion")
+
+    p = cmd("discuss", H("agent_commands", "discuss"), "talk with an agent automation about "
+            "its run N, apart from its history: 'discuss ID --run N TEXT' starts, 'discuss "
+            "d-… TEXT' goes on, 'discuss ID' lists")
+    p.set_defaults(trailing="text")
+    p.add_argument("target", metavar="ID | d-…", help="an automation (or a discussion's id)")
+    p.add_argument("text", nargs="?", help="what to ask")
+    p.add_argument("--run", metavar="N", type=whole_number("--run"),
+                   help="the ended run to discuss (starting one)")
+    p.add_argument("--list", action="store_true", help="list the automation's discussions "
+                   "(of run N with --run)")
+    p.add_argument("--approve", action="store_true", help="let the call it waits for run")
+    p.add_argument("--deny", action="store_true", help="refuse it (TEXT: a note)")
+    p.add_argument("--answer", metavar="TEXT", help="answer its question")
+    p.add_argument("--request-id", metavar="R", help="repeating it gives the same discussion")
 
     p = cmd("rules", H("agent_commands", "rules"), "an automation's saved approvals: 'rules ID' lists them, "
             "'rules remove ID N' revokes one (an edit, with a new revision)")

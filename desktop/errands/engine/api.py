@@ -208,11 +208,11 @@ class Api:
             automation_id, offset=offset, dry_run=dry_run))
 
     async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
-                    wait: bool = False, actor: str = "user") -> Stamped[Run]:
-        async def go() -> Run:
-            run = await self.engine.commands.reply(session_id, text, request_id=request_id, actor=actor)
-            return await self.engine.commands.wait_run(run.id) if wait else run
-        return await self._command(go())
+                    actor: str = "user") -> Stamped[dict[str, Any]]:
+        """A follow-up: a discussion's next turn, or a discussion forked from the run (its
+        turn's end: the answer, or what it waits for)."""
+        return await self._command(self.engine.commands.reply(
+            session_id, text, request_id=request_id, actor=actor))
 
     # ------------------------------------------------------------------ discussions
 
@@ -231,7 +231,7 @@ class Api:
 
     async def discussion(self, session_id: str) -> Stamped[dict[str, Any]]:
         return Stamped(self.stamp(), await self._on_engine(
-            self.engine.discussions.get(session_id)))
+            self.engine.discussions.get(session_id, transcript=True)))
 
     async def discussions(self, automation_id: str, run_index: int | None = None
                           ) -> Stamped[list[dict[str, Any]]]:

@@ -161,28 +161,32 @@ class Commands:
         return done
 
     async def reply(self, session_id: str, text: str, *, request_id: str | None = None,
-                    actor: str = "user") -> Run:
-        """An attended follow-up turn in a session: a run of its automation whose user turn
-        is ``text``, in that session (it sees the turns before it)."""
+                    actor: str = "user") -> dict[str, Any]:
+        """A follow-up in a session is a discussion (seed 000), never a run of the
+        automation: in a discussion, its next turn; in a run's conversation, a discussion
+        forked from the newest ended run in it (``request_id``: the same discussion when
+        repeated)."""
+        if not text.strip():
+            raise InvalidInput("text", "is empty", "what to say to the agent", "Now fix it.")
         session = await self.e.read(self.e.store.session, session_id)
+        if session.kind == "discussion":
+            return await self.e.discussions.say(session_id, text)
         if session.automation_id is None:
             raise Conflict("no_automation", f"session {session_id} has no automation left to "
                            "answer in it")
-        automation = (await self.e.slot(session.automation_id)).automation
-        if automation.definition is None or automation.definition.runner.kind != "agent":
-            raise InvalidInput("session", "only an agent automation's session takes a reply",
-                               "the session of an agent run", "errands session reply r-… 'go on'")
-        if not text.strip():
-            raise InvalidInput("text", "is empty", "what to say to the agent", "Now fix it.")
-        return await self.run_now(session.automation_id, request_id=request_id, actor=actor,
-                                  reply=(session_id, session.kind, text))
+        run = await self.e.read(self.e.store.last_run_in_session, session.automation_id,
+                                session_id)
+        if run is None:
+            raise InvalidInput("session", "no run of this conversation has ended yet",
+                               "the session of an ended agent run", "errands session reply "
+                               "r-… 'why?'")
+        return await self.e.discussions.start(session.automation_id, run.index, text,
+                                              request_id=request_id)
 
     async def run_now(self, automation_id: str, *, request_id: str | None = None,
-                      dry_run: bool = False, actor: str = "user",
-                      reply: tuple[str, str, str] | None = None) -> Run:
+                      dry_run: bool = False, actor: str = "user") -> Run:
         """Run by hand, paused or not. Idempotent by ``request_id`` (a repeat sent while
-        the first is still being written gets the same run); refused while busy.
-        ``reply``: (session id, session kind, text) of an attended follow-up turn."""
+        the first is still being written gets the same run); refused while busy."""
         slot = await self.e.slot(automation_id)
         refuse_broken(slot.automation)
         refuse_archived(automation_id, slot.automation.title, slot.automation.status)
@@ -218,7 +222,7 @@ class Commands:
         key = (automation_id, request_id or run_id)
         self._claims[key] = done
         try:
-            run = await self._claim_manual(slot, run_id, request_id, dry_run, actor, reply,
+            run = await self._claim_manual(slot, run_id, request_id, dry_run, actor,
                                            done)
         except BaseException as exc:
             if not done.done():
@@ -236,7 +240,7 @@ class Commands:
         return run
 
     async def _claim_manual(self, slot: Slot, run_id: str, request_id: str | None,
-                            dry_run: bool, actor: str, reply: tuple[str, str, str] | None,
+                            dry_run: bool, actor: str,
                             done: asyncio.Future[Run]) -> Run:
         """Write run-now's claim (on the writer thread), then start the run, unless the
         engine stopped, the automation went or a fire replaced it meanwhile. A cancelled
@@ -245,7 +249,7 @@ class Commands:
         now = self.e.clock.now()
 
         future = self.e.ledger.claim_manual(automation_id, run_id, request_id, dry_run, actor,
-                                            reply, now, f"manual:{request_id or uuid.uuid4()}")
+                                            now, f"manual:{request_id or uuid.uuid4()}")
         interrupted = await settle(future)  # written whatever happens meanwhile
         error = future.exception()
         if error is not None:

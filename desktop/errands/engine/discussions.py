@@ -146,7 +146,7 @@ class Discussions:
         mount = Path(d.workdir) if d.workdir else workspace_path(self.e.data_dir, automation.id)
         workspace = discussions_path(self.e.data_dir, session_id)
         await asyncio.to_thread(workspace.mkdir, parents=True, exist_ok=True)
-        transcript = self._transcript(automation, session_id, "head")
+        transcript = self._transcript(automation, session_id, "head", None)
         transcript.append("system", {
             "turn": "discussion", "content": None, "run_id": "head", "automation_id": automation.id,
             "forked_from": run.id, "run_index": run.index, "mount": str(mount),
@@ -158,9 +158,9 @@ class Discussions:
                  "above (the oldest may be left out). The automation's files are mounted "
                  f"READ-ONLY at {mount}; your own workspace {workspace} is writable. This is a "
                  "discussion with the user about the automation, not one of its runs.]\n\n")
-        return await self.say(session_id, intro + text, _fresh=True)
+        return await self.say(session_id, text, preamble=intro)
 
-    async def say(self, session_id: str, text: str, *, _fresh: bool = False) -> dict[str, Any]:
+    async def say(self, session_id: str, text: str, *, preamble: str = "") -> dict[str, Any]:
         """A question in a discussion: its turn runs to its answer or to what it waits
         for. Refused while a turn is under way or a call waits for a decision."""
         messages = await self._messages(session_id)
@@ -172,8 +172,12 @@ class Discussions:
                            f"{state['waiting']['tool']}; approve or deny it first")
         automation = await self._automation(state)
         turn_id = str(uuid.uuid4())
-        self._transcript(automation, session_id, turn_id).append(
-            "user", {"content": text, "turn": "reply", "attempt": 1, "run_id": turn_id})
+        question: dict[str, Any] = {"content": preamble + text, "turn": "reply",
+                                    "attempt": 1, "run_id": turn_id}
+        if preamble:  # (what the model is told first; the person sees what they typed)
+            question["shown"] = text
+        self._transcript(automation, session_id, turn_id, state.get("run_id")).append(
+            "user", question)
         return await self._run_turn(automation, session_id, turn_id, state, None)
 
     async def decide(self, session_id: str, decision: Decision) -> dict[str, Any]:
@@ -199,11 +203,15 @@ class Discussions:
         return await self._run_turn(automation, session_id, str(waiting["turn"]), state,
                                     Resume(blocker, decision))
 
-    async def get(self, session_id: str) -> dict[str, Any]:
+    async def get(self, session_id: str, *, transcript: bool = False) -> dict[str, Any]:
+        """Where the discussion stands (``transcript``: with its messages as stored)."""
         messages = await self._messages(session_id)
         state = state_of(messages)
-        return {"session_id": session_id, **state,
-                "working": session_id in self._turns}
+        doc = {"session_id": session_id, **state, "working": session_id in self._turns}
+        if transcript:
+            found = await self.e.read(self.e.store.messages, session_id)
+            doc["transcript"] = [m.to_dict() for m in found]
+        return doc
 
     async def of_automation(self, automation_id: str, run_index: int | None = None
                             ) -> list[dict[str, Any]]:
@@ -262,7 +270,8 @@ class Discussions:
             automation_id=automation.id, run_id=turn_id, run_index=int(state["run_index"]),
             attempt=1, scheduled_for=None, definition=plain, workdir=workspace,
             log_path=workspace / ".turn.log", timeout=d.policy.timeout,
-            session=self._transcript(automation, session_id, turn_id), resume=resume,
+            session=self._transcript(automation, session_id, turn_id, state.get("run_id")),
+            resume=resume,
             services=self.e.services,  # type: ignore[arg-type]
             data_dir=self.e.data_dir, mounts=(Path(state["mount"]),) if state["mount"] else ())
         try:
@@ -286,13 +295,19 @@ class Discussions:
 
     # ------------------------------------------------------------------ helpers
 
-    def _transcript(self, automation: Automation, session_id: str, turn_id: str
-                    ) -> RunTranscript:
+    def _transcript(self, automation: Automation, session_id: str, turn_id: str,
+                    forked: str | None) -> RunTranscript:
+        """Its transcript; each message is announced (a window open on the discussion, or
+        on the run it was forked from, shows it as it comes)."""
         d = automation.definition
         title = f"Discussion of {d.title if d else automation.title}"
+
+        def grew() -> None:
+            self.e.events.publish("run_changed", automation_id=automation.id, run_id=forked,
+                                  data={"discussion": session_id, "transcript": True})
         return RunTranscript(self.e.ledger, self.e.clock.now, session_id=session_id,
                              kind=KIND, automation_id=automation.id, run_id=turn_id,
-                             title=title)
+                             title=title, on_append=grew if forked else None)
 
     async def _messages(self, session_id: str) -> list[dict[str, Any]]:
         if not session_id.startswith("d-"):

@@ -182,8 +182,8 @@ async def _run_now(api: Api, a: dict[str, Any]) -> Any:
 
 async def _reply(api: Api, a: dict[str, Any]) -> Any:
     answer = await api.reply(a["session"], a["text"], request_id=a["request_id"],
-                             wait=a["wait"], actor=a["actor"])
-    return _stamped(answer, answer.value.to_dict(with_output=a["wait"]))
+                             actor=a["actor"])
+    return _stamped(answer, answer.value)
 
 
 async def _discuss(api: Api, a: dict[str, Any]) -> Any:
@@ -399,7 +399,7 @@ OPERATIONS: dict[str, Operation] = {
     "stop": Operation(_stop, {"id": _ID, "actor": _ACTOR}),
     "reply": Operation(_reply, {"session": Arg(SESSION_ID, required=True),
                                 "text": Arg(ANSWER, required=True), "request_id": Arg(REQUEST_ID),
-                                "wait": Arg(FLAG, default=False), "actor": _ACTOR}),
+                                "actor": _ACTOR}),
     "discuss": Operation(_discuss, {"id": Arg(AUTOMATION_ID, required=True),
                                     "run": Arg(RUN_INDEX, required=True),
                                     "text": Arg(ANSWER, required=True),

@@ -111,6 +111,8 @@ class Services:
             if not isinstance(keep_session, bool):
                 raise InvalidInput("continue_session", "must be true or false", "a boolean", "true")
             session = ctx.session.session_id if ctx.session is not None and keep_session else None
+            if session is not None and session.startswith("d-"):  # a discussion is no run's
+                session = None  # conversation to go on in: the follow-up starts afresh
             doc["origin"] = {"kind": "agent", "session_id": session, "depth": depth}
             if session is not None:
                 doc["context"] = {**doc.get("context", {}), "mode": "continue"}

@@ -157,22 +157,15 @@ class Ledger:
             yield s
 
     def claim_manual(self, automation_id: str, run_id: str, request_id: str | None,
-                     dry_run: bool, actor: str, reply: tuple[str, str, str] | None,
-                     now: datetime, slot: str) -> asyncio.Future[Run]:
-        """A run by hand: its row (``slot`` unique: a repeated request id is refused), the
-        reply's user turn when it answers in a session, and the audit line."""
+                     dry_run: bool, actor: str, now: datetime, slot: str
+                     ) -> asyncio.Future[Run]:
+        """A run by hand: its row (``slot`` unique: a repeated request id is refused) and
+        the audit line."""
         def claim(s: Session) -> Run:
             row = self.store.get_in(s, automation_id)
             run_row = self.store.insert_run_in(
                 s, row, slot=slot, trigger="manual", state="scheduled", now=now,
                 scheduled_for=now, request_id=request_id, dry_run=dry_run, id=run_id)
-            if reply is not None:
-                session_id, kind, text = reply
-                run_row.session_id = session_id
-                self.store.append_messages_in(s, [(
-                    session_id, automation_id, kind, row.title, run_row.id,
-                    "user", {"content": text, "turn": "reply", "run_id": run_row.id,
-                             "attempt": run_row.attempt or 1}, now)])
             self.store.audit_in(s, automation_id, "run_requested", row.revision, actor, now,
                                 {"run_id": run_row.id, "dry_run": dry_run})
             return run_record(run_row)

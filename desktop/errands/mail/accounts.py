@@ -52,7 +52,7 @@ def parse_account(doc: Any) -> MailAccount:
     known = set(MailAccount.__dataclass_fields__)
     unknown = sorted(set(doc) - known)
     if unknown:
-        raise InvalidInput(unknown[0], f"unknown field {unknown[0]!r}",
+        raise InvalidInput(f"account.{unknown[0]}", f"unknown field {unknown[0]!r}",
                            "one of " + ", ".join(sorted(known)), "imap_host")
 
     def text(key: str, pattern: re.Pattern[str], expected: str, example: str,

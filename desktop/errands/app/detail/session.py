@@ -77,6 +77,11 @@ def _instant(text: Any) -> datetime | None:
         return None
 
 
+def _escape(text: str) -> str:
+    import html
+    return html.escape(text, quote=True)
+
+
 def _one_line(text: str, limit: int = SUMMARY_CHARS) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -183,10 +188,30 @@ class _FollowUpEdit(QPlainTextEdit):
         super().keyPressEvent(event)
 
 
+def discussion_page(d: dict[str, Any]) -> dict[str, Any]:
+    """A discussion (``Api.discussion``, or a draft of one: ``{"automation_id",
+    "run_index"}``) in the shape :meth:`SessionView.set_run` shows."""
+    waiting = d.get("waiting")
+    state = ("running" if d.get("working") else "awaiting_input" if waiting else "succeeded")
+    blocker = None
+    if waiting:
+        args = waiting.get("arguments") if isinstance(waiting.get("arguments"), dict) else {}
+        blocker = {"blocker": {"kind": waiting.get("kind"), "tool": waiting.get("tool"),
+                               "arguments": args, "question": args.get("question"),
+                               "choices": args.get("choices")}}
+    return {"id": d.get("session_id") or f"draft:{d.get('automation_id')}:{d.get('run_index')}",
+            "session_id": d.get("session_id"), "automation_id": d.get("automation_id"),
+            "state": state, "transcript": d.get("transcript") or [], "blocker": blocker,
+            "discussion": d}
+
+
 class SessionView(QWidget):
     """A run's output or conversation. Signals: ``reply_requested(session_id, text)``."""
 
     reply_requested = Signal(str, str)
+    discuss_requested = Signal(str, int)          # automation id, run number
+    discussion_requested = Signal(str)            # a discussion's session id
+    discussion_decided = Signal(str, str, str)    # session id, approve_once|deny|answer, text
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -215,11 +240,30 @@ class SessionView(QWidget):
         self.facts_label.setWordWrap(True)
         self.usage_label = QLabel()
         self.usage_label.setAccessibleName(self.tr("Token usage"))
+        self.discuss_button = QPushButton(self.tr("Discuss this run…"))
+        self.discuss_button.setAccessibleName(self.tr("Discuss this run with its agent"))
+        self.discuss_button.setToolTip(self.tr("Ask the agent about this run in a separate "
+                                               "conversation: nothing of it goes into the "
+                                               "automation's history"))
+        self.discuss_button.clicked.connect(self._discuss)
+        self.discuss_button.hide()
         head = QHBoxLayout()
         head.setSpacing(10)
         head.addWidget(self.state_label)
         head.addStretch(1)
         head.addWidget(self.usage_label)
+        head.addWidget(self.discuss_button)
+
+        # the discussions forked from this run
+        self.discussions_label = QLabel()
+        self.discussions_label.setWordWrap(True)
+        self.discussions_label.setTextFormat(Qt.TextFormat.RichText)
+        self.discussions_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.discussions_label.setAccessibleName(self.tr("Discussions of this run"))
+        self.discussions_label.linkActivated.connect(self.discussion_requested)
+        self.discussions_label.hide()
 
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
@@ -265,10 +309,26 @@ class SessionView(QWidget):
         self.blocker_args.setAccessibleName(self.tr("Arguments of the waiting call"))
         self.blocker_note = QLabel()
         self.blocker_note.setWordWrap(True)
+        # a discussion decides here (a run's parked call is reviewed in the approval dialog)
+        self.approve_button = QPushButton(self.tr("Approve"))
+        self.approve_button.setAccessibleName(self.tr("Approve the call the discussion "
+                                                      "waits for"))
+        self.approve_button.clicked.connect(lambda: self._decide("approve_once"))
+        self.deny_button = QPushButton(self.tr("Deny"))
+        self.deny_button.setAccessibleName(self.tr("Deny the call the discussion waits for"))
+        self.deny_button.clicked.connect(lambda: self._decide("deny"))
+        self.decide_row = QWidget()
+        decide_layout = QHBoxLayout(self.decide_row)
+        decide_layout.setContentsMargins(0, 4, 0, 0)
+        decide_layout.addWidget(self.approve_button)
+        decide_layout.addWidget(self.deny_button)
+        decide_layout.addStretch(1)
+        self.decide_row.hide()
         blocker_layout = QVBoxLayout(self.blocker_frame)
         blocker_layout.setContentsMargins(10, 8, 10, 8)
         blocker_layout.setSpacing(4)
-        for w in (self.blocker_title, self.blocker_detail, self.blocker_args, self.blocker_note):
+        for w in (self.blocker_title, self.blocker_detail, self.blocker_args, self.blocker_note,
+                  self.decide_row):
             blocker_layout.addWidget(w)
 
         # a command's output
@@ -385,6 +445,7 @@ class SessionView(QWidget):
         layout.setSpacing(8)
         layout.addLayout(head)
         layout.addWidget(self.facts_label)
+        layout.addWidget(self.discussions_label)
         layout.addWidget(self.error_label)
         layout.addLayout(event_row)
         layout.addWidget(self.event_text)
@@ -413,6 +474,7 @@ class SessionView(QWidget):
                 self._set_expand_button(False)
             if not self._sending:
                 self.reply_error.clear()
+            self.set_discussions([])
         self.doc = doc
         if doc is None:
             self.stack.setCurrentIndex(0)
@@ -430,6 +492,41 @@ class SessionView(QWidget):
             self.pages.setCurrentIndex(1)
             self._fill_transcript(doc, keep=same)
         self._fill_follow_up(doc)
+        self.discuss_button.setVisible(
+            not doc.get("discussion") and doc.get("state") not in ACTIVE_STATES
+            and not doc.get("dry_run") and doc.get("transcript") is not None
+            and bool(doc.get("automation_id")) and isinstance(doc.get("index"), int))
+
+    def set_discussions(self, found: list[dict[str, Any]]) -> None:
+        """The discussions forked from the run shown, as links that open them."""
+        if not found:
+            self.discussions_label.clear()
+            self.discussions_label.hide()
+            return
+        links = []
+        for d in found:
+            when = _instant(d.get("updated_at"))
+            label = self.tr("%n turn(s)", None, int(d.get("turns") or 0))
+            if when is not None:
+                label += " · " + words.day_and_time(when, self.now or utcnow(), self.tz)
+            if d.get("waiting"):
+                label += " · " + self.tr("waits for you")
+            links.append(f'<a href="{d["session_id"]}">{_escape(label)}</a>')
+        self.discussions_label.setText(self.tr("Discussions of this run: %1").replace(
+            "%1", ", ".join(links)))
+        self.discussions_label.show()
+
+    def _discuss(self) -> None:
+        doc = self.doc or {}
+        if doc.get("automation_id") and isinstance(doc.get("index"), int):
+            self.discuss_requested.emit(str(doc["automation_id"]), int(doc["index"]))
+
+    def _decide(self, kind: str) -> None:
+        doc = self.doc or {}
+        if doc.get("discussion") and doc.get("session_id"):
+            self.approve_button.setEnabled(False)
+            self.deny_button.setEnabled(False)
+            self.discussion_decided.emit(str(doc["session_id"]), kind, "")
 
     def add_output(self, text: str, *, restart: bool) -> None:
         """What the running command printed since the last call (``restart``: all the
@@ -535,7 +632,8 @@ class SessionView(QWidget):
 
     # ---------------------------------------------------------------- follow-up
     def send(self) -> None:
-        """Emit the follow-up (what Send and Ctrl+Return do)."""
+        """Emit the follow-up (what Send and Ctrl+Return do): in a discussion waiting on
+        a question, the answer to it."""
         doc = self.doc
         text = self.reply_edit.toPlainText().strip()
         if doc is None or not text or not self.send_button.isEnabled():
@@ -544,10 +642,21 @@ class SessionView(QWidget):
         self.reply_error.clear()
         self.reply_error.hide()
         self._update_send()
-        self.reply_requested.emit(str(doc.get("session_id")), text)
+        if self._answering():
+            self.discussion_decided.emit(str(doc.get("session_id")), "answer", text)
+            return
+        self.reply_requested.emit(str(doc.get("session_id") or ""), text)
+
+    def _answering(self) -> bool:
+        doc = self.doc or {}
+        waiting = (doc.get("discussion") or {}).get("waiting")
+        return bool(waiting and waiting.get("kind") == "question")
 
     def _can_reply(self) -> bool:
         doc = self.doc
+        if doc and doc.get("discussion"):  # a draft has no session yet
+            return doc.get("state") not in ("running",) and (
+                doc.get("state") != "awaiting_input" or self._answering())
         return bool(doc and doc.get("session_id") and doc.get("state") not in ACTIVE_STATES)
 
     def _update_send(self) -> None:
@@ -556,10 +665,23 @@ class SessionView(QWidget):
         self.send_button.setEnabled(ok and bool(self.reply_edit.toPlainText().strip()))
 
     def _fill_follow_up(self, doc: dict[str, Any]) -> None:
-        has_session = bool(doc.get("session_id"))
+        has_session = bool(doc.get("session_id")) or bool(doc.get("discussion"))
         self.follow_up.setVisible(has_session)
         state = doc.get("state")
-        if state == "awaiting_input":
+        discussion = doc.get("discussion")
+        if discussion:
+            if self._answering():
+                hint = self.tr("Answer the agent's question… (Ctrl+Return sends)")
+            elif state == "awaiting_input":
+                hint = self.tr("Approve or deny the call above first.")
+            elif state == "running":
+                hint = self.tr("The agent is answering…")
+            elif not doc.get("session_id"):
+                hint = self.tr("Ask the agent about run #%1… (Ctrl+Return sends)").replace(
+                    "%1", str(discussion.get("run_index")))
+            else:
+                hint = self.tr("Ask a follow-up… (Ctrl+Return sends)")
+        elif state == "awaiting_input":
             hint = self.tr("Answer what the run waits for first; then you can follow up here.")
         elif state in ACTIVE_STATES:
             hint = self.tr("You can follow up once this run has ended.")
@@ -599,6 +721,10 @@ class SessionView(QWidget):
             label.setStyleSheet(f"color: {muted}")
 
     def _fill_header(self, doc: dict[str, Any]) -> None:
+        discussion = doc.get("discussion")
+        if discussion:
+            self._fill_discussion_header(doc, discussion)
+            return
         state = doc.get("state")
         text = f"{words.glyph(state)} {words.state_words(state)}"
         if doc.get("dry_run"):
@@ -642,6 +768,31 @@ class SessionView(QWidget):
             self.error_label.clear()
             self.error_label.hide()
 
+    def _fill_discussion_header(self, doc: dict[str, Any], d: dict[str, Any]) -> None:
+        """A discussion: what it is about, how far it went; never a run's facts."""
+        working = doc.get("state") == "running"
+        self.state_label.setText(self.tr("Discussion — the agent is answering…")
+                                 if working else self.tr("Discussion"))
+        self.state_label.setStyleSheet("")
+        facts = [self.tr("About run #%1").replace("%1", str(d.get("run_index", "?")))]
+        if doc.get("session_id"):
+            facts.append(self.tr("%n turn(s)", None, int(d.get("turns") or 0)))
+        facts.append(self.tr("apart from the automation's history; its folder is read-only "
+                             "here"))
+        self.facts_label.setText(" · ".join(facts))
+        self.facts_label.setToolTip(" · ".join(facts))
+        self.usage_label.setText("")
+        for w in (self.event_label, self.event_button, self.event_text):
+            w.hide()
+        error = d.get("error")
+        if error:
+            self.error_label.setText(self.tr("Error: %1").replace(
+                "%1", error.get("message") or error.get("code") or ""))
+            self.error_label.show()
+        else:
+            self.error_label.clear()
+            self.error_label.hide()
+
     def _fill_event(self, doc: dict[str, Any]) -> None:
         """Which trigger fired the run; for an event, its payload behind a button."""
         fired = doc.get("trigger") if isinstance(doc.get("trigger"), dict) else {}
@@ -672,6 +823,11 @@ class SessionView(QWidget):
     def _fill_blocker(self, doc: dict[str, Any]) -> None:
         parked = doc.get("blocker") if doc.get("state") == "awaiting_input" else None
         blocker = parked.get("blocker") if isinstance(parked, dict) else None
+        discussing = bool(doc.get("discussion"))
+        asks = discussing and isinstance(blocker, dict) and blocker.get("kind") != "question"
+        self.decide_row.setVisible(asks)
+        self.approve_button.setEnabled(True)
+        self.deny_button.setEnabled(True)
         if not isinstance(blocker, dict):
             self.blocker_frame.hide()
             for w in (self.blocker_title, self.blocker_detail, self.blocker_args,
@@ -868,11 +1024,22 @@ class SessionView(QWidget):
             if not isinstance(content, dict):
                 continue
             role, turn = m.get("role"), content.get("turn")
-            run_id = m.get("run_id") or content.get("run_id")
+            run_id = (content.get("run_id") or m.get("run_id") if doc.get("discussion")
+                      else m.get("run_id") or content.get("run_id"))
+            if turn == "discussion":
+                continue   # (a discussion's head: what it was forked from, shown above)
             if run_id != last_run and len({x.get("run_id") for x in messages}) > 1:
                 block(gap)
-                cursor.insertText(("── " + self.tr("this run") + " ──") if run_id == this_run
-                                  else ("── " + self.tr("an earlier turn") + " ──"), head)
+                if doc.get("discussion"):
+                    index = content.get("run_index")
+                    label = (self.tr("run #%1 of the automation").replace("%1", str(index))
+                             if str(run_id).startswith("seed-") else self.tr("discussion"))
+                    if not str(run_id).startswith("seed-") or index is not None:
+                        cursor.insertText("── " + label + " ──", head)
+                else:
+                    cursor.insertText(("── " + self.tr("this run") + " ──")
+                                      if run_id == this_run
+                                      else ("── " + self.tr("an earlier turn") + " ──"), head)
                 last_run = run_id
             if role == "tool":
                 if str(content.get("tool_call_id")) not in self._calls:  # answers no call shown
@@ -885,8 +1052,8 @@ class SessionView(QWidget):
                    "final": self.tr("Agent — answer"), "step": self.tr("Agent")
                    }.get(turn or "", self.tr("You") if role == "user" else
                          self.tr("System") if role == "system" else self.tr("Agent"))
-            text = content.get("content")
-            calls = content.get("tool_calls") or ()
+            text = content.get("shown", content.get("content"))  # (a discussion's first
+            calls = content.get("tool_calls") or ()                # question: as typed)
             if not (isinstance(text, str) and text.strip()) and turn == "step":
                 if not calls:
                     continue
