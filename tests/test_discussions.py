@@ -194,3 +194,69 @@ def test_from_the_command_line_a_discussion_is_started_decided_listed_and_replie
         if serve.proc is not None and serve.proc.poll() is None:
             serve.kill9()
         model.close()
+
+
+async def test_deleting_the_automation_ends_its_discussions_and_their_folders(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    import asyncio
+    a = await two_runs(h, server)
+    server.play(say("ok"))
+    d = await h.engine.discussions.start(a, 1, "Hello?")
+    workspace = Path(d["workspace"])
+    assert workspace.is_dir()
+    from openai_server import stall
+    server.play(stall(30))   # the next turn hangs at the model
+    turn = asyncio.ensure_future(h.engine.discussions.say(d["session_id"], "And?"))
+    for _ in range(200):
+        if d["session_id"] in h.engine.discussions._turns:
+            break
+        await asyncio.sleep(0.01)
+    await h.engine.commands.delete(a)
+    with pytest.raises(BaseException):
+        await turn
+    for _ in range(200):
+        if not workspace.exists():
+            break
+        await asyncio.sleep(0.01)
+    assert not workspace.exists()
+    with pytest.raises(Exception):
+        await h.engine.discussions.get(d["session_id"])
+    assert h.engine.discussions._turns == {}
+
+
+async def test_one_command_at_a_time_acts_on_a_discussion(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    """Two decisions sent together run the approved call once; two questions at once
+    are one turn and a refusal; the same request id started twice is one discussion."""
+    import asyncio
+    a = await two_runs(h, server)
+    server.play(say("ok"))
+    d = await h.engine.discussions.start(a, 1, "Hi")
+    sid = d["session_id"]
+    server.play(call("write_file", {"path": "d.txt", "content": "1"}))
+    d = await h.engine.discussions.say(sid, "Write it.")
+    assert d["waiting"] is not None
+    server.play(say("Done."), say("Too late."))
+    both = await asyncio.gather(
+        h.engine.discussions.decide(sid, Decision(kind="approve_once")),
+        h.engine.discussions.decide(sid, Decision(kind="approve_once")),
+        return_exceptions=True)
+    assert sum(isinstance(x, Conflict) for x in both) == 1, both
+    results = [m.content for m in h.store.messages(sid) if m.role == "tool"]
+    assert len(results) == 1, results   # the write ran once
+    assert results[0]["name"] == "write_file"
+    server.play(say("A."), say("B."))
+    both = await asyncio.gather(h.engine.discussions.say(sid, "one"),
+                                h.engine.discussions.say(sid, "two"), return_exceptions=True)
+    assert sum(isinstance(x, Conflict) for x in both) == 1, both
+
+    server.play(say("same"), say("other"))
+    twice = await asyncio.gather(
+        h.engine.discussions.start(a, 2, "Q", request_id="r1"),
+        h.engine.discussions.start(a, 2, "Q", request_id="r1"))
+    assert twice[0]["session_id"] == twice[1]["session_id"]
+    heads = [m for m in h.store.messages(twice[0]["session_id"])
+             if m.content.get("turn") == "discussion"]
+    assert len(heads) == 1 and twice[1]["turns"] == 1
+    with pytest.raises(InvalidInput):
+        await h.engine.discussions.start(a, 10 ** 30, "?")

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from errands.errors import InvalidInput
+from errands.records import Decision
 from errands.tool_servers import parse_servers
 from agent_support import AgentHarness, h, last_tool_result, server  # noqa: F401 (fixtures)
 from event_support import until
@@ -197,15 +198,21 @@ async def test_a_server_that_dies_mid_call_fails_the_run_with_mcp_server(
     assert tools  # the transcript up to the call is kept
 
 
-def test_an_always_allow_names_the_server_and_tool() -> None:
-    from errands.agent.mcp_tools import function_name, server_tool_pattern
+def test_an_always_allow_names_exactly_the_tool_offered() -> None:
+    """Rules name a tool as offered (``server.tool`` in the function's alphabet); what an
+    "always" saves matches that one tool and no other, whatever characters it holds."""
+    from errands.agent.mcp_tools import function_name, server_tool_pattern, subject_of
     import fnmatch
-    for server, tool in [("desk", "add"), ("gh", "repos.list"), ("x", "a" * 80),
-                         ("d", "we*ird?[1]")]:
-        pattern = server_tool_pattern(function_name(server, tool))
-        assert fnmatch.fnmatchcase(f"{server}.{tool}", pattern), pattern
-        assert not fnmatch.fnmatchcase(f"{server}.other", pattern)
+    names = [("desk", "add"), ("gh", "repos.list"), ("x", "a" * 80), ("d", "we*ird?[1]"),
+             ("evil", "read_file"), ("evil", "read-file")]
+    for server, tool in names:
+        function = function_name(server, tool)
+        pattern = server_tool_pattern(function)
+        assert fnmatch.fnmatchcase(subject_of(function), pattern), pattern
+        others = {subject_of(function_name(s, t)) for s, t in names} - {subject_of(function)}
+        assert not any(fnmatch.fnmatchcase(o, pattern) for o in others), (pattern, others)
     assert server_tool_pattern("mcp__desk__add") == "desk.add"
+    assert subject_of(function_name("gh", "repos.list")) == "gh.repos_list"
 
 
 def test_server_definitions_are_checked_with_field_and_example() -> None:
@@ -225,11 +232,14 @@ def test_server_definitions_are_checked_with_field_and_example() -> None:
                          "s")[0].command == ("uvx", "mcp-server-git", "--repo", "a b")
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.sampled_from(["name", "command", "url", "env",
-                                                       "header", "trusted", "x"]), inner,
-                                      max_size=5), max_leaves=20))
+SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=20)
+VALUES = SCALARS | st.lists(SCALARS, max_size=4) | st.dictionaries(st.text(max_size=8),
+                                                                  SCALARS, max_size=3)
+SERVER_DOCS = st.dictionaries(st.sampled_from(["name", "command", "url", "env", "header",
+                                               "trusted", "x"]), VALUES, max_size=5)
+
+
+@given(SCALARS | st.lists(SERVER_DOCS | VALUES, max_size=4) | SERVER_DOCS)
 def test_any_server_document_is_parsed_or_refused_with_a_field(doc: Any) -> None:
     try:
         servers = parse_servers(doc, "mcp_servers")
@@ -300,7 +310,10 @@ async def test_a_server_over_streamable_http_gets_its_header_from_the_keyring(
         run = await h.run(a)  # no value kept yet: the server refuses, the run says so
         assert run.state == "failed" and run.error_code == "mcp_server"
         assert "MCP server 'remote'" in (run.error_message or "")
-        set_secret(h.tmp_path, "remote", "Bearer s3cret-token")
+        set_secret(h.tmp_path, "remote", "https://elsewhere.example/mcp", "Bearer wrong")
+        run = await h.run(a)  # a secret kept for another address is not sent here
+        assert run.state == "failed" and run.error_code == "mcp_server"
+        set_secret(h.tmp_path, "remote", remote["url"], "Bearer s3cret-token")
         server.play(call("mcp__remote__add", {"a": 5, "b": 6}), say("11"))
         run = await h.run(a)
         assert run.state == "succeeded" and last_tool_result(server) == "5 + 6 = 11"
@@ -322,3 +335,109 @@ async def _until_port(port: int) -> None:
         writer.close()
         return
     raise AssertionError("the HTTP MCP server did not listen")
+
+
+# ------------------------------------------------------------------ hostile servers
+
+RAW = str(Path(__file__).with_name("mcp_raw_server.py"))
+
+
+def raw_server(name: str = "raw", **env: str) -> dict[str, Any]:
+    return {"name": name, "command": [sys.executable, RAW], "env": env}
+
+
+@pytest.mark.parametrize("tool, arguments", [
+    ("t4", {}), ("t4", {"q": 1}),
+    ("t5", {"a": ["y"]}), ("t8", {}), ("t8", {"q": {"any": 1}}), ("t9", {"z": 1})])
+async def test_a_server_schema_of_any_shape_is_a_readable_answer_never_internal(
+        h: AgentHarness, server: ScriptedServer, tool: str, arguments: dict[str, Any]) -> None:
+    a = await h.agent("raw", runner={"mcp_servers": [raw_server(MODE="badschema")]},
+                      permissions={"mode": "allow_all"})
+    server.play(call(f"mcp__raw__{tool}", arguments), say("done"))
+    run = await h.run(a)
+    assert run.state == "succeeded", (run.error_code, run.error_message)
+    result = last_tool_result(server)
+    assert result.startswith("ok ") or result.startswith("Error: "), result
+
+
+async def test_a_tool_list_the_sdk_cannot_read_fails_the_run_with_mcp_server(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    a = await h.agent("raw", runner={"mcp_servers": [raw_server(MODE="invalid")]})
+    run = await h.run(a)
+    assert run.state == "failed" and run.error_code == "mcp_server"
+    assert "validation error" in (run.error_message or "")
+
+
+async def test_starting_servers_counts_against_the_runs_time(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    slow = [raw_server(f"s{i}", MODE="slowstart", SLEEP="2") for i in range(3)]
+    a = await h.agent("slow", runner={"mcp_servers": slow}, policy={"timeout": "3s"})
+    run = await h.run(a)
+    assert run.state == "failed" and run.error_code == "mcp_server"
+    assert "did not start and list its tools within" in (run.error_message or "")
+    assert server.requests == []
+
+
+async def test_what_a_server_left_running_in_its_group_ends_with_the_run(
+        h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
+    import os
+    import signal
+    pids = tmp_path / "pids"
+    a = await h.agent("kids", runner={"mcp_servers": [raw_server(MODE="child",
+                                                                 PIDFILE=str(pids))]})
+    server.play(say("nothing to do"))
+    assert (await h.run(a)).state == "succeeded"
+    _server_pid, child = map(int, pids.read_text().split())
+    for _ in range(100):
+        try:
+            os.kill(child, 0)
+            with open(f"/proc/{child}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break  # (ended; only its parent's reaping is left)
+        except (ProcessLookupError, FileNotFoundError):
+            break
+        import asyncio
+        await asyncio.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the server's child outlived the run")
+
+
+async def test_an_agent_naming_mcp_servers_leaves_the_automation_paused_for_review(
+        h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
+    """A server is a program: one an agent adds waits for a person, attended or not."""
+    a = await h.agent("maker", permissions={"mode": "allow_listed", "tools": ["automate"]})
+    server.play(call("automate", {"action": "create", "title": "with tools", "runner": {
+        "kind": "agent", "prompt": "p", "mcp_servers": [tools_server(tmp_path / "l")]},
+        "schedule": "every:1h"}), say("made"))
+    await h.run(a)
+    made = h.store.get(json.loads(last_tool_result(server))["id"])
+    assert made.status == "paused"
+    server.play(say("Hi."))
+    first = await h.run(a)
+    # in a discussion (attended), updating an automation's servers still waits for review
+    server.play(call("automate", {"action": "update", "id": made.id, "runner": {
+        "kind": "agent", "prompt": "p", "mcp_servers": [raw_server()]}}))
+    d = await h.engine.commands.reply(first.session_id, "Give it another server.")  # type: ignore[arg-type]
+    server.play(say("Updated."))
+    await h.engine.discussions.decide(d["session_id"], Decision(kind="approve_once"))
+    assert h.store.get(made.id).status == "paused"
+    # and a discussion never changes the automation it discusses
+    server.play(call("automate", {"action": "update", "id": a, "title": "renamed"}))
+    d = await h.engine.discussions.say(d["session_id"], "Rename yourself.")
+    server.play(say("I may not."))
+    await h.engine.discussions.decide(d["session_id"], Decision(kind="approve_once"))
+    assert "does not change or run the automation it discusses" in last_tool_result(server)
+    assert h.store.get(a).definition.title == "maker"
+
+
+async def test_a_discussion_is_offered_no_server_tools(
+        h: AgentHarness, server: ScriptedServer, tmp_path: Path) -> None:
+    await h.engine.commands.set_setting("mcp_servers", json.dumps([raw_server("global")]))
+    a = await mcp_agent(h, tmp_path / "log.txt")
+    server.play(say("ran"))
+    await h.run(a)
+    assert any(n.startswith("mcp__") for n in offered(server))
+    server.play(say("talked"))
+    await h.engine.discussions.start(a, 1, "Hello")
+    assert not any(n.startswith("mcp__") for n in offered(server))

@@ -546,8 +546,11 @@ def test_mcp_servers_are_added_checked_beside_the_table_and_their_secret_kept_in
     editor.table.item(row, 2).setText("Authorization")
     editor.table.selectRow(row)
     assert editor.secret_button.isEnabled()
-    run(qloop, flow.store_server_secret("deploy", "Bearer s3cret-DoNotLeak"))
-    assert get_secret(shell.data_dir, "deploy") == "Bearer s3cret-DoNotLeak"
+    run(qloop, flow.store_server_secret("deploy", "https://deploy.example.com/mcp",
+                                        "Bearer s3cret-DoNotLeak"))
+    assert get_secret(shell.data_dir, "deploy", "https://deploy.example.com/mcp") == \
+        "Bearer s3cret-DoNotLeak"
+    assert get_secret(shell.data_dir, "deploy", "https://elsewhere.example/mcp") is None
     assert "kept in the system keyring" in editor.status.text()
     run(qloop, save(d))
     assert not d.isVisible()
@@ -563,4 +566,5 @@ def test_mcp_servers_are_added_checked_beside_the_table_and_their_secret_kept_in
     close(again, qloop)
     run(qloop, shell.close())
     assert _files_holding(shell.data_dir, "s3cret-DoNotLeak") == []
-    assert keyring.get_password(SECRET_SERVICE, f"{shell.data_dir.resolve()}#deploy")
+    assert keyring.get_password(
+        SECRET_SERVICE, f"{shell.data_dir.resolve()}#deploy#https://deploy.example.com/mcp")

@@ -181,32 +181,35 @@ def merged(everywhere: tuple[ToolServer, ...], own: tuple[ToolServer, ...]
 SECRET_SERVICE = "errands-mcp"
 
 
-def _user(data_dir: Path, name: str) -> str:
-    return f"{Path(data_dir).resolve()}#{name}"
+def _user(data_dir: Path, name: str, url: str) -> str:
+    """The keyring entry: the data folder, the server's name and its URL. A secret is
+    bound to the address it was kept for: a server of the same name elsewhere (an
+    automation's own, say) never receives it."""
+    return f"{Path(data_dir).resolve()}#{name}#{url}"
 
 
-def get_secret(data_dir: Path, name: str) -> str | None:
-    """The header value kept for server ``name`` (blocking: call it off the loop); None
-    when none is kept or the keyring cannot be read (the server then answers 401)."""
+def get_secret(data_dir: Path, name: str, url: str) -> str | None:
+    """The header value kept for server ``name`` at ``url`` (blocking: call it off the
+    loop); None when none is kept or the keyring cannot be read (the server answers 401)."""
     import keyring
     import keyring.errors
     try:
-        return keyring.get_password(SECRET_SERVICE, _user(data_dir, name))
+        return keyring.get_password(SECRET_SERVICE, _user(data_dir, name, url))
     except keyring.errors.KeyringError:
         return None
 
 
-def set_secret(data_dir: Path, name: str, value: str | None) -> None:
-    """Keep (or with None forget) the header value of server ``name``."""
+def set_secret(data_dir: Path, name: str, url: str, value: str | None) -> None:
+    """Keep (or with None forget) the header value of server ``name`` at ``url``."""
     import keyring
     import keyring.errors
     if value is None:
         try:
-            keyring.delete_password(SECRET_SERVICE, _user(data_dir, name))
+            keyring.delete_password(SECRET_SERVICE, _user(data_dir, name, url))
         except keyring.errors.PasswordDeleteError:
             pass
         return
     if not value or "\n" in value or len(value) > 8192 or any(c in value for c in "\r\x00"):
         raise InvalidInput("--value-stdin", "not a header value", "one line of 1 to 8192 "
                            "characters", "Bearer abc123 (typed on standard input)")
-    keyring.set_password(SECRET_SERVICE, _user(data_dir, name), value)
+    keyring.set_password(SECRET_SERVICE, _user(data_dir, name, url), value)

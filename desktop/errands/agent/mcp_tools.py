@@ -15,13 +15,17 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
+import signal
 import tempfile
+import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..tool_servers import ToolServer
+from ..tool_servers import MAX_SERVERS, ToolServer
 from .tools.base import ToolResult, ToolSpec, bounded
 
 log = logging.getLogger(__name__)
@@ -29,8 +33,19 @@ log = logging.getLogger(__name__)
 START_SECONDS = 30.0      # to start, initialise and list tools
 MAX_TOOLS = 100           # offered per server
 MAX_DESCRIPTION = 2000
+MAX_SCHEMA_CHARS = 64_000  # a tool's input schema, as JSON
 FUNCTION_NAME = re.compile(r"[^A-Za-z0-9_-]")
 CODE = "mcp_server"
+_SPAWNING: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]" = \
+    weakref.WeakKeyDictionary()   # one server starts at a time, per loop
+
+
+def _spawning() -> asyncio.Lock:
+    loop = asyncio.get_running_loop()
+    lock = _SPAWNING.get(loop)
+    if lock is None:
+        lock = _SPAWNING[loop] = asyncio.Lock()
+    return lock
 
 
 class ServerFault(Exception):
@@ -58,13 +73,80 @@ def function_name(server: str, tool: str) -> str:
     return ("mcp__" + server + "__" + FUNCTION_NAME.sub("_", tool))[:64]
 
 
-def server_tool_pattern(function: str) -> str:
-    """The rule pattern (``server.tool``) an "always allow" of ``function`` saves. A
-    character the function name had to replace (``_``) matches any one character, and a
-    name cut at 64 characters matches whatever followed."""
+def _groups_led() -> set[int]:
+    """The process groups led by this process's children (a stdio server starts in a
+    session of its own: its pid is its group). Linux's /proc; elsewhere none are known,
+    and the SDK's own shutdown is all there is."""
+    me, found = os.getpid(), set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 3 and int(fields[1]) == me and int(fields[2]) == int(entry):
+            found.add(int(entry))
+    return found
+
+
+def _runs(pid: int, command: tuple[str, ...]) -> bool:
+    """Whether process ``pid`` runs ``command`` (its program by name, then its arguments):
+    a command run started meanwhile is never taken for the server."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = [a.decode(errors="replace") for a in f.read().split(b"\0")[:-1]]
+    except OSError:
+        return False
+    return (bool(argv) and os.path.basename(argv[0]) == os.path.basename(command[0])
+            and argv[1:] == list(command[1:]))
+
+
+def clean_schema(shape: Any, depth: int = 0) -> dict[str, Any]:
+    """A server's JSON schema in the shapes the argument check reads: each ``properties``
+    entry and ``items`` an object (``true`` or junk becomes "anything"), ``required`` a list
+    of names, ``examples`` a list of objects; anything else as it came (it is JSON)."""
+    if not isinstance(shape, dict) or depth > 32:
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in shape.items():
+        if key == "properties":
+            out[key] = ({str(k): clean_schema(v, depth + 1) for k, v in value.items()}
+                        if isinstance(value, dict) else {})
+        elif key == "items":
+            if isinstance(value, dict):
+                out[key] = clean_schema(value, depth + 1)
+        elif key == "required":
+            out[key] = [v for v in value if isinstance(v, str)] if isinstance(value, list) \
+                else []
+        elif key == "examples":
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                out[key] = value
+        elif key == "type":
+            if isinstance(value, str) or (isinstance(value, list)
+                                          and all(isinstance(v, str) for v in value)):
+                out[key] = value
+        else:
+            out[str(key)] = value
+    return out
+
+
+def subject_of(function: str) -> str:
+    """What rules and grants name a server's tool by: ``server.tool``, the tool as offered
+    (its name in the function's alphabet, as the person sees it), exactly one tool."""
     server, _, tool = function.removeprefix("mcp__").partition("__")
-    pattern = server + "." + re.sub(r"([*?[])", r"[\1]", tool).replace("_", "?")
-    return pattern + ("*" if len(function) >= 64 else "")
+    return f"{server}.{tool}"
+
+
+def server_tool_pattern(function: str) -> str:
+    """The rule pattern an "always allow" of ``function`` saves: its subject, literally
+    (its own ``* ? [`` are characters, not wildcards)."""
+    return re.sub(r"([*?[])", r"[\1]", subject_of(function))
 
 
 def _one_line(error: BaseException) -> str:
@@ -79,8 +161,10 @@ class ServerTools:
     """The connected servers of one attempt: ``async with ServerTools(servers, …) as t``."""
 
     def __init__(self, servers: tuple[ToolServer, ...], *, workdir: str,
-                 header_value: Callable[[ToolServer], str | None] | None = None) -> None:
+                 header_value: Callable[[ToolServer], str | None] | None = None,
+                 within: float = START_SECONDS * MAX_SERVERS) -> None:
         self.servers = servers
+        self.within = within   # all of them start within this (the run's time)
         self.workdir = workdir
         self.header_value = header_value   # blocking (the keyring): called off the loop
         self.specs: dict[str, ToolSpec] = {}
@@ -88,31 +172,54 @@ class ServerTools:
         self._sessions: dict[str, Any] = {}
         self._stack = contextlib.AsyncExitStack()
         self._logs: dict[str, IO[str]] = {}
+        self._groups: list[int] = []   # process groups of the stdio servers started
+        self._deadline = 0.0
 
     async def __aenter__(self) -> "ServerTools":
+        self._deadline = time.monotonic() + self.within
         try:
             for server in self.servers:
                 await self._connect(server)
         except BaseException:
-            await self._stack.aclose()
+            await self._close()
             raise
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        await self._close()
+
+    async def _close(self) -> None:
+        """The sessions end and the servers stop (the SDK's shutdown); then whatever a
+        server left running in its process group is ended too."""
         with contextlib.suppress(Exception):
             await self._stack.aclose()
+        for group in self._groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+                os.killpg(group, signal.SIGKILL)
+        self._groups = []
 
     async def _connect(self, server: ToolServer) -> None:
         from mcp import ClientSession
+        budget = max(0.0, min(START_SECONDS, self._deadline - time.monotonic()))
         try:
-            async with asyncio.timeout(START_SECONDS):
-                read, write = await self._stack.enter_async_context(self._transport(server))
+            async with asyncio.timeout(budget):
+                if server.command:  # the server leads a process group of its own: noted
+                    async with _spawning():  # (one server starts between the two looks)
+                        before = await asyncio.to_thread(_groups_led)
+                        read, write = await self._stack.enter_async_context(
+                            self._transport(server))
+                        after = await asyncio.to_thread(_groups_led)
+                    self._groups += [g for g in sorted(after - before)
+                                     if _runs(g, server.command)]
+                else:
+                    read, write = await self._stack.enter_async_context(
+                        self._transport(server))
                 session = await self._stack.enter_async_context(ClientSession(read, write))
                 await session.initialize()
                 listed = await self._list(session)
         except TimeoutError:
             raise ServerFault(server.name, f"did not start and list its tools within "
-                              f"{START_SECONDS:.0f} s{self._stderr(server)}") from None
+                              f"{budget:.0f} s{self._stderr(server)}") from None
         except ServerFault:
             raise
         except asyncio.CancelledError:
@@ -165,8 +272,10 @@ class ServerTools:
         return tools[:MAX_TOOLS]
 
     def _offer(self, server: ToolServer, tool: Any) -> None:
-        schema = tool.input_schema if isinstance(tool.input_schema, dict) else None
-        if schema is None or schema.get("type", "object") != "object":
+        schema = clean_schema(tool.input_schema) if isinstance(tool.input_schema, dict) \
+            else None
+        if schema is None or schema.get("type", "object") != "object" \
+                or len(json.dumps(schema)) > MAX_SCHEMA_CHARS:
             log.warning("MCP server %s: tool %r has no object schema; not offered",
                         server.name, tool.name)
             return
@@ -183,7 +292,7 @@ class ServerTools:
         self.specs[name] = ToolSpec(
             name=name, effect="mcp", parameters=parameters,
             description=f"[MCP server {server.name}] {description}",
-            fixed_subject=f"{server.name}.{tool.name}")
+            fixed_subject=subject_of(name))
         self._tools[name] = _Tool(server.name, tool.name, read_only, server.trusted)
 
     def read_only(self, name: str) -> bool:

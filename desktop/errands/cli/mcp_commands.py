@@ -41,14 +41,28 @@ def secret(args: argparse.Namespace) -> int:
             raise InvalidInput("--value-stdin", "no value given", "the value on standard "
                                "input with --value-stdin", "errands mcp secret deploy "
                                "--value-stdin < token.txt")
+    url = args.url or _setting_url(args, args.name)
     try:
-        set_secret(_dir(args), args.name, value)
+        set_secret(_dir(args), args.name, url, value)
     except keyring.errors.KeyringError as exc:
         raise ErrandsError(f"the system keyring could not keep it: {exc}") from None
     said = "forgotten" if args.remove else "kept in the system keyring"
     emit(args, {"server": args.name, "stored": not args.remove},
          f"The header value of {args.name} is {said}.")
     return 0
+
+
+def _setting_url(args: argparse.Namespace, name: str) -> str:
+    """The URL of the ``mcp_servers`` setting's server ``name`` (a secret is bound to it)."""
+    from ..errors import InvalidInput
+    from .commands import open_store
+    servers = open_store(args).settings().get("mcp_servers") or ()
+    for server in servers:
+        if server.name == name and server.url:
+            return str(server.url)
+    raise InvalidInput("--url", f"no server {name!r} with a URL in the mcp_servers setting",
+                       "the server's URL (--url), as its definition names it",
+                       "errands mcp secret deploy --url https://deploy.example.com/mcp")
 
 
 def _program() -> list[str]:

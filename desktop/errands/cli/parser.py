@@ -258,6 +258,8 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     sp.add_argument("--value-stdin", action="store_true",
                     help="read the value from standard input (one line)")
     sp.add_argument("--remove", action="store_true", help="forget the value")
+    sp.add_argument("--url", help="the server's URL (the secret is sent there only); default: "
+                    "the URL of the mcp_servers setting's server NAME")
     p = cmd("history", H("observe", "history"), "an automation's revisions (what changed) and its audit trail")
     p.add_argument("id")
     p = cmd("decide", H("observe", "decide"), "decide a parked run in one command (scripts); approve, deny and answer are the same")

@@ -8,6 +8,7 @@ follows on the loop once the write committed."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import uuid
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -307,6 +308,7 @@ class Commands:
         for run_id in (slot.queued, slot.active):
             if run_id is not None:
                 await self.e.runs.cancel_and_wait(run_id, ("cancelled", stopped_by(actor)))
+        folders = await self.e.discussions.forget(automation_id)
 
         def gone(_: dict[str, int]) -> None:
             held = self.e.slots.pop(automation_id, None)
@@ -315,6 +317,9 @@ class Commands:
             from ..event_artifacts import forget
             asyncio.get_running_loop().run_in_executor(None, forget, self.e.data_dir,
                                                        automation_id)
+            for folder in folders:  # its discussions' own folders go with them
+                asyncio.get_running_loop().run_in_executor(
+                    None, lambda f=folder: shutil.rmtree(f, ignore_errors=True))
             self.e.events.publish("automation_deleted", automation_id=automation_id)
 
         return await self.e.write(lambda: self.e.catalog.delete(automation_id, actor=actor),

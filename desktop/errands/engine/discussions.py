@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..catalog import refuse_archived
 from ..definition import AgentTask, Context, Permissions
 from ..errors import Conflict, InvalidInput, NotFound
 from ..ledger.transcripts import RunTranscript
@@ -121,14 +122,40 @@ class Discussions:
     def __init__(self, engine: Engine) -> None:
         self.e = engine
         self._turns: dict[str, asyncio.Task[dict[str, Any]]] = {}
+        self._whose: dict[str, str] = {}   # session id -> automation id, while a turn runs
+        self._claimed: set[str] = set()    # discussions a command acts on now (one at a time)
+        self._starting: dict[str, asyncio.Future[None]] = {}  # starts by request id, writing
 
     # ------------------------------------------------------------------ commands
 
     async def start(self, automation_id: str, run_index: int, text: str, *,
                     request_id: str | None = None) -> dict[str, Any]:
         """A new discussion of run ``run_index``, and its first turn (the answer, or what
-        it waits for). Repeating ``request_id`` gives the same discussion."""
+        it waits for). Repeating ``request_id`` gives the same discussion, also while the
+        first is being written."""
+        if not 1 <= run_index <= 2 ** 62:
+            raise InvalidInput("run", f"no run #{run_index}", "a run's number, from 1", "3")
         automation = await self.e.read(self.e.store.get, automation_id)
+        session_id = "d-" + str(uuid.uuid5(uuid.UUID(automation.id), f"discuss:{request_id}")
+                                if request_id else uuid.uuid4())
+        if not request_id:
+            return await self._start(automation, run_index, text, session_id)
+        pending = self._starting.get(session_id)
+        if pending is not None:  # the same request, being written: its discussion
+            await asyncio.gather(asyncio.shield(pending), return_exceptions=True)
+            return await self.get(session_id)
+        writing = self._starting[session_id] = asyncio.get_running_loop().create_future()
+        try:
+            if await self._exists(session_id):
+                return await self.get(session_id)
+            return await self._start(automation, run_index, text, session_id)
+        finally:
+            del self._starting[session_id]
+            writing.set_result(None)
+
+    async def _start(self, automation: Automation, run_index: int, text: str,
+                     session_id: str) -> dict[str, Any]:
+        refuse_archived(automation.id, automation.title, automation.status)
         d = automation.definition
         if d is None or not isinstance(d.runner, AgentTask):
             raise InvalidInput("id", "only an agent automation's runs can be discussed",
@@ -138,39 +165,45 @@ class Discussions:
         if run.state not in ENDED:
             raise Conflict("not_finished", f"run #{run.index} of {automation.title} is "
                            f"{run.state}; a run can be discussed once it has ended")
-        session_id = "d-" + str(uuid.uuid5(uuid.UUID(automation.id), f"discuss:{request_id}")
-                                if request_id else uuid.uuid4())
-        if request_id and await self._exists(session_id):
-            return await self.get(session_id)
-        seed = await self.e.read(seed_of, self.e.store, automation, run.index)
-        mount = Path(d.workdir) if d.workdir else workspace_path(self.e.data_dir, automation.id)
-        workspace = discussions_path(self.e.data_dir, session_id)
-        await asyncio.to_thread(workspace.mkdir, parents=True, exist_ok=True)
-        transcript = self._transcript(automation, session_id, "head", None)
-        transcript.append("system", {
-            "turn": "discussion", "content": None, "run_id": "head", "automation_id": automation.id,
-            "forked_from": run.id, "run_index": run.index, "mount": str(mount),
-            "workspace": str(workspace), "title": automation.title})
-        for message in seed:
-            transcript.append(message["role"], message["content"])
+        self._claim(session_id)
+        try:
+            seed = await self.e.read(seed_of, self.e.store, automation, run.index)
+            mount = (Path(d.workdir) if d.workdir
+                     else workspace_path(self.e.data_dir, automation.id))
+            workspace = discussions_path(self.e.data_dir, session_id)
+            await asyncio.to_thread(workspace.mkdir, parents=True, exist_ok=True)
+            transcript = self._transcript(automation, session_id, "head", None)
+            transcript.append("system", {
+                "turn": "discussion", "content": None, "run_id": "head",
+                "automation_id": automation.id, "forked_from": run.id,
+                "run_index": run.index, "mount": str(mount), "workspace": str(workspace),
+                "title": automation.title})
+            for message in seed:
+                transcript.append(message["role"], message["content"])
+        finally:
+            self._claimed.discard(session_id)
         shown = sum(1 for m in seed if m["role"] == "user")
-        intro = (f"[Automation \"{automation.title}\": {shown} run(s) through run #{run.index} "
-                 "above (the oldest may be left out). The automation's files are mounted "
-                 f"READ-ONLY at {mount}; your own workspace {workspace} is writable. This is a "
-                 "discussion with the user about the automation, not one of its runs.]\n\n")
+        intro = (f"[Automation \"{automation.title}\": {shown} run(s) through run "
+                 f"#{run.index} above (the oldest may be left out). The automation's files "
+                 f"are mounted READ-ONLY at {mount}; your own workspace {workspace} is "
+                 "writable. This is a discussion with the user about the automation, not "
+                 "one of its runs.]\n\n")
         return await self.say(session_id, text, preamble=intro)
 
     async def say(self, session_id: str, text: str, *, preamble: str = "") -> dict[str, Any]:
         """A question in a discussion: its turn runs to its answer or to what it waits
         for. Refused while a turn is under way or a call waits for a decision."""
-        messages = await self._messages(session_id)
-        state = state_of(messages)
-        if session_id in self._turns:
-            raise Conflict("busy", "the discussion is still answering; wait for it")
-        if state["waiting"] is not None:
-            raise Conflict("waiting", "the discussion waits for your decision on "
-                           f"{state['waiting']['tool']}; approve or deny it first")
-        automation = await self._automation(state)
+        self._claim(session_id)
+        try:
+            messages = await self._messages(session_id)
+            state = state_of(messages)
+            if state["waiting"] is not None:
+                raise Conflict("waiting", "the discussion waits for your decision on "
+                               f"{state['waiting']['tool']}; approve or deny it first")
+            automation = await self._automation(state)
+        except BaseException:
+            self._claimed.discard(session_id)
+            raise
         turn_id = str(uuid.uuid4())
         question: dict[str, Any] = {"content": preamble + text, "turn": "reply",
                                     "attempt": 1, "run_id": turn_id}
@@ -181,23 +214,27 @@ class Discussions:
         return await self._run_turn(automation, session_id, turn_id, state, None)
 
     async def decide(self, session_id: str, decision: Decision) -> dict[str, Any]:
-        """The person's decision on what the discussion waits for; its turn goes on."""
-        messages = await self._messages(session_id)
-        state = state_of(messages)
-        waiting = state["waiting"]
-        if session_id in self._turns:
-            raise Conflict("busy", "the discussion is still answering; wait for it")
-        if waiting is None:
-            raise Conflict("not_parked", "the discussion waits for nothing")
-        if waiting["kind"] == "question" and decision.kind not in ("answer", "deny"):
-            raise InvalidInput("decision", "the discussion asks a question", "answer TEXT or "
-                               "deny", "answer")
-        if waiting["kind"] == "permission" and decision.kind == "answer":
-            raise InvalidInput("decision", "the discussion waits for an approval",
-                               "approve or deny", "approve_once")
-        if decision.kind == "approve_always":  # a discussion saves no rule on the automation
-            decision = replace(decision, kind="approve_once", rule=None)
-        automation = await self._automation(state)
+        """The person's decision on what the discussion waits for; its turn goes on (once:
+        a second decision sent meanwhile is refused)."""
+        self._claim(session_id)
+        try:
+            messages = await self._messages(session_id)
+            state = state_of(messages)
+            waiting = state["waiting"]
+            if waiting is None:
+                raise Conflict("not_parked", "the discussion waits for nothing")
+            if waiting["kind"] == "question" and decision.kind not in ("answer", "deny"):
+                raise InvalidInput("decision", "the discussion asks a question", "answer "
+                                   "TEXT or deny", "answer")
+            if waiting["kind"] == "permission" and decision.kind == "answer":
+                raise InvalidInput("decision", "the discussion waits for an approval",
+                                   "approve or deny", "approve_once")
+            if decision.kind == "approve_always":  # a discussion saves no rule
+                decision = replace(decision, kind="approve_once", rule=None)
+            automation = await self._automation(state)
+        except BaseException:
+            self._claimed.discard(session_id)
+            raise
         blocker = Blocker(kind=waiting["kind"], tool=waiting["tool"],
                           arguments=waiting["arguments"])
         return await self._run_turn(automation, session_id, str(waiting["turn"]), state,
@@ -225,6 +262,23 @@ class Discussions:
                             "updated_at": info.to_dict().get("updated_at")})
         return out
 
+    def _claim(self, session_id: str) -> None:
+        """One command at a time acts on a discussion (checked and taken in one step)."""
+        if session_id in self._claimed:
+            raise Conflict("busy", "the discussion is still answering (or being decided); "
+                           "wait for it")
+        self._claimed.add(session_id)
+
+    async def forget(self, automation_id: str) -> list[Path]:
+        """Before an automation is deleted: its turns under way are cancelled; the folders
+        of its discussions, for the caller to remove once it is gone."""
+        turns = [t for sid, t in self._turns.items() if self._whose.get(sid) == automation_id]
+        for task in turns:
+            task.cancel()
+        await asyncio.gather(*turns, return_exceptions=True)
+        found = await self.e.read(self.e.store.sessions_of, automation_id, KIND)
+        return [discussions_path(self.e.data_dir, info.id) for info in found]
+
     async def stop(self, grace: float) -> None:
         """Turns under way get ``grace`` seconds, then are cancelled: a call it was making
         is left without a result, so the discussion waits for the person's decision on it
@@ -244,13 +298,19 @@ class Discussions:
         task = asyncio.get_running_loop().create_task(
             self._turn(automation, session_id, turn_id, state, resume))
         self._turns[session_id] = task
+        self._whose[session_id] = automation.id
+
+        def ended(_task: object = None) -> None:
+            self._turns.pop(session_id, None)
+            self._whose.pop(session_id, None)
+            self._claimed.discard(session_id)
         try:
             return await asyncio.shield(task)
         finally:
             if task.done():
-                self._turns.pop(session_id, None)
+                ended()
             else:
-                task.add_done_callback(lambda _t: self._turns.pop(session_id, None))
+                task.add_done_callback(ended)
 
     async def _turn(self, automation: Automation, session_id: str, turn_id: str,
                     state: dict[str, Any], resume: Resume | None) -> dict[str, Any]:
@@ -263,7 +323,9 @@ class Discussions:
         await asyncio.to_thread(workspace.mkdir, parents=True, exist_ok=True)
         task = d.runner
         assert isinstance(task, AgentTask)
-        plain = replace(d, permissions=Permissions(), workdir=str(workspace), worktree=False,
+        # no grant, and no MCP servers: their tools could change what is mounted read-only
+        plain = replace(d, runner=replace(task, mcp_servers=()), permissions=Permissions(),
+                        workdir=str(workspace), worktree=False,
                         context=Context(mode="continue",
                                         max_history_tokens=d.context.max_history_tokens))
         ctx = RunContext(
@@ -273,7 +335,8 @@ class Discussions:
             session=self._transcript(automation, session_id, turn_id, state.get("run_id")),
             resume=resume,
             services=self.e.services,  # type: ignore[arg-type]
-            data_dir=self.e.data_dir, mounts=(Path(state["mount"]),) if state["mount"] else ())
+            data_dir=self.e.data_dir, mounts=(Path(state["mount"]),) if state["mount"] else (),
+            discussion=session_id)
         try:
             outcome = await runner.run(ctx)
         except Exception as exc:  # a runner bug fails the turn, never the engine

@@ -84,8 +84,20 @@ class Services:
                  "kind": a.definition.runner.kind if a.definition else None,
                  "next_fire_at": format_instant(a.next_fire_at)}
                 for a in await self.e.read(self.e.store.list)]}
+        if ctx.discussion is not None and (action in ("update", "pause", "delete", "run_now")
+                                           and arguments.get("id") and await self.e.read(
+                                               self.e.store.resolve_id, str(arguments["id"]))
+                                           == ctx.automation_id):
+            raise InvalidInput("id", "a discussion does not change or run the automation it "
+                               "discusses; say what to change and the user edits it",
+                               "another automation's id", '{"action": "list"}')
         if action == "create":
             follow_up = self._is_follow_up(ctx, arguments)
+            if follow_up and ctx.discussion is not None:
+                raise InvalidInput("runner", "a discussion does not schedule runs of the "
+                                   "automation it discusses", "a runner of its own",
+                                   '{"action": "create", "runner": {"kind": "command", '
+                                   '"command": "…"}, "schedule": "in:10m"}')
             doc = self._document(ctx, arguments, base=None)
             depth = ctx.definition.origin.depth + 1
             if depth > MAX_DEPTH:
@@ -116,15 +128,19 @@ class Services:
             doc["origin"] = {"kind": "agent", "session_id": session, "depth": depth}
             if session is not None:
                 doc["context"] = {**doc.get("context", {}), "mode": "continue"}
-            # a script waits for a person to read it, whoever asked (seed 003)
+            # a script waits for a person to read it, whoever asked (seed 003); so do MCP
+            # servers an agent named: programs it starts, outside any confinement
             script = doc.get("runner", {}).get("kind") == "script"
-            review = (not attended and not follow_up) or script
+            servers = not follow_up and bool(doc.get("runner", {}).get("mcp_servers"))
+            review = (not attended and not follow_up) or script or servers
             if review:
                 doc["paused"] = True
             automation, _ = await self.e.commands.create(doc, actor=actor)  # type: ignore[attr-defined]
             if review:
                 body = ("Created by an unattended run; it stays paused until you resume it."
-                        if not script else
+                        if not script and not servers else
+                        "An agent's run named MCP servers for it: programs it would start. "
+                        "Read them (Edit…) and resume it to enable it." if servers else
                         "A script an agent's run proposed; read it (Edit…, or errands show "
                         f"{automation.id[:8]} --json) and resume it to enable it. It works "
                         f"in {doc.get('workdir') or 'its own folder in Errands data'}.")
@@ -163,16 +179,20 @@ class Services:
             script = (doc.get("runner") or {}).get("kind") == "script"
             if script:
                 self._script_folder(ctx, doc)
-            if not attended or script:   # (a script changed waits for a person, always)
-                review = any(doc.get(k) != base.get(k) for k in ("runner", "workdir", "worktree",
-                                                                  "permissions"))
+            servers = ((doc.get("runner") or {}).get("mcp_servers")
+                       != (base.get("runner") or {}).get("mcp_servers"))
+            if not attended or script or servers:   # (a script or MCP servers changed wait
+                review = any(doc.get(k) != base.get(k)  # for a person, always)
+                             for k in ("runner", "workdir", "worktree", "permissions"))
                 if review:  # what it runs changed: nobody has looked at that yet
                     doc["paused"] = True
             automation, _ = await self.e.commands.revise(ident, doc, actor=actor)  # type: ignore[attr-defined]
             if review:
                 await self._review(ctx, ident, f"Changed automation to review: {automation.title}",
                                    "A run changed what it runs; it stays paused until you "
-                                   "resume it." if not script else
+                                   "resume it." if not script and not servers else
+                                   "A run changed the MCP servers (programs) it starts; read "
+                                   "them and resume it to enable it again." if servers else
                                    "A run changed this script, its folder or its rules; read "
                                    "it and resume it to enable it again.")
             return self._echo(automation, created=False)

@@ -10,6 +10,7 @@ import asyncio
 import os
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -68,8 +69,10 @@ class AgentRunner:
         assert isinstance(task, AgentTask)
         provider = self._provider(config)
         servers = self._servers(ctx, task)
+        began = time.monotonic()
         if not servers:
-            return await self._run(ctx, AgentLoop(ctx, provider, task.model or config.model))
+            return await self._run(ctx, AgentLoop(ctx, provider, task.model or config.model),
+                                   began)
         data_dir = ctx.data_dir
         try:  # a stdio server starts in the run's folder (its own workspace: made now)
             await asyncio.to_thread(Path(ctx.workdir).mkdir, parents=True, exist_ok=True)
@@ -77,19 +80,24 @@ class AgentRunner:
             pass
 
         def header_value(server: ToolServer) -> str | None:
-            return get_secret(data_dir, server.name) if data_dir is not None else None
+            return get_secret(data_dir, server.name, server.url or "") \
+                if data_dir is not None else None
 
-        try:
-            async with ServerTools(servers, workdir=str(ctx.workdir),
-                                   header_value=header_value) as tools:
+        seconds = ctx.timeout.total_seconds()
+        try:  # starting them is part of the run's time
+            async with ServerTools(servers, workdir=str(ctx.workdir), header_value=header_value,
+                                   within=seconds) as tools:
                 return await self._run(ctx, AgentLoop(ctx, provider,
-                                                      task.model or config.model, tools))
+                                                      task.model or config.model, tools), began)
         except ServerFault as exc:  # (one would not start)
             return Outcome(state="failed", error_code=exc.code, error_message=exc.message)
 
     @staticmethod
     def _servers(ctx: RunContext, task: AgentTask) -> tuple[ToolServer, ...]:
-        """The setting's MCP servers and the automation's own."""
+        """The setting's MCP servers and the automation's own (none in a discussion: their
+        tools could change the automation's folder, mounted read-only there)."""
+        if ctx.discussion is not None:
+            return ()
         everywhere: tuple[ToolServer, ...] = ()
         if ctx.services is not None:
             try:
@@ -98,7 +106,7 @@ class AgentRunner:
                 everywhere = ()
         return merged(everywhere, task.mcp_servers)
 
-    async def _run(self, ctx: RunContext, loop: AgentLoop) -> Outcome:
+    async def _run(self, ctx: RunContext, loop: AgentLoop, began: float) -> Outcome:
         worktree = None
         if ctx.definition.worktree and ctx.definition.workdir:
             try:
@@ -107,7 +115,8 @@ class AgentRunner:
             except WorktreeError as exc:
                 return loop.outcome("failed", error_code="worktree", error_message=exc.message)
             loop.env.workdir = worktree.workdir
-        seconds = ctx.timeout.total_seconds()
+        seconds = max(0.0, ctx.timeout.total_seconds() - (time.monotonic() - began))
+        loop.deadline = began + ctx.timeout.total_seconds()
         try:
             async with asyncio.timeout(seconds):
                 outcome = await loop.run()

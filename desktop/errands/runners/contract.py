@@ -79,6 +79,7 @@ class RunContext:
     on_output: "OutputObserver | None" = None   # output as it is printed (secrets taken out)
     trigger: dict[str, Any] | None = None   # what fired it: id, kind, cause (Run.fired_by)
     mounts: tuple[Path, ...] = ()   # folders its tools may read, never change (a discussion)
+    discussion: str | None = None   # the discussion this turn belongs to (not a run)
     event: Any = None                       # the event's payload: untrusted input
     mail: Any = None                        # the mail tools' account (agent/tools/mail.py)
 

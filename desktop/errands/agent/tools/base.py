@@ -98,8 +98,11 @@ def parse_arguments(spec: ToolSpec, text: str) -> dict[str, Any]:
     if not isinstance(args, dict):
         raise ToolError(f"the arguments of {spec.name} must be a JSON object, like "
                         f"{example(spec)}")
-    props: dict[str, Any] = spec.parameters.get("properties", {})
-    for name in spec.parameters.get("required", []):
+    props = spec.parameters.get("properties", {})
+    if not isinstance(props, dict):
+        props = {}
+    required = spec.parameters.get("required", [])
+    for name in required if isinstance(required, list) else ():
         if name not in args:
             raise ToolError(f"{spec.name}: missing argument {name!r}; expected "
                             f"{example(spec)}")
@@ -149,7 +152,9 @@ def _valid_text(value: Any) -> bool:
     return True
 
 
-def _fits(value: Any, shape: dict[str, Any]) -> bool:
+def _fits(value: Any, shape: Any) -> bool:
+    if not isinstance(shape, dict):
+        return True   # (a schema of "true": anything)
     kind = shape.get("type")
     if kind == "string":
         return isinstance(value, str)
@@ -167,22 +172,30 @@ def _fits(value: Any, shape: dict[str, Any]) -> bool:
     return True
 
 
-def _shape(shape: dict[str, Any]) -> str:
-    kind = shape.get("type", "a value")
+def _shape(shape: Any) -> str:
+    kind = shape.get("type", "a value") if isinstance(shape, dict) else "a value"
+    if not isinstance(kind, str):
+        return "one of " + ", ".join(map(str, kind)) if isinstance(kind, list) else "a value"
     if kind == "array":
-        return f"a list of {shape.get('items', {}).get('type', 'value')}s"
+        items = shape.get("items")
+        return f"a list of {items.get('type', 'value') if isinstance(items, dict) else 'value'}s"
     return {"string": "a string", "boolean": "true or false", "integer": "a whole number",
             "number": "a number", "object": "an object"}.get(kind, kind)
 
 
 def example(spec: ToolSpec) -> str:
     sample = spec.parameters.get("examples")
-    if sample:
-        return json.dumps(sample[0])
+    if isinstance(sample, list) and sample:
+        return json.dumps(sample[0], default=str)
     props = spec.parameters.get("properties", {})
+    required = spec.parameters.get("required", [])
+    if not isinstance(props, dict) or not isinstance(required, list):
+        return "{}"
     return json.dumps({k: {"string": "…", "boolean": True, "integer": 1, "number": 1,
-                           "array": [], "object": {}}.get(v.get("type"), None)
-                       for k, v in props.items() if k in spec.parameters.get("required", [])})
+                           "array": [], "object": {}}.get(
+                               v.get("type") if isinstance(v, dict)
+                               and isinstance(v.get("type"), str) else "", None)
+                       for k, v in props.items() if k in required})
 
 
 def bounded(text: str, limit: int = MAX_RESULT_CHARS) -> str:

@@ -61,9 +61,9 @@ def spec_of(tool: str | None) -> Any:
     from ...agent.tools.base import ToolSpec
     found = tool_specs().get(tool or "")
     if found is None and tool and tool.startswith("mcp__") and "__" in tool[5:]:
-        server, _, name = tool[5:].partition("__")
+        from ...agent.mcp_tools import subject_of
         found = ToolSpec(name=tool, effect="mcp", description="", parameters={},
-                         fixed_subject=f"{server}.{name}")
+                         fixed_subject=subject_of(tool))
     return found
 
 

@@ -291,7 +291,7 @@ class SettingsDialog(QDialog):
     theme_chosen = Signal(str)                # "system", "light" or "dark"
     language_chosen = Signal(str)             # "" (system default) or a language code
     autostart_changed = Signal(bool)          # start at login: the owner decides how
-    server_secret_requested = Signal(str, str)  # an MCP server's name, its header's value
+    server_secret_requested = Signal(str, str, str)  # an MCP server's name, URL, header value
 
     def __init__(self, parent: QWidget | None = None, *, values: Mapping[str, str],
                  key_stored: bool, theme: str, autostart: bool = False,

@@ -96,7 +96,7 @@ class SettingsFlow(QObject):
         dialog.key_remove_requested.connect(self._key_remove)
         dialog.test_requested.connect(self._test)
         dialog.server_secret_requested.connect(
-            lambda name, value: self._spawn(self.store_server_secret(name, value)))
+            lambda name, url, value: self._spawn(self.store_server_secret(name, url, value)))
         dialog.finished.connect(lambda _result: self._spawn(self._closing()))
 
     # ------------------------------------------------------------------- saving
@@ -152,13 +152,14 @@ class SettingsFlow(QObject):
         self.dialog.set_key_stored(False)
         return removed
 
-    async def store_server_secret(self, name: str, value: str) -> bool:
-        """An MCP server's header value into the keyring (never into a setting)."""
+    async def store_server_secret(self, name: str, url: str, value: str) -> bool:
+        """An MCP server's header value into the keyring (never into a setting), bound to
+        its URL."""
         import keyring.errors
 
         from ...tool_servers import set_secret
         try:
-            await asyncio.to_thread(set_secret, self.data_dir, name, value)
+            await asyncio.to_thread(set_secret, self.data_dir, name, url, value)
         except InvalidInput as exc:
             self.dialog.servers.show_error("mcp_servers", _words(exc))
             return False

@@ -37,7 +37,7 @@ def canonical_servers(text: str) -> str | None:
 
 class ToolServersEditor(QWidget):
     changed = Signal()
-    secret_requested = Signal(str, str)   # server name, header value
+    secret_requested = Signal(str, str, str)   # server name, its URL, the header's value
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -226,13 +226,14 @@ class ToolServersEditor(QWidget):
         if row is None:
             return
         name, header = self._text(row, NAME).strip(), self._text(row, HEADER).strip()
+        url = self._text(row, WHERE).strip()
         value, ok = QInputDialog.getText(
             self, self.tr("Secret header value"),
             self.tr("The value of the {0} header for “{1}” (kept in the system keyring, "
                     "never shown again):").format(header, name),
             QLineEdit.EchoMode.Password)
         if ok and value:
-            self.secret_requested.emit(name, value)
+            self.secret_requested.emit(name, url, value)
 
 
 def _index(field: str) -> int | None:
