@@ -261,3 +261,28 @@ def test_retry_backoff_delays() -> None:
     d = parse_definition(base(policy={"retry": {"max_attempts": 10}}), CTX)
     delays = [d.policy.retry.delay(n).total_seconds() for n in range(1, 7)]
     assert delays == [30, 60, 120, 240, 480, 600]
+
+
+def test_stored_definitions_share_their_parsed_parts_and_each_keeps_its_own() -> None:
+    """Reading many stored definitions parses a shared policy once; a different one is
+    its own, and a bad one is refused every time (never remembered)."""
+    from errands.definition import definition_to_dict
+    from errands.errors import InvalidInput
+    from errands.records import load_definition
+
+    base = {"title": "t", "runner": {"kind": "command", "command": "true"},
+            "trigger": {"kind": "manual"}}
+    one = load_definition(definition_to_dict(load_definition(base)))
+    two = load_definition(definition_to_dict(load_definition(base)))
+    assert one.policy is two.policy and one == two
+    other = load_definition({**base, "policy": {"max_steps": 7}})
+    assert other.policy.max_steps == 7 and one.policy.max_steps != 7
+    for _ in range(2):
+        with pytest.raises(InvalidInput) as info:
+            load_definition({**base, "policy": {"max_steps": "many"}})
+        assert info.value.field == "policy.max_steps"
+    agent = load_definition({**base, "runner": {"kind": "agent", "prompt": "p"},
+                             "permissions": {"mode": "allow_all"}})
+    assert agent.permissions.mode == "allow_all"
+    with pytest.raises(InvalidInput):   # the same permissions on a command are refused
+        load_definition({**base, "permissions": {"mode": "allow_all"}})

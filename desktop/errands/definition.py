@@ -639,7 +639,29 @@ class ParseContext:
         return self.default_timezone or system_zone_name()
 
 
-def parse_definition(doc: object, ctx: ParseContext) -> Definition:
+def _memoized(memo: dict[Any, Any] | None, key: tuple[Any, ...], doc: object,
+              parse: Any) -> Any:
+    """``parse()``, or what it gave for the same sub-document before (``memo``): stored
+    definitions mostly share their policy, permissions and origin, and what they parse to
+    is immutable. A refusal is never remembered."""
+    if memo is None:
+        return parse()
+    try:
+        whole = (*key, json.dumps(doc, sort_keys=True))
+    except (TypeError, ValueError):
+        return parse()
+    found = memo.get(whole)
+    if found is None:
+        found = parse()
+        if len(memo) < 4096:
+            memo[whole] = found
+    return found
+
+
+def parse_definition(doc: object, ctx: ParseContext,
+                     memo: dict[Any, Any] | None = None) -> Definition:
+    """A definition document, checked (``memo``: sub-documents parsed before, for reading
+    many stored definitions; only where the result does not depend on ``ctx``)."""
     r = _Reader(doc, "", ("title", "runner", "trigger", "triggers", "context", "stop", "misfire",
                           "catch_up_max_age", "overlap", "policy", "permissions", "workdir",
                           "worktree", "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
@@ -649,8 +671,9 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
     trigger = _definition_trigger(r, ctx)
     context = _context(r.raw("context"), trigger)
     stop = _stop(r.raw("stop"), trigger, ctx)
-    policy = _policy(r.raw("policy"))
-    permissions = _permissions(r.raw("permissions"), runner)
+    policy = _memoized(memo, ("policy",), r.raw("policy"), lambda: _policy(r.raw("policy")))
+    permissions = _memoized(memo, ("permissions", type(runner)), r.raw("permissions"),
+                            lambda: _permissions(r.raw("permissions"), runner))
     workdir = r.text("workdir", max_chars=4096, forbid=PATH_TEXT, example="/home/me/projects/site")
     if workdir is not None and not os.path.isabs(workdir):
         raise InvalidInput("workdir", f"not an absolute path: {workdir!r}",
@@ -665,7 +688,8 @@ def parse_definition(doc: object, ctx: ParseContext) -> Definition:
         catch_up_max_age=r.duration("catch_up_max_age", timedelta(hours=24)),  # type: ignore[arg-type]
         overlap=r.choice("overlap", ("skip", "queue_one", "cancel_previous"), "skip"),  # type: ignore[arg-type]
         policy=policy, permissions=permissions, workdir=workdir, worktree=worktree,
-        paused=r.boolean("paused", False), origin=_origin(r.raw("origin")))
+        paused=r.boolean("paused", False),
+        origin=_memoized(memo, ("origin",), r.raw("origin"), lambda: _origin(r.raw("origin"))))
 
 
 def parse_trigger(doc: object, ctx: ParseContext) -> Trigger:

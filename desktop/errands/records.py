@@ -25,9 +25,12 @@ _LOAD_CONTEXT = ParseContext(now=datetime.min.replace(tzinfo=UTC), min_interval=
                              default_timezone="UTC")
 
 
+_LOADED_PARTS: dict[Any, Any] = {}   # (shared, immutable parsed sub-documents)
+
+
 def load_definition(doc: dict[str, Any]) -> Definition:
     """A stored definition, read back without the checks that depend on the time of creation."""
-    return parse_definition(doc, _LOAD_CONTEXT)
+    return parse_definition(doc, _LOAD_CONTEXT, _LOADED_PARTS)
 
 
 def load_trigger(doc: object) -> Trigger:
