@@ -231,11 +231,11 @@ def main(argv: list[str]) -> int:
 
 
 def workers(pytest_args: list[str]) -> list[str]:
-    """The suite runs on every core (pytest-xdist: one worker per core, each test file's
-    tests given out as workers come free), unless the arguments choose (``-n 0``: one
-    process, as a debugger wants)."""
+    """The suite runs on two workers a core (pytest-xdist, each test file's tests given out
+    as workers come free: most tests wait on a child process, a server or a socket, not
+    on the CPU), unless the arguments choose (``-n 0``: one process, as a debugger wants)."""
     chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in pytest_args)
-    return [] if chosen else ["-n", "auto"]
+    return [] if chosen else ["-n", str(2 * (os.cpu_count() or 1))]
 
 
 if __name__ == "__main__":
