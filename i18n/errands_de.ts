@@ -580,6 +580,18 @@
             <translation>&amp;Nachricht</translation>
         </message>
         <message>
+            <source>MCP ser&amp;vers</source>
+            <translation>MCP-Ser&amp;ver</translation>
+        </message>
+        <message>
+            <source>MCP servers</source>
+            <translation>MCP-Server</translation>
+        </message>
+        <message>
+            <source>MCP servers whose tools this agent may use, one a line: name=command or name=https://…/mcp (each call asks first; servers for every run are in Settings)</source>
+            <translation>MCP-Server, deren Werkzeuge dieser Agent nutzen darf, einer pro Zeile: name=Befehl oder name=https://…/mcp (jeder Aufruf fragt zuerst; Server für jeden Lauf stehen in den Einstellungen)</translation>
+        </message>
+        <message>
             <source>Message</source>
             <translation>Nachricht</translation>
         </message>

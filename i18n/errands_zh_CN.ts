@@ -576,6 +576,18 @@
             <translation>消息(&amp;E)</translation>
         </message>
         <message>
+            <source>MCP ser&amp;vers</source>
+            <translation>MCP 服务器(&amp;V)</translation>
+        </message>
+        <message>
+            <source>MCP servers</source>
+            <translation>MCP 服务器</translation>
+        </message>
+        <message>
+            <source>MCP servers whose tools this agent may use, one a line: name=command or name=https://…/mcp (each call asks first; servers for every run are in Settings)</source>
+            <translation>此智能体可使用其工具的 MCP 服务器，每行一个：name=命令 或 name=https://…/mcp（每次调用前都会询问；适用于所有运行的服务器在设置中）</translation>
+        </message>
+        <message>
             <source>Message</source>
             <translation>消息</translation>
         </message>

@@ -6,6 +6,7 @@ kept, a revision conflict is explained, and permissions read in plain words."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
@@ -737,3 +738,31 @@ def test_adding_a_web_address_and_an_automations_end_to_a_daily_schedule(qtbot) 
     # manual in the picker with events: the events alone
     form.picker.set_mode("manual")
     assert [t["kind"] for t in form.document()["triggers"]] == ["webhook", "automation"]
+
+
+def test_an_agents_mcp_servers_are_edited_one_a_line_and_kept_whole(qtbot) -> None:
+    """Editing an agent keeps its MCP servers (a header or env too); a line the form cannot
+    read is refused under the servers' field, naming the line."""
+    servers = [{"name": "notes", "command": ["npx", "-y", "server-filesystem", "/home/me/my notes"]},
+               {"name": "deploy", "url": "https://deploy.example.com/mcp",
+                "header": "Authorization"}]
+    automation = stored(agent_doc({"kind": "manual"}, runner={
+        "kind": "agent", "prompt": "Summarize", "model": None, "mcp_servers": servers}))
+    form = make_form(qtbot, automation)
+    assert form.servers_edit.isVisibleTo(form) or not form.isVisible()
+    lines = form.servers_edit.toPlainText().splitlines()
+    assert lines[0] == "notes=npx -y server-filesystem '/home/me/my notes'"
+    assert json.loads(lines[1])["header"] == "Authorization"
+    doc = form.document()
+    assert parse_definition(doc, ParseContext(now=NOW, previous=automation.definition)) \
+        == automation.definition
+    form.servers_edit.setPlainText(lines[0] + "\ngit=uvx mcp-server-git")
+    assert [s["name"] for s in form.document()["runner"]["mcp_servers"]] == ["notes", "git"]
+    form.servers_edit.setPlainText("just words")
+    with pytest.raises(InvalidInput) as info:
+        form.document()
+    form.show_errors(info.value)
+    assert form.field_error("runner.mcp_servers[0]").startswith("not NAME=COMMAND")
+    form.servers_edit.setPlainText("Bad Name=x")
+    form.show_errors(InvalidInput("runner.mcp_servers[0].name", "not a server name", "x"))
+    assert form.field_error("runner.mcp_servers[0].name").startswith("not a server name")

@@ -165,6 +165,45 @@ def parse_servers(doc: Any, field: str) -> tuple[ToolServer, ...]:
     return tuple(servers)
 
 
+def server_from_line(text: str, field: str) -> dict[str, Any]:
+    """One server written on one line, as ``--mcp-server`` and the form take it:
+    ``NAME=COMMAND LINE``, ``NAME=URL`` or a JSON object (the document is checked after,
+    naming the field at fault)."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise InvalidInput(field, f"not JSON: {exc}", "a JSON object",
+                               HTTP_EXAMPLE) from None
+        return doc if isinstance(doc, dict) else {"name": doc}
+    name, sep, where = text.partition("=")
+    if not sep or not where.strip():
+        raise InvalidInput(field, f"not NAME=COMMAND or NAME=URL: {text!r}",
+                           "NAME=COMMAND, NAME=URL or a JSON object",
+                           "notes=npx -y @modelcontextprotocol/server-filesystem ~/notes")
+    where = where.strip()
+    if where.startswith(("http://", "https://")):
+        return {"name": name.strip(), "url": where}
+    try:
+        return {"name": name.strip(), "command": shlex.split(where)}
+    except ValueError as exc:
+        raise InvalidInput(field, f"cannot read the command: {exc}", "NAME=COMMAND with "
+                           "balanced quotes", "git=uvx mcp-server-git") from None
+
+
+def server_line(doc: dict[str, Any]) -> str:
+    """A server document as one line :func:`server_from_line` reads back: ``NAME=…`` when
+    that says all of it, else its JSON."""
+    plain = set(doc) <= {"name", "command", "url"}
+    command = doc.get("command")
+    if plain and isinstance(command, list) and all(isinstance(c, str) for c in command):
+        return f"{doc.get('name')}={shlex.join(command)}"
+    if plain and isinstance(doc.get("url"), str):
+        return f"{doc.get('name')}={doc['url']}"
+    return json.dumps(doc, ensure_ascii=False)
+
+
 def show_servers(servers: tuple[ToolServer, ...]) -> str:
     return json.dumps([s.to_dict() for s in servers], ensure_ascii=False)
 

@@ -20,6 +20,7 @@ from ..jsondoc import MAX_INTEGER
 from ..limits import MAX_HISTORY_LIMIT
 from ..schedule_spec import SPEC_EXAMPLE, SPEC_FORMS, spec_to_trigger
 from ..timeutil import shown
+from ..tool_servers import server_from_line
 
 LOCALE_HELP = ("orders numeric dates in a phrase: en_US reads 8/1 as 1 August, en_GB or de_DE "
                "as 8 January (default: LC_ALL, LC_TIME or LANG; none refuses ambiguous dates)")
@@ -48,34 +49,6 @@ def read_script(name: str) -> str:
     except UnicodeDecodeError as exc:
         raise InvalidInput("--script", f"{name} is not UTF-8 text (byte {exc.start})",
                            "a JavaScript file in UTF-8", "--script file-invoices.js") from None
-
-
-def mcp_server_spec(text: str) -> dict[str, Any]:
-    """``--mcp-server``: ``NAME=COMMAND LINE``, ``NAME=URL`` or a JSON object (checked with
-    the definition, which names the field at fault)."""
-    import json
-    import shlex
-    if text.lstrip().startswith("{"):
-        try:
-            doc = json.loads(text)
-        except ValueError as exc:
-            raise InvalidInput("--mcp-server", f"not JSON: {exc}", "a JSON object",
-                               '{"name": "deploy", "url": "https://deploy.example.com/mcp", '
-                               '"header": "Authorization"}') from None
-        return doc if isinstance(doc, dict) else {"name": doc}
-    name, sep, where = text.partition("=")
-    if not sep or not where.strip():
-        raise InvalidInput("--mcp-server", f"not NAME=COMMAND or NAME=URL: {text!r}",
-                           "NAME=COMMAND, NAME=URL or a JSON object",
-                           "notes=npx -y @modelcontextprotocol/server-filesystem ~/notes")
-    where = where.strip()
-    if where.startswith(("http://", "https://")):
-        return {"name": name.strip(), "url": where}
-    try:
-        return {"name": name.strip(), "command": shlex.split(where)}
-    except ValueError as exc:
-        raise InvalidInput("--mcp-server", f"cannot read the command: {exc}",
-                           "NAME=COMMAND with balanced quotes", "git=uvx mcp-server-git") from None
 
 
 def _leave_agent(doc: dict[str, Any], args: argparse.Namespace, warnings: list[str],
@@ -366,7 +339,7 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         kept = [] if getattr(args, "no_mcp_servers", False) else list(
             runner.get("mcp_servers") or [])
         for spec in args.mcp_server or ():
-            server = mcp_server_spec(spec)
+            server = server_from_line(spec, "--mcp-server")
             kept = [s for s in kept if s.get("name") != server.get("name")] + [server]
         runner["mcp_servers"] = kept
     if runner:

@@ -65,6 +65,7 @@ from ...errors import Conflict, ErrandsError, InvalidInput
 from .event_triggers import EventTriggers, join_members, split_members
 from ...records import Automation
 from ...schedule import wall_clock
+from ...tool_servers import server_from_line, server_line
 from ...timeutil import (
     format_duration,
     format_instant,
@@ -83,6 +84,7 @@ FIELD_SLOTS = {
     "title": "title", "runner": "runner", "runner.kind": "runner",
     "runner.prompt": "prompt", "runner.model": "model", "runner.command": "command",
     "runner.message": "message", "runner.source": "script", "runner.limits": "script",
+    "runner.mcp_servers": "servers",
     "workdir": "workdir",
     "context": "context", "context.max_history_tokens": "history",
     "stop": "stop", "stop.max_runs": "max_runs", "stop.until": "until",
@@ -276,17 +278,29 @@ class AutomationForm(QDialog):
         self.message_edit.setMinimumHeight(60)
         self.script = ScriptEditor()
         self.script.document = self.document
+        self.servers_edit = QPlainTextEdit()
+        self.servers_edit.setPlaceholderText(self.tr(
+            "MCP servers whose tools this agent may use, one a line: name=command or "
+            "name=https://…/mcp (each call asks first; servers for every run are in "
+            "Settings)"))
+        self.servers_edit.setAccessibleName(self.tr("MCP servers"))
+        self.servers_edit.setTabChangesFocus(True)
+        self.servers_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
         self.task_form = form
         self.prompt_row = self._slot("prompt", self.prompt_edit, tab)
         self.model_row = self._slot("model", self.model_edit, tab)
         self.command_row = self._slot("command", self.command_edit, tab)
         self.message_row = self._slot("message", self.message_edit, tab)
         self.script_row = self._slot("script", self.script, tab)
+        self.servers_row = self._slot("servers", self.servers_edit, tab)
+        self.servers_row.setSizePolicy(QSizePolicy.Policy.Preferred,
+                                       QSizePolicy.Policy.Maximum)  # (the prompt grows)
         form.addRow(self.tr("&Prompt"), self.prompt_row)
         form.addRow(self.tr("&Model"), self.model_row)
         form.addRow(self.tr("&Command"), self.command_row)
         form.addRow(self.tr("M&essage"), self.message_row)
         form.addRow(self.tr("&Script"), self.script_row)
+        form.addRow(self.tr("MCP ser&vers"), self.servers_row)
 
         self.workdir_edit = QLineEdit()
         self.workdir_edit.setPlaceholderText(self.tr("Its own folder in Errands' data"))
@@ -539,6 +553,7 @@ class AutomationForm(QDialog):
         agent = kind == "agent"
         self.task_form.setRowVisible(self.prompt_row, agent)
         self.task_form.setRowVisible(self.model_row, agent)
+        self.task_form.setRowVisible(self.servers_row, agent)
         self.task_form.setRowVisible(self.command_row, kind == "command")
         self.task_form.setRowVisible(self.message_row, kind == "notify")
         self.task_form.setRowVisible(self.script_row, kind == "script")
@@ -687,6 +702,12 @@ class AutomationForm(QDialog):
             model = self.model_edit.text().strip()
             doc["runner"] = {"kind": "agent", "prompt": self.prompt_edit.toPlainText(),
                              "model": model or None}
+            lines = [line for line in self.servers_edit.toPlainText().splitlines()
+                     if line.strip()]
+            if lines:
+                doc["runner"]["mcp_servers"] = [
+                    server_from_line(line, f"runner.mcp_servers[{i}]")
+                    for i, line in enumerate(lines)]
         elif self.runner_kind() == "notify":
             doc["runner"] = {"kind": "notify", "message": self.message_edit.toPlainText()}
         elif self.runner_kind() == "script":
@@ -773,6 +794,7 @@ class AutomationForm(QDialog):
         self._base = copy.deepcopy(doc)
         self.title_edit.setText(doc.get("title", ""))
         runner = doc.get("runner") or {}
+        self.servers_edit.clear()
         self.runner_box.setCurrentIndex(self.runner_box.findData(runner.get("kind", "agent")))
         if runner.get("kind") == "command":
             self.command_edit.setPlainText(runner.get("command") or "")
@@ -783,6 +805,9 @@ class AutomationForm(QDialog):
         else:
             self.prompt_edit.setPlainText(runner.get("prompt") or "")
             self.model_edit.setText(runner.get("model") or "")
+            servers = runner.get("mcp_servers") or []
+            self.servers_edit.setPlainText("\n".join(
+                server_line(d) for d in servers if isinstance(d, dict)))
         self.workdir_edit.setText(doc.get("workdir") or "")
         whole = trigger_of(doc) or {"kind": "manual"}
         clock, events = split_members(whole)
