@@ -260,3 +260,18 @@ async def test_one_command_at_a_time_acts_on_a_discussion(
     assert len(heads) == 1 and twice[1]["turns"] == 1
     with pytest.raises(InvalidInput):
         await h.engine.discussions.start(a, 10 ** 30, "?")
+
+
+async def test_a_turn_that_fails_says_so_in_the_discussion_and_the_next_goes_on(
+        h: AgentHarness, server: ScriptedServer) -> None:
+    from openai_server import fail
+    a = await two_runs(h, server)
+    server.play(fail(500, "the model server fell over"))
+    d = await h.engine.discussions.start(a, 1, "Hello?")
+    assert d["error"]["code"] == "provider_error" and d["waiting"] is None
+    again = await h.engine.discussions.get(d["session_id"])
+    assert again["error"] == d["error"]   # kept: a window opened later shows it
+    assert "ended without an answer" in again["answer"]
+    server.play(say("Back."))
+    d = await h.engine.discussions.say(d["session_id"], "Now?")
+    assert d["answer"] == "Back." and d["error"] is None

@@ -201,7 +201,7 @@ def discussion_text(doc: dict[str, Any]) -> str:
             lines.append(f"It waits for your approval to call {waiting.get('tool')} with "
                          f"{json.dumps(waiting.get('arguments'), ensure_ascii=False)}")
             lines.append(f"Decide: errands discuss {sid} --approve (or --deny)")
-    elif doc.get("answer"):
+    elif doc.get("answer") and not error:
         lines.append(str(doc["answer"]))
     return "\n".join(lines)
 

@@ -110,10 +110,11 @@ def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
     finals = [m for m in messages if m.get("turn") == "final"
               and not str(m.get("run_id", "")).startswith("seed-")]
     questions = [m for m in messages if m.get("turn") == "reply"]
+    last = finals[-1] if finals else {}
     return {"automation_id": head.get("automation_id"), "run_id": head.get("forked_from"),
             "run_index": head.get("run_index"), "mount": head.get("mount"),
             "workspace": head.get("workspace"), "turns": len(questions),
-            "answer": finals[-1].get("content") if finals else None, "waiting": waiting}
+            "answer": last.get("content"), "error": last.get("error"), "waiting": waiting}
 
 
 class Discussions:
@@ -337,23 +338,25 @@ class Discussions:
             services=self.e.services,  # type: ignore[arg-type]
             data_dir=self.e.data_dir, mounts=(Path(state["mount"]),) if state["mount"] else (),
             discussion=session_id)
+        error: dict[str, Any] | None
         try:
             outcome = await runner.run(ctx)
         except Exception as exc:  # a runner bug fails the turn, never the engine
             log.exception("discussion %s: a turn crashed", session_id)
-            outcome = None
             error = {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}
         else:
             error = ({"code": outcome.error_code, "message": outcome.error_message}
                      if outcome.state == "failed" else None)
+        if error is not None:  # said in the discussion itself: whoever opens it reads it
+            ctx.session.append("assistant", {  # type: ignore[union-attr]
+                "content": f"(This turn ended without an answer: {error['message']})",
+                "turn": "final", "error": error, "run_id": turn_id, "attempt": 1})
         await self.e.ledger.group.settled()
         self.e.events.publish("run_changed", automation_id=automation.id,
                               run_id=state.get("run_id"),
                               data={"discussion": session_id, "transcript": True})
         doc = await self.get(session_id)
         doc["working"] = False
-        if error is not None:
-            doc["error"] = error
         return doc
 
     # ------------------------------------------------------------------ helpers
