@@ -31,6 +31,13 @@ def _waited() -> float:
         return 0.0
 
 
+# What the tests call a held loop: a blocking wait on a script (its 100 ms time limit, a
+# kill's grace) shows as 100 ms or more; below this is the machine's noise under a full
+# suite (other threads of the process holding the GIL). The figure itself is measured
+# where nothing competes: ``bench/bench_scripts.py`` (its goal: under 20 ms).
+HELD = 0.060
+
+
 class LoopWatch:
     """How long the engine held its loop, at worst, while it watched: a 5 ms timer's
     lateness, less the time the loop's thread was ready but given no CPU (the system's
@@ -112,4 +119,4 @@ async def scripts(tmp_path: Path) -> AsyncIterator[Scripts]:
         s.store.close()
 
 
-__all__ = ["LoopWatch", "Scripts", "scripts", "until"]
+__all__ = ["HELD", "LoopWatch", "Scripts", "scripts", "until"]

@@ -51,7 +51,7 @@ async def test_a_kind_with_a_delay_waits_for_company_unless_another_write_comes(
             return list(items)
         return apply
 
-    group.register("line", batch("line"), delay=0.05)
+    group.register("line", batch("line"), delay=0.3)   # (wide: a loaded machine is slow)
     group.register("start", batch("start"))
     opened = counting(store)
     loop = asyncio.get_running_loop()
@@ -60,18 +60,18 @@ async def test_a_kind_with_a_delay_waits_for_company_unless_another_write_comes(
     await asyncio.sleep(0.01)
     later = group.submit("line", 3)  # a later turn, still within the delay: same transaction
     await asyncio.gather(*first, later)
-    assert loop.time() - t0 >= 0.045 and len(opened) == 1
+    assert loop.time() - t0 >= 0.29 and len(opened) == 1
     assert seen == [("line", [0, 1, 2, 3])]
     # a write of a kind without delay takes the waiting lines with it at the next turn
     waiting = group.submit("line", 4)
     t1 = loop.time()
     assert await group.submit("start", 9) == 9 and await waiting == 4
-    assert loop.time() - t1 < 0.04 and len(opened) == 2
+    assert loop.time() - t1 < 0.2 and len(opened) == 2
     assert seen[1:] == [("line", [4]), ("start", [9])]  # registered order, one transaction
     group.submit("line", 5)
     group.drain()  # commits now, on this thread, and leaves no timer behind
     assert seen[-1] == ("line", [5]) and len(opened) == 3
-    await asyncio.sleep(0.08)
+    await asyncio.sleep(0.35)
     assert len(opened) == 3
     store.close()
 
