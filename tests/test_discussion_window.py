@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import qasync
 
-from app_support import run, until
+from app_support import run, shell, until  # noqa: F401 (fixture)
 from errands.app.detail.session import SessionView
 from openai_server import ScriptedServer, call, say
 
@@ -24,21 +24,11 @@ def model() -> Iterator[ScriptedServer]:
     s.close()
 
 
-@pytest.fixture
-def shell(qloop: Any, tmp_path: Path, model: ScriptedServer,
-          monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    from errands.app.notifications import RecordingBackend
-    from errands.app.shell import AppShell
+@pytest.fixture(autouse=True)
+def provider(model: ScriptedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scripted model as the provider (autouse: set before the shell starts)."""
     monkeypatch.setenv("ERRANDS_PROVIDER_BASE_URL", model.base_url)
     monkeypatch.setenv("ERRANDS_PROVIDER_MODEL", "scripted-model")
-    app = AppShell(tmp_path / "data", tray_available=True, notifications=RecordingBackend())
-    run(qloop, app.start())
-    try:
-        yield app
-    finally:
-        run(qloop, app.idle())
-        run(qloop, app.close())
-        app.window.deleteLater()
 
 
 def test_a_run_is_discussed_from_its_page_and_its_history_stays_as_it_was(

@@ -32,6 +32,22 @@ def emit(args: argparse.Namespace, doc: Any, text: str) -> None:
         print(text)
 
 
+def read_secret(from_stdin: bool, flag: str, prompt: str, example: str) -> str:
+    """A secret from one line of standard input (``flag``), or typed unseen at a terminal;
+    never from an argument (it would show in the process list and the shell's history)."""
+    import getpass
+    if from_stdin:
+        text = sys.stdin.readline().rstrip("\r\n")
+    elif sys.stdin.isatty():
+        text = getpass.getpass(prompt)
+    else:
+        raise InvalidInput(flag, "nothing given", f"it on standard input with {flag}",
+                           example)
+    if not text:
+        raise InvalidInput(flag, "it is empty", "one line", "(typed on standard input)")
+    return text
+
+
 def open_store(args: argparse.Namespace) -> Store:
     return _open(args, database_path(_dir(args)))
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
-import sys
 from typing import Any
 
 from ..errors import Conflict, InvalidInput
-from .commands import _dir, emit, open_store
+from .commands import _dir, emit, open_store, read_secret
 from .routing import perform
 
 _FLAGS = {"imap_host": "--imap-host", "imap_port": "--imap-port",
@@ -51,18 +49,8 @@ def store_now() -> Any:
 
 
 def _password(args: argparse.Namespace) -> str:
-    if args.password_stdin:
-        text = sys.stdin.readline().rstrip("\r\n")
-    elif sys.stdin.isatty():
-        text = getpass.getpass(f"Password for {args.name}: ")
-    else:
-        raise InvalidInput("--password-stdin", "no password given", "the password on "
-                           "standard input with --password-stdin", "errands mail add work "
-                           "… --password-stdin < password.txt")
-    if not text:
-        raise InvalidInput("--password-stdin", "the password is empty", "one line",
-                           "(typed on standard input)")
-    return text
+    return read_secret(args.password_stdin, "--password-stdin", f"Password for {args.name}: ",
+                       "errands mail add work … --password-stdin < password.txt")
 
 
 def list_accounts(args: argparse.Namespace) -> int:

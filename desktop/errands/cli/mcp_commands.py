@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .commands import _dir, emit
+from .commands import _dir, emit, read_secret
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -22,8 +22,6 @@ def config(args: argparse.Namespace) -> int:
 
 def secret(args: argparse.Namespace) -> int:
     """``mcp secret NAME``: an MCP server's header value into the keyring, never a file."""
-    import getpass
-
     import keyring.errors
 
     from ..errors import ErrandsError, InvalidInput
@@ -31,16 +29,9 @@ def secret(args: argparse.Namespace) -> int:
     if not NAME.fullmatch(args.name):
         raise InvalidInput("name", f"not a server name: {args.name!r}", "1 to 30 lower-case "
                            "letters, digits and -", "deploy")
-    value: str | None = None
-    if not args.remove:
-        if args.value_stdin:
-            value = sys.stdin.readline().rstrip("\r\n")
-        elif sys.stdin.isatty():
-            value = getpass.getpass(f"Header value for {args.name}: ")
-        else:
-            raise InvalidInput("--value-stdin", "no value given", "the value on standard "
-                               "input with --value-stdin", "errands mcp secret deploy "
-                               "--value-stdin < token.txt")
+    value = None if args.remove else read_secret(
+        args.value_stdin, "--value-stdin", f"Header value for {args.name}: ",
+        "errands mcp secret deploy --value-stdin < token.txt")
     url = args.url or _setting_url(args, args.name)
     try:
         set_secret(_dir(args), args.name, url, value)
