@@ -47,6 +47,7 @@ from ...errors import InvalidInput
 from ...settings import normalize
 from .. import i18n
 from ..theme import CHOICES, parse_choice, state_colors
+from .table_errors import clear_table_error, show_table_error, without_field
 from .tool_servers_editor import SERVERS_KEY, ToolServersEditor, canonical_servers
 
 # The engine settings this dialog edits, in the order they appear.
@@ -199,18 +200,10 @@ class RulesEditor(QWidget):
 
     def show_error(self, field: str, message: str) -> None:
         """``field`` like ``permission_rules[2].pattern`` selects that rule."""
-        row = _rule_index(field)
-        if row is not None and 0 <= row < self.table.rowCount():
-            self.table.selectRow(row)
-            message = self.tr("Rule {0}: {1}").format(row + 1, _without_field(message))
-        self.error.setText(message)
-        self.error.setVisible(True)
-        self.table.setAccessibleDescription(message)
+        show_table_error(self.table, self.error, field, message, self.tr("Rule {0}: {1}"))
 
     def clear_error(self) -> None:
-        self.error.clear()
-        self.error.setVisible(False)
-        self.table.setAccessibleDescription("")
+        clear_table_error(self.table, self.error)
 
     def _name_rows(self, first: int = 0) -> None:
         """Rows ``first`` and below get their names ("Tool of rule 3"), which say the row's
@@ -224,23 +217,6 @@ class RulesEditor(QWidget):
 
     def _selection_changed(self) -> None:
         self.remove_button.setEnabled(bool(self.table.selectedIndexes()))
-
-
-def _rule_index(field: str) -> int | None:
-    start = field.find("[")
-    end = field.find("]", start)
-    if start < 0 or end < 0:
-        return None
-    try:
-        return int(field[start + 1:end])
-    except ValueError:
-        return None
-
-
-def _without_field(message: str) -> str:
-    """A refusal's text without its leading ``field: `` (the place says which field)."""
-    head, sep, rest = message.partition(": ")
-    return rest if sep and " " not in head else message
 
 
 def _error_label(name: str, parent: QWidget) -> QLabel:
@@ -631,7 +607,7 @@ class SettingsDialog(QDialog):
             self.servers.show_error(key, message)
         elif base in self.errors:
             label = self.errors[base]
-            label.setText(_without_field(message) if message.startswith(key + ":")
+            label.setText(without_field(message) if message.startswith(key + ":")
                           else message)
             label.setVisible(True)
             field = self.fields.get(base, self.key_field if base == API_KEY else None)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInp
 
 from ...errors import InvalidInput
 from ...settings import normalize
+from .table_errors import clear_table_error, show_table_error
 
 SERVERS_KEY = "mcp_servers"
 NAME, WHERE, HEADER, TRUSTED = range(4)
@@ -180,20 +181,11 @@ class ToolServersEditor(QWidget):
 
     def show_error(self, field: str, message: str) -> None:
         """``field`` like ``mcp_servers[1].url`` selects that server's row."""
-        row = _index(field)
-        head, sep, rest = message.partition(": ")
-        words = rest if sep and " " not in head else message
-        if row is not None and 0 <= row < self.table.rowCount():
-            self.table.selectRow(row)
-            words = self.tr("Server {0}: {1}").format(row + 1, words)
-        self.error.setText(words)
-        self.error.setVisible(True)
-        self.table.setAccessibleDescription(words)
+        show_table_error(self.table, self.error, field, message,
+                         self.tr("Server {0}: {1}"))
 
     def clear_error(self) -> None:
-        self.error.clear()
-        self.error.setVisible(False)
-        self.table.setAccessibleDescription("")
+        clear_table_error(self.table, self.error)
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)
@@ -234,13 +226,3 @@ class ToolServersEditor(QWidget):
             QLineEdit.EchoMode.Password)
         if ok and value:
             self.secret_requested.emit(name, url, value)
-
-
-def _index(field: str) -> int | None:
-    start, end = field.find("["), field.find("]")
-    if start < 0 or end < start:
-        return None
-    try:
-        return int(field[start + 1:end])
-    except ValueError:
-        return None
