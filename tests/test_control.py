@@ -21,7 +21,7 @@ import pytest
 
 import errands
 from errands.engine import lock as lockmod
-from errands.channel import MAX_REQUEST_BYTES, EngineUnreachable, request_sync
+from errands.channel import MAX_REQUEST_BYTES, EngineUnreachable, encode, request_sync
 from errands.engine.control import ControlServer, connect, request, unix_path_fits
 from errands.engine.lock import DataDirLock, Owner, engine_refusal, read_owner
 from errands.errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
@@ -288,6 +288,24 @@ async def test_close_ends_open_connections_and_then_nobody_answers(data_dir: Pat
     assert gone.value.reason == "refused"
     with pytest.raises(EngineUnreachable):
         await asyncio.to_thread(request_sync, address, "echo")
+
+
+@needs_unix
+async def test_a_request_sent_as_the_server_closes_is_answered_not_dropped(
+        data_dir: Path) -> None:
+    """A request written to an open connection just before the server closes is read and
+    answered (the engine's host refuses it as ``engine_stopping``, which a client may
+    repeat), never dropped unread: dropped, the client could not know whether it acted."""
+    server = ControlServer(data_dir, handler, transport="unix")
+    address = await server.start()
+    reader, writer = await raw(address)
+    await asyncio.sleep(0.05)   # (the connection is accepted and waits for a request)
+    writer.write(encode({"id": 1, "op": "echo", "args": {"late": True}, "token": None}))
+    await writer.drain()
+    await server.close()        # in the same turn: the request is not read yet
+    answer = json.loads(await asyncio.wait_for(reader.readline(), LOAD_MARGIN))
+    assert answer["ok"] is True and answer["result"] == {"late": True}
+    await close(writer)
 
 
 @needs_unix

@@ -36,6 +36,11 @@ def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[]
         if address:
             try:
                 return request_sync(address, op, op_args, timeout=timeout, data_dir=data_dir)
+            except Conflict as exc:
+                if exc.code != "engine_stopping":
+                    raise
+                time.sleep(0.1)  # refused unread by an engine on its way out: ask again
+                continue
             except EngineUnreachable as exc:
                 if getattr(exc, "reason", "refused") != "refused":
                     raise  # it may have acted: repeating could create or run twice

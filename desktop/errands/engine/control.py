@@ -74,6 +74,7 @@ MAX_DEPTH = 32            # nesting of arrays and objects in one request
 MAX_NUMBER_CHARS = 100    # characters of one number in a request
 IDLE_TIMEOUT = 60.0       # seconds a request line may take to arrive, or an answer to be read
 CLOSE_GRACE = 2.0         # seconds a request being answered may finish when the server closes
+READ_GRACE = 0.1          # seconds an idle connection may still read a request sent before
 BACKLOG = 512             # connections the kernel queues while the engine is busy
 _READ_CHUNK = 64 * 1024
 _REQUEST_FIELDS = ("id", "op", "args", "token")
@@ -439,6 +440,9 @@ class ControlServer:
         if server is not None:
             server.close()
         tasks = [task for task in self._connections if task is not asyncio.current_task()]
+        idle = [task for task in tasks if task not in self._busy]
+        if idle:  # a request already sent is read and answered (the host refuses it,
+            await asyncio.wait(idle, timeout=READ_GRACE)  # retryably), never dropped unread
         for task in tasks:
             if task not in self._busy:
                 task.cancel()  # waiting for a request: nothing is lost

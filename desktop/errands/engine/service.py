@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import gil, heap, queries
-from ..errors import ErrandsError, StoreError
+from ..errors import Conflict, StoreError
 from ..paths import database_path
 from ..queries import Summary
 from ..store import Store
@@ -45,6 +45,7 @@ class EngineHost:
         self.automatic = automatic
         self.listen = listen
         self.role = role
+        self.closing = False   # requests from now on are refused, retryably
         self.on_activate = on_activate
         self.lock = DataDirLock(data_dir, "engine", hosted_by=role)
         self.store: Store | None = None
@@ -86,11 +87,13 @@ class EngineHost:
         return self.engine
 
     async def handle(self, op: str, args: dict[str, Any]) -> Any:
-        if self.api is None:
-            raise ErrandsError("the engine is not running")
+        if self.api is None or self.closing:  # (refused before anything acts: safe to repeat)
+            raise Conflict("engine_stopping", "this Errands engine is stopping; ask again "
+                           "in a moment")
         return await perform(self.api, op, args)
 
     async def close(self) -> None:
+        self.closing = True
         if self.server is not None:
             self.server.stop_listening()
         if self.engine is not None:
