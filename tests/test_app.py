@@ -196,11 +196,11 @@ def test_the_list_shows_what_is_stored_while_the_engine_is_still_starting(
     app = AppShell(data, tray_available=True, notifications=RecordingBackend())
     assert app.controller is not None
     c = app.controller
-    gate = asyncio.Event()
-    real_start = app.host.start
+    gate = qloop.create_future()   # (bound to the loop: Qt may step a task outside it,
+    real_start = app.host.start    # where an asyncio.Event would find no running loop)
 
     async def held() -> Any:
-        await gate.wait()
+        await gate
         return await real_start()
     app.host.start = held  # type: ignore[method-assign]
     starting = qloop.create_task(app.start())
@@ -217,7 +217,7 @@ def test_the_list_shows_what_is_stored_while_the_engine_is_still_starting(
         with pytest.raises(AttributeError, match="before the engine runs"):
             app.adapter.api.stamp                  # nothing answers for it meanwhile
         assert app.adapter.api.data_dir == app.data_dir
-        gate.set()
+        gate.set_result(None)
         run(qloop, starting)
         run(qloop, until(lambda: c.detail.automation is not None, what="detail shows"))
         assert c.detail.title.text() == "Backup"
@@ -227,7 +227,8 @@ def test_the_list_shows_what_is_stored_while_the_engine_is_still_starting(
         run(qloop, until(lambda: getattr(app, "settings_flow", None) is not None
                          and app.settings_flow.dialog.isVisible(), what="Settings"))
     finally:
-        gate.set()
+        if not gate.done():
+            gate.set_result(None)
         run(qloop, app.idle())
         run(qloop, app.close())
         app.window.deleteLater()
