@@ -253,17 +253,17 @@ def test_an_engine_that_fails_to_start_refuses_what_waited_for_it(
     c = app.controller
     failed: list[tuple[str, str]] = []
     app.adapter.failed.connect(lambda what, why: failed.append((what, why)))
-    gate = asyncio.Event()
+    gate = qloop.create_future()   # (bound to the loop: see the test above)
 
     async def broken() -> Any:
-        await gate.wait()
+        await gate
         raise StoreError("locked", "the database stayed locked")
     app.host.start = broken  # type: ignore[method-assign]
     starting = qloop.create_task(app.start())
     try:
         run(qloop, until(lambda: c.sidebar.model.rowCount() == 1, what="the first look"))
         c.run_now(backup)
-        gate.set()
+        gate.set_result(None)
         with pytest.raises(StoreError):
             run(qloop, starting)
         run(qloop, until(lambda: failed, what="the command refused"))
@@ -363,17 +363,17 @@ def test_a_snapshot_overtaken_by_a_newer_request_is_not_applied(
     assert isinstance(adapter, Adapter)
 
     async def scenario() -> None:
-        gate = asyncio.Event()
+        gate = asyncio.get_running_loop().create_future()
 
         async def slow() -> Any:
-            await gate.wait()
+            await gate
             return await adapter.api.summaries()
 
         first = asyncio.ensure_future(adapter.latest("list", slow))
         await asyncio.sleep(0)
         second = asyncio.ensure_future(adapter.summaries(key="list"))
         assert (await second) is not None
-        gate.set()
+        gate.set_result(None)
         assert (await first) is None
 
     run(qloop, scenario())
