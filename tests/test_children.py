@@ -238,3 +238,33 @@ async def test_a_flood_of_output_is_read_at_a_pace_and_arrives_whole(
     assert len(out[STDOUT]) == size and child.returncode == 0
     assert took >= 1.2, took             # 12 MiB at 8 MiB/s: at least about 1.5 s
     child.close()
+
+
+async def test_a_child_that_ended_before_it_was_watched_is_heard_without_the_selector(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a burst every child starts in one loop turn: a quick one has ended when the next
+    turn sets up its watching, so its output and exit are taken at once."""
+    added: list[int] = []
+    loop = asyncio.get_running_loop()
+    real = loop.add_reader
+    monkeypatch.setattr(loop, "add_reader", lambda fd, *a: (added.append(fd), real(fd, *a)))
+    child, out = sh("echo done; exit 4")
+    for _ in range(200):  # the loop held, as by the rest of a burst, until the child ended
+        if Path(f"/proc/{child.pid}/stat").read_text().split(") ")[1][0] == "Z":
+            break
+        threading.Event().wait(0.01)
+    await ended(child)
+    assert child.returncode == 4 and bytes(out[STDOUT]) == b"done\n"
+    assert added == []
+    child.close()
+
+
+async def test_output_kept_open_by_a_grandchild_is_read_to_its_end(watching: str) -> None:
+    """The shell has ended when watching starts, but what it left running still holds the
+    pipe: the output is read on to the end, as before."""
+    child, out = sh("(sleep 0.3; echo late) & echo early")
+    threading.Event().wait(0.15)  # the loop held: the shell ends meanwhile
+    await ended(child)
+    assert child.returncode == 0
+    assert bytes(out[STDOUT]) == b"early\nlate\n"
+    child.close()

@@ -71,10 +71,48 @@ class Child:
         self._loop.call_soon(self._watch)
 
     def _watch(self) -> None:
+        # A quick child has often ended by now (in a burst, every child started in the turn
+        # before): its output is read and its exit collected at once, with nothing handed to
+        # the loop's selector and no extra loop turn to hear them.
         if not self._closed:
             for number, stream in list(self._pipes.items()):
-                self._watch_pipe(number, stream)
-        self._watch_exit()  # even once closed: the exit is collected, so no zombie is left
+                if not self._drain_now(number, stream):
+                    self._watch_pipe(number, stream)
+        if not self._reap_now():
+            self._watch_exit()  # even once closed: the exit is collected, so no zombie is left
+
+    def _drain_now(self, number: int, stream: IO[bytes]) -> bool:
+        """Read what the pipe holds without waiting; True when it reached its end."""
+        if os.name != "posix":  # (a pipe cannot be made non-blocking there before 3.12)
+            return False
+        fd = stream.fileno()
+        try:
+            os.set_blocking(fd, False)
+            for _ in range(IN_FLIGHT):  # a little at most: a busy child is read by the loop
+                data = os.read(fd, READ_BYTES)
+                if not data:
+                    stream.close()
+                    self._ended(number)
+                    return True
+                self._deliver(number, data)
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:  # (as the loop's reader would meet it again, and end the stream)
+            pass
+        return False
+
+    def _reap_now(self) -> bool:
+        """Collect the exit if the child has already ended; False while it runs."""
+        if os.name != "posix":
+            return False
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False  # (the watcher then says it was reaped elsewhere)
+        if pid == 0:
+            return False
+        self._reaped(os.waitstatus_to_exitcode(status))
+        return True
 
     # ----------------------------------------------------------------------- output
 
