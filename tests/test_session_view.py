@@ -191,7 +191,10 @@ def test_five_hundred_messages_set_quickly_and_refresh_in_place(qtbot, docs: Doc
         times.append(time.perf_counter() - start)
     print(f"\nset_run with 500 messages: best {min(times) * 1000:.0f} ms, "
           f"worst {max(times) * 1000:.0f} ms")
-    assert min(times) < 0.2, times
+    # a guard against a page that freezes the window (quadratic work, a layout per message),
+    # not a timing figure: about 0.1 s here on a quiet machine, several times that under a
+    # full suite on two cores
+    assert min(times) < 1.0, times
     calls = v.tool_calls()
     assert len(calls) == 200  # two calls in every five messages
     bar = v.browser.verticalScrollBar()
