@@ -71,7 +71,7 @@ def test_migrating_an_empty_database_gives_exactly_the_models_schema(db_path: Pa
         order = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = "
                                      "'ix_automations_next_fire_order'").scalar()
     assert diff == []
-    assert order is not None and "next_fire_at IS NULL, next_fire_at, lower(title), id" in order
+    assert order is not None and "(next_fire_at IS NULL), next_fire_at, lower(title), id" in order
     assert version == HEAD
 
 

@@ -11,15 +11,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from .db.bulk import (execute_many, fetch_all, insert_rows, select_rows, sqlite_instant,
+from .db.bulk import (execute_many, fetch_all, insert_rows, instant_param, select_rows,
                       update_rows)
 from .db.database import Database, NotJSON
+from .db.location import ServerDatabase
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MailAccountRow,
                         MessageRow, NotInstant,
                         PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow,
@@ -30,6 +31,9 @@ from .records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Bloc
                       Message, Parked, Run, SessionInfo, cursor_index, load_definition)
 from .settings import Settings, check_key, normalize
 from .timeutil import format_instant, shown
+
+if TYPE_CHECKING:
+    from .db.postgres import PostgresDatabase
 
 
 _RUN_FIELDS = {f.name for f in fields(Run)}
@@ -256,8 +260,15 @@ def _outcome_of(blocker: BlockerRow | None, state: str | None) -> dict[str, Any]
 
 
 class Store:
-    def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
-        self.db = Database(path, busy_ms)
+    def __init__(self, location: "Path | ServerDatabase", busy_ms: int = 10_000) -> None:
+        """``location``: the SQLite file, or a PostgreSQL catalogue (``db.location``)."""
+        self.db: Database | PostgresDatabase
+        if isinstance(location, ServerDatabase):
+            from .db.postgres import PostgresDatabase
+            self.db = PostgresDatabase(location, busy_ms)
+        else:
+            self.db = Database(Path(location), busy_ms)
+        self.dialect = self.db.dialect
 
     def close(self) -> None:
         self.db.close()
@@ -332,7 +343,8 @@ class Store:
                 # in batches: a buffered result of ten thousand rows (each with its decoded
                 # definition) would be freed at once at the end, 30 ms holding the interpreter
                 rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
-                    AutomationRow.created_at, literal_column("automations.rowid"))
+                    AutomationRow.created_at, literal_column(
+                        "automations.rowid" if self.dialect == "sqlite" else "automations.id"))
                     .execution_options(yield_per=500))
                 return [automation_record(r) for r in rows]  # type: ignore[arg-type]
         return self.db.leniently(read)
@@ -949,7 +961,7 @@ class Store:
                 runs.setdefault(run_id, session_id)  # a run's first message names its session
         insert_rows(s, MessageRow.__table__, messages, multirow=True)
         _set_each(s, "sessions", "updated_at", "",
-                  {sid: sqlite_instant(now) for sid, now in touched.items()})
+                  {sid: instant_param(s, now) for sid, now in touched.items()})
         _set_each(s, "runs", "session_id", " AND session_id IS NULL", runs)
         return [None] * len(items)
 

@@ -4,7 +4,9 @@ Why: SQLAlchemy spends about 20 µs per row converting parameters, and a burst o
 fires due at one instant must be claimed and committed within a few tens of milliseconds.
 These helpers run ``executemany`` on the session's own connection (so they stay inside
 its transaction) with values converted exactly as the ORM stores them; a test checks
-that rows written here and through the ORM are byte-for-byte the same.
+that rows written here and through the ORM are byte-for-byte the same. Statements are
+written with SQLite's ``?`` marks; on PostgreSQL (psycopg) they become ``%s`` and values
+keep their types (an instant as a timestamp, a flag as a boolean).
 """
 
 from __future__ import annotations
@@ -41,27 +43,81 @@ def _utc_text(value: datetime) -> str:
     return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
-def _driver(s: Session) -> sqlite3.Connection:
-    """The sqlite3 connection under the session's transaction (begun if need be)."""
-    return s.connection().connection.driver_connection  # type: ignore[return-value]
+def is_sqlite(s: Session) -> bool:
+    return s.get_bind().dialect.name == "sqlite"
+
+
+def naive_utc(value: datetime | None) -> datetime | None:
+    """What a timestamp column is given on PostgreSQL (as ``UTCDateTime`` binds it)."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    return value.astimezone(UTC).replace(tzinfo=None)
+
+
+def instant_param(s: Session, value: datetime | None) -> Any:
+    """An instant as a driver-level statement of this session's database takes it."""
+    return sqlite_instant(value) if is_sqlite(s) else naive_utc(value)
+
+
+class _Driver:
+    """The driver connection under the session's transaction (begun if need be), taking
+    statements written with ``?`` marks."""
+
+    def __init__(self, s: Session) -> None:
+        self.conn: Any = s.connection().connection.driver_connection
+        self.sqlite = is_sqlite(s)
+
+    def sql(self, statement: str) -> str:
+        return statement if self.sqlite else statement.replace("%", "%%").replace("?", "%s")
+
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> Any:
+        with _translated(statement, self.sqlite):
+            if self.sqlite:
+                return self.conn.execute(statement, params)
+            cursor = self.conn.cursor()
+            cursor.execute(self.sql(statement), params)
+            return cursor
+
+    def executemany(self, statement: str, params: Sequence[Sequence[Any]]) -> int:
+        with _translated(statement, self.sqlite):
+            if self.sqlite:
+                return int(self.conn.executemany(statement, params).rowcount)
+            cursor = self.conn.cursor()
+            cursor.executemany(self.sql(statement), params)
+            return int(cursor.rowcount)
+
+
+def _driver(s: Session) -> _Driver:
+    return _Driver(s)
 
 
 @contextmanager
-def _translated(statement: str) -> Iterator[None]:
+def _translated(statement: str, sqlite: bool = True) -> Iterator[None]:
     """Driver errors surface as SQLAlchemy's, as they would through the ORM."""
+    if sqlite:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
+        return
+    import psycopg
     try:
         yield
-    except sqlite3.Error as exc:
-        raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
+    except psycopg.Error as exc:
+        raise DBAPIError.instance(statement, None, exc, psycopg.Error) from exc
 
 
-def _converter(column: Any) -> Callable[[Any], Any] | None:
+def _converter(column: Any, sqlite: bool = True) -> Callable[[Any], Any] | None:
     kind = column.type
     if isinstance(kind, UTCDateTime):
-        return sqlite_instant
+        return sqlite_instant if sqlite else naive_utc
     if isinstance(kind, JSON):
         return _json_text
     if isinstance(kind, Boolean):
+        if not sqlite:
+            return lambda v: None if v is None else bool(v)
         return lambda v: None if v is None else int(bool(v))
     return None
 
@@ -103,7 +159,8 @@ def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], *,
         statement = f'INSERT INTO "{table.name}" ({names}) VALUES {row_marks}'
         pick = operator.itemgetter(*given)  # every row of a group has the same keys
         defaults = [_default(c) for c in defaulted]
-        converted = [(i, fn) for i, fn in enumerate(map(_converter, columns)) if fn is not None]
+        converted = [(i, fn) for i, fn in enumerate(_converter(c, conn.sqlite) for c in columns)
+                     if fn is not None]
         params = []
         for row in members:
             picked = pick(row)
@@ -112,15 +169,13 @@ def insert_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], *,
                 values[i] = fn(values[i])
             params.append(values)
         if not multirow:
-            with _translated(statement):
-                conn.executemany(statement, params)
+            conn.executemany(statement, params)
             continue
         per = max(1, MAX_VARIABLES // len(columns))
         for i in range(0, len(params), per):
             chunk = params[i:i + per]
             many = statement + (", " + row_marks) * (len(chunk) - 1)
-            with _translated(many):
-                conn.execute(many, [v for values in chunk for v in values])
+            conn.execute(many, [v for values in chunk for v in values])
 
 
 def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: str = "id") -> int:
@@ -134,28 +189,25 @@ def update_rows(s: Session, table: Table, rows: Sequence[dict[str, Any]], key: s
         columns = [table.columns[name] for name in names]
         assignments = ", ".join(f'"{name}" = ?' for name in names)
         statement = f'UPDATE "{table.name}" SET {assignments} WHERE "{key}" = ?'
-        plan = [(name, _converter(c)) for name, c in zip(names, columns)]
+        plan = [(name, _converter(c, conn.sqlite)) for name, c in zip(names, columns)]
         params = []
         for row in members:
             values = [row[name] if fn is None else fn(row[name]) for name, fn in plan]
             params.append([*values, row[key]])
-        with _translated(statement):
-            changed += conn.executemany(statement, params).rowcount
+        changed += conn.executemany(statement, params)
     return changed
 
 
 def fetch_all(s: Session, statement: str, params: Sequence[Any] = ()) -> list[Any]:
     """A read of plain columns on the session's own connection (inside its transaction)."""
-    with _translated(statement):
-        return _driver(s).execute(statement, params).fetchall()
+    return list(_driver(s).execute(statement, params).fetchall())
 
 
 def execute_many(s: Session, statement: str, params: Sequence[Sequence[Any]]) -> int:
     """One statement for many parameter sets; returns how many rows changed."""
     if not params:
         return 0
-    with _translated(statement):
-        return _driver(s).executemany(statement, params).rowcount
+    return _driver(s).executemany(statement, params)
 
 
 def select_rows(s: Session, table: Table, ids: Sequence[str]) -> list[Any]:
@@ -186,15 +238,17 @@ class Cursor:
     last_index: int
     updated_at: datetime | None = None  # set only when admission changes the status
     was: tuple[str, str | None, int, int] = field(init=False)
+    planned_next: datetime | None = field(init=False)  # (the instant itself, for PostgreSQL)
 
     def __post_init__(self) -> None:
+        self.planned_next = self.next_fire_at
         self.was = (self.status, sqlite_instant(self.next_fire_at), self.revision,
                     self.last_index)
 
 
 _CURSOR_WRITE = ("UPDATE automations SET status = ?, next_fire_at = ?, last_index = ?, "
                  "updated_at = coalesce(?, updated_at) WHERE id = ? AND status = ? "
-                 "AND next_fire_at IS ? AND revision = ? AND last_index = ?")
+                 "AND next_fire_at {same} ? AND revision = ? AND last_index = ?")
 assert AutomationRow.__tablename__ == "automations"
 
 
@@ -202,10 +256,16 @@ def write_cursors(s: Session, cursors: Sequence[Cursor]) -> None:
     """Move the cursors, each only if its row still holds what it was planned from."""
     if not cursors:
         return
-    params = [(c.status, sqlite_instant(c.next_fire_at), c.last_index,
-               sqlite_instant(c.updated_at), c.id, *c.was) for c in cursors]
-    with _translated(_CURSOR_WRITE):
-        changed = _driver(s).executemany(_CURSOR_WRITE, params).rowcount
+    conn = _driver(s)
+    if conn.sqlite:
+        params = [(c.status, sqlite_instant(c.next_fire_at), c.last_index,
+                   sqlite_instant(c.updated_at), c.id, *c.was) for c in cursors]
+        statement = _CURSOR_WRITE.format(same="IS")
+    else:  # (typed instants there; IS compares only with NULL)
+        params = [(c.status, naive_utc(c.next_fire_at), c.last_index, naive_utc(c.updated_at),
+                   c.id, c.was[0], naive_utc(c.planned_next), *c.was[2:]) for c in cursors]
+        statement = _CURSOR_WRITE.format(same="IS NOT DISTINCT FROM")
+    changed = conn.executemany(statement, params)
     if changed != len(cursors):
         raise StaleCursor(f"{len(cursors) - changed} of {len(cursors)} automations changed "
                           "in the store since the engine planned their fires")

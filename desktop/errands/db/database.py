@@ -226,8 +226,11 @@ def inspect_file(path: Path, busy_ms: int) -> str | None:
 class Database:
     """The file, its two engines, and safe sessions over them."""
 
+    dialect = "sqlite"
+
     def __init__(self, path: Path, busy_ms: int = 10_000) -> None:
         self.path = path
+        self.location = path
         self.busy_ms = busy_ms
         key = _key(path)
         if _OPEN.get(key):

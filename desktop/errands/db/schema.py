@@ -75,9 +75,10 @@ MISSHAPEN_INSTANTS = "NOT (" + " AND ".join(
 class AutomationRow(Base):
     __tablename__ = "automations"
     __table_args__ = (Index("ix_automations_misshapen", "id",
-                            sqlite_where=text(MISSHAPEN_INSTANTS)),
+                            sqlite_where=text(MISSHAPEN_INSTANTS),
+                            postgresql_where=text("false")),  # (typed there: never misshapen)
                       # the summaries' default order, read in order instead of sorted
-                      Index("ix_automations_next_fire_order", text("next_fire_at IS NULL"),
+                      Index("ix_automations_next_fire_order", text("(next_fire_at IS NULL)"),
                             "next_fire_at", text("lower(title)"), "id"))
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)

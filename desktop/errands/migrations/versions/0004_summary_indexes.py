@@ -29,9 +29,11 @@ _WHERE = "NOT (" + " AND ".join(
 
 def upgrade() -> None:
     op.create_index('ix_automations_misshapen', 'automations', ['id'], unique=False,
-                    sqlite_where=sa.text(_WHERE))
+                    sqlite_where=sa.text(_WHERE),
+                    # a typed timestamp is never misshapen: the index stays empty there
+                    postgresql_where=sa.text("false"))
     op.create_index('ix_automations_next_fire_order', 'automations',
-                    [sa.text('next_fire_at IS NULL'), 'next_fire_at', sa.text('lower(title)'),
+                    [sa.text('(next_fire_at IS NULL)'), 'next_fire_at', sa.text('lower(title)'),
                      'id'], unique=False)
 
 

@@ -21,7 +21,7 @@ def upgrade() -> None:
     # what each automation's history already holds: finished scheduled and catch-up runs
     op.execute("UPDATE automations SET counted_runs = (SELECT COUNT(*) FROM runs "
                "WHERE runs.automation_id = automations.id AND runs.trigger != 'manual' "
-               "AND runs.dry_run = 0 AND runs.state IN ('succeeded', 'failed'))")
+               "AND NOT runs.dry_run AND runs.state IN ('succeeded', 'failed'))")
 
 
 def downgrade() -> None:

@@ -1,0 +1,252 @@
+"""Opening a PostgreSQL catalogue: the same models and migrations as the SQLite file, the
+same sessions (``write``, ``read``) and the same refusals.
+
+Writes keep the SQLite file's rule of one writer at a time: each write transaction first
+takes a transaction-scoped advisory lock, so a command's write and the engine's queue as
+they do on SQLite's write lock, and no read-modify-write of the catalogue can interleave
+with another. Reads run at REPEATABLE READ: one snapshot per read transaction, as WAL gives
+SQLite's readers. One engine at a time serves a catalogue: it holds a session advisory lock
+on a connection of its own (``hold_engine``) for as long as it runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import URL, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..errors import StoreError
+from ..migrations import HEAD, KNOWN_REVISIONS
+from .location import ServerDatabase, password_for
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# advisory lock keys (any bigint): one for writers, one for migrating, one for the engine
+WRITE_KEY = 0x4572_7261_6E64_0001
+MIGRATE_KEY = 0x4572_7261_6E64_0002
+ENGINE_KEY = 0x4572_7261_6E64_0003
+ENGINE_APP = "errands engine on "  # the holder's application_name, then its machine
+CONNECT_TIMEOUT_S = 10
+OLDEST_SERVER = 120000  # PostgreSQL 12 (server_version_num)
+
+
+def _url(server: ServerDatabase, password: str | None) -> URL:
+    return URL.create("postgresql+psycopg", username=server.user, password=password,
+                      host=server.host, port=server.port, database=server.database,
+                      query=dict(server.options))
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    return getattr(getattr(exc, "orig", None), "sqlstate", None)
+
+
+class PostgresDatabase:
+    """A shared catalogue on PostgreSQL (see the module text)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, server: ServerDatabase, busy_ms: int = 10_000) -> None:
+        self.location = server
+        self.path = server.display  # what messages name
+        self.busy_ms = busy_ms
+        password = password_for(server)
+        options: dict[str, Any] = {
+            "connect_args": {"connect_timeout": CONNECT_TIMEOUT_S,
+                             "application_name": dict(server.options).get(
+                                 "application_name", "errands")},
+            "pool_pre_ping": True}
+        self.write_engine = create_engine(_url(server, password), **options)
+        self.read_engine = create_engine(_url(server, password), isolation_level="REPEATABLE READ",
+                                         **options)
+        self._url = _url(server, password)
+        self._serialize_writes(self.write_engine)
+        self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
+        self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
+        self._engine_conn: Any = None
+        self._engine_lock = threading.Lock()
+        try:
+            self.server_version = self._check()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ opening
+
+    def _serialize_writes(self, engine: Engine) -> None:
+        busy_ms = self.busy_ms
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Any) -> None:
+            from .database import _WAIT_MS  # (the command's shorter wait, as on SQLite)
+            wait = _WAIT_MS.get()
+            ms = busy_ms if wait is None else wait
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(ms))}")
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_KEY})")
+
+    def _check(self) -> int:
+        """The server's version number; the schema checked, and migrated when older.
+        Raises StoreError for a server too old, a database holding others' tables, or one
+        written by a newer Errands."""
+        with self._translate():
+            with self.read_engine.connect() as conn:
+                version = int(conn.exec_driver_sql("SHOW server_version_num").scalar() or 0)
+                conn.rollback()
+        if version < OLDEST_SERVER:
+            raise StoreError("database", f"{self.path}: PostgreSQL {version // 10000} is too old; "
+                             "Errands needs 12 or later")
+        stored = self._stored_revision()
+        if stored != HEAD:
+            self._migrate()
+        return version
+
+    def _stored_revision(self) -> str | None:
+        with self._translate():
+            with self.read_engine.connect() as conn:
+                tables = {r[0] for r in conn.exec_driver_sql(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+                version = None
+                if "alembic_version" in tables:
+                    version = conn.exec_driver_sql(
+                        "SELECT version_num FROM alembic_version").scalar()
+                conn.rollback()
+        if version is None:
+            if tables:
+                raise StoreError("foreign", f"{self.path} holds tables that are not Errands'. "
+                                 "Errands left it untouched; name another database.")
+            return None
+        if version not in KNOWN_REVISIONS:
+            raise StoreError("newer_version", f"{self.path} was written by a newer version of "
+                             f"Errands (schema {version}). Update Errands on this machine; "
+                             "the database was left untouched.")
+        return str(version)
+
+    def _migrate(self) -> None:
+        from alembic import command  # imported only when there is work to do
+        from alembic.config import Config
+
+        from ..migrations import SCRIPT_LOCATION
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(SCRIPT_LOCATION))
+        with self._translate():
+            with self.write_engine.connect() as conn:
+                with conn.begin():  # (the writers' lock too: nobody writes while it migrates)
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATE_KEY})")
+                    cfg.attributes["connection"] = conn
+                    command.upgrade(cfg, "head")  # (a no-op if another machine just did it)
+
+    # ------------------------------------------------------------------ sessions
+
+    @property
+    def waiting_for_lock(self) -> bool:
+        return False  # (a write waits on the server, in its own transaction)
+
+    @contextmanager
+    def _translate(self) -> Iterator[None]:
+        try:
+            yield
+        except IntegrityError:
+            raise  # a constraint doing its job; callers decide
+        except OperationalError as exc:
+            state = _sqlstate(exc)
+            if state == "55P03":  # lock_not_available: the lock_timeout passed
+                raise StoreError("locked", f"{self.path} stayed busy with another writer for "
+                                 f"{self.busy_ms / 1000:g} s; try again.") from exc
+            if state is None or state.startswith("08") or state.startswith("57P"):
+                raise StoreError("database_unreachable",
+                                 f"cannot reach the catalogue {self.path}: "
+                                 f"{_first_line(exc.orig)}") from exc
+            raise StoreError("database", f"{self.path}: {_first_line(exc.orig)}") from exc
+        except DBAPIError as exc:
+            if _sqlstate(exc) == "55P03":
+                raise StoreError("locked", f"{self.path} stayed busy with another writer; "
+                                 "try again.") from exc
+            raise StoreError("database", f"{self.path}: {_first_line(exc.orig)}") from exc
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One write transaction, alone among the catalogue's writers."""
+        with self._translate():
+            with self._writer.begin() as session:
+                yield session
+
+    @contextmanager
+    def read(self, *, lenient: bool = False) -> Iterator[Session]:
+        """A read transaction on one snapshot (``lenient``: PostgreSQL holds only valid
+        text, so there is nothing to be lenient about)."""
+        with self._translate():
+            with self._reader() as session:
+                yield session
+
+    def leniently(self, read: Callable[[bool], T]) -> T:
+        return read(False)
+
+    def checkpoint(self) -> None:
+        """(The server checkpoints on its own.)"""
+
+    # ------------------------------------------------------------------- engine
+
+    def hold_engine(self, machine: str) -> None:
+        """Take the catalogue's engine lock for as long as this database stays open; raise
+        ``StoreError('engine_elsewhere')`` naming the machine that holds it."""
+        import psycopg
+
+        with self._engine_lock:
+            if self._engine_conn is not None:
+                return
+            try:
+                conn = psycopg.connect(self._url.render_as_string(hide_password=False)
+                                       .replace("postgresql+psycopg://", "postgresql://"),
+                                       autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                       application_name=(ENGINE_APP + machine)[:63])
+            except psycopg.Error as exc:
+                raise StoreError("database_unreachable", f"cannot reach the catalogue "
+                                 f"{self.path}: {_first_line(exc)}") from exc
+            held = conn.execute("SELECT pg_try_advisory_lock(%s)", (ENGINE_KEY,)).fetchone()
+            if not held or not held[0]:
+                holder = conn.execute(
+                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND "
+                    "l.objid = %s AND l.classid = %s", (ENGINE_KEY & 0xFFFFFFFF,
+                                                        ENGINE_KEY >> 32)).fetchone()
+                conn.close()
+                name = (holder[0] or "") if holder else ""
+                where = name[len(ENGINE_APP):] if name.startswith(ENGINE_APP) else "another machine"
+                raise StoreError("engine_elsewhere", f"an Errands engine on {where} already "
+                                 f"serves the catalogue {self.path}; one engine serves a "
+                                 "catalogue at a time (stop that one first)")
+            self._engine_conn = conn
+
+    def release_engine(self) -> None:
+        with self._engine_lock:
+            conn, self._engine_conn = self._engine_conn, None
+        if conn is not None:
+            try:
+                conn.close()  # (the session lock goes with the session)
+            except Exception as exc:  # pragma: no cover (a connection already gone)
+                log.debug("closing the engine's lock connection: %s", exc)
+
+    def close(self) -> None:
+        self.release_engine()
+        self.write_engine.dispose()
+        self.read_engine.dispose()
+
+
+def _first_line(exc: BaseException | None) -> str:
+    text = str(exc or "").strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def machine_name() -> str:
+    """This engine's machine: ``ERRANDS_MACHINE``, else the host name."""
+    import os
+
+    return (os.environ.get("ERRANDS_MACHINE") or socket.gethostname() or "this machine")[:100]
