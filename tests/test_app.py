@@ -409,6 +409,23 @@ def test_many_items_at_once_are_one_notification(qloop: qasync.QEventLoop) -> No
         "A failed: 2 new items"
 
 
+def test_a_notification_goes_out_when_qt_steps_its_task_outside_the_loops_run(
+        qloop: qasync.QEventLoop, qapp: Any) -> None:
+    """Qt may step the loop's callbacks where no loop counts as running (a nested event
+    loop, a test driving Qt): the notification still goes out (it was lost to "no running
+    event loop" once, in a CI run)."""
+    backend = RecordingBackend()
+    notifier = Notifier(backend, window=0.2)
+
+    qloop.call_soon(notifier.offer, [_item(1, "a", "A failed")])  # for Qt to step
+    deadline = time.monotonic() + 10
+    while not backend.shown and time.monotonic() < deadline:
+        qapp.processEvents()
+        time.sleep(0.005)
+    assert [m.title for m in backend.shown] == ["A failed"]
+    run(qloop, notifier.close())
+
+
 def test_notifications_fall_back_when_the_desktop_has_none() -> None:
     class Broken:
         def show(self, message: Message) -> None:

@@ -131,6 +131,20 @@ def _body(item: AttentionItem) -> str:
                     "result": words.tr("It finished.")}.get(item.kind, "")
 
 
+def _app_loop() -> asyncio.AbstractEventLoop | None:
+    """The app's loop, also where Qt steps its callbacks outside the loop's own run (a
+    nested event loop, a test driving Qt), where none counts as running."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    try:
+        loop = asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:
+        return None
+    return None if loop.is_closed() else loop
+
+
 class Notifier(QObject):
     """New attention items in, grouped desktop notifications out.
 
@@ -161,35 +175,36 @@ class Notifier(QObject):
         if not new:
             return
         self._seen = new[-1].id
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # a window task stepped while the app's loop is closing:
-            return            # nobody is there to see a notification
+        loop = _app_loop()
+        if loop is None:  # the app's loop has closed: nobody is there to see a notification
+            return
         now = loop.time()
         if now >= self._quiet_until and not self._held:
-            self._send(compose(new[:1]))
+            self._send(compose(new[:1]), loop)
             new = new[1:]
             self._quiet_until = now + self.window
         self._held.extend(new)
         if self._held and self._flush is None:
-            self._flush = loop.call_at(max(self._quiet_until, now), self._release)
+            self._flush = loop.call_at(max(self._quiet_until, now), self._release, loop)
 
-    def _release(self) -> None:
+    def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         self._flush = None
         held, self._held = self._held, []
         if held:
-            self._send(compose(held))
-            self._quiet_until = asyncio.get_running_loop().time() + self.window
+            self._send(compose(held), loop)
+            self._quiet_until = loop.time() + self.window
 
-    def _send(self, message: Message) -> None:
+    def _send(self, message: Message, loop: asyncio.AbstractEventLoop) -> None:
+        # The loop is passed along, not looked up: Qt may step this task outside the loop's
+        # own run (a nested event loop, a test driving Qt), where none counts as running.
         async def go() -> None:
             try:
-                await asyncio.to_thread(self.backend.show, message)
+                await loop.run_in_executor(None, self.backend.show, message)
             except Exception as exc:
                 log.info("could not show a notification: %s: %s", type(exc).__name__, exc)
                 return
             self.shown.emit(message)
-        task = asyncio.ensure_future(go())
+        task = asyncio.ensure_future(go(), loop=loop)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
