@@ -56,7 +56,7 @@ QT_SYSTEM_PACKAGES = ("libegl1", "libgl1", "libx11-6", "libxkbcommon0", "libfont
                       "fonts-wqy-microhei")
 # What the tests use besides: desktop-file-validate checks the Linux desktop entry.
 # desktop-file-validate; Dovecot, the real IMAP server the mail tests start on loopback
-TEST_SYSTEM_PACKAGES = ("desktop-file-utils", "dovecot-imapd")
+TEST_SYSTEM_PACKAGES = ("desktop-file-utils", "dovecot-imapd", "postgresql")
 
 
 def _run(cmd: list[str], **kw: object) -> None:

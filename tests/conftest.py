@@ -136,3 +136,73 @@ def qloop(qapp: Any) -> Iterator[Any]:
     finally:
         asyncio.set_event_loop(None)
         loop.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server of this test worker's own (``pg_support``), started the first
+    time a test asks for it."""
+    from pg_support import PostgresServer
+
+    server = PostgresServer()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_catalogue(postgres: Any) -> Iterator[Any]:
+    """A fresh, migrated PostgreSQL catalogue (``ServerDatabase``), dropped afterwards."""
+    location = postgres.fresh()
+    try:
+        yield location
+    finally:
+        postgres.drop(location)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def catalogue_location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """Each store test twice: on the data folder's SQLite file, and on a PostgreSQL
+    catalogue (the same models and migrations; the suite proves both)."""
+    if request.param == "sqlite":
+        yield tmp_path / "errands.sqlite3"
+        return
+    yield request.getfixturevalue("pg_catalogue")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--catalogue", choices=("sqlite", "postgresql"), default="sqlite",
+                     help="the database the engine-level tests' stores use "
+                          "(tests/pg_support.py, location_for)")
+
+
+@pytest.fixture(autouse=True)
+def _catalogue_choice(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.config.getoption("--catalogue") != "postgresql":
+        yield
+        return
+    only = request.node.get_closest_marker("sqlite_only")
+    if only is not None:
+        pytest.skip(f"SQLite only: {only.args[0] if only.args else 'works on the file itself'}")
+    import pg_support
+
+    from errands.db.postgres import PostgresDatabase
+
+    opened: list[PostgresDatabase] = []
+    real_init = PostgresDatabase.__init__
+
+    def tracked(self: PostgresDatabase, *args: Any, **kwargs: Any) -> None:
+        opened.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    monkeypatch.setattr(PostgresDatabase, "__init__", tracked)
+    pg_support.activate(request.getfixturevalue("postgres"))
+    try:
+        yield
+    finally:
+        for database in opened:  # (a test's store left open: closed as SQLite's need not be)
+            database.close()
+        pg_support.drop_made()
+        pg_support.activate(None)

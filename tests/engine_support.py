@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from pg_support import location_for
 
 from errands.engine.api import Api
 from errands.engine.clock import FakeClock
@@ -89,7 +90,7 @@ class Harness:
         self.clock = FakeClock(start)
         self.runner = ScriptedRunner(self.clock)
         self.engine_kw = engine_kw
-        self.store = Store(tmp_path / "errands.sqlite3")
+        self.store = Store(location_for(tmp_path))
         self.engine = self._new_engine()
 
     def _new_engine(self) -> Engine:

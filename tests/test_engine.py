@@ -307,6 +307,7 @@ def _break(path: Path, automation_id: str, sql: str) -> None:
     store.DEFINITIONS.clear()  # parsed once per revision: a new process would parse afresh
 
 
+@pytest.mark.sqlite_only("stores text that is not JSON, which a PostgreSQL json column refuses")
 @pytest.mark.logs("is broken and will not run")
 async def test_broken_rows_never_fire_and_the_rest_runs_as_usual(tmp_path: Path) -> None:
     h = Harness(tmp_path, max_sleep=3600)
@@ -694,7 +695,7 @@ async def test_a_slot_claimed_behind_the_engines_back_never_runs_twice(h: Harnes
     b = await h.add("other", {"kind": "every", "every": "1h"})
     await h.clock.advance(10)
     assert len(h.runs(a)) == len(h.runs(b)) == 1
-    intruder = Store(h.tmp_path / "errands.sqlite3")
+    intruder = Store(h.store.db.location)
     with intruder.transaction() as s:
         intruder.insert_run_in(s, intruder.get_in(s, a), slot="sched:2026-01-05T09:00:00Z",
                                trigger="schedule", state="succeeded", now=START,
@@ -713,7 +714,7 @@ async def test_a_slot_claimed_behind_the_engines_back_never_runs_twice(h: Harnes
 async def test_memory_behind_the_store_only_costs_the_fast_path(h: Harness) -> None:
     a = await h.add("grid", {"kind": "every", "every": "1h"})
     await h.clock.advance(10)
-    intruder = Store(h.tmp_path / "errands.sqlite3")
+    intruder = Store(h.store.db.location)
     with intruder.transaction() as s:  # takes run index 2 without the engine knowing
         intruder.insert_run_in(s, intruder.get_in(s, a), slot="manual:elsewhere",
                                trigger="manual", state="succeeded", now=START,

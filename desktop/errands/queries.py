@@ -100,7 +100,7 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
     if not 0 <= offset <= 10**9 or not 1 <= limit <= PAGE_LIMIT:
         raise InvalidInput("limit", "offset or limit out of range",
                            f"offset ≥ 0 and a limit from 1 to {PAGE_LIMIT}", "100")
-    where, params = ["1"], []
+    where, params = ["1 = 1"], []
     if text:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         where.append("(a.title LIKE ? ESCAPE '\\' OR substr(a.id, 1, ?) = ?)")
@@ -113,7 +113,7 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
         if not all(isinstance(i, str) for i in wanted):
             raise InvalidInput("ids", "not a list of automation ids", "a list of ids",
                                '["a1b2c3"]')
-        where.append(f"a.id IN ({','.join('?' * len(wanted))})" if wanted else "0")
+        where.append(f"a.id IN ({','.join('?' * len(wanted))})" if wanted else "1 = 0")
         params += wanted
     condition = " AND ".join(where)
     broken_only = status == "broken"
@@ -138,10 +138,8 @@ def _read_page(store: Store, condition: str, params: tuple[Any, ...],
                                    set[str], dict[str, tuple[Any, ...]]]:
     """What a page of summaries is made of, read in one transaction."""
     with store.db.read(lenient=lenient) as s:
-        cursor = s.connection().connection.driver_connection  # plain tuples, no wrapping
-
-        def raw(sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-            return cursor.execute(sql, values).fetchall()  # type: ignore[union-attr]
+        raw = _raw_reader(s)
+        sqlite = store.dialect == "sqlite"
 
         total = raw(f"SELECT count(*) FROM automations a WHERE {condition}", params)[0][0]
         paging = "" if broken_only else " LIMIT ? OFFSET ?"
@@ -152,13 +150,28 @@ def _read_page(store: Store, condition: str, params: tuple[Any, ...],
         else:
             marks = ",".join("?" * len(ids))
             rows = raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE a.id IN ({marks})", tuple(ids))
-        shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview)
+        shapes = _shapes(raw, [(row[0], row[3]) for row in rows], preview and sqlite)
         parked = dict(raw("SELECT automation_id, count(*) FROM runs "
                           "WHERE state = 'awaiting_input' GROUP BY automation_id"))
         running = _running_since(raw("SELECT automation_id, started_at, attempt, attempts "
                                      "FROM runs WHERE state = 'running'"))
-        misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)}
+        # (typed instants on PostgreSQL: none can be misshapen)
+        misshapen = {row[0]: row[1:] for row in raw(_MISSHAPEN)} if sqlite else {}
     return total, ids, rows, shapes, parked, running, misshapen
+
+
+def _raw_reader(s: Any) -> Any:
+    """Plain tuples straight from the driver, no wrapping: ``raw(sql, values)`` with the
+    statement written with ``?`` marks (psycopg's ``%s`` on PostgreSQL)."""
+    conn = s.connection().connection.driver_connection
+    if s.get_bind().dialect.name == "sqlite":
+        return lambda sql, values=(): conn.execute(sql, values).fetchall()
+
+    def raw(sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        cursor = conn.cursor()
+        cursor.execute(sql.replace("%", "%%").replace("?", "%s"), values)
+        return list(cursor.fetchall())
+    return raw
 
 
 def _instant(value: Any) -> datetime | None | str:
@@ -166,6 +179,8 @@ def _instant(value: Any) -> datetime | None | str:
     store reads it (``UTCDateTime``), so the list calls broken what the engine will not load."""
     if value is None:
         return None
+    if isinstance(value, datetime):  # (a typed timestamp: PostgreSQL)
+        return value.replace(tzinfo=timezone.utc)
     try:
         return datetime.fromisoformat(value).replace(tzinfo=timezone.utc)
     except (TypeError, ValueError):
@@ -218,7 +233,7 @@ def _quick_shapes(raw: Any, keys: list[tuple[str, int]], found: _Shapes
 
 def _shape(automation_id: str, revision: int, text: Any) -> tuple[str | None, str, str | None, Trigger | None]:
     try:
-        doc = json.loads(text)
+        doc = text if isinstance(text, dict) else json.loads(text)  # (decoded: PostgreSQL)
     except (TypeError, ValueError) as exc:
         return None, "", f"the stored definition is not JSON ({exc})", None
     try:
@@ -285,7 +300,9 @@ def _running_since(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
     for automation_id, started, attempt, attempts in rows:
         start = _instant(started)
         since: Any = start
-        if (attempt or 1) > 1 or (isinstance(attempts, str) and '"resumed"' in attempts):
+        if (attempt or 1) > 1 or (isinstance(attempts, str) and '"resumed"' in attempts) or (
+                isinstance(attempts, list)  # (decoded: PostgreSQL)
+                and any(isinstance(a, dict) and "resumed" in a for a in attempts)):
             # (only a run that stopped and went on has waits to leave out: the rest, a
             # thousand in a burst, are read without decoding their stretches)
             try:
@@ -312,6 +329,8 @@ def _stored_instant(text: str) -> datetime:
     """An instant in the form the store writes, read with its zone appended (``replace(
     tzinfo=)`` costs seven times more); ValueError for any other form (it goes the long way,
     :func:`_instant`, which reads as the store does)."""
+    if isinstance(text, datetime):  # (a typed timestamp: PostgreSQL)
+        return text.replace(tzinfo=timezone.utc)
     if len(text) not in (19, 26) or text[10] != " ":
         raise ValueError(text)
     return datetime.fromisoformat(text + "+00:00")

@@ -259,6 +259,14 @@ def _outcome_of(blocker: BlockerRow | None, state: str | None) -> dict[str, Any]
     return None
 
 
+# Within one second (creation instants are whole seconds), the order rows were made in:
+# SQLite's rowid; on PostgreSQL the automation's first audit entry (numbered in order).
+_CREATION_ORDER = {
+    "sqlite": "automations.rowid",
+    "postgresql": "(SELECT min(audit.id) FROM audit WHERE audit.automation_id = automations.id), "
+                  "automations.id"}
+
+
 class Store:
     def __init__(self, location: "Path | ServerDatabase", busy_ms: int = 10_000) -> None:
         """``location``: the SQLite file, or a PostgreSQL catalogue (``db.location``)."""
@@ -343,8 +351,7 @@ class Store:
                 # in batches: a buffered result of ten thousand rows (each with its decoded
                 # definition) would be freed at once at the end, 30 ms holding the interpreter
                 rows = s.execute(select(*AutomationRow.__table__.columns).order_by(
-                    AutomationRow.created_at, literal_column(
-                        "automations.rowid" if self.dialect == "sqlite" else "automations.id"))
+                    AutomationRow.created_at, literal_column(_CREATION_ORDER[self.dialect]))
                     .execution_options(yield_per=500))
                 return [automation_record(r) for r in rows]  # type: ignore[arg-type]
         return self.db.leniently(read)

@@ -64,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidInput("arguments", f"unrecognized arguments: {' '.join(extra)}", None,
                                " ".join(["errands", *words, "--help"]))
         _check_text(parser, args)
+        if getattr(args, "database", None) is not None:  # as the environment's, for this
+            from ..db.location import ENV, parse_database_url  # command and what it starts
+            os.environ[ENV] = parse_database_url(args.database, "--database").display
         if getattr(args, "handler", None) is None:  # no command: open the app
             from ..app.main import run_app
             from .commands import _dir

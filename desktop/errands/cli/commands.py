@@ -13,7 +13,8 @@ from ..jsondoc import pretty
 from ..catalog import Catalog, stale
 from ..errors import ErrandsError, InvalidInput
 from ..event_triggers import ids_of_kind
-from ..paths import data_dir, database_path, run_log_path
+from ..db.location import ServerDatabase, database_location
+from ..paths import data_dir, run_log_path
 from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
 from ..records import Automation
@@ -49,10 +50,10 @@ def read_secret(from_stdin: bool, flag: str, prompt: str, example: str) -> str:
 
 
 def open_store(args: argparse.Namespace) -> Store:
-    return _open(args, database_path(_dir(args)))
+    return _open(args, database_location(_dir(args)))
 
 
-def _open(args: argparse.Namespace, path: Path) -> Store:
+def _open(args: argparse.Namespace, path: "Path | ServerDatabase") -> Store:
     try:
         return Store(path)
     except OSError as exc:  # e.g. the database path is a folder
@@ -384,8 +385,8 @@ def _min_interval(args: argparse.Namespace) -> Any:
     A preview only reads: without a database yet it uses the environment and the defaults
     rather than creating one.
     """
-    path = database_path(_dir(args))
-    if not path.exists():
+    path = database_location(_dir(args))
+    if isinstance(path, Path) and not path.exists():
         return Settings().min_interval
     return _open(args, path).settings().min_interval
 

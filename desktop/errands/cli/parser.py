@@ -42,6 +42,10 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
                         help="where Errands keeps its data (default: ERRANDS_DATA_DIR or the "
                              "user data folder)")
+    common.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
+                        help="a shared catalogue on PostgreSQL, postgresql://USER@HOST/DB "
+                             "(as ERRANDS_DATABASE_URL; the password in the keyring: "
+                             "'errands database password')")
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print one JSON document")
     return common
@@ -353,6 +357,31 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     sp = sub.add_parser("test", parents=[common], help="check the provider: reachable, key "
                         "accepted, model present, tool calling; exit 1 if any fails")
     sp.set_defaults(handler=H("provider_commands", "provider_test"))
+
+    # database_commands
+    p = cmd("database", lambda *_: 2, "where the catalogue lives: this machine's SQLite file, "
+            "or a PostgreSQL database shared by several machines")
+    sub = p.add_subparsers(dest="database_command", metavar="ACTION", parser_class=parser_class,
+                           required=True)
+    sp = sub.add_parser("show", parents=[common], help="the catalogue in use, where that was "
+                        "chosen, and whether the keyring holds its password")
+    sp.set_defaults(handler=H("database_commands", "show"))
+    sp = sub.add_parser("use", parents=[common], help="use a shared catalogue from now on "
+                        "(kept in the data folder, without password), or --local again")
+    sp.set_defaults(handler=H("database_commands", "use"))
+    target = sp.add_mutually_exclusive_group(required=True)
+    target.add_argument("url", nargs="?", metavar="URL",
+                        help="postgresql://USER@HOST[:PORT]/DATABASE")
+    target.add_argument("--local", action="store_true",
+                        help="this machine's own SQLite file again")
+    sp = sub.add_parser("password", parents=[common], help="keep the catalogue's password in "
+                        "the keyring (typed, or one line of standard input), or remove it")
+    sp.set_defaults(handler=H("database_commands", "password"))
+    sp.add_argument("--url", metavar="URL", help="the catalogue (default: the one in use)")
+    how = sp.add_mutually_exclusive_group()
+    how.add_argument("--value-stdin", action="store_true",
+                     help="read the password from one line of standard input")
+    how.add_argument("--remove", action="store_true", help="remove it from the keyring")
 
     # worktrees
 

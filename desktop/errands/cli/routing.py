@@ -25,6 +25,21 @@ def engine_address(data_dir: Path) -> str | None:
     return None
 
 
+def _served_elsewhere(data_dir: Path) -> None:
+    """On a shared catalogue another machine's engine serves, a change is made there: this
+    machine's store would change what that engine holds in memory behind its back."""
+    from ..db.location import ServerDatabase, database_location
+    where = database_location(data_dir)
+    if not isinstance(where, ServerDatabase):
+        return
+    from ..db.postgres import engine_holder
+    holder = engine_holder(where)
+    if holder is not None:
+        raise Conflict("engine_elsewhere", f"the Errands engine on {holder} serves the "
+                       f"catalogue {where}: make this change there (or stop that engine "
+                       "first); reading works from any machine")
+
+
 def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[], Any], *,
             timeout: float | None = 30.0, local_takes_lock: bool = False) -> Any:
     """Ask the running engine, or run ``local`` under the lock when none runs.
@@ -46,6 +61,7 @@ def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[]
                     raise  # it may have acted: repeating could create or run twice
                 time.sleep(0.1)  # starting or stopping: look again
                 continue
+        _served_elsewhere(data_dir)
         if local_takes_lock:
             try:
                 return local()

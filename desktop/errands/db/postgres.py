@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
@@ -72,6 +73,8 @@ class PostgresDatabase:
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         self._engine_conn: Any = None
         self._engine_lock = threading.Lock()
+        # a store dropped unclosed (a command's, at its end) still says goodbye to the server
+        self._finalizer = weakref.finalize(self, _dispose, self.write_engine, self.read_engine)
         try:
             self.server_version = self._check()
         except BaseException:
@@ -212,14 +215,8 @@ class PostgresDatabase:
                                  f"{self.path}: {_first_line(exc)}") from exc
             held = conn.execute("SELECT pg_try_advisory_lock(%s)", (ENGINE_KEY,)).fetchone()
             if not held or not held[0]:
-                holder = conn.execute(
-                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
-                    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND "
-                    "l.objid = %s AND l.classid = %s", (ENGINE_KEY & 0xFFFFFFFF,
-                                                        ENGINE_KEY >> 32)).fetchone()
                 conn.close()
-                name = (holder[0] or "") if holder else ""
-                where = name[len(ENGINE_APP):] if name.startswith(ENGINE_APP) else "another machine"
+                where = engine_holder(self.location) or "another machine"
                 raise StoreError("engine_elsewhere", f"an Errands engine on {where} already "
                                  f"serves the catalogue {self.path}; one engine serves a "
                                  "catalogue at a time (stop that one first)")
@@ -236,8 +233,34 @@ class PostgresDatabase:
 
     def close(self) -> None:
         self.release_engine()
-        self.write_engine.dispose()
-        self.read_engine.dispose()
+        self._finalizer()
+
+
+def _dispose(*engines: Engine) -> None:
+    for engine in engines:
+        engine.dispose()
+
+
+def engine_holder(server: ServerDatabase) -> str | None:
+    """The machine whose engine serves ``server`` now, or None when none does."""
+    import psycopg
+
+    url = _url(server, password_for(server)).render_as_string(hide_password=False)
+    try:
+        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
+                             autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+            row = conn.execute(
+                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND "
+                "l.objid = %s AND l.classid = %s",
+                (ENGINE_KEY & 0xFFFFFFFF, ENGINE_KEY >> 32)).fetchone()
+    except psycopg.Error as exc:
+        raise StoreError("database_unreachable", f"cannot reach the catalogue {server}: "
+                         f"{_first_line(exc)}") from exc
+    if row is None:
+        return None
+    name = row[0] or ""
+    return name[len(ENGINE_APP):] if name.startswith(ENGINE_APP) else "another machine"
 
 
 def _first_line(exc: BaseException | None) -> str:

@@ -123,9 +123,9 @@ class AuditRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     automation_id: Mapped[str] = mapped_column(String(36), index=True)
-    action: Mapped[str] = mapped_column(String(32))
+    action: Mapped[str] = mapped_column(String(64))
     revision: Mapped[int | None] = mapped_column(Integer)
-    actor: Mapped[str] = mapped_column(String(32), default="user")
+    actor: Mapped[str] = mapped_column(String(200), default="user")
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -239,7 +239,7 @@ class BlockerRow(Base):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     decision: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    decided_by: Mapped[str | None] = mapped_column(String(32))
+    decided_by: Mapped[str | None] = mapped_column(String(200))
     request_id: Mapped[str | None] = mapped_column(String(200))
 
 

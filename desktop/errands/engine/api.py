@@ -77,7 +77,7 @@ class Api:
         if reading_with is not None:
             self._reader, self._pool = reading_with._reader, reading_with._pool
         else:
-            self._reader = Store(engine.store.db.path, busy_ms=READ_BUSY_MS)
+            self._reader = Store(engine.store.db.location, busy_ms=READ_BUSY_MS)
             self._pool = ThreadPoolExecutor(readers, thread_name_prefix="errands-read")
         # ``automations_json``'s last text for each of archived / not, with the records it
         # was rendered from

@@ -19,7 +19,8 @@ from typing import Any, Callable
 
 from .. import gil, heap, queries
 from ..errors import Conflict, StoreError
-from ..paths import database_path
+from ..db.location import ServerDatabase, database_location
+from ..db.postgres import machine_name
 from ..queries import Summary
 from ..store import Store
 from .api import READ_BUSY_MS, Api
@@ -65,10 +66,18 @@ class EngineHost:
             # a CLI command is writing; it is brief
             await asyncio.to_thread(self.lock.acquire, 15)
         try:
-            self.store = Store(database_path(self.data_dir))
+            self.store = Store(database_location(self.data_dir))
         except BaseException:
             self.lock.release()
             raise
+        if self.store.dialect != "sqlite":  # one engine serves a shared catalogue at a time
+            try:
+                self.store.db.hold_engine(machine_name())  # type: ignore[union-attr]
+            except BaseException:
+                self.store.close()
+                self.store = None
+                self.lock.release()
+                raise
 
     async def start(self) -> Engine:
         await self.open()
@@ -142,7 +151,8 @@ class EngineThread:
             gc.enable()
             await self._end_thread()
             raise
-        return Preview(database_path(self.host.data_dir))
+        assert self.host.store is not None
+        return Preview(self.host.store.db.location)
 
     async def start(self) -> Api:
         activate = self.host.on_activate
@@ -194,8 +204,8 @@ class Preview:
     schedule); one broken elsewhere shows as broken once the engine's own snapshot
     replaces this one."""
 
-    def __init__(self, path: Path) -> None:
-        self._store = Store(path, busy_ms=READ_BUSY_MS)
+    def __init__(self, location: "Path | ServerDatabase") -> None:
+        self._store = Store(location, busy_ms=READ_BUSY_MS)
 
     async def summaries(self) -> list[Summary]:
         """Raises :class:`StoreError` (busy, damaged) like any read of the store."""
@@ -203,6 +213,10 @@ class Preview:
             rows, _total = await asyncio.to_thread(queries.summaries, self._store,
                                                    limit=queries.PAGE_LIMIT, preview=True)
         except sqlite3.Error as exc:  # read on the driver's cursor, past the store's wording
+            raise StoreError("database", f"{self._store.db.path}: {exc}") from exc
+        except Exception as exc:  # (psycopg's, on PostgreSQL: imported only there)
+            if type(exc).__module__.split(".")[0] != "psycopg":
+                raise
             raise StoreError("database", f"{self._store.db.path}: {exc}") from exc
         return rows
 

@@ -61,8 +61,8 @@ class Catalogue:
     @property
     def store(self) -> Store:
         if self._store is None:
-            from ..paths import database_path
-            self._store = Store(database_path(self.data_dir))
+            from ..db.location import database_location
+            self._store = Store(database_location(self.data_dir))
         return self._store
 
     def close(self) -> None:
@@ -114,8 +114,9 @@ class Catalogue:
                 "next_fires": [format_instant(f) for f in next_fires(trigger, now, 5)]}
 
     def _has_database(self) -> bool:
-        from ..paths import database_path
-        return database_path(self.data_dir).exists()
+        from ..db.location import database_location
+        where = database_location(self.data_dir)
+        return not isinstance(where, Path) or where.exists()
 
     def list_runs(self, ident: str, limit: int = 20, cursor: str | None = None
                   ) -> dict[str, Any]:

@@ -1,0 +1,307 @@
+"""The catalogue on PostgreSQL (issue 32, its first part): where the catalogue is named, the
+password in the keyring, migrations and refusals on a real server, the store's work on both
+databases (``catalogue_location`` runs those tests on SQLite and PostgreSQL), and the
+command line as people use it: two data folders sharing one catalogue, one engine serving
+it, changes made through that engine, reads from anywhere."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from errands.catalog import Catalog
+from errands.cli import main
+from errands.db.location import (ENV, KEYRING_SERVICE, ServerDatabase, database_location,
+                                 parse_database_url)
+from errands.errors import InvalidInput, StoreError
+from errands.migrations import HEAD
+from errands.store import Store
+
+
+def doc(title: str = "Backup", **changes: object) -> dict[str, object]:
+    d: dict[str, object] = {"title": title, "runner": {"kind": "command", "command": "true"},
+                            "trigger": {"kind": "every", "every": "1h"}}
+    d.update(changes)
+    return d
+
+
+def cli(*args: str, stdin: str | None = None, capsys: Any = None,
+        monkeypatch: Any = None) -> tuple[int, Any]:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([*args, "--json"])
+    captured = capsys.readouterr()
+    out = captured.out if captured.out.strip() else captured.err
+    try:
+        return code, json.loads(out) if out.strip() else None
+    except ValueError:
+        return code, out
+
+
+# ----------------------------------------------------------------- the location
+
+def test_a_database_url_is_read_and_shown_without_a_password() -> None:
+    server = parse_database_url("postgresql+psycopg://me@homeserver:6543/errands?sslmode=require")
+    assert server == ServerDatabase("me", "homeserver", 6543, "errands", (("sslmode", "require"),),
+                                    ENV)
+    assert server.display == "postgresql://me@homeserver:6543/errands?sslmode=require"
+    assert server.keyring_user == "me@homeserver:6543/errands"
+    assert parse_database_url("postgres://me@h/db").port == 5432
+
+
+@pytest.mark.parametrize("url, words", [
+    ("postgresql://me:secret@h/db", "holds a password"),
+    ("postgresql://me@h/db?password=x", "holds a password"),
+    ("mysql://me@h/db", "names mysql scheme"),
+    ("postgresql://h/db", "names no user"),
+    ("postgresql://me@/db", "names no host"),
+    ("postgresql://me@h", "names no database"),
+    ("postgresql://me@h/db?sslmode=require&host=/tmp", "option 'host'"),
+    ("postgresql://me@h:99999/db", "out of range"),
+    ("", "is empty"),
+    ("postgresql://me@h/d\nb", "control characters"),
+])
+def test_a_bad_database_url_is_refused_naming_the_field(url: str, words: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(url, "--database")
+    assert refused.value.field == "--database" and words in str(refused.value)
+    assert "secret" not in str(refused.value)
+    assert refused.value.example and refused.value.expected
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=120))
+def test_any_text_as_a_database_url_is_read_or_refused_cleanly(text: str) -> None:
+    try:
+        server = parse_database_url(text, "url")
+    except InvalidInput as exc:
+        assert exc.field == "url"
+        return
+    assert server.user and server.host and server.database
+    assert parse_database_url(server.display, "url").keyring_user == server.keyring_user
+
+
+def test_the_catalogue_is_chosen_by_flag_environment_saved_file_then_the_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    assert database_location(data) == data / "errands.sqlite3"
+    data.mkdir()
+    (data / "database.url").write_text("postgresql://saved@h/db\n")
+    assert database_location(data).user == "saved"  # type: ignore[union-attr]
+    monkeypatch.setenv(ENV, "postgresql://env@h/db")
+    assert database_location(data).user == "env"  # type: ignore[union-attr]
+    assert database_location(data, "postgresql://flag@h/db").user == "flag"  # type: ignore[union-attr]
+    monkeypatch.delenv(ENV)
+    (data / "database.url").write_text("postgresql://me:pw@h/db\n")
+    with pytest.raises(InvalidInput) as refused:
+        database_location(data)
+    assert refused.value.field == str(data / "database.url")
+
+
+# ------------------------------------------------------------ the server itself
+
+def test_an_empty_database_is_migrated_to_exactly_the_models_schema(postgres: Any) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine
+
+    from errands.db.schema import Base
+
+    location = postgres.fresh(empty=True)
+    try:
+        store = Store(location)
+        store.close()
+        engine = create_engine(postgres.url(location.database).replace(
+            "postgresql://", "postgresql+psycopg://"))
+        with engine.connect() as conn, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "autogenerate skipping metadata-specified "
+                                    "expression-based index")
+            warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based")
+            diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}),
+                                    Base.metadata)
+            version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            order = conn.exec_driver_sql("SELECT indexdef FROM pg_indexes WHERE indexname = "
+                                         "'ix_automations_next_fire_order'").scalar()
+        engine.dispose()
+        assert diff == [] and version == HEAD
+        assert order is not None and "(next_fire_at IS NULL)" in order
+    finally:
+        postgres.drop(location)
+
+
+def test_a_database_holding_other_tables_or_a_newer_schema_is_refused_untouched(
+        postgres: Any) -> None:
+    foreign = postgres.fresh(empty=True)
+    newer = postgres.fresh()
+    try:
+        import psycopg
+        with psycopg.connect(postgres.url(foreign.database), autocommit=True) as conn:
+            conn.execute("CREATE TABLE invoices (id int)")
+        with psycopg.connect(postgres.url(newer.database), autocommit=True) as conn:
+            conn.execute("UPDATE alembic_version SET version_num = '9999'")
+        with pytest.raises(StoreError) as refused:
+            Store(foreign)
+        assert refused.value.code == "foreign"
+        with pytest.raises(StoreError) as refused:
+            Store(newer)
+        assert refused.value.code == "newer_version" and "9999" in str(refused.value)
+        with psycopg.connect(postgres.url(foreign.database), autocommit=True) as conn:
+            tables = [r[0] for r in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        assert tables == ["invoices"]
+    finally:
+        postgres.drop(foreign)
+        postgres.drop(newer)
+
+
+def test_a_server_that_is_not_there_is_named_in_the_refusal(tmp_path: Path) -> None:
+    from pg_support import free_port
+
+    with pytest.raises(StoreError) as refused:
+        Store(ServerDatabase("errands", "127.0.0.1", free_port(), "gone"))
+    assert refused.value.code == "database_unreachable"
+    assert "cannot reach the catalogue postgresql://errands@127.0.0.1:" in str(refused.value)
+
+
+def test_the_password_comes_from_the_keyring_and_is_never_written_down(
+        postgres: Any, tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A role that needs a password: refused without it, served once the keyring holds it
+    (set with the command), and the password is in no file of the data folder."""
+    postgres.require_password("keeper", "s3cret-Pass")
+    location = postgres.fresh()
+    data = tmp_path / "data"
+    url = f"postgresql://keeper@127.0.0.1:{postgres.port}/{location.database}"
+    try:
+        code, out = cli("--data-dir", str(data), "database", "use", url, capsys=capsys)
+        assert code == 0 and out["location"] == url
+        code, out = cli("--data-dir", str(data), "list", capsys=capsys)
+        assert code != 0 and "password" in json.dumps(out).lower()
+        code, out = cli("--data-dir", str(data), "database", "password", "--value-stdin",
+                        stdin="s3cret-Pass\n", capsys=capsys, monkeypatch=monkeypatch)
+        assert code == 0 and out["password_in_keyring"] is True
+        import keyring
+        assert keyring.get_password(KEYRING_SERVICE,
+                                    f"keeper@127.0.0.1:{postgres.port}/{location.database}") \
+            == "s3cret-Pass"
+        code, out = cli("--data-dir", str(data), "add", "--title", "Kept", "--command", "true",
+                        "--schedule", "every 1h", capsys=capsys)
+        assert code == 0, out
+        code, out = cli("--data-dir", str(data), "database", "show", capsys=capsys)
+        assert out["kind"] == "postgresql" and out["password_in_keyring"] is True
+        for path in data.rglob("*"):
+            if path.is_file():
+                assert b"s3cret-Pass" not in path.read_bytes(), path
+    finally:
+        postgres.drop(location)
+
+
+# ------------------------------------------------------------- on both databases
+
+def test_a_catalogue_keeps_what_is_created_revised_paused_and_deleted(
+        catalogue_location: Any) -> None:
+    store = Store(catalogue_location)
+    try:
+        catalog = Catalog(store)
+        a, _ = catalog.create(doc("First"))
+        b, _ = catalog.create(doc("Second"))
+        assert [x.title for x in store.list()] == ["First", "Second"]
+        edited, changed = catalog.revise(a.id, doc("First, renamed"), expected_revision=1)
+        assert changed and edited.revision == 2 and store.get(a.id).title == "First, renamed"
+        catalog.set_paused(b.id, True)
+        assert store.get(b.id).status == "paused"
+        catalog.delete(b.id)
+        assert [x.id for x in store.list()] == [a.id]
+        actions = [(e.action, e.actor) for e in store.audit(a.id)]
+        assert ("created", "user") in actions and ("revised", "user") in actions
+        long_actor = "agent:" + "r" * 36  # (42 characters: PostgreSQL checks the width)
+        catalog.set_paused(a.id, True, actor=long_actor)
+        assert store.audit(a.id)[-1].actor == long_actor
+    finally:
+        store.close()
+
+
+async def test_an_engine_fires_and_records_on_both(catalogue_location: Any,
+                                                   tmp_path: Path) -> None:
+    from errands.engine.core import Engine
+    from errands.runners.command import CommandRunner
+
+    store = Store(catalogue_location)
+    store.set_setting("min_interval", "1s")
+    engine = Engine(store, tmp_path, {"command": CommandRunner()})
+    try:
+        await engine.start()
+        a, _ = await engine.commands.create(doc("Echo", runner={"kind": "command",
+                                                                "command": "echo $((6*7))"},
+                                                trigger={"kind": "manual"}))
+        run = await engine.commands.run_now(a.id)
+        ended = await engine.commands.wait_run(run.id)
+        assert (ended.state, ended.result) == ("succeeded", "42")
+        runs, _ = store.runs_page(a.id, limit=10)
+        assert [(r.index, r.state) for r in runs] == [(1, "succeeded")]
+    finally:
+        await engine.stop()
+        store.close()
+
+
+# -------------------------------------------------------- two machines, one catalogue
+
+def _serve(data: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "errands", "--data-dir", str(data), "serve"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _errands(data: Path, env: dict[str, str], *args: str) -> tuple[int, Any]:
+    done = subprocess.run([sys.executable, "-m", "errands", "--data-dir", str(data), *args,
+                           "--json"], env=env, capture_output=True, text=True, timeout=60)
+    text = done.stdout if done.stdout.strip() else done.stderr
+    try:
+        return done.returncode, json.loads(text)
+    except ValueError:
+        return done.returncode, text
+
+
+def test_two_machines_share_one_catalogue_served_by_one_engine(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    url = postgres.url(pg_catalogue.database)
+    desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
+    laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
+    desk_data, laptop_data = tmp_path / "desk", tmp_path / "laptop"
+    code, made = _errands(desk_data, desk, "add", "--title", "Shared", "--command",
+                          "echo shared", "--schedule", "every 1h")
+    assert code == 0, made
+    engine = _serve(desk_data, desk)
+    try:
+        assert engine.stdout is not None
+        assert "Errands engine running" in engine.stdout.readline()  # it serves the catalogue
+        code, out = _errands(laptop_data, laptop, "add", "--title", "x", "--command", "true",
+                             "--schedule", "every 1h")
+        assert code == 4 and out["error"]["code"] == "engine_elsewhere", out
+        assert "on desk" in out["error"]["message"]
+        second = _serve(laptop_data, laptop)  # a second engine is refused, naming the first
+        said, _ = second.communicate(timeout=60)
+        assert second.returncode != 0 and "an Errands engine on desk already serves" in said
+        # reading works from any machine; a change goes through the serving engine
+        code, listed = _errands(laptop_data, laptop, "list")
+        assert code == 0 and [a["title"] for a in listed["automations"]] == ["Shared"]
+        code, ran = _errands(desk_data, desk, "run-now", made["id"], "--wait")
+        assert code == 0 and ran["state"] == "succeeded", ran
+        code, runs = _errands(laptop_data, laptop, "runs", made["id"])
+        assert code == 0 and [r["result"] for r in runs["runs"]] == ["shared"]
+    finally:
+        engine.terminate()
+        engine.communicate(timeout=30)
+    code, out = _errands(laptop_data, laptop, "pause", made["id"])  # nobody serves it now
+    assert code == 0, out
+    code, shown = _errands(desk_data, desk, "show", made["id"])
+    assert shown["status"] == "paused"
