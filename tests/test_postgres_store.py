@@ -305,3 +305,24 @@ def test_two_machines_share_one_catalogue_served_by_one_engine(
     assert code == 0, out
     code, shown = _errands(desk_data, desk, "show", made["id"])
     assert shown["status"] == "paused"
+
+
+def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgres: Any,
+                                            tmp_path: Path, capsys: Any) -> None:
+    from pg_support import free_port
+
+    url = postgres.url(pg_catalogue.database)
+    code, out = cli("--data-dir", str(tmp_path / "d"), "--database", url, "doctor",
+                    capsys=capsys)
+    checks = {c["name"]: c for c in out["checks"]}
+    assert checks["database"]["status"] == "ok"
+    assert f"shared catalogue {url} on PostgreSQL " in checks["database"]["detail"]
+    assert checks["schema"]["status"] == "ok" and f"schema {HEAD}" in checks["schema"]["detail"]
+    assert checks["serving engine"]["detail"] == "no engine serves it right now"
+    gone = f"postgresql://errands@127.0.0.1:{free_port()}/nowhere"
+    code, out = cli("--data-dir", str(tmp_path / "d"), "--database", gone, "doctor",
+                    capsys=capsys)
+    checks = {c["name"]: c for c in out["checks"]}
+    assert code != 0 and checks["database"]["status"] == "fail"
+    assert f"cannot reach the shared catalogue {gone}" in checks["database"]["detail"]
+    assert "errands database show" in checks["database"]["advice"]

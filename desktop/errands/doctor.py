@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
+    from .db.location import ServerDatabase
     from .settings import Settings
 
 from platformdirs import user_data_path
@@ -97,12 +98,78 @@ def check_data_dir(root: Path) -> Check:
                  "free)")
 
 
+def _location(root: Path) -> "Path | ServerDatabase":
+    from .db.location import database_location
+    return database_location(root)
+
+
+def check_server_database(server: "ServerDatabase") -> list[Check]:
+    """A shared catalogue, read without changing it: reachable, the server's version, the
+    schema, and which machine's engine serves it."""
+    import psycopg
+
+    from .db.location import password_for
+    from .db.postgres import CONNECT_TIMEOUT_S, OLDEST_SERVER, _url, engine_holder
+    from .migrations import HEAD, KNOWN_REVISIONS
+
+    name = "database"
+    has_password = password_for(server) is not None
+    url = _url(server, password_for(server)).render_as_string(hide_password=False)
+    try:
+        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
+                             autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+            number = int(conn.execute("SHOW server_version_num").fetchone()[0])  # type: ignore[index]
+            tables = {r[0] for r in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+            version = (conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                       if "alembic_version" in tables else None)
+    except psycopg.Error as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        hint = ("is the server running, and is the URL right? (errands database show)"
+                if "password" not in first else
+                "keep its password in the keyring: errands database password")
+        return [Check(name, FAIL, f"cannot reach the shared catalogue {server}: {first}", hint),
+                Check("schema", WARN, "not checked: the catalogue cannot be reached",
+                      "fix the connection first (see above)")]
+    release = f"{number // 10000}.{number % 10000}"
+    checks = [Check(name, OK if number >= OLDEST_SERVER else FAIL,
+                    f"shared catalogue {server} on PostgreSQL {release}"
+                    + ("" if has_password else " (no password in the keyring: trust, "
+                       "PGPASSWORD or ~/.pgpass)"),
+                    None if number >= OLDEST_SERVER else "Errands needs PostgreSQL 12 or later")]
+    current = version[0] if version else None
+    if current is None:
+        checks.append(Check("schema", FAIL, "the database holds tables that are not Errands'",
+                            "name another database") if tables else
+                      Check("schema", OK, f"empty; it starts at schema {HEAD}"))
+    elif current == HEAD:
+        checks.append(Check("schema", OK, f"schema {current}, the newest this Errands knows"))
+    elif current in KNOWN_REVISIONS:
+        checks.append(Check("schema", WARN, f"schema {current}, behind this Errands' {HEAD}",
+                            "it is upgraded when an engine next opens it: every machine "
+                            "sharing it needs this Errands or newer then"))
+    else:
+        checks.append(Check("schema", FAIL, f"schema {current} was written by a newer Errands "
+                            f"(this one knows up to {HEAD})",
+                            "update Errands on this machine; until then it leaves the "
+                            "catalogue alone"))
+    try:
+        holder = engine_holder(server)
+    except Exception:  # (reached a moment ago: say nothing rather than guess)
+        holder = None
+    checks.append(Check("serving engine", OK, f"the engine on {holder} serves it" if holder
+                        else "no engine serves it right now"))
+    return checks
+
+
 def check_database(root: Path) -> list[Check]:
     from .db.database import SQLITE_HEADER
+    from .db.location import ServerDatabase
     from .migrations import HEAD, KNOWN_REVISIONS
-    from .paths import database_path
 
-    path = database_path(root)
+    path = _location(root)
+    if isinstance(path, ServerDatabase):
+        return check_server_database(path)
     name = "database"
     if not path.exists():
         return [Check(name, OK, f"{path} does not exist yet; it is created on first use"),
@@ -330,10 +397,17 @@ def check_tray(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess
 
 def _stored_settings(root: Path) -> "Settings":
     """The settings in force, read without opening the store (which would migrate)."""
-    from .paths import database_path
+    from .db.location import ServerDatabase
     from .settings import Settings
 
-    path = database_path(root)
+    path = _location(root)
+    if isinstance(path, ServerDatabase):
+        from .store import Store
+        store = Store(path)
+        try:
+            return store.settings()
+        finally:
+            store.close()
     if not path.is_file():
         return Settings()
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
