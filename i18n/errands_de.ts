@@ -3304,6 +3304,17 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         </message>
     </context>
     <context>
+        <name>Startup</name>
+        <message>
+            <source>Errands cannot open</source>
+            <translation>Errands kann nicht öffnen</translation>
+        </message>
+        <message>
+            <source>Errands cannot open its data.</source>
+            <translation>Errands kann seine Daten nicht öffnen.</translation>
+        </message>
+    </context>
+    <context>
         <name>TemplateCard</name>
         <message>
             <source>Needs a model</source>

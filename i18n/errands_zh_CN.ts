@@ -3288,6 +3288,17 @@ It is read again when it changes, or when you select it again.</source>
         </message>
     </context>
     <context>
+        <name>Startup</name>
+        <message>
+            <source>Errands cannot open</source>
+            <translation>Errands 无法打开</translation>
+        </message>
+        <message>
+            <source>Errands cannot open its data.</source>
+            <translation>Errands 无法打开其数据。</translation>
+        </message>
+    </context>
+    <context>
         <name>TemplateCard</name>
         <message>
             <source>Needs a model</source>

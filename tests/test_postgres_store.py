@@ -326,3 +326,24 @@ def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgr
     assert code != 0 and checks["database"]["status"] == "fail"
     assert f"cannot reach the shared catalogue {gone}" in checks["database"]["detail"]
     assert "errands database show" in checks["database"]["advice"]
+
+
+def test_why_the_app_cannot_open_is_shown_in_a_window(qapp: Any, tmp_path: Path) -> None:
+    """Started from a menu, nobody reads standard error: the refusal (here, another machine
+    serving the catalogue) is told in a dialog with the whole message."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from errands.app.main import startup_problem_box
+
+    message = ("an Errands engine on desk already serves the catalogue "
+               "postgresql://errands@homeserver:5432/errands; one engine serves a catalogue "
+               "at a time (stop that one first)")
+    box = startup_problem_box(message)
+    box.show()
+    qapp.processEvents()
+    assert box.windowTitle() == "Errands cannot open" == box.accessibleName()
+    assert box.text() == "Errands cannot open its data."
+    assert box.informativeText() == "An" + message[2:]
+    assert box.standardButtons() == QMessageBox.StandardButton.Close
+    assert box.grab().save(str(tmp_path / "startup-problem.png"))
+    box.close()

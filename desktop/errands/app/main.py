@@ -93,12 +93,41 @@ def run_app(data_dir: Path, argv: list[str] | None = None, *, show_window: bool 
             if code is not None:
                 return code
         print(f"error: {exc}", file=sys.stderr)
+        _tell_in_a_window(app, str(exc))
         return exc.exit_code
     except ErrandsError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        _tell_in_a_window(app, str(exc))
         return exc.exit_code
     finally:
         loop.close()
+
+
+def startup_problem_box(message: str) -> Any:
+    """Why the app cannot open, for someone who started it from a menu, where nobody reads
+    standard error (a database another machine's engine serves, one that is damaged …)."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QMessageBox
+
+    title = QCoreApplication.translate("Startup", "Errands cannot open")
+    box = QMessageBox(QMessageBox.Icon.Critical, title,
+                      QCoreApplication.translate("Startup", "Errands cannot open its data."),
+                      QMessageBox.StandardButton.Close)
+    box.setInformativeText(message[:1].upper() + message[1:])
+    box.setAccessibleName(title)
+    box.setStyleSheet("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel "
+                      "{ min-width: 28em; }")  # (a URL in it would wrap at each /)
+    return box
+
+
+def _tell_in_a_window(app: Any, message: str) -> None:
+    """Show ``message`` in a dialog when a person is at a screen (not from a terminal,
+    where it was printed, nor on Qt's offscreen platform)."""
+    if sys.stderr is not None and sys.stderr.isatty():
+        return
+    if app.platformName() in ("offscreen", "minimal"):
+        return
+    startup_problem_box(message).exec()
 
 
 class _quit_on_signals:
