@@ -224,9 +224,9 @@ def test_a_catalogue_keeps_what_is_created_revised_paused_and_deleted(
         assert [x.id for x in store.list()] == [a.id]
         actions = [(e.action, e.actor) for e in store.audit(a.id)]
         assert ("created", "user") in actions and ("revised", "user") in actions
-        long_actor = "agent:" + "r" * 36  # (42 characters: PostgreSQL checks the width)
-        catalog.set_paused(a.id, True, actor=long_actor)
-        assert store.audit(a.id)[-1].actor == long_actor
+        for actor in ("agent:" + "r" * 36, "mcp:" + "c" * 400):  # no width refused on either
+            catalog.set_paused(a.id, actor.startswith("agent"), actor=actor)
+            assert store.audit(a.id)[-1].actor == actor
     finally:
         store.close()
 

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text,
                         TypeDecorator, UniqueConstraint, text)
+from sqlalchemy.types import TypeEngine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ..timeutil import UTC
@@ -55,6 +56,13 @@ class Base(DeclarativeBase):
     pass
 
 
+def Str(length: int) -> TypeEngine[str]:
+    """A text column: ``VARCHAR(length)`` as SQLite declares it (and ignores: the parsers
+    bound what is stored), plain ``text`` on PostgreSQL, which would enforce the length and
+    refuse a row SQLite keeps (migration 0009): one catalogue behaves alike on both."""
+    return String(length).with_variant(Text(), "postgresql")
+
+
 # An automation row with an instant the summaries do not show but must not trust: anything
 # but the text Errands writes for a real instant ('YYYY-MM-DD HH:MM:SS' with or without six
 # decimals, a valid date and time from year 1; a hand edit or a damaged file writes other
@@ -81,13 +89,13 @@ class AutomationRow(Base):
                       Index("ix_automations_next_fire_order", text("(next_fire_at IS NULL)"),
                             "next_fire_at", text("lower(title)"), "id"))
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    request_id: Mapped[str | None] = mapped_column(String(200), unique=True)
-    request_fingerprint: Mapped[str | None] = mapped_column(String(64))
-    title: Mapped[str] = mapped_column(String(120))
+    id: Mapped[str] = mapped_column(Str(36), primary_key=True)
+    request_id: Mapped[str | None] = mapped_column(Str(200), unique=True)
+    request_fingerprint: Mapped[str | None] = mapped_column(Str(64))
+    title: Mapped[str] = mapped_column(Str(120))
     definition: Mapped[dict[str, Any]] = mapped_column(JSON)
     revision: Mapped[int] = mapped_column(Integer, default=1)
-    status: Mapped[str] = mapped_column(String(16), default="active")
+    status: Mapped[str] = mapped_column(Str(16), default="active")
     paused_reason: Mapped[str | None] = mapped_column(Text)
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The earliest automatic fire not yet accounted for: the engine's durable cursor.
@@ -122,10 +130,10 @@ class AuditRow(Base):
     __tablename__ = "audit"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    automation_id: Mapped[str] = mapped_column(String(36), index=True)
-    action: Mapped[str] = mapped_column(String(64))
+    automation_id: Mapped[str] = mapped_column(Str(36), index=True)
+    action: Mapped[str] = mapped_column(Str(64))
     revision: Mapped[int | None] = mapped_column(Integer)
-    actor: Mapped[str] = mapped_column(String(200), default="user")
+    actor: Mapped[str] = mapped_column(Str(200), default="user")
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -138,32 +146,32 @@ class RunRow(Base):
         Index("ix_runs_state", "state"),
     )
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(Str(36), primary_key=True)
     automation_id: Mapped[str] = mapped_column(
         ForeignKey("automations.id", ondelete="CASCADE"))
     index: Mapped[int] = mapped_column(Integer)
-    slot: Mapped[str] = mapped_column(String(240))
+    slot: Mapped[str] = mapped_column(Str(240))
     revision: Mapped[int] = mapped_column(Integer)
-    trigger: Mapped[str] = mapped_column(String(16))
+    trigger: Mapped[str] = mapped_column(Str(16))
     scheduled_for: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(Str(16))
     attempt: Mapped[int] = mapped_column(Integer, default=1)
     attempts: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    skip_reason: Mapped[str | None] = mapped_column(String(40))
+    skip_reason: Mapped[str | None] = mapped_column(Str(40))
     missed_count: Mapped[int | None] = mapped_column(Integer)
     missed_first: Mapped[datetime | None] = mapped_column(UTCDateTime)
     missed_last: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    stop_reason: Mapped[str | None] = mapped_column(String(40))
-    error_code: Mapped[str | None] = mapped_column(String(40))
+    stop_reason: Mapped[str | None] = mapped_column(Str(40))
+    error_code: Mapped[str | None] = mapped_column(Str(40))
     error_message: Mapped[str | None] = mapped_column(Text)
     result: Mapped[str | None] = mapped_column(Text)
     output_tail: Mapped[str | None] = mapped_column(Text)
-    session_id: Mapped[str | None] = mapped_column(String(64))
+    session_id: Mapped[str | None] = mapped_column(Str(64))
     dry_run: Mapped[bool] = mapped_column(Boolean, default=False)
-    request_id: Mapped[str | None] = mapped_column(String(200))
+    request_id: Mapped[str | None] = mapped_column(Str(200))
     pid: Mapped[int | None] = mapped_column(Integer)
     pid_started: Mapped[float | None] = mapped_column()
     prompt_tokens: Mapped[int | None] = mapped_column(Integer)
@@ -178,10 +186,10 @@ class AttentionRow(Base):
     __table_args__ = (Index("ix_attention_read", "read", "created_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    automation_id: Mapped[str | None] = mapped_column(String(36), index=True)
-    run_id: Mapped[str | None] = mapped_column(String(36))
-    kind: Mapped[str] = mapped_column(String(32))
-    title: Mapped[str] = mapped_column(String(200))
+    automation_id: Mapped[str | None] = mapped_column(Str(36), index=True)
+    run_id: Mapped[str | None] = mapped_column(Str(36))
+    kind: Mapped[str] = mapped_column(Str(32))
+    title: Mapped[str] = mapped_column(Str(200))
     body: Mapped[str | None] = mapped_column(Text)
     read: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -190,7 +198,7 @@ class AttentionRow(Base):
 class SettingRow(Base):
     __tablename__ = "settings"
 
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    key: Mapped[str] = mapped_column(Str(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
 
 
@@ -199,11 +207,11 @@ class SessionRow(Base):
 
     __tablename__ = "sessions"
 
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[str] = mapped_column(Str(64), primary_key=True)
     automation_id: Mapped[str | None] = mapped_column(
         ForeignKey("automations.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # "run" or "automation"
-    title: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(Str(16))  # "run" or "automation"
+    title: Mapped[str] = mapped_column(Str(200))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -217,8 +225,8 @@ class MessageRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
-    run_id: Mapped[str | None] = mapped_column(String(36), index=True)
-    role: Mapped[str] = mapped_column(String(16))
+    run_id: Mapped[str | None] = mapped_column(Str(36), index=True)
+    role: Mapped[str] = mapped_column(Str(16))
     content: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -230,8 +238,8 @@ class BlockerRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # "permission" or "question"
-    tool: Mapped[str | None] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(Str(16))  # "permission" or "question"
+    tool: Mapped[str | None] = mapped_column(Str(64))
     arguments: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     question: Mapped[str | None] = mapped_column(Text)
     choices: Mapped[list[str] | None] = mapped_column(JSON)
@@ -239,8 +247,8 @@ class BlockerRow(Base):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     decision: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    decided_by: Mapped[str | None] = mapped_column(String(200))
-    request_id: Mapped[str | None] = mapped_column(String(200))
+    decided_by: Mapped[str | None] = mapped_column(Str(200))
+    request_id: Mapped[str | None] = mapped_column(Str(200))
 
 
 class PendingEventRow(Base):
@@ -255,10 +263,10 @@ class PendingEventRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     automation_id: Mapped[str] = mapped_column(
         ForeignKey("automations.id", ondelete="CASCADE"), index=True)
-    trigger_id: Mapped[str] = mapped_column(String(40))
-    kind: Mapped[str] = mapped_column(String(16))
-    source: Mapped[str] = mapped_column(String(16))
-    key: Mapped[str] = mapped_column(String(200))
+    trigger_id: Mapped[str] = mapped_column(Str(40))
+    kind: Mapped[str] = mapped_column(Str(16))
+    source: Mapped[str] = mapped_column(Str(16))
+    key: Mapped[str] = mapped_column(Str(200))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     depth: Mapped[int] = mapped_column(Integer, default=0)
@@ -272,8 +280,8 @@ class WebhookTokenRow(Base):
 
     automation_id: Mapped[str] = mapped_column(
         ForeignKey("automations.id", ondelete="CASCADE"), primary_key=True)
-    trigger_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64))
+    trigger_id: Mapped[str] = mapped_column(Str(40), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(Str(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
@@ -285,7 +293,7 @@ class TriggerStateRow(Base):
 
     automation_id: Mapped[str] = mapped_column(
         ForeignKey("automations.id", ondelete="CASCADE"), primary_key=True)
-    trigger_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    trigger_id: Mapped[str] = mapped_column(Str(40), primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -307,7 +315,7 @@ class MailAccountRow(Base):
 
     __tablename__ = "mail_accounts"
 
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(Str(64), primary_key=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
