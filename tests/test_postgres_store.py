@@ -231,11 +231,12 @@ def test_a_catalogue_keeps_what_is_created_revised_paused_and_deleted(
         store.close()
 
 
-async def test_an_engine_fires_and_records_on_both(catalogue_location: Any,
-                                                   tmp_path: Path) -> None:
+async def test_an_engine_fires_and_records_on_both(catalogue_location: Any, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from errands.engine.core import Engine
     from errands.runners.command import CommandRunner
 
+    monkeypatch.setenv("ERRANDS_MACHINE", "bench-7")
     store = Store(catalogue_location)
     store.set_setting("min_interval", "1s")
     engine = Engine(store, tmp_path, {"command": CommandRunner()})
@@ -248,7 +249,7 @@ async def test_an_engine_fires_and_records_on_both(catalogue_location: Any,
         ended = await engine.commands.wait_run(run.id)
         assert (ended.state, ended.result) == ("succeeded", "42")
         runs, _ = store.runs_page(a.id, limit=10)
-        assert [(r.index, r.state) for r in runs] == [(1, "succeeded")]
+        assert [(r.index, r.state, r.machine) for r in runs] == [(1, "succeeded", "bench-7")]
     finally:
         await engine.stop()
         store.close()
@@ -297,7 +298,8 @@ def test_two_machines_share_one_catalogue_served_by_one_engine(
         code, ran = _errands(desk_data, desk, "run-now", made["id"], "--wait")
         assert code == 0 and ran["state"] == "succeeded", ran
         code, runs = _errands(laptop_data, laptop, "runs", made["id"])
-        assert code == 0 and [r["result"] for r in runs["runs"]] == ["shared"]
+        assert code == 0 and [(r["result"], r["machine"]) for r in runs["runs"]] == [
+            ("shared", "desk")]
     finally:
         engine.terminate()
         engine.communicate(timeout=30)

@@ -115,6 +115,7 @@ class Run:
     slot: str = ""
     created_at: datetime | None = None
     details: dict[str, Any] | None = None
+    machine: str | None = None  # where its engine started it (None: it never started)
 
     @property
     def active(self) -> bool:
@@ -163,7 +164,7 @@ class Run:
             "usage": ({"prompt_tokens": self.prompt_tokens,
                        "completion_tokens": self.completion_tokens}
                       if self.prompt_tokens is not None else None),
-            "details": self.details,
+            "details": self.details, "machine": self.machine,
         }
         if isinstance(self.details, dict) and isinstance(self.details.get("script"), dict):
             doc["script"] = self.details["script"]   # a script run's record (seed 003)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from .db.bulk import (execute_many, fetch_all, insert_rows, instant_param, select_rows,
                       update_rows)
 from .db.database import Database, NotJSON
-from .db.location import ServerDatabase
+from .db.location import ServerDatabase, machine_name
 from .db.schema import (AttentionRow, AuditRow, AutomationRow, BlockerRow, MailAccountRow,
                         MessageRow, NotInstant,
                         PendingEventRow, RevisionRow, RunRow, SessionRow, SettingRow,
@@ -277,6 +277,7 @@ class Store:
         else:
             self.db = Database(Path(location), busy_ms)
         self.dialect = self.db.dialect
+        self.machine = machine_name()  # what the runs this store starts record as theirs
 
     def close(self) -> None:
         self.db.close()
@@ -577,10 +578,11 @@ class Store:
                 segment["resumed"] = True  # the same attempt, going on after a decision
             attempts = [*run.attempts, segment]
             run = found[run_id] = replace(run, state="running", attempt=attempt, retry_at=None,
-                                          started_at=run.started_at or now, attempts=attempts)
+                                          started_at=run.started_at or now, attempts=attempts,
+                                          machine=self.machine)
             changes.append({"id": run_id, "state": "running", "attempt": attempt,
                             "retry_at": None, "started_at": run.started_at,
-                            "attempts": attempts})
+                            "attempts": attempts, "machine": self.machine})
             results.append(run)
         update_rows(s, table, changes)
         return results

@@ -143,3 +143,10 @@ def password_for(server: ServerDatabase) -> str | None:
         return keyring.get_password(KEYRING_SERVICE, server.keyring_user)
     except keyring.errors.KeyringError:
         return None
+
+
+def machine_name() -> str:
+    """This engine's machine: ``ERRANDS_MACHINE``, else the host name."""
+    import socket
+
+    return (os.environ.get("ERRANDS_MACHINE") or socket.gethostname() or "this machine")[:100]

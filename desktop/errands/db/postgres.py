@@ -12,7 +12,6 @@ on a connection of its own (``hold_engine``) for as long as it runs.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import weakref
 from contextlib import contextmanager
@@ -266,10 +265,3 @@ def engine_holder(server: ServerDatabase) -> str | None:
 def _first_line(exc: BaseException | None) -> str:
     text = str(exc or "").strip()
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-def machine_name() -> str:
-    """This engine's machine: ``ERRANDS_MACHINE``, else the host name."""
-    import os
-
-    return (os.environ.get("ERRANDS_MACHINE") or socket.gethostname() or "this machine")[:100]

@@ -174,6 +174,9 @@ class RunRow(Base):
     request_id: Mapped[str | None] = mapped_column(Str(200))
     pid: Mapped[int | None] = mapped_column(Integer)
     pid_started: Mapped[float | None] = mapped_column()
+    # the machine whose engine started it (ERRANDS_MACHINE, else the host name): on a shared
+    # catalogue, where its process ran
+    machine: Mapped[str | None] = mapped_column(Str(100))
     prompt_tokens: Mapped[int | None] = mapped_column(Integer)
     completion_tokens: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

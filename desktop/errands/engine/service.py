@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 from .. import gil, heap, queries
 from ..errors import Conflict, StoreError
-from ..db.location import ServerDatabase, database_location
-from ..db.postgres import machine_name
+from ..db.location import ServerDatabase, database_location, machine_name
+
 from ..queries import Summary
 from ..store import Store
 from .api import READ_BUSY_MS, Api
