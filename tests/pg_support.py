@@ -90,6 +90,20 @@ class PostgresServer:
             cur = conn.execute(statement)
             return list(cur.fetchall()) if cur.description else []
 
+    def admin_in(self, database: str, statement: str) -> list[tuple[object, ...]]:
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as conn:
+            cur = conn.execute(statement)
+            return list(cur.fetchall()) if cur.description else []
+
+    def require_password(self, role: str, password: str) -> None:
+        """A role that must give its password (scram), whatever the trust for others."""
+        self.admin(f"CREATE ROLE {role} LOGIN SUPERUSER PASSWORD '{password}'")
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"host all {role} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+        self.admin("SELECT pg_reload_conf()")
+
     def fresh(self, empty: bool = False) -> ServerDatabase:
         """A new database: a copy of the migrated template, or ``empty``."""
         name = f"t{os.getpid()}_{next(self._names)}"
@@ -140,14 +154,3 @@ def drop_made() -> None:
     if isinstance(server, PostgresServer):
         for location in made:  # type: ignore[union-attr]
             server.drop(location)
-
-
-def _require_password(self: PostgresServer, role: str, password: str) -> None:
-    """A role that must give its password (scram), whatever the server's trust for others."""
-    self.admin(f"CREATE ROLE {role} LOGIN SUPERUSER PASSWORD '{password}'")
-    hba = self.data / "pg_hba.conf"
-    hba.write_text(f"host all {role} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
-    self.admin("SELECT pg_reload_conf()")
-
-
-PostgresServer.require_password = _require_password  # type: ignore[attr-defined]

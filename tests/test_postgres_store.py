@@ -285,28 +285,43 @@ def test_two_machines_share_one_catalogue_served_by_one_engine(
     try:
         assert engine.stdout is not None
         assert "Errands engine running" in engine.stdout.readline()  # it serves the catalogue
-        code, out = _errands(laptop_data, laptop, "add", "--title", "x", "--command", "true",
-                             "--schedule", "every 1h")
-        assert code == 4 and out["error"]["code"] == "engine_elsewhere", out
-        assert "on desk" in out["error"]["message"]
         second = _serve(laptop_data, laptop)  # a second engine is refused, naming the first
         said, _ = second.communicate(timeout=60)
         assert second.returncode != 0 and "an Errands engine on desk already serves" in said
-        # reading works from any machine; a change goes through the serving engine
+        # reading works from any machine ...
         code, listed = _errands(laptop_data, laptop, "list")
         assert code == 0 and [a["title"] for a in listed["automations"]] == ["Shared"]
+        # ... and a change from the laptop is made by the desk's engine (through the
+        # catalogue), which runs it at once: it knows of it
+        code, added = _errands(laptop_data, laptop, "add", "--title", "From the laptop",
+                               "--command", "echo made from the laptop",
+                               "--schedule", "every 1h")
+        assert code == 0, added
+        code, ran = _errands(laptop_data, laptop, "run-now", added["id"], "--wait")
+        assert code == 0 and ran["state"] == "succeeded", ran
+        code, runs = _errands(laptop_data, laptop, "runs", added["id"])
+        assert code == 0 and [r["machine"] for r in runs["runs"]] == ["desk"]
         code, ran = _errands(desk_data, desk, "run-now", made["id"], "--wait")
         assert code == 0 and ran["state"] == "succeeded", ran
         code, runs = _errands(laptop_data, laptop, "runs", made["id"])
         assert code == 0 and [(r["result"], r["machine"]) for r in runs["runs"]] == [
             ("shared", "desk")]
+        # refusals come back as they would on the desk itself
+        code, out = _errands(laptop_data, laptop, "pause", "ffffffff")
+        assert code == 3 and out["error"]["code"] == "not_found", out
+        code, out = _errands(laptop_data, laptop, "edit", made["id"], "--timeout", "soon")
+        assert code == 2 and out["error"]["field"] == "policy.timeout", out
+        code, out = _errands(laptop_data, laptop, "pause", made["id"])
+        assert code == 0 and out["status"] == "paused", out
     finally:
         engine.terminate()
         engine.communicate(timeout=30)
-    code, out = _errands(laptop_data, laptop, "pause", made["id"])  # nobody serves it now
+    code, out = _errands(laptop_data, laptop, "resume", made["id"])  # nobody serves it now
     assert code == 0, out
     code, shown = _errands(desk_data, desk, "show", made["id"])
-    assert shown["status"] == "paused"
+    assert shown["status"] == "active"
+
+
 
 
 def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgres: Any,
@@ -349,3 +364,58 @@ def test_why_the_app_cannot_open_is_shown_in_a_window(qapp: Any, tmp_path: Path)
     assert box.standardButtons() == QMessageBox.StandardButton.Close
     assert box.grab().save(str(tmp_path / "startup-problem.png"))
     box.close()
+
+
+# ------------------------------------------------- commands through the catalogue
+
+def test_a_request_no_engine_takes_is_withdrawn_and_nothing_is_left_to_do(
+        pg_catalogue: ServerDatabase, postgres: Any) -> None:
+    from errands.channel import EngineUnreachable
+    from errands.remote_requests import ask
+
+    began = time.monotonic()
+    with pytest.raises(EngineUnreachable) as unanswered:
+        ask(pg_catalogue, "pause", {"id": "x"}, timeout=1.5, serving="desk")
+    assert unanswered.value.reason == "refused" and "nothing was done" in str(unanswered.value)
+    assert 1.4 < time.monotonic() - began < 10
+    assert postgres.admin_in(pg_catalogue.database, "SELECT count(*) FROM requests") == [(0,)]
+
+
+async def test_each_request_is_performed_once_however_many_desks_look(
+        pg_catalogue: ServerDatabase, postgres: Any) -> None:
+    """Two desks take from one queue (FOR UPDATE SKIP LOCKED): sixty requests asked at once
+    from threads, each performed exactly once and answered to its own asker; an error comes
+    back as the error it was."""
+    import asyncio
+
+    from errands.errors import NotFound
+    from errands.remote_requests import RequestDesk, ask
+
+    performed: list[tuple[str, int]] = []
+
+    def desk_handler(name: str) -> Any:
+        async def handle(op: str, args: dict[str, Any]) -> Any:
+            performed.append((name, args["n"]))
+            await asyncio.sleep(0.01)
+            if args["n"] == 7:
+                raise NotFound("no automation with id 'seven'")
+            return {"doubled": args["n"] * 2}
+        return handle
+
+    desks = [RequestDesk(pg_catalogue, desk_handler(name)) for name in ("a", "b")]
+    for desk in desks:
+        await desk.start()
+    try:
+        def one(n: int) -> Any:
+            try:
+                return ask(pg_catalogue, "double", {"n": n}, timeout=30)
+            except NotFound as exc:
+                return str(exc)
+        answers = await asyncio.gather(*(asyncio.to_thread(one, n) for n in range(60)))
+    finally:
+        for desk in desks:
+            await desk.close()
+    assert sorted(n for _, n in performed) == list(range(60))  # each once, none twice
+    assert answers[7] == "no automation with id 'seven'"
+    assert all(answers[n] == {"doubled": 2 * n} for n in range(60) if n != 7)
+    assert postgres.admin_in(pg_catalogue.database, "SELECT count(*) FROM requests") == [(0,)]

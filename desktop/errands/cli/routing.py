@@ -25,19 +25,17 @@ def engine_address(data_dir: Path) -> str | None:
     return None
 
 
-def _served_elsewhere(data_dir: Path) -> None:
-    """On a shared catalogue another machine's engine serves, a change is made there: this
-    machine's store would change what that engine holds in memory behind its back."""
+def _serving_elsewhere(data_dir: Path) -> tuple[Any, str] | None:
+    """On a shared catalogue another machine's engine serves: (the catalogue, its machine).
+    A change is then made by that engine (``remote_requests``): this machine's store would
+    change what it holds in memory behind its back."""
     from ..db.location import ServerDatabase, database_location
     where = database_location(data_dir)
     if not isinstance(where, ServerDatabase):
-        return
+        return None
     from ..db.postgres import engine_holder
     holder = engine_holder(where)
-    if holder is not None:
-        raise Conflict("engine_elsewhere", f"the Errands engine on {holder} serves the "
-                       f"catalogue {where}: make this change there (or stop that engine "
-                       "first); reading works from any machine")
+    return None if holder is None else (where, holder)
 
 
 def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[], Any], *,
@@ -61,7 +59,16 @@ def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[]
                     raise  # it may have acted: repeating could create or run twice
                 time.sleep(0.1)  # starting or stopping: look again
                 continue
-        _served_elsewhere(data_dir)
+        remote = _serving_elsewhere(data_dir)
+        if remote is not None:
+            from ..remote_requests import ask
+            try:
+                return ask(remote[0], op, op_args, timeout=timeout, serving=remote[1])
+            except Conflict as exc:
+                if exc.code != "engine_stopping":
+                    raise
+                time.sleep(0.1)
+                continue
         if local_takes_lock:
             try:
                 return local()

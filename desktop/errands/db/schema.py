@@ -322,3 +322,23 @@ class MailAccountRow(Base):
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RequestRow(Base):
+    """A command from another machine for the engine that serves a shared catalogue: asked
+    here (and announced with NOTIFY), taken by that engine with ``FOR UPDATE SKIP LOCKED``,
+    answered here. Unused on the SQLite file, where commands reach the engine over its
+    control channel."""
+
+    __tablename__ = "requests"
+    __table_args__ = (Index("ix_requests_state", "state", "created_at"),)
+
+    id: Mapped[str] = mapped_column(Str(36), primary_key=True)
+    op: Mapped[str] = mapped_column(Str(64))
+    args: Mapped[dict[str, Any]] = mapped_column(JSON)
+    machine: Mapped[str] = mapped_column(Str(100))   # who asked
+    state: Mapped[str] = mapped_column(Str(16))      # waiting, working, done
+    answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # {"ok", "result"|"error"}
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    answered_by: Mapped[str | None] = mapped_column(Str(100))

@@ -53,6 +53,7 @@ class EngineHost:
         self.engine: Engine | None = None
         self.api: Api | None = None
         self.server: ControlServer | None = None
+        self.desk: Any = None  # a shared catalogue's RequestDesk (commands from other machines)
 
     async def open(self) -> None:
         """Take the data folder and bring its database up to date, without starting the
@@ -90,6 +91,11 @@ class EngineHost:
             if self.listen:
                 self.server = ControlServer(self.data_dir, self.handle)
                 self.lock.set_address(await self.server.start())
+            location = self.store.db.location
+            if isinstance(location, ServerDatabase):  # commands from the other machines
+                from ..remote_requests import RequestDesk
+                self.desk = RequestDesk(location, self.handle)
+                await self.desk.start()
         except BaseException:
             await self.close()
             raise
@@ -102,6 +108,9 @@ class EngineHost:
         return await perform(self.api, op, args)
 
     async def close(self) -> None:
+        if self.desk is not None:  # (what it performs now is finished and answered first)
+            await self.desk.close()
+            self.desk = None
         self.closing = True
         if self.server is not None:
             self.server.stop_listening()

@@ -16,7 +16,7 @@ depends_on = None
 
 _TABLES = ("automations", "revisions", "audit", "runs", "attention", "settings", "sessions",
            "messages", "blockers", "pending_events", "webhook_tokens", "trigger_state",
-           "script_state", "mail_accounts")
+           "script_state", "mail_accounts", "requests")
 
 
 def upgrade() -> None:
