@@ -1060,6 +1060,77 @@ Solange Errands geschlossen ist, läuft nichts; verpasste Termine werden im Verl
         </message>
     </context>
     <context>
+        <name>CatalogueEditor</name>
+        <message>
+            <source>A password is kept in the keyring.</source>
+            <translation>Ein Passwort liegt im Schlüsselbund.</translation>
+        </message>
+        <message>
+            <source>Automations and their runs are kept in this computer's own file, or in a PostgreSQL database that several computers share. One computer's Errands serves a shared catalogue at a time; the command line of the others hands it their changes.</source>
+            <translation>Automatisierungen und ihre Läufe liegen in einer eigenen Datei dieses Computers oder in einer PostgreSQL-Datenbank, die mehrere Computer teilen. Einen geteilten Katalog bedient jeweils das Errands eines Computers; die Befehlszeile der anderen reicht ihm ihre Änderungen weiter.</translation>
+        </message>
+        <message>
+            <source>Catalogue in use</source>
+            <translation>Katalog in Verwendung</translation>
+        </message>
+        <message>
+            <source>ERRANDS_DATABASE_URL chooses the catalogue for this session; what is saved here applies where it is not set.</source>
+            <translation>ERRANDS_DATABASE_URL wählt den Katalog für diese Sitzung; was hier gespeichert ist, gilt, wo es nicht gesetzt ist.</translation>
+        </message>
+        <message>
+            <source>Empty: this computer's own file. Used from the next start; never with a password in it.</source>
+            <translation>Leer: die eigene Datei dieses Computers. Gilt ab dem nächsten Start; nie mit einem Passwort darin.</translation>
+        </message>
+        <message>
+            <source>Give the shared catalogue's URL first.</source>
+            <translation>Geben Sie zuerst die URL des geteilten Katalogs an.</translation>
+        </message>
+        <message>
+            <source>In use:</source>
+            <translation>In Verwendung:</translation>
+        </message>
+        <message>
+            <source>No password is kept in the keyring (the server may not need one).</source>
+            <translation>Im Schlüsselbund liegt kein Passwort (der Server braucht vielleicht keins).</translation>
+        </message>
+        <message>
+            <source>Password of the shared catalogue</source>
+            <translation>Passwort des geteilten Katalogs</translation>
+        </message>
+        <message>
+            <source>Password:</source>
+            <translation>Passwort:</translation>
+        </message>
+        <message>
+            <source>Save password</source>
+            <translation>Passwort speichern</translation>
+        </message>
+        <message>
+            <source>Save the password in the keyring</source>
+            <translation>Das Passwort im Schlüsselbund speichern</translation>
+        </message>
+        <message>
+            <source>Shared catalogue URL</source>
+            <translation>URL des geteilten Katalogs</translation>
+        </message>
+        <message>
+            <source>Shared catalogue:</source>
+            <translation>Geteilter Katalog:</translation>
+        </message>
+        <message>
+            <source>Shared: %1</source>
+            <translation>Geteilt: %1</translation>
+        </message>
+        <message>
+            <source>The URL holds a password: leave it out, and save the password below (it is kept in the keyring).</source>
+            <translation>Die URL enthält ein Passwort: Lassen Sie es weg und speichern Sie das Passwort unten (es liegt dann im Schlüsselbund).</translation>
+        </message>
+        <message>
+            <source>This computer: %1</source>
+            <translation>Dieser Computer: %1</translation>
+        </message>
+    </context>
+    <context>
         <name>ConfirmationCard</name>
         <message>
             <source>(later runs shift by how long each run takes)</source>
@@ -3032,6 +3103,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Abbrechen</translation>
         </message>
         <message>
+            <source>Catalogue</source>
+            <translation>Katalog</translation>
+        </message>
+        <message>
             <source>Close without saving</source>
             <translation>Schließen ohne zu speichern</translation>
         </message>
@@ -3267,8 +3342,16 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
     <context>
         <name>SettingsFlow</name>
         <message>
+            <source>A password is kept in the keyring.</source>
+            <translation>Ein Passwort liegt im Schlüsselbund.</translation>
+        </message>
+        <message>
             <source>Cannot test: {0}</source>
             <translation>Test nicht möglich: {0}</translation>
+        </message>
+        <message>
+            <source>Errands uses this catalogue from its next start.</source>
+            <translation>Errands verwendet diesen Katalog ab dem nächsten Start.</translation>
         </message>
         <message>
             <source>Give a base URL and a model first.</source>
@@ -3285,6 +3368,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>The key was refused</source>
             <translation>Der Schlüssel wurde abgelehnt</translation>
+        </message>
+        <message>
+            <source>The keyring refused the password: %1</source>
+            <translation>Der Schlüsselbund hat das Passwort abgelehnt: %1</translation>
         </message>
         <message>
             <source>The model does not call tools</source>

@@ -1049,6 +1049,77 @@ Errands 关闭期间不会运行任何任务；错过的触发会记录在历史
         </message>
     </context>
     <context>
+        <name>CatalogueEditor</name>
+        <message>
+            <source>A password is kept in the keyring.</source>
+            <translation>密码已保存在密钥环中。</translation>
+        </message>
+        <message>
+            <source>Automations and their runs are kept in this computer's own file, or in a PostgreSQL database that several computers share. One computer's Errands serves a shared catalogue at a time; the command line of the others hands it their changes.</source>
+            <translation>自动化任务及其运行记录保存在本机自己的文件中，或保存在多台计算机共享的 PostgreSQL 数据库中。共享目录同一时间只由一台计算机上的 Errands 提供服务；其他计算机的命令行会把它们的更改交给它。</translation>
+        </message>
+        <message>
+            <source>Catalogue in use</source>
+            <translation>正在使用的目录</translation>
+        </message>
+        <message>
+            <source>ERRANDS_DATABASE_URL chooses the catalogue for this session; what is saved here applies where it is not set.</source>
+            <translation>本次会话的目录由 ERRANDS_DATABASE_URL 决定；在未设置它的地方，使用此处保存的设置。</translation>
+        </message>
+        <message>
+            <source>Empty: this computer's own file. Used from the next start; never with a password in it.</source>
+            <translation>留空：使用本机自己的文件。下次启动时生效；其中不得包含密码。</translation>
+        </message>
+        <message>
+            <source>Give the shared catalogue's URL first.</source>
+            <translation>请先填写共享目录的 URL。</translation>
+        </message>
+        <message>
+            <source>In use:</source>
+            <translation>正在使用：</translation>
+        </message>
+        <message>
+            <source>No password is kept in the keyring (the server may not need one).</source>
+            <translation>密钥环中没有保存密码（服务器可能不需要）。</translation>
+        </message>
+        <message>
+            <source>Password of the shared catalogue</source>
+            <translation>共享目录的密码</translation>
+        </message>
+        <message>
+            <source>Password:</source>
+            <translation>密码：</translation>
+        </message>
+        <message>
+            <source>Save password</source>
+            <translation>保存密码</translation>
+        </message>
+        <message>
+            <source>Save the password in the keyring</source>
+            <translation>将密码保存到密钥环</translation>
+        </message>
+        <message>
+            <source>Shared catalogue URL</source>
+            <translation>共享目录 URL</translation>
+        </message>
+        <message>
+            <source>Shared catalogue:</source>
+            <translation>共享目录：</translation>
+        </message>
+        <message>
+            <source>Shared: %1</source>
+            <translation>共享：%1</translation>
+        </message>
+        <message>
+            <source>The URL holds a password: leave it out, and save the password below (it is kept in the keyring).</source>
+            <translation>该 URL 中含有密码：请将其去掉，并在下方保存密码（密码将保存在密钥环中）。</translation>
+        </message>
+        <message>
+            <source>This computer: %1</source>
+            <translation>本机：%1</translation>
+        </message>
+    </context>
+    <context>
         <name>ConfirmationCard</name>
         <message>
             <source>(later runs shift by how long each run takes)</source>
@@ -3016,6 +3087,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>取消</translation>
         </message>
         <message>
+            <source>Catalogue</source>
+            <translation>目录</translation>
+        </message>
+        <message>
             <source>Close without saving</source>
             <translation>关闭且不保存</translation>
         </message>
@@ -3251,8 +3326,16 @@ It is read again when it changes, or when you select it again.</source>
     <context>
         <name>SettingsFlow</name>
         <message>
+            <source>A password is kept in the keyring.</source>
+            <translation>密码已保存在密钥环中。</translation>
+        </message>
+        <message>
             <source>Cannot test: {0}</source>
             <translation>无法测试：{0}</translation>
+        </message>
+        <message>
+            <source>Errands uses this catalogue from its next start.</source>
+            <translation>Errands 将在下次启动时使用此目录。</translation>
         </message>
         <message>
             <source>Give a base URL and a model first.</source>
@@ -3269,6 +3352,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>The key was refused</source>
             <translation>密钥被拒绝</translation>
+        </message>
+        <message>
+            <source>The keyring refused the password: %1</source>
+            <translation>密钥环拒绝了该密码：%1</translation>
         </message>
         <message>
             <source>The model does not call tools</source>

@@ -180,7 +180,7 @@ def test_history_output_and_unattended_limits_are_saved_like_the_others(
     d.save_requested.connect(sent.append)
     tabs = [d.tabs.tabText(i) for i in range(d.tabs.count())]
     assert tabs == ["General", "Model provider", "Permissions", "Tool servers", "Limits",
-                    "History"]
+                    "History", "Catalogue"]
     d.tabs.setCurrentIndex(tabs.index("History"))      # where a person finds the two
     assert d.tabs.currentWidget().isAncestorOf(d.fields["run_history_limit"])
     assert d.tabs.currentWidget().isAncestorOf(d.fields["output_log_limit"])
@@ -247,7 +247,7 @@ def test_the_retention_fields_speak_the_chosen_language(qtbot, qapp: QApplicatio
         assert {"Behaltene Läufe:", "Behaltene Ausgabe:",
                 "Pausieren, wenn so lange unbeantwortet:"} <= labels
         assert any(text.startswith("Wie viele beendete Läufe") for text in labels)
-        assert [d.tabs.tabText(i) for i in range(d.tabs.count())][-1] == "Verlauf"
+        assert [d.tabs.tabText(i) for i in range(d.tabs.count())][-2:] == ["Verlauf", "Katalog"]
         assert d.fields["run_history_limit"].accessibleName() == "Behaltene Läufe"
     finally:
         i18n.uninstall(qapp)
@@ -568,3 +568,63 @@ def test_mcp_servers_are_added_checked_beside_the_table_and_their_secret_kept_in
     assert _files_holding(shell.data_dir, "s3cret-DoNotLeak") == []
     assert keyring.get_password(
         SECRET_SERVICE, f"{shell.data_dir.resolve()}#deploy#https://deploy.example.com/mcp")
+
+
+# --------------------------------------------------------------------- catalogue
+
+def test_the_catalogue_tab_checks_the_url_beside_it_and_keeps_the_password_in_the_keyring(
+        shell: AppShell, qloop: qasync.QEventLoop, caplog: pytest.LogCaptureFixture) -> None:
+    """A shared catalogue chosen in Settings: a URL with a password (or of another kind) is
+    refused beside the field and nothing is saved; a good one is kept in the data folder
+    for the next start; its password goes to the keyring, never to a file."""
+    from errands.db.location import KEYRING_SERVICE, database_location
+
+    flow = open_flow(shell, qloop)
+    d = flow.dialog
+    d.tabs.setCurrentIndex(0)
+    tab = d.catalogue
+    assert tab.in_use.text() == f"This computer: {shell.data_dir / 'errands.sqlite3'}"
+    assert tab.url.text() == "" and not tab.password_button.isEnabled()
+
+    tab.url.setText("postgresql://me:hunter2secret@homeserver/errands")
+    d.save_button.click()
+    assert d.isVisible() and d.tabs.currentIndex() == d._catalogue_tab
+    assert tab.error.isVisible() and tab.error.text() == (
+        "The URL holds a password: leave it out, and save the password below (it is kept "
+        "in the keyring).")
+    assert tab.url.accessibleDescription() == tab.error.text()
+    assert not (shell.data_dir / "database.url").exists()
+    tab.url.setText("mysql://me@homeserver/errands")   # typing clears the refusal
+    assert not tab.error.isVisible()
+    d.save_button.click()
+    assert "PostgreSQL only" in tab.error.text()
+
+    tab.url.setText("postgresql://me@homeserver/errands")
+    tab.password.setText("hunter2secret")
+    assert tab.password_button.isEnabled()
+    tab.password_button.click()
+    run(qloop, until(lambda: tab.status.text() == "A password is kept in the keyring.",
+                     what="the password stored"))
+    assert keyring.get_password(KEYRING_SERVICE, "me@homeserver:5432/errands") == "hunter2secret"
+    assert tab.password.text() == ""
+    run(qloop, save(d))
+    kept = shell.data_dir / "database.url"
+    run(qloop, until(lambda: "Errands uses this catalogue from its next start." in
+                     tab.status.text(), what="the URL kept"))
+    assert kept.read_text() == "postgresql://me@homeserver:5432/errands\n"
+    assert (shell.data_dir / "database.url").stat().st_mode & 0o777 == 0o600
+    assert str(database_location(shell.data_dir)) == "postgresql://me@homeserver:5432/errands"
+    close(flow, qloop)
+
+    again = open_flow(shell, qloop)   # still this computer's file until the next start
+    assert again.dialog.catalogue.url.text() == "postgresql://me@homeserver:5432/errands"
+    assert again.dialog.catalogue.in_use.text() == \
+        "Shared: postgresql://me@homeserver:5432/errands"
+    again.dialog.catalogue.url.setText("")          # back to this computer
+    run(qloop, save(again.dialog))
+    run(qloop, until(lambda: not (shell.data_dir / "database.url").exists(),
+                     what="the URL removed"))
+    close(again, qloop)
+    run(qloop, shell.close())
+    assert _files_holding(shell.data_dir, "hunter2secret") == []
+    assert "hunter2secret" not in caplog.text

@@ -48,6 +48,7 @@ from ...settings import normalize
 from .. import i18n
 from ..theme import CHOICES, parse_choice, state_colors
 from .table_errors import clear_table_error, show_table_error, without_field
+from .catalogue_editor import CatalogueEditor
 from .tool_servers_editor import SERVERS_KEY, ToolServersEditor, canonical_servers
 
 # The engine settings this dialog edits, in the order they appear.
@@ -268,10 +269,12 @@ class SettingsDialog(QDialog):
     language_chosen = Signal(str)             # "" (system default) or a language code
     autostart_changed = Signal(bool)          # start at login: the owner decides how
     server_secret_requested = Signal(str, str, str)  # an MCP server's name, URL, header value
+    catalogue_chosen = Signal(str)            # the catalogue's URL from the next start ("")
+    catalogue_password_requested = Signal(str, str)  # its URL, a password for the keyring
 
     def __init__(self, parent: QWidget | None = None, *, values: Mapping[str, str],
                  key_stored: bool, theme: str, autostart: bool = False,
-                 language: str = "") -> None:
+                 language: str = "", catalogue: Mapping[str, object] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("settings-dialog")
         self.setWindowTitle(self.tr("Settings"))
@@ -297,6 +300,12 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._servers_page(), self.tr("Tool servers"))
         self.tabs.addTab(_scrolling(self._limits_page()), self.tr("Limits"))
         self.tabs.addTab(_scrolling(self._history_page()), self.tr("History"))
+        self.catalogue = CatalogueEditor(dict(catalogue or {}))
+        _colour(self.catalogue.error, "error")
+        self.catalogue.chosen.connect(self.catalogue_chosen)
+        self.catalogue.password_requested.connect(self.catalogue_password_requested)
+        self._catalogue_tab = self.tabs.count()
+        self.tabs.addTab(_scrolling(self.catalogue), self.tr("Catalogue"))
 
         self.general_error = _error_label("general-error", self)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
@@ -545,6 +554,10 @@ class SettingsDialog(QDialog):
         self.general_error.setVisible(False)
         for key in self.fields:  # what is sent again is judged again
             self.clear_field_error(key)
+        if not self.catalogue.request():  # (checked here: nothing is saved while it is wrong)
+            self.tabs.setCurrentIndex(self._catalogue_tab)
+            self.catalogue.url.setFocus()
+            return
         if self.theme_choice() != self._theme:
             self._theme = parse_choice(self.theme_choice())
             self.theme_chosen.emit(self._theme)
@@ -589,7 +602,7 @@ class SettingsDialog(QDialog):
     def has_errors(self) -> bool:
         return (any(not e.isHidden() for e in self.errors.values())
                 or not self.rules.error.isHidden() or not self.servers.error.isHidden()
-                or not self.general_error.isHidden())
+                or not self.catalogue.error.isHidden() or not self.general_error.isHidden())
 
     def error_text(self, key: str) -> str:
         """The error shown beside a field (``permission_rules`` for the table), or ""."""

@@ -97,7 +97,50 @@ class SettingsFlow(QObject):
         dialog.test_requested.connect(self._test)
         dialog.server_secret_requested.connect(
             lambda name, url, value: self._spawn(self.store_server_secret(name, url, value)))
+        dialog.catalogue_chosen.connect(lambda url: self._spawn(self.choose_catalogue(url)))
+        dialog.catalogue_password_requested.connect(
+            lambda url, secret: self._spawn(self.store_catalogue_password(url, secret)))
         dialog.finished.connect(lambda _result: self._spawn(self._closing()))
+
+    # ---------------------------------------------------------------- catalogue
+
+    async def choose_catalogue(self, url: str) -> None:
+        """The data folder's ``database.url`` (removed for ""), used from the next start."""
+        def write() -> None:
+            import os
+
+            from ...db.location import saved_url_path
+            path = saved_url_path(self.data_dir)
+            if not url:
+                path.unlink(missing_ok=True)
+                return
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(url + "\n")
+
+        try:
+            await asyncio.to_thread(write)
+        except OSError as exc:
+            self.dialog.catalogue.show_error(str(exc.strerror or exc))
+            return
+        self.dialog.catalogue.say(self.tr("Errands uses this catalogue from its next start."))
+
+    async def store_catalogue_password(self, url: str, secret: str) -> None:
+        """A shared catalogue's password into the keyring (service errands-database)."""
+        def store() -> None:
+            import keyring
+
+            from ...db.location import KEYRING_SERVICE, parse_database_url
+            keyring.set_password(KEYRING_SERVICE, parse_database_url(url).keyring_user, secret)
+
+        try:
+            await asyncio.to_thread(store)
+        except Exception as exc:  # no keyring, a locked one
+            self.dialog.catalogue.show_error(self.tr("The keyring refused the password: %1")
+                                             .replace("%1", str(exc)))
+            return
+        self.dialog.catalogue.say(self.tr("A password is kept in the keyring."))
 
     # ------------------------------------------------------------------- saving
 
@@ -241,10 +284,13 @@ async def open_settings(parent: QWidget | None, api: Api, adapter: Adapter | Non
                         data_dir: Path, theme: str, *, autostart: bool = False,
                         language: str = "") -> SettingsFlow:
     """Read the settings and the key's presence off the UI loop, then open the dialog."""
-    values, (stored, problem) = await asyncio.gather(read_settings(api, adapter),
-                                                     key_in_keyring(Path(data_dir)))
+    from .catalogue_editor import catalogue_info
+
+    values, (stored, problem), catalogue = await asyncio.gather(
+        read_settings(api, adapter), key_in_keyring(Path(data_dir)),
+        asyncio.to_thread(catalogue_info, Path(data_dir)))
     dialog = SettingsDialog(parent, values=values, key_stored=stored, theme=theme,
-                            autostart=autostart, language=language)
+                            autostart=autostart, language=language, catalogue=catalogue)
     flow = SettingsFlow(dialog, api, Path(data_dir), adapter)
     if problem is not None:
         dialog.show_field_error(API_KEY, problem)
