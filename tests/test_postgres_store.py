@@ -419,3 +419,60 @@ async def test_each_request_is_performed_once_however_many_desks_look(
     assert answers[7] == "no automation with id 'seven'"
     assert all(answers[n] == {"doubled": 2 * n} for n in range(60) if n != 7)
     assert postgres.admin_in(pg_catalogue.database, "SELECT count(*) FROM requests") == [(0,)]
+
+
+async def test_another_machines_leftover_child_is_left_to_that_machine(
+        pg_catalogue: ServerDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk's engine was killed with a run going. The laptop's engine, serving next,
+    ends that run as interrupted but never signals the pid (it names a process of the desk);
+    the desk's next start ends its own leftover child."""
+    import asyncio
+    import subprocess
+
+    from errands.engine import runs as core
+    from errands.engine.core import Engine
+    from errands.runners.command import CommandRunner
+    from errands.runners.processes import process_start_ticks
+    from errands.timeutil import utcnow
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("process groups and /proc")
+    monkeypatch.setattr(core, "LEFTOVER_GRACE", 1.0)
+    monkeypatch.setenv("ERRANDS_MACHINE", "desk")
+    desk_store = Store(pg_catalogue)
+    a, _ = Catalog(desk_store).create(doc("Long", trigger={"kind": "manual"}))
+    child = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    try:
+        with desk_store.transaction() as s:  # what a kill -9 of the desk's engine leaves
+            row = desk_store.insert_run_in(s, desk_store.get_in(s, a.id), slot="manual:x",
+                                           trigger="manual", state="running", now=utcnow(),
+                                           scheduled_for=utcnow())
+            row.pid, row.pid_started = child.pid, process_start_ticks(child.pid)
+            row.machine = "desk"
+            run_id = row.id
+        desk_store.close()
+
+        monkeypatch.setenv("ERRANDS_MACHINE", "laptop")
+        laptop_store = Store(pg_catalogue)
+        laptop = Engine(laptop_store, tmp_path / "laptop", {"command": CommandRunner()})
+        await laptop.start()
+        await asyncio.sleep(1.5)
+        ended = laptop_store.get_run(run_id)
+        assert ended.state == "interrupted" and child.poll() is None  # untouched here
+        await laptop.stop()
+        laptop_store.close()
+
+        monkeypatch.setenv("ERRANDS_MACHINE", "desk")
+        desk_store = Store(pg_catalogue)
+        desk = Engine(desk_store, tmp_path / "desk", {"command": CommandRunner()})
+        await desk.start()
+        for _ in range(100):
+            if child.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert child.poll() is not None  # its own machine ended it
+        await desk.stop()
+        desk_store.close()
+    finally:
+        child.kill()
+        child.wait()

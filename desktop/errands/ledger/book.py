@@ -381,14 +381,22 @@ class Ledger:
         with self.store.db.read() as s:
             groups = list(s.execute(select(
                 RunRow.id, RunRow.pid, RunRow.pid_started, RunRow.automation_id,
-                RunRow.state).where(or_(RunRow.state.in_(("running", "scheduled")),
-                                        RunRow.pid.is_not(None)))))
+                RunRow.state, RunRow.machine).where(
+                    or_(RunRow.state.in_(("running", "scheduled")), RunRow.pid.is_not(None)))))
+        local = self.store.dialect == "sqlite"  # (a file's runs all ran on this machine)
+
+        def mine(machine: str | None) -> bool:
+            """Whether the run's child ran here. Another machine's pid means nothing here:
+            its run is ended as interrupted, and its child is left for that machine's
+            next start, which ends it (the pid is kept for that)."""
+            return local or machine is None or machine == self.store.machine
+
         ending = {pid: (automation_id, run_id)
-                  for run_id, pid, started, automation_id, _ in groups
-                  if isinstance(pid, int) and pid > 0 and end(pid, started)}
+                  for run_id, pid, started, automation_id, _, machine in groups
+                  if isinstance(pid, int) and pid > 0 and mine(machine) and end(pid, started)}
         ended_runs = {run_id for _, run_id in ending.values()}
         with self.store.transaction() as s:
-            for run_id, pid, started, _, state in groups:
+            for run_id, pid, started, _, state, machine in groups:
                 try:
                     with s.begin_nested():
                         if state in ("running", "scheduled"):
@@ -397,6 +405,8 @@ class Ledger:
                         row = s.get(RunRow, run_id)
                         if row is not None and run_id in ended_runs:
                             row.pid, row.pid_started = pid, started  # until it has ended
+                        elif row is not None and not mine(machine):
+                            row.pid, row.pid_started = pid, started  # for its own machine
                         elif row is not None and row.state not in ("running", "scheduled"):
                             row.pid = row.pid_started = None  # (gone already)
                 except Exception:
