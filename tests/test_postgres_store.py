@@ -476,3 +476,41 @@ async def test_another_machines_leftover_child_is_left_to_that_machine(
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_standby_takes_over_when_the_serving_machine_dies(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    """`serve --standby` waits while the desk serves, and serves as soon as the desk's
+    engine is killed (kill -9): the laptop's runs then carry its name."""
+    import signal
+
+    url = postgres.url(pg_catalogue.database)
+    desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
+    laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
+    code, made = _errands(tmp_path / "desk", desk, "add", "--title", "Anywhere", "--command",
+                          "echo ran", "--schedule", "every 1h")
+    assert code == 0, made
+    first = _serve(tmp_path / "desk", desk)
+    assert first.stdout is not None
+    assert "Errands engine running" in first.stdout.readline()
+    standby = subprocess.Popen([sys.executable, "-m", "errands", "--data-dir",
+                                str(tmp_path / "laptop"), "serve", "--standby"], env=laptop,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert standby.stdout is not None
+        assert standby.stdout.readline().startswith(
+            "Standing by: the Errands engine on desk serves this catalogue")
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=30)
+        began = time.monotonic()
+        assert "Errands engine running" in standby.stdout.readline()
+        assert time.monotonic() - began < 20
+        code, ran = _errands(tmp_path / "laptop", laptop, "run-now", made["id"], "--wait")
+        assert code == 0 and ran["state"] == "succeeded", ran
+        code, runs = _errands(tmp_path / "desk", desk, "runs", made["id"])
+        assert [r["machine"] for r in runs["runs"]] == ["laptop"]  # asked from the desk's CLI
+    finally:
+        for process in (first, standby):
+            if process.poll() is None:
+                process.terminate()
+            process.communicate(timeout=30)

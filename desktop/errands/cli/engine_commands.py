@@ -19,7 +19,8 @@ def serve(args: argparse.Namespace) -> int:
 
     setup_logging("serve")
     try:
-        asyncio.run(run_engine(_dir(args), announce=lambda text: print(text, flush=True)))
+        asyncio.run(run_engine(_dir(args), announce=lambda text: print(text, flush=True),
+                               standby=bool(getattr(args, "standby", False))))
     except KeyboardInterrupt:
         pass
     return 0

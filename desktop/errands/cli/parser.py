@@ -171,7 +171,10 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
                    help="list what would be created or left unchanged; change nothing")
 
     # engine_commands
-    cmd("serve", H("engine_commands", "serve"), "run the engine headless until SIGINT/SIGTERM")
+    p = cmd("serve", H("engine_commands", "serve"), "run the engine headless until SIGINT/SIGTERM")
+    p.add_argument("--standby", action="store_true",
+                   help="on a shared catalogue another machine's engine serves: wait, and take "
+                        "over when it stops (or its machine goes away)")
     p = cmd("run-now", H("engine_commands", "run_now"), "run an automation now (also while paused)")
     p.add_argument("id")
     p.add_argument("--request-id", metavar="R", help="repeating it returns the same run")

@@ -71,6 +71,7 @@ class PostgresDatabase:
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         self._engine_conn: Any = None
+        self._waiting: Any = None  # a standby's connection, waiting for the engine lock
         self._engine_lock = threading.Lock()
         # a store dropped unclosed (a command's, at its end) still says goodbye to the server
         self._finalizer = weakref.finalize(self, _dispose, self.write_engine, self.read_engine)
@@ -196,9 +197,12 @@ class PostgresDatabase:
 
     # ------------------------------------------------------------------- engine
 
-    def hold_engine(self, machine: str) -> None:
-        """Take the catalogue's engine lock for as long as this database stays open; raise
-        ``StoreError('engine_elsewhere')`` naming the machine that holds it."""
+    def hold_engine(self, machine: str, *, wait: bool = False,
+                    on_wait: Callable[[str], None] | None = None) -> None:
+        """Take the catalogue's engine lock for as long as this database stays open. Held
+        elsewhere: raise ``StoreError('engine_elsewhere')`` naming the machine, or with
+        ``wait`` (a standby), tell ``on_wait`` who holds it and block until it is free
+        (:meth:`stop_waiting` ends the wait from another thread)."""
         import psycopg
 
         with self._engine_lock:
@@ -209,17 +213,48 @@ class PostgresDatabase:
                                        .replace("postgresql+psycopg://", "postgresql://"),
                                        autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                                        application_name=(ENGINE_APP + machine)[:63])
+                # the server notices a vanished machine within about half a minute (its
+                # default is hours), and lets the lock go with the session
+                conn.execute("SET tcp_keepalives_idle = 10")
+                conn.execute("SET tcp_keepalives_interval = 5")
+                conn.execute("SET tcp_keepalives_count = 3")
             except psycopg.Error as exc:
                 raise StoreError("database_unreachable", f"cannot reach the catalogue "
                                  f"{self.path}: {_first_line(exc)}") from exc
             held = conn.execute("SELECT pg_try_advisory_lock(%s)", (ENGINE_KEY,)).fetchone()
-            if not held or not held[0]:
+            if held and held[0]:
+                self._engine_conn = conn
+                return
+            where = engine_holder(self.location) or "another machine"
+            if not wait:
                 conn.close()
-                where = engine_holder(self.location) or "another machine"
                 raise StoreError("engine_elsewhere", f"an Errands engine on {where} already "
                                  f"serves the catalogue {self.path}; one engine serves a "
                                  "catalogue at a time (stop that one first)")
+            self._waiting = conn
+        if on_wait is not None:
+            on_wait(where)
+        try:
+            conn.execute("SELECT pg_advisory_lock(%s)", (ENGINE_KEY,))  # until it is free
+        except psycopg.Error as exc:
+            conn.close()
+            raise StoreError("engine_elsewhere", f"stopped waiting for the catalogue "
+                             f"{self.path}: {_first_line(exc)}") from exc
+        finally:
+            with self._engine_lock:
+                self._waiting = None
+        with self._engine_lock:
             self._engine_conn = conn
+
+    def stop_waiting(self) -> None:
+        """End a standby's wait for the engine lock (from any thread)."""
+        with self._engine_lock:
+            conn = self._waiting
+        if conn is not None:
+            try:
+                conn.cancel_safe()
+            except Exception as exc:  # pragma: no cover (the wait ended meanwhile)
+                log.debug("cancelling the wait for the catalogue: %s", exc)
 
     def release_engine(self) -> None:
         with self._engine_lock:

@@ -41,8 +41,12 @@ class EngineHost:
     ``on_activate`` so that a second launch brings its window forward."""
 
     def __init__(self, data_dir: Path, *, automatic: bool = True, listen: bool = True,
-                 role: str = "serve", on_activate: Callable[[], None] | None = None) -> None:
+                 role: str = "serve", on_activate: Callable[[], None] | None = None,
+                 standby: Callable[[str], None] | None = None) -> None:
         self.data_dir = data_dir
+        # a shared catalogue another machine's engine serves: wait to take it over (told
+        # who serves it), instead of refusing
+        self.standby = standby
         self.automatic = automatic
         self.listen = listen
         self.role = role
@@ -72,8 +76,19 @@ class EngineHost:
             self.lock.release()
             raise
         if self.store.dialect != "sqlite":  # one engine serves a shared catalogue at a time
+            db: Any = self.store.db
             try:
-                self.store.db.hold_engine(machine_name())  # type: ignore[union-attr]
+                if self.standby is None:
+                    db.hold_engine(machine_name())
+                else:
+                    waiting = asyncio.ensure_future(asyncio.to_thread(
+                        db.hold_engine, machine_name(), wait=True, on_wait=self.standby))
+                    try:
+                        await asyncio.shield(waiting)
+                    except asyncio.CancelledError:
+                        db.stop_waiting()
+                        await asyncio.gather(waiting, return_exceptions=True)
+                        raise
             except BaseException:
                 self.store.close()
                 self.store = None
@@ -233,14 +248,10 @@ class Preview:
         self._store.close()
 
 
-async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> None:
-    """Run the engine until SIGINT or SIGTERM, then shut down gracefully."""
-    host = EngineHost(data_dir)
-    engine = await host.start()
-    heap.settle()
-    gil.take_short_turns()
-    collector = asyncio.get_running_loop().create_task(
-        heap.collect_when_quiet(lambda: engine.busy))
+async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
+                standby: bool = False) -> None:
+    """Run the engine until SIGINT or SIGTERM, then shut down gracefully. ``standby``: on a
+    shared catalogue another machine's engine serves, wait and take over when it stops."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -248,6 +259,28 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print) -> N
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # Windows: Ctrl-C arrives as KeyboardInterrupt
             pass
+
+    def waiting(holder: str) -> None:
+        loop.call_soon_threadsafe(announce, f"Standing by: the Errands engine on {holder} "
+                                  "serves this catalogue; this machine takes over when it "
+                                  "stops.")
+
+    host = EngineHost(data_dir, standby=waiting if standby else None)
+    starting = loop.create_task(host.start())
+    stopping = loop.create_task(stop.wait())
+    await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if not starting.done():  # stopped while standing by
+        starting.cancel()
+        await asyncio.gather(starting, return_exceptions=True)
+        await host.close()
+        announce("Stopped.")
+        return
+    stopping.cancel()
+    engine = starting.result()
+    heap.settle()
+    gil.take_short_turns()
+    collector = asyncio.get_running_loop().create_task(
+        heap.collect_when_quiet(lambda: engine.busy))
     announce(f"Errands engine running on {data_dir} (pid {os.getpid()}); press Ctrl-C to stop.")
     try:
         await stop.wait()
