@@ -1923,6 +1923,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Engine angehalten</translation>
         </message>
         <message>
+            <source>Engine stopped: another computer serves the shared catalogue now</source>
+            <translation>Engine angehalten: ein anderer Computer bedient jetzt den geteilten Katalog</translation>
+        </message>
+        <message>
             <source>Engine stopping…</source>
             <translation>Engine wird angehalten…</translation>
         </message>
@@ -1977,6 +1981,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Select an automation to see what it runs, when, and its history.</source>
             <translation>Wählen Sie eine Automatisierung, um zu sehen, was sie ausführt, wann, und ihren Verlauf.</translation>
+        </message>
+        <message>
+            <source>Shared catalogue unreachable: nothing runs until it is back (retrying)</source>
+            <translation>Geteilter Katalog nicht erreichbar: nichts läuft, bis er wieder da ist (neuer Versuch läuft)</translation>
         </message>
         <message>
             <source>Show &amp;archived</source>
@@ -5127,6 +5135,10 @@ Behalten werden: die Laufprotokolle im Datenordner und das Änderungsprotokoll.<
         <message>
             <source>The previous run was still going</source>
             <translation>Der vorige Lauf lief noch</translation>
+        </message>
+        <message>
+            <source>The shared catalogue could not be reached</source>
+            <translation>Der geteilte Katalog war nicht erreichbar</translation>
         </message>
         <message>
             <source>There is no such automation; choose one from the list.</source>

@@ -1910,6 +1910,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>引擎已停止</translation>
         </message>
         <message>
+            <source>Engine stopped: another computer serves the shared catalogue now</source>
+            <translation>引擎已停止：现在由另一台计算机为共享目录提供服务</translation>
+        </message>
+        <message>
             <source>Engine stopping…</source>
             <translation>引擎正在停止…</translation>
         </message>
@@ -1964,6 +1968,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Select an automation to see what it runs, when, and its history.</source>
             <translation>选择一个自动化任务，查看它运行什么、何时运行以及它的历史。</translation>
+        </message>
+        <message>
+            <source>Shared catalogue unreachable: nothing runs until it is back (retrying)</source>
+            <translation>无法访问共享目录：恢复之前不会运行任何任务（正在重试）</translation>
         </message>
         <message>
             <source>Show &amp;archived</source>
@@ -5080,6 +5088,10 @@ Kept: the run logs in the data folder and the audit trail of its changes.</sourc
         <message>
             <source>The previous run was still going</source>
             <translation>上一次运行仍在进行</translation>
+        </message>
+        <message>
+            <source>The shared catalogue could not be reached</source>
+            <translation>无法访问共享目录</translation>
         </message>
         <message>
             <source>There is no such automation; choose one from the list.</source>

@@ -59,9 +59,10 @@ class PostgresServer:
             self._as = ["runuser", "-u", "postgres", "--"]
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", USER, "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                   "-c max_connections=300")
+        options = self._options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c max_connections=300")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l",
                   str(self.root / "server.log"), "-w", "-t", "60", "start")
         self._names = itertools.count(1)
@@ -112,6 +113,14 @@ class PostgresServer:
 
     def drop(self, server: ServerDatabase) -> None:
         self.admin(f'DROP DATABASE IF EXISTS "{server.database}" WITH (FORCE)')
+
+    def pause(self) -> None:
+        """Stop the server, keeping its data (an outage); :meth:`resume` starts it again."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-o", self._options, "-l",
+                  str(self.root / "server.log"), "-w", "-t", "60", "start")
 
     def stop(self) -> None:
         try:

@@ -514,3 +514,57 @@ def test_a_standby_takes_over_when_the_serving_machine_dies(
             if process.poll() is None:
                 process.terminate()
             process.communicate(timeout=30)
+
+
+@pytest.mark.logs("due fires wait for the database")
+async def test_fires_missed_while_the_database_was_away_are_recorded_once_with_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server stops for a few seconds under a running engine: the engine lives on,
+    claims nothing meanwhile, and when the server is back every fire is accounted once: run,
+    or in one skipped record saying the catalogue could not be reached."""
+    import asyncio
+    from datetime import timedelta
+
+    from pg_support import PostgresServer
+
+    from errands.engine import timer
+    from errands.engine.core import Engine
+    from errands.runners.command import CommandRunner
+
+    monkeypatch.setattr(timer, "RETRY_ADMISSION", 0.5)
+    server = PostgresServer()  # its own: this test stops it
+    try:
+        location = server.fresh()
+        store = Store(location)
+        store.set_setting("min_interval", "1s")
+        engine = Engine(store, tmp_path, {"command": CommandRunner()})
+        await engine.start()
+        a, _ = await engine.commands.create(doc("Tick", runner={"kind": "command",
+                                                                "command": "echo tick"},
+                                                trigger={"kind": "every", "every": "1s"}))
+        await asyncio.sleep(2.5)
+        await asyncio.to_thread(server.pause)
+        await asyncio.sleep(3)
+        await asyncio.to_thread(server.resume)
+        await asyncio.sleep(3)
+        await engine.stop()
+        runs, _ = store.runs_page(a.id, limit=100)
+        store.close()
+    finally:
+        server.stop()
+    slots = [r.scheduled_for for r in runs if r.state != "skipped"]
+    assert len(slots) == len(set(slots)), "a slot ran twice"
+    missed = [r for r in runs if r.state == "skipped"]
+    assert [r.skip_reason for r in missed] == ["database_unreachable"], \
+        [(r.state, r.skip_reason) for r in runs]
+    assert missed[0].missed_count and missed[0].missed_count >= 2
+    covered = set(slots)
+    first, last = missed[0].missed_first, missed[0].missed_last
+    assert first is not None and last is not None
+    t = first
+    while t <= last:
+        covered.add(t)
+        t += timedelta(seconds=1)
+    span = sorted(covered)
+    assert all(b - a == timedelta(seconds=1) for a, b in zip(span, span[1:])), \
+        "an instant is not accounted for"

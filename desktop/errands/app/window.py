@@ -291,8 +291,20 @@ class MainWindow(QMainWindow):
 
     def show_engine_state(self, state: str) -> None:
         words = {"running": self.tr("Engine running"), "stopping": self.tr("Engine stopping…"),
-                 "stopped": self.tr("Engine stopped"), "starting": self.tr("Starting the engine…")}
+                 "stopped": self.tr("Engine stopped"), "starting": self.tr("Starting the engine…"),
+                 "unreachable": self.tr("Shared catalogue unreachable: nothing runs until it is "
+                                        "back (retrying)"),
+                 "replaced": self.tr("Engine stopped: another computer serves the shared "
+                                     "catalogue now")}
         self.engine_label.setText(words.get(state, self.tr("Engine %1").replace("%1", state)))
+        from PySide6.QtGui import QPalette
+
+        from .theme import state_colors
+        palette = self.engine_label.palette()
+        palette.setColor(QPalette.ColorRole.WindowText,
+                         state_colors()["error"] if state in ("unreachable", "replaced")
+                         else self.palette().color(QPalette.ColorRole.WindowText))
+        self.engine_label.setPalette(palette)
 
     def show_running(self, count: int) -> None:
         self.running_label.setText(self.tr("%n running", "", count) if count else "")

@@ -622,6 +622,7 @@ def skip_words(run: Run, tz: tzinfo, now: datetime | None = None) -> str:
     reason = {
         "app_not_running": tr("Errands was not running"),
         "machine_asleep": tr("The computer was asleep"),
+        "database_unreachable": tr("The shared catalogue could not be reached"),
         "previous_run_active": tr("The previous run was still going"),
         "previous_run_awaiting_input": tr("The previous run is waiting for you"),
         "past_catch_up_age": tr("Too old to catch up"),

@@ -12,7 +12,9 @@ on a connection of its own (``hold_engine``) for as long as it runs.
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import time
 import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
@@ -35,6 +37,7 @@ MIGRATE_KEY = 0x4572_7261_6E64_0002
 ENGINE_KEY = 0x4572_7261_6E64_0003
 ENGINE_APP = "errands engine on "  # the holder's application_name, then its machine
 CONNECT_TIMEOUT_S = 10
+RETRY_S = 2.0  # a standby's pause before it asks again, the server being away
 OLDEST_SERVER = 120000  # PostgreSQL 12 (server_version_num)
 
 
@@ -72,6 +75,8 @@ class PostgresDatabase:
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         self._engine_conn: Any = None
         self._waiting: Any = None  # a standby's connection, waiting for the engine lock
+        self._stop_waiting = False
+        self._watch_stop: int | None = None  # a pipe's end: tells the lock's watcher to end
         self._engine_lock = threading.Lock()
         # a store dropped unclosed (a command's, at its end) still says goodbye to the server
         self._finalizer = weakref.finalize(self, _dispose, self.write_engine, self.read_engine)
@@ -197,33 +202,47 @@ class PostgresDatabase:
 
     # ------------------------------------------------------------------- engine
 
+    def _engine_connection(self, machine: str) -> Any:
+        import psycopg
+
+        try:
+            conn = psycopg.connect(self._url.render_as_string(hide_password=False)
+                                   .replace("postgresql+psycopg://", "postgresql://"),
+                                   autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                   application_name=(ENGINE_APP + machine)[:63])
+            # the server notices a vanished machine within about half a minute (its
+            # default is hours), and lets the lock go with the session
+            conn.execute("SET tcp_keepalives_idle = 10")
+            conn.execute("SET tcp_keepalives_interval = 5")
+            conn.execute("SET tcp_keepalives_count = 3")
+        except psycopg.Error as exc:
+            raise StoreError("database_unreachable", f"cannot reach the catalogue "
+                             f"{self.path}: {_first_line(exc)}") from exc
+        return conn
+
     def hold_engine(self, machine: str, *, wait: bool = False,
                     on_wait: Callable[[str], None] | None = None) -> None:
         """Take the catalogue's engine lock for as long as this database stays open. Held
         elsewhere: raise ``StoreError('engine_elsewhere')`` naming the machine, or with
-        ``wait`` (a standby), tell ``on_wait`` who holds it and block until it is free
-        (:meth:`stop_waiting` ends the wait from another thread)."""
+        ``wait`` (a standby), tell ``on_wait`` who holds it and block until it is free,
+        through the server's restarts (:meth:`stop_waiting` ends the wait from another
+        thread)."""
         import psycopg
 
-        with self._engine_lock:
-            if self._engine_conn is not None:
-                return
+        told = False
+        self._stop_waiting = False
+        while True:
             try:
-                conn = psycopg.connect(self._url.render_as_string(hide_password=False)
-                                       .replace("postgresql+psycopg://", "postgresql://"),
-                                       autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                                       application_name=(ENGINE_APP + machine)[:63])
-                # the server notices a vanished machine within about half a minute (its
-                # default is hours), and lets the lock go with the session
-                conn.execute("SET tcp_keepalives_idle = 10")
-                conn.execute("SET tcp_keepalives_interval = 5")
-                conn.execute("SET tcp_keepalives_count = 3")
-            except psycopg.Error as exc:
-                raise StoreError("database_unreachable", f"cannot reach the catalogue "
-                                 f"{self.path}: {_first_line(exc)}") from exc
+                conn = self._engine_connection(machine)
+            except StoreError:
+                if not wait or self._stop_waiting:
+                    raise
+                time.sleep(RETRY_S)  # (the server is away: the standby waits on)
+                continue
             held = conn.execute("SELECT pg_try_advisory_lock(%s)", (ENGINE_KEY,)).fetchone()
             if held and held[0]:
-                self._engine_conn = conn
+                with self._engine_lock:
+                    self._engine_conn = conn
                 return
             where = engine_holder(self.location) or "another machine"
             if not wait:
@@ -231,23 +250,31 @@ class PostgresDatabase:
                 raise StoreError("engine_elsewhere", f"an Errands engine on {where} already "
                                  f"serves the catalogue {self.path}; one engine serves a "
                                  "catalogue at a time (stop that one first)")
-            self._waiting = conn
-        if on_wait is not None:
-            on_wait(where)
-        try:
-            conn.execute("SELECT pg_advisory_lock(%s)", (ENGINE_KEY,))  # until it is free
-        except psycopg.Error as exc:
-            conn.close()
-            raise StoreError("engine_elsewhere", f"stopped waiting for the catalogue "
-                             f"{self.path}: {_first_line(exc)}") from exc
-        finally:
+            if on_wait is not None and not told:
+                told = True
+                on_wait(where)
             with self._engine_lock:
-                self._waiting = None
-        with self._engine_lock:
-            self._engine_conn = conn
+                self._waiting = conn
+            try:
+                conn.execute("SELECT pg_advisory_lock(%s)", (ENGINE_KEY,))  # until it is free
+            except psycopg.Error as exc:
+                conn.close()
+                if self._stop_waiting:
+                    raise StoreError("engine_elsewhere", f"stopped waiting for the catalogue "
+                                     f"{self.path}") from exc
+                log.info("waiting for the catalogue again: %s", _first_line(exc))
+                time.sleep(RETRY_S)  # (the server restarted: wait again)
+                continue
+            finally:
+                with self._engine_lock:
+                    self._waiting = None
+            with self._engine_lock:
+                self._engine_conn = conn
+            return
 
     def stop_waiting(self) -> None:
         """End a standby's wait for the engine lock (from any thread)."""
+        self._stop_waiting = True
         with self._engine_lock:
             conn = self._waiting
         if conn is not None:
@@ -256,9 +283,54 @@ class PostgresDatabase:
             except Exception as exc:  # pragma: no cover (the wait ended meanwhile)
                 log.debug("cancelling the wait for the catalogue: %s", exc)
 
+    def watch_engine(self, on_lost: Callable[[], None]) -> None:
+        """Call ``on_lost`` (on a thread of its own) when the connection holding the engine
+        lock breaks (the server restarted, the network went): the lock went with it, and
+        another machine's engine may take the catalogue meanwhile."""
+        with self._engine_lock:
+            conn = self._engine_conn
+        if conn is None:
+            return
+        import select
+
+        reader, writer = os.pipe()
+        self._watch_stop = writer
+
+        def watch() -> None:
+            try:
+                sock = conn.pgconn.socket
+                while True:
+                    ready, _, _ = select.select([sock, reader], [], [])
+                    if reader in ready:
+                        return  # released on purpose
+                    conn.pgconn.consume_input()
+                    while conn.pgconn.notifies() is not None:
+                        pass
+                    if conn.pgconn.status != 0:  # (CONNECTION_OK)
+                        break
+            except Exception as exc:
+                log.debug("the engine lock's connection broke: %s", exc)
+            finally:
+                os.close(reader)
+            with self._engine_lock:
+                if self._engine_conn is not conn:
+                    return  # (released meanwhile)
+                self._engine_conn = None
+            log.warning("the connection holding the catalogue %s broke", self.path)
+            on_lost()
+
+        threading.Thread(target=watch, daemon=True, name="errands-engine-lock").start()
+
     def release_engine(self) -> None:
         with self._engine_lock:
             conn, self._engine_conn = self._engine_conn, None
+            stop, self._watch_stop = self._watch_stop, None
+        if stop is not None:
+            try:
+                os.write(stop, b"x")
+                os.close(stop)
+            except OSError:
+                pass
         if conn is not None:
             try:
                 conn.close()  # (the session lock goes with the session)

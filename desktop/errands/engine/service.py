@@ -32,6 +32,7 @@ from .network import RouteProbe
 from .operations import perform
 
 log = logging.getLogger(__name__)
+LOCK_RETRY_S = 2.0  # while the catalogue's server is away, how often it is asked again
 NOTICE_DRAIN = 0.1  # seconds subscribers get to receive the engine's last notices
 
 
@@ -42,8 +43,12 @@ class EngineHost:
 
     def __init__(self, data_dir: Path, *, automatic: bool = True, listen: bool = True,
                  role: str = "serve", on_activate: Callable[[], None] | None = None,
-                 standby: Callable[[str], None] | None = None) -> None:
+                 standby: Callable[[str], None] | None = None,
+                 on_replaced: Callable[[str], None] | None = None) -> None:
         self.data_dir = data_dir
+        # told (on the engine's loop) when another machine's engine took the shared
+        # catalogue while this one had lost its connection: this engine has stopped
+        self.on_replaced = on_replaced
         # a shared catalogue another machine's engine serves: wait to take it over (told
         # who serves it), instead of refusing
         self.standby = standby
@@ -94,6 +99,49 @@ class EngineHost:
                 self.store = None
                 self.lock.release()
                 raise
+            self._watch_lock()
+
+    def _watch_lock(self) -> None:
+        loop = asyncio.get_running_loop()
+        db: Any = self.store.db if self.store is not None else None
+        if db is None or not hasattr(db, "watch_engine"):
+            return
+        db.watch_engine(lambda: loop.call_soon_threadsafe(
+            lambda: loop.create_task(self._lock_lost())))
+
+    async def _lock_lost(self) -> None:
+        """The connection holding the catalogue broke: take it again (the server was
+        away), or stop if another machine's engine took it meanwhile. A slot is never run
+        twice either way: a claim the other engine made first is refused to this one."""
+        if self.closing or self.store is None:
+            return
+        if self.engine is not None:
+            self.engine.events.publish("engine_state", data={"state": "unreachable"})
+        db: Any = self.store.db
+        while not self.closing:
+            try:
+                await asyncio.to_thread(db.hold_engine, machine_name())
+            except StoreError as exc:
+                if exc.code == "database_unreachable":
+                    await asyncio.sleep(LOCK_RETRY_S)
+                    continue
+                if exc.code != "engine_elsewhere":
+                    raise
+                holder = await asyncio.to_thread(_holder, db) or "another machine"
+                message = (f"the Errands engine on {holder} took the catalogue over while "
+                           "this engine's connection to it was lost")
+                log.error("%s; this engine stops", message)
+                if self.engine is not None:
+                    await self.engine.stop()
+                    self.engine.events.publish("engine_state", data={"state": "replaced"})
+                if self.on_replaced is not None:
+                    self.on_replaced(message)
+                return
+            log.info("the catalogue is held again")
+            self._watch_lock()
+            if self.engine is not None:
+                self.engine.events.publish("engine_state", data={"state": "running"})
+            return
 
     async def start(self) -> Engine:
         await self.open()
@@ -221,6 +269,14 @@ class EngineThread:
         self._loop.close()
 
 
+def _holder(db: Any) -> str | None:
+    from ..db.postgres import engine_holder
+    try:
+        return engine_holder(db.location)
+    except StoreError:
+        return None
+
+
 class Preview:
     """The stored automations as the sidebar lists them, readable before the engine has
     loaded them: with ten thousand of them the window shows its list in a fraction of the
@@ -251,8 +307,9 @@ class Preview:
 async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
                 standby: bool = False) -> None:
     """Run the engine until SIGINT or SIGTERM, then shut down gracefully. ``standby``: on a
-    shared catalogue another machine's engine serves, wait and take over when it stops."""
-    stop = asyncio.Event()
+    shared catalogue another machine's engine serves, wait and take over when it stops;
+    and when another machine takes it over from this one, stand by again."""
+    stop = asyncio.Event()       # a signal: the end
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -265,15 +322,50 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
                                   "serves this catalogue; this machine takes over when it "
                                   "stops.")
 
-    host = EngineHost(data_dir, standby=waiting if standby else None)
-    starting = loop.create_task(host.start())
-    stopping = loop.create_task(stop.wait())
-    await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    if not starting.done():  # stopped while standing by
-        starting.cancel()
-        await asyncio.gather(starting, return_exceptions=True)
-        await host.close()
-        announce("Stopped.")
+    while True:
+        replaced: list[str] = []
+        ended = asyncio.Event()  # the end of this engine: a signal, or another machine
+
+        def taken_over(message: str, ended: asyncio.Event = ended,
+                       replaced: list[str] = replaced) -> None:
+            replaced.append(message)
+            ended.set()
+
+        host = EngineHost(data_dir, standby=waiting if standby else None,
+                          on_replaced=taken_over)
+        starting = loop.create_task(host.start())
+        stopping = loop.create_task(stop.wait())
+        await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if not starting.done():  # stopped while standing by
+            starting.cancel()
+            await asyncio.gather(starting, return_exceptions=True)
+            await host.close()
+            announce("Stopped.")
+            return
+        engine = starting.result()
+        heap.settle()
+        gil.take_short_turns()
+        collector = asyncio.get_running_loop().create_task(
+            heap.collect_when_quiet(lambda: engine.busy))
+        announce(f"Errands engine running on {data_dir} (pid {os.getpid()}); press Ctrl-C "
+                 "to stop.")
+        ending = loop.create_task(ended.wait())
+        try:
+            await asyncio.wait({stopping, ending}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+            ending.cancel()
+            collector.cancel()
+            heap.restore()
+            gil.restore()
+            if replaced:
+                announce(f"Stopping: {replaced[0]}")
+            else:
+                announce("Stopping: letting running work finish …")
+            await host.close()
+            announce("Stopped.")
+        if not replaced or not standby or stop.is_set():
+            return
         return
     stopping.cancel()
     engine = starting.result()
@@ -288,6 +380,9 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
         collector.cancel()
         heap.restore()
         gil.restore()
-        announce("Stopping: letting running work finish …")
+        if replaced:
+            announce(f"Stopping: {replaced[0]}")
+        else:
+            announce("Stopping: letting running work finish …")
         await host.close()
         announce("Stopped.")

@@ -135,6 +135,7 @@ class Timer:
     async def _loop(self) -> None:
         last_wall, last_mono = self.e.clock.now(), self.e.clock.monotonic()
         locked_since: datetime | None = None
+        unreachable = False  # the last admission could not reach the database
         while not self.e.stopping:
             now, mono = self.e.clock.now(), self.e.clock.monotonic()
             drift = (now - last_wall).total_seconds() - (mono - last_mono)
@@ -157,7 +158,13 @@ class Timer:
                     await self.e.ledger.group.idle()
                     await asyncio.sleep(0)  # (what those writes settled runs first)
                     now = self.e.clock.now()
+                if unreachable and reason is None:  # fires missed meanwhile say why
+                    reason = "database_unreachable"
                 self.admit_due(now, reason_hint=reason, stagger=reason is not None)
+                if unreachable:  # the windows say it is back
+                    log.info("the database is reachable again")
+                    self.e.events.publish("engine_state", data={"state": "running"})
+                unreachable = False
                 self.e.runs.expire_due(now)
                 timeout = self._sleep_for(self.peek_due())
                 expiry = self.e.runs.until_expiry(self.e.clock.now())
@@ -168,7 +175,13 @@ class Timer:
                              (now - locked_since).total_seconds())
                     locked_since = None
             except StoreError as exc:
-                if exc.code != "locked":
+                if exc.code == "database_unreachable":  # (a shared catalogue's server)
+                    if not unreachable:
+                        log.warning("due fires wait for the database: %s", exc)
+                        self.e.events.publish("engine_state", data={"state": "unreachable"})
+                    unreachable = True
+                    timeout = RETRY_ADMISSION
+                elif exc.code != "locked":
                     log.exception("admitting due fires failed; retrying in %.0f s",
                                   RETRY_ADMISSION)
                     timeout = RETRY_ADMISSION
