@@ -51,6 +51,18 @@ def cli(*args: str, stdin: str | None = None, capsys: Any = None,
 
 # ----------------------------------------------------------------- the location
 
+def test_encoded_parts_stay_encoded_when_the_url_is_shown_and_saved() -> None:
+    """A database named 'review_1?sslmode=disable' is not the database review_1 with TLS
+    off, and an application name holding '&password=' adds no password."""
+    tricky = parse_database_url("postgresql://a%3Ab@h/review_1%3Fsslmode%3Ddisable"
+                                "?application_name=x%26password%3Dhunter2")
+    assert tricky.user == "a:b" and tricky.database == "review_1?sslmode=disable"
+    assert tricky.options == (("application_name", "x&password=hunter2"),)
+    assert tricky.display == ("postgresql://a%3Ab@h:5432/review_1%3Fsslmode%3Ddisable"
+                              "?application_name=x%26password%3Dhunter2")
+    assert parse_database_url(tricky.display).database == tricky.database
+
+
 def test_a_database_url_is_read_and_shown_without_a_password() -> None:
     server = parse_database_url("postgresql+psycopg://me@homeserver:6543/errands?sslmode=require")
     assert server == ServerDatabase("me", "homeserver", 6543, "errands", (("sslmode", "require"),),
@@ -71,6 +83,8 @@ def test_a_database_url_is_read_and_shown_without_a_password() -> None:
     ("postgresql://me@h:99999/db", "out of range"),
     ("", "is empty"),
     ("postgresql://me@h/d\nb", "control characters"),
+    ("postgresql://me@h/rev%0Aiew", "control character once decoded"),
+    ("postgresql://me%00@h/db", "control character once decoded"),
 ])
 def test_a_bad_database_url_is_refused_naming_the_field(url: str, words: str) -> None:
     with pytest.raises(InvalidInput) as refused:
@@ -89,7 +103,9 @@ def test_any_text_as_a_database_url_is_read_or_refused_cleanly(text: str) -> Non
         assert exc.field == "url"
         return
     assert server.user and server.host and server.database
-    assert parse_database_url(server.display, "url").keyring_user == server.keyring_user
+    again = parse_database_url(server.display, "url")  # shown, it names the same catalogue
+    assert (again.user, again.host, again.port, again.database, again.options) == (
+        server.user, server.host, server.port, server.database, server.options)
 
 
 def test_the_catalogue_is_chosen_by_flag_environment_saved_file_then_the_default(
@@ -568,3 +584,114 @@ async def test_fires_missed_while_the_database_was_away_are_recorded_once_with_w
     span = sorted(covered)
     assert all(b - a == timedelta(seconds=1) for a, b in zip(span, span[1:])), \
         "an instant is not accounted for"
+
+
+async def test_a_command_printing_a_nul_character_is_recorded_on_both(
+        catalogue_location: Any, tmp_path: Path) -> None:
+    """PostgreSQL's text cannot hold NUL (SQLite's can): the run still ends, recorded, with
+    U+FFFD in its place there."""
+    from errands.engine.core import Engine
+    from errands.runners.command import CommandRunner
+
+    store = Store(catalogue_location)
+    engine = Engine(store, tmp_path, {"command": CommandRunner()})
+    try:
+        await engine.start()
+        a, _ = await engine.commands.create(doc("Nul", runner={"kind": "command",
+                                                               "command": "printf 'a\\0b'"},
+                                                trigger={"kind": "manual"}))
+        ended = await engine.commands.wait_run((await engine.commands.run_now(a.id)).id)
+        assert ended.state == "succeeded"
+        kept = store.get_run(ended.id)
+        assert kept.result in ("a\x00b", "a\ufffdb") and kept.state == "succeeded"
+        assert (kept.result == "a\x00b") == (store.dialect == "sqlite")
+    finally:
+        await engine.stop()
+        store.close()
+
+
+def test_an_engine_whose_hold_is_cut_takes_the_catalogue_again(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    """The server ends the serving engine's session (as a restart or a network blip does):
+    the engine notices, holds the catalogue again at once, and a second engine is still
+    refused; nothing lets two engines serve."""
+    url = postgres.url(pg_catalogue.database)
+    desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
+    laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
+    engine = _serve(tmp_path / "desk", desk)
+    try:
+        assert engine.stdout is not None
+        assert "Errands engine running" in engine.stdout.readline()
+        cut = postgres.admin_in(pg_catalogue.database,
+                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE application_name = 'errands engine on desk'")
+        assert cut == [(True,)]
+        deadline = time.monotonic() + 20
+        holders: list[tuple[object, ...]] = []
+        while time.monotonic() < deadline:
+            holders = postgres.admin_in(
+                pg_catalogue.database, "SELECT count(*) FROM pg_stat_activity WHERE "
+                "application_name = 'errands engine on desk'")
+            if holders == [(1,)]:
+                break
+            time.sleep(0.2)
+        assert holders == [(1,)], "the engine did not take the catalogue again"
+        second = _serve(tmp_path / "laptop", laptop)
+        said, _ = second.communicate(timeout=60)
+        assert second.returncode != 0 and "an Errands engine on desk already serves" in said
+        assert engine.poll() is None
+    finally:
+        engine.terminate()
+        engine.communicate(timeout=30)
+
+
+def test_an_older_schema_is_not_upgraded_under_the_engine_that_serves_it(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    """A newer Errands on another machine does not upgrade the schema the serving engine
+    runs on: it is refused, saying who serves it, and nothing changes. Another program's
+    migrations are called foreign, not newer."""
+    import psycopg
+
+    url = postgres.url(pg_catalogue.database)
+    desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
+    engine = _serve(tmp_path / "desk", desk)
+    try:
+        assert engine.stdout is not None
+        assert "Errands engine running" in engine.stdout.readline()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("UPDATE alembic_version SET version_num = '0009'")
+        with pytest.raises(StoreError) as refused:
+            Store(pg_catalogue)
+        assert refused.value.code == "schema_behind" and "engine on desk" in str(refused.value)
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0009",)
+            conn.execute("UPDATE alembic_version SET version_num = 'ae1027a6acf'")
+        with pytest.raises(StoreError) as refused:
+            Store(pg_catalogue)
+        assert refused.value.code == "foreign"
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"UPDATE alembic_version SET version_num = '{HEAD}'")
+    finally:
+        engine.terminate()
+        engine.communicate(timeout=30)
+
+
+def test_a_secret_is_refused_on_a_machine_whose_engine_does_not_serve(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    url = postgres.url(pg_catalogue.database)
+    desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
+    laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
+    engine = _serve(tmp_path / "desk", desk)
+    try:
+        assert engine.stdout is not None
+        assert "Errands engine running" in engine.stdout.readline()
+        done = subprocess.run([sys.executable, "-m", "errands", "--data-dir",
+                               str(tmp_path / "laptop"), "provider", "set", "--api-key-stdin",
+                               "--json"], env=laptop, input="sk-test-0123456789abcdef\n",
+                              capture_output=True, text=True, timeout=60)
+        error = json.loads(done.stderr)["error"]
+        assert done.returncode == 4 and error["code"] == "engine_elsewhere"
+        assert "run this command on desk" in error["message"]
+    finally:
+        engine.terminate()
+        engine.communicate(timeout=30)

@@ -9,8 +9,8 @@ UPDATE SKIP LOCKED`` (each one exactly once, whatever else is looking), performs
 its control channel would, and writes the answer, announced on the request's own channel.
 The asking side waits on that channel (and looks again each second, since a notification
 sent while nobody listened is lost). A request nobody took is withdrawn when the asker
-gives up, so giving up never leaves a command to be done later; one taken is answered even
-when its asker has gone.
+gives up or is interrupted, so giving up never leaves a command to be done later; one taken
+is answered even when its asker has gone (and that answer is dropped a minute later).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ ASKED = "errands_requests"
 BATCH = 20
 LOOK_AGAIN_S = 1.0      # the asker's look at its row between notifications
 DESK_LOOK_S = 5.0       # the desk's look for requests whose notification it missed
-KEEP_ANSWERED_S = 86_400
+KEEP_ANSWERED_S = 60  # an answer nobody collected (its asker gone) is kept this long:
+# it may hold a secret shown once (a webhook's new token)
 
 
 def _answer_channel(request_id: str) -> str:
@@ -64,32 +65,44 @@ def ask(server: ServerDatabase, op: str, args: dict[str, Any], *,
                          "now() AT TIME ZONE 'UTC')",
                          (request_id, op, body, machine_name()))
             conn.execute("SELECT pg_notify(%s, %s)", (ASKED, request_id))
-            while True:
-                row = conn.execute("SELECT state, answer FROM requests WHERE id = %s",
-                                   (request_id,)).fetchone()
-                if row is not None and row[0] == "done":
-                    conn.execute("DELETE FROM requests WHERE id = %s", (request_id,))
-                    return _result(row[1])
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    withdrawn = conn.execute(
-                        "DELETE FROM requests WHERE id = %s AND state = 'waiting' "
-                        "RETURNING id", (request_id,)).fetchone()
-                    if withdrawn is not None:
-                        raise EngineUnreachable(
-                            f"the engine on {serving} did not take {op!r} within "
-                            f"{timeout:g} s; nothing was done", reason="refused")
-                    raise EngineUnreachable(f"the engine on {serving} took {op!r} but did "
-                                            f"not answer within {timeout:g} s",
-                                            reason="timeout")
-                wait = LOOK_AGAIN_S if left is None else min(LOOK_AGAIN_S, left)
-                for _ in conn.notifies(timeout=wait, stop_after=1):
-                    pass
+            try:
+                return _await_answer(conn, request_id, op, deadline, timeout, serving)
+            except BaseException:  # (given up, interrupted): a request nobody took goes
+                if not conn.closed:
+                    conn.execute("DELETE FROM requests WHERE id = %s AND state = 'waiting'",
+                                 (request_id,))
+                raise
     except psycopg.Error as exc:
         from .errors import StoreError
         raise StoreError("database_unreachable", f"cannot reach the catalogue {server}: "
                          f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
                          ) from exc
+
+
+def _await_answer(conn: Any, request_id: str, op: str, deadline: float | None,
+                  timeout: float | None, serving: str) -> Any:
+    """The answer to ``request_id``, collected (and its row removed) once it is there."""
+    while True:
+        row = conn.execute("SELECT state, answer FROM requests WHERE id = %s",
+                           (request_id,)).fetchone()
+        if row is not None and row[0] == "done":
+            conn.execute("DELETE FROM requests WHERE id = %s", (request_id,))
+            return _result(row[1])
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            withdrawn = conn.execute(
+                "DELETE FROM requests WHERE id = %s AND state = 'waiting' "
+                "RETURNING id", (request_id,)).fetchone()
+            if withdrawn is not None:
+                raise EngineUnreachable(
+                    f"the engine on {serving} did not take {op!r} within "
+                    f"{timeout:g} s; nothing was done", reason="refused")
+            raise EngineUnreachable(f"the engine on {serving} took {op!r} but did "
+                                    f"not answer within {timeout:g} s",
+                                    reason="timeout")
+        wait = LOOK_AGAIN_S if left is None else min(LOOK_AGAIN_S, left)
+        for _ in conn.notifies(timeout=wait, stop_after=1):
+            pass
 
 
 def _result(answer: Any) -> Any:
@@ -121,9 +134,6 @@ class RequestDesk:
         self._conn = await psycopg.AsyncConnection.connect(_conninfo(self.server),
                                                            autocommit=True, connect_timeout=10)
         await self._conn.execute(f"LISTEN {ASKED}")
-        await self._conn.execute(  # answers nobody collected, from long ago
-            "DELETE FROM requests WHERE state = 'done' AND answered_at < "
-            "(now() AT TIME ZONE 'UTC') - make_interval(secs => %s)", (KEEP_ANSWERED_S,))
         self._task = asyncio.get_running_loop().create_task(self._serve())
 
     async def _serve(self) -> None:
@@ -132,6 +142,10 @@ class RequestDesk:
             try:
                 while not self._closing and await self._take_some(conn):
                     pass
+                await conn.execute(  # answers nobody collected (the asker went away)
+                    "DELETE FROM requests WHERE state = 'done' AND answered_at < "
+                    "(now() AT TIME ZONE 'UTC') - make_interval(secs => %s)",
+                    (KEEP_ANSWERED_S,))
                 async for _ in conn.notifies(timeout=DESK_LOOK_S, stop_after=1):
                     pass
             except asyncio.CancelledError:

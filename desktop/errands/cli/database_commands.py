@@ -9,7 +9,7 @@ from typing import Any
 
 from ..db.location import (ENV, KEYRING_SERVICE, ServerDatabase, database_location,
                            parse_database_url, saved_url_path)
-from ..errors import ErrandsError, InvalidInput
+from ..errors import ErrandsError, InvalidInput, StoreError
 from .commands import _dir, emit, read_secret
 
 
@@ -39,15 +39,21 @@ def use(args: argparse.Namespace) -> int:
     data = _dir(args)
     saved = saved_url_path(data)
     if args.local:
-        saved.unlink(missing_ok=True)
+        try:
+            saved.unlink(missing_ok=True)
+        except OSError as exc:
+            raise _unwritable(saved, exc) from exc
         emit(args, {"location": str(data / "errands.sqlite3"), "kind": "sqlite"},
              f"this data folder uses its own catalogue again: {data / 'errands.sqlite3'}")
         return 0
     server = parse_database_url(args.url, "url")
-    data.mkdir(parents=True, exist_ok=True)
-    fd = os.open(saved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(server.display + "\n")
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        fd = os.open(saved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(server.display + "\n")
+    except OSError as exc:
+        raise _unwritable(saved, exc) from exc
     note = ("" if _has_password(server) else
             "\nno password in the keyring for it: 'errands database password' (if it needs one)")
     emit(args, {"location": server.display, "kind": "postgresql", "saved": str(saved)},
@@ -84,6 +90,11 @@ def password(args: argparse.Namespace) -> int:
     emit(args, {"location": server.display, "password_in_keyring": True},
          f"the password for {server} is in the keyring")
     return 0
+
+
+def _unwritable(path: Path, exc: OSError) -> StoreError:
+    return StoreError("store_unusable", f"cannot write {path}: {exc.strerror or exc}; "
+                      "it must be a file Errands may write (move aside what is there)")
 
 
 def _has_password(server: ServerDatabase) -> bool:

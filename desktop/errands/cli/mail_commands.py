@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import Conflict, InvalidInput
 from .commands import _dir, emit, open_store, read_secret
-from .routing import perform
+from .routing import perform, secrets_stay_here
 
 _FLAGS = {"imap_host": "--imap-host", "imap_port": "--imap-port",
           "imap_security": "--imap-security", "smtp_host": "--smtp-host",
@@ -28,6 +28,7 @@ def add(args: argparse.Namespace) -> int:
     except InvalidInput as exc:
         exc.field = _FLAGS.get(exc.field, exc.field)
         raise
+    secrets_stay_here(_dir(args), "a mail account's password")
     password = _password(args)
     store = open_store(args)
 

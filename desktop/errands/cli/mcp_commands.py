@@ -29,6 +29,8 @@ def secret(args: argparse.Namespace) -> int:
     if not NAME.fullmatch(args.name):
         raise InvalidInput("name", f"not a server name: {args.name!r}", "1 to 30 lower-case "
                            "letters, digits and -", "deploy")
+    from .routing import secrets_stay_here
+    secrets_stay_here(_dir(args), "an MCP server's header value")
     value = None if args.remove else read_secret(
         args.value_stdin, "--value-stdin", f"Header value for {args.name}: ",
         "errands mcp secret deploy --value-stdin < token.txt")

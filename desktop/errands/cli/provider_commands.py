@@ -106,8 +106,11 @@ def provider_set(args: argparse.Namespace) -> int:
     for name, key, flag in FIELDS:  # every value checked before anything is written
         if key in given:
             SPECS[key].parse(given[key], flag)
-    api_key = _read_key("--api-key-stdin") if args.api_key_stdin else None
     data = _dir(args)
+    if args.api_key_stdin or args.forget_key:
+        from .routing import secrets_stay_here
+        secrets_stay_here(data, "the model provider's API key")
+    api_key = _read_key("--api-key-stdin") if args.api_key_stdin else None
     store = open_store(args)
     notes = []
     if api_key is not None:

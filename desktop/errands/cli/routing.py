@@ -38,6 +38,17 @@ def _serving_elsewhere(data_dir: Path) -> tuple[Any, str] | None:
     return None if holder is None else (where, holder)
 
 
+def secrets_stay_here(data_dir: Path, what: str) -> None:
+    """A secret is kept in this machine's keyring, for this machine's engine: on a shared
+    catalogue another machine serves, that engine could never read it. Refused, saying
+    where to keep it instead."""
+    remote = _serving_elsewhere(data_dir)
+    if remote is not None:
+        raise Conflict("engine_elsewhere", f"{what} is kept in the keyring of the machine "
+                       f"whose engine uses it, and the engine on {remote[1]} serves the "
+                       f"catalogue {remote[0]}: run this command on {remote[1]}")
+
+
 def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[], Any], *,
             timeout: float | None = 30.0, local_takes_lock: bool = False) -> Any:
     """Ask the running engine, or run ``local`` under the lock when none runs.

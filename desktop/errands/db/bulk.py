@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Table, select
+from sqlalchemy import JSON, Boolean, String, Table, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from ..timeutil import UTC
-from .schema import AutomationRow, UTCDateTime
+from .schema import AutomationRow, UTCDateTime, without_nul
 
 
 def sqlite_instant(value: datetime | None) -> str | None:
@@ -119,6 +119,8 @@ def _converter(column: Any, sqlite: bool = True) -> Callable[[Any], Any] | None:
         if not sqlite:
             return lambda v: None if v is None else bool(v)
         return lambda v: None if v is None else int(bool(v))
+    if not sqlite and isinstance(kind, String):  # (Text too)
+        return without_nul
     return None
 
 

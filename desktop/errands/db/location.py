@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from ..errors import InvalidInput, StoreError
 
@@ -44,10 +44,11 @@ class ServerDatabase:
 
     @property
     def display(self) -> str:
-        """The URL as shown to people and logs (never a password)."""
-        query = "&".join(f"{k}={v}" for k, v in self.options)
-        return (f"postgresql://{self.user}@{self._host()}:{self.port}/{self.database}"
-                + (f"?{query}" if query else ""))
+        """The URL as shown to people and logs (never a password), its parts encoded again:
+        it reads back as the same catalogue."""
+        query = "&".join(f"{k}={quote(v, safe='')}" for k, v in self.options)
+        return (f"postgresql://{quote(self.user, safe='')}@{self._host()}:{self.port}/"
+                f"{quote(self.database, safe='')}" + (f"?{query}" if query else ""))
 
     @property
     def keyring_user(self) -> str:
@@ -95,6 +96,10 @@ def parse_database_url(text: str, field: str = ENV) -> ServerDatabase:
                            EXAMPLE)
     if parts.fragment:
         raise InvalidInput(field, "has a #fragment", shape, EXAMPLE)
+    decoded = [unquote(parts.username), database, *(v for _, v in parse_qsl(parts.query, True))]
+    if any(ord(c) < 32 or ord(c) == 127 for part in decoded for c in part):
+        raise InvalidInput(field, "holds a control character once decoded (%00, %0A …)",
+                           shape, EXAMPLE)
     options = []
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         if key not in OPTIONS:
@@ -136,12 +141,11 @@ def password_for(server: ServerDatabase) -> str | None:
     no usable keyring (libpq then tries ``PGPASSWORD`` and ``~/.pgpass``)."""
     try:
         import keyring
-        import keyring.errors
     except ImportError:  # pragma: no cover (a dependency)
         return None
     try:
         return keyring.get_password(KEYRING_SERVICE, server.keyring_user)
-    except keyring.errors.KeyringError:
+    except Exception:  # (KeyringError, or a broken backend's own): libpq's ways remain
         return None
 
 

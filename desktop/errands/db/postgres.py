@@ -112,6 +112,12 @@ class PostgresDatabase:
                              "Errands needs 12 or later")
         stored = self._stored_revision()
         if stored != HEAD:
+            holder = engine_holder(self.location) if stored is not None else None
+            if holder is not None:  # its engine runs on that schema: not changed under it
+                raise StoreError("schema_behind", f"{self.path} is at schema {stored}, and "
+                                 f"this Errands needs {HEAD}; the engine on {holder} serves "
+                                 "it, so it is upgraded when no engine serves it (or when "
+                                 f"Errands on {holder} is updated and restarted)")
             self._migrate()
         return version
 
@@ -130,6 +136,10 @@ class PostgresDatabase:
                 raise StoreError("foreign", f"{self.path} holds tables that are not Errands'. "
                                  "Errands left it untouched; name another database.")
             return None
+        if not (isinstance(version, str) and len(version) == 4 and version.isdigit()):
+            raise StoreError("foreign", f"{self.path} holds another program's migrations "
+                             f"(revision {str(version)[:40]!r}). Errands left it untouched; "
+                             "name another database.")
         if version not in KNOWN_REVISIONS:
             raise StoreError("newer_version", f"{self.path} was written by a newer version of "
                              f"Errands (schema {version}). Update Errands on this machine; "
@@ -355,10 +365,11 @@ def engine_holder(server: ServerDatabase) -> str | None:
     try:
         with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
                              autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
-            row = conn.execute(
+            row = conn.execute(  # (advisory locks belong to one database of the server)
                 "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
                 "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND "
-                "l.objid = %s AND l.classid = %s",
+                "l.objid = %s AND l.classid = %s AND l.database = "
+                "(SELECT oid FROM pg_database WHERE datname = current_database())",
                 (ENGINE_KEY & 0xFFFFFFFF, ENGINE_KEY >> 32)).fetchone()
     except psycopg.Error as exc:
         raise StoreError("database_unreachable", f"cannot reach the catalogue {server}: "

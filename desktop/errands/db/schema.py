@@ -56,11 +56,32 @@ class Base(DeclarativeBase):
     pass
 
 
+class _PostgresText(TypeDecorator[str]):
+    """PostgreSQL's text, which cannot hold a NUL character (SQLite's can): one becomes
+    U+FFFD, so a command that prints one still gets its run recorded."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> str | None:
+        return value.replace("\x00", "\ufffd") if isinstance(value, str) else value
+
+
 def Str(length: int) -> TypeEngine[str]:
     """A text column: ``VARCHAR(length)`` as SQLite declares it (and ignores: the parsers
     bound what is stored), plain ``text`` on PostgreSQL, which would enforce the length and
     refuse a row SQLite keeps (migration 0009): one catalogue behaves alike on both."""
-    return String(length).with_variant(Text(), "postgresql")
+    return String(length).with_variant(_PostgresText(), "postgresql")
+
+
+def LongText() -> TypeEngine[str]:
+    """A text column of any length (NUL characters kept on SQLite, see ``_PostgresText``)."""
+    return Text().with_variant(_PostgresText(), "postgresql")
+
+
+def without_nul(value: Any) -> Any:
+    """What a text column of PostgreSQL is given for ``value`` (the burst statements)."""
+    return value.replace("\x00", "\ufffd") if isinstance(value, str) else value
 
 
 # An automation row with an instant the summaries do not show but must not trust: anything
@@ -96,7 +117,7 @@ class AutomationRow(Base):
     definition: Mapped[dict[str, Any]] = mapped_column(JSON)
     revision: Mapped[int] = mapped_column(Integer, default=1)
     status: Mapped[str] = mapped_column(Str(16), default="active")
-    paused_reason: Mapped[str | None] = mapped_column(Text)
+    paused_reason: Mapped[str | None] = mapped_column(LongText())
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The earliest automatic fire not yet accounted for: the engine's durable cursor.
     next_fire_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
@@ -107,7 +128,7 @@ class AutomationRow(Base):
     counted_runs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_index: Mapped[int] = mapped_column(Integer, default=0)
     last_finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    last_result: Mapped[str | None] = mapped_column(Text)
+    last_result: Mapped[str | None] = mapped_column(LongText())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -166,9 +187,9 @@ class RunRow(Base):
     missed_last: Mapped[datetime | None] = mapped_column(UTCDateTime)
     stop_reason: Mapped[str | None] = mapped_column(Str(40))
     error_code: Mapped[str | None] = mapped_column(Str(40))
-    error_message: Mapped[str | None] = mapped_column(Text)
-    result: Mapped[str | None] = mapped_column(Text)
-    output_tail: Mapped[str | None] = mapped_column(Text)
+    error_message: Mapped[str | None] = mapped_column(LongText())
+    result: Mapped[str | None] = mapped_column(LongText())
+    output_tail: Mapped[str | None] = mapped_column(LongText())
     session_id: Mapped[str | None] = mapped_column(Str(64))
     dry_run: Mapped[bool] = mapped_column(Boolean, default=False)
     request_id: Mapped[str | None] = mapped_column(Str(200))
@@ -193,7 +214,7 @@ class AttentionRow(Base):
     run_id: Mapped[str | None] = mapped_column(Str(36))
     kind: Mapped[str] = mapped_column(Str(32))
     title: Mapped[str] = mapped_column(Str(200))
-    body: Mapped[str | None] = mapped_column(Text)
+    body: Mapped[str | None] = mapped_column(LongText())
     read: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -202,7 +223,7 @@ class SettingRow(Base):
     __tablename__ = "settings"
 
     key: Mapped[str] = mapped_column(Str(64), primary_key=True)
-    value: Mapped[str] = mapped_column(Text)
+    value: Mapped[str] = mapped_column(LongText())
 
 
 class SessionRow(Base):
@@ -244,7 +265,7 @@ class BlockerRow(Base):
     kind: Mapped[str] = mapped_column(Str(16))  # "permission" or "question"
     tool: Mapped[str | None] = mapped_column(Str(64))
     arguments: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    question: Mapped[str | None] = mapped_column(Text)
+    question: Mapped[str | None] = mapped_column(LongText())
     choices: Mapped[list[str] | None] = mapped_column(JSON)
     requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
