@@ -109,14 +109,13 @@ def check_server_database(server: "ServerDatabase") -> list[Check]:
     import psycopg
 
     from .db.location import password_for
-    from .db.postgres import CONNECT_TIMEOUT_S, OLDEST_SERVER, _url, engine_holder
+    from .db.postgres import CONNECT_TIMEOUT_S, OLDEST_SERVER, conninfo, engine_holder
     from .migrations import HEAD, KNOWN_REVISIONS
 
     name = "database"
     has_password = password_for(server) is not None
-    url = _url(server, password_for(server)).render_as_string(hide_password=False)
     try:
-        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
+        with psycopg.connect(conninfo(server),
                              autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
             number = int(conn.execute("SHOW server_version_num").fetchone()[0])  # type: ignore[index]
             tables = {r[0] for r in conn.execute(

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .channel import EngineUnreachable, error_from_payload, error_payload
-from .db.location import ServerDatabase, machine_name, password_for
+from .db.location import ServerDatabase, machine_name
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +41,8 @@ def _answer_channel(request_id: str) -> str:
 
 
 def _conninfo(server: ServerDatabase) -> str:
-    from .db.postgres import _url
-
-    url = _url(server, password_for(server)).render_as_string(hide_password=False)
-    return url.replace("postgresql+psycopg://", "postgresql://")
+    from .db.postgres import conninfo
+    return conninfo(server)
 
 
 def ask(server: ServerDatabase, op: str, args: dict[str, Any], *,

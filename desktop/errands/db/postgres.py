@@ -47,6 +47,13 @@ def _url(server: ServerDatabase, password: str | None) -> URL:
                       query=dict(server.options))
 
 
+def conninfo(server: ServerDatabase) -> str:
+    """A libpq URL for ``server`` with the keyring's password (for psycopg's own
+    connections: the engine's lock, requests, doctor); never shown or logged."""
+    url = _url(server, password_for(server)).render_as_string(hide_password=False)
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
 def _sqlstate(exc: BaseException) -> str | None:
     return getattr(getattr(exc, "orig", None), "sqlstate", None)
 
@@ -361,9 +368,8 @@ def engine_holder(server: ServerDatabase) -> str | None:
     """The machine whose engine serves ``server`` now, or None when none does."""
     import psycopg
 
-    url = _url(server, password_for(server)).render_as_string(hide_password=False)
     try:
-        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
+        with psycopg.connect(conninfo(server),
                              autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
             row = conn.execute(  # (advisory locks belong to one database of the server)
                 "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
