@@ -366,23 +366,3 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
             announce("Stopped.")
         if not replaced or not standby or stop.is_set():
             return
-        return
-    stopping.cancel()
-    engine = starting.result()
-    heap.settle()
-    gil.take_short_turns()
-    collector = asyncio.get_running_loop().create_task(
-        heap.collect_when_quiet(lambda: engine.busy))
-    announce(f"Errands engine running on {data_dir} (pid {os.getpid()}); press Ctrl-C to stop.")
-    try:
-        await stop.wait()
-    finally:
-        collector.cancel()
-        heap.restore()
-        gil.restore()
-        if replaced:
-            announce(f"Stopping: {replaced[0]}")
-        else:
-            announce("Stopping: letting running work finish …")
-        await host.close()
-        announce("Stopped.")
