@@ -33,6 +33,9 @@ round's p99s, and PASS/FAIL on the median round for the goal: our p99 admission 
 (the engine public-face issue's goal) our children spawned no later than APScheduler's at
 p99, and (the instant issue's goal) every run finished no later than APScheduler's jobs at p50
 and p99.
+``--with-postgresql`` runs our burst again on a PostgreSQL catalogue (a server started for it
+on loopback, as the tests start one; one engine serving it) and prints its claim, spawn and
+finish p99 beside SQLite's.
 A fixed pure-Python loop timed before and after our phase shows how fast the machine was
 running (a virtual machine's speed drifts). Always exits 0.
 """
@@ -100,7 +103,8 @@ class StampingRunner:
         return await self.inner.run(replace(ctx, on_started=on_started))
 
 
-async def measure_ours(data_dir: Path, profile: bool = False) -> dict:
+async def measure_ours(data_dir: Path, profile: bool = False,
+                       database_url: str | None = None) -> dict:
     from sqlalchemy import select
 
     from errands import gil, heap
@@ -112,7 +116,11 @@ async def measure_ours(data_dir: Path, profile: bool = False) -> dict:
     from errands.store import Store
 
     cpu_before = cpu_check()
-    store = Store(database_path(data_dir))
+    if database_url:  # (--with-postgresql: a shared catalogue on a local server)
+        from errands.db.location import parse_database_url
+        store = Store(parse_database_url(database_url))
+    else:
+        store = Store(database_path(data_dir))
     store.set_setting("concurrency", str(N))
     catalog = Catalog(store)
     # T: creating 1,000 automations takes ~3 s here and start ~0.3 s; aim LEAD_S beyond.
@@ -270,10 +278,14 @@ def main() -> int:
                         help="repeat both bursts; the verdicts use the median round")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile our engine from just before T until every run ended")
+    parser.add_argument("--with-postgresql", action="store_true",
+                        help="also our burst on a PostgreSQL catalogue (a server started for it, "
+                             "as the tests do: Debian's postgresql), its figures beside SQLite's")
+    parser.add_argument("--database-url", help=argparse.SUPPRESS)
     args = parser.parse_args()
     clean_environment()
     if args.phase == "ours":
-        report(asyncio.run(measure_ours(Path(args.data_dir), args.profile)))
+        report(asyncio.run(measure_ours(Path(args.data_dir), args.profile, args.database_url)))
         return 0
     if args.phase == "apscheduler":
         report(asyncio.run(measure_apscheduler()))
@@ -381,7 +393,40 @@ def main() -> int:
         print(f"{verdict(complete and mine <= theirs)}: every run finished no later than "
               f"APScheduler's at p{q}: {mine:.0f} ms against {theirs:.0f} ms (ratio "
               f"{ratio(mine, theirs)}, median of the rounds; the instant issue's goal: <= 1)")
+    if args.with_postgresql:
+        beside_postgresql(script, [o for o, _ in rounds], args.rounds)
     return 0
+
+
+def beside_postgresql(script: Path, sqlite_rounds: list[dict], count: int) -> None:
+    """Our burst again on a PostgreSQL catalogue (one engine serving it): claim, spawn and
+    finish p99 beside the SQLite rounds above, median of the rounds each."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from pg_support import PostgresServer  # (initdb and pg_ctl on loopback, as the tests)
+
+    server = PostgresServer()
+    try:
+        pg_rounds = []
+        for round_no in range(1, count + 1):
+            location = server.fresh()
+            with temp_data_dir("errands-bench-burst-pg-") as data_dir:
+                print(f"round {round_no}/{count}, ours on PostgreSQL ...", flush=True)
+                pg_rounds.append(run_phase(script, "ours", str(data_dir), "--database-url",
+                                           server.url(location.database)))
+            server.drop(location)
+    finally:
+        server.stop()
+
+    def p99(rounds: list[dict], key: str) -> float:
+        return median([percentile(r[key], 99) if r[key] else float("inf") for r in rounds])
+
+    print("\nours on SQLite and on PostgreSQL (p99 in ms, median of the rounds)")
+    print(f"  {'':38s} {'SQLite':>9s} {'PostgreSQL':>11s}")
+    for label, key in (("claim committed", "admission_commit"), ("child spawned", "spawn"),
+                       ("run finished", "finish")):
+        print(f"  {label:38s} {p99(sqlite_rounds, key):9.1f} {p99(pg_rounds, key):11.1f}")
+    states = [r["states"] for r in pg_rounds]
+    print(f"  PostgreSQL rounds: {states}")
 
 
 if __name__ == "__main__":
