@@ -19,7 +19,7 @@ import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -73,10 +73,9 @@ class PostgresDatabase:
                              "application_name": dict(server.options).get(
                                  "application_name", "errands")},
             "pool_pre_ping": True}
-        self.write_engine = create_engine(_url(server, password), **options)
-        self.read_engine = create_engine(_url(server, password), isolation_level="REPEATABLE READ",
-                                         **options)
         self._url = _url(server, password)
+        self.write_engine = create_engine(self._url, **options)
+        self.read_engine = create_engine(self._url, isolation_level="REPEATABLE READ", **options)
         self._serialize_writes(self.write_engine)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
