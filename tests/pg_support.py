@@ -66,9 +66,13 @@ class PostgresServer:
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l",
                   str(self.root / "server.log"), "-w", "-t", "60", "start")
         self._names = itertools.count(1)
-        self.admin("CREATE DATABASE " + TEMPLATE)
-        from errands.store import Store
-        Store(self.server(TEMPLATE)).close()  # migrated once, copied for every test
+        try:
+            self.admin("CREATE DATABASE " + TEMPLATE)
+            from errands.store import Store
+            Store(self.server(TEMPLATE)).close()  # migrated once, copied for every test
+        except BaseException:  # (the fixture never yields: nobody else would stop it)
+            self.stop()
+            raise
 
     def _run(self, program: str, *args: str) -> None:
         done = subprocess.run([*self._as, str(self.bin / program), *args], cwd=self.root,
