@@ -278,6 +278,18 @@ def _serve(data: Path, env: dict[str, str]) -> subprocess.Popen[str]:
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+def _serving(data: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """``errands serve``, once it says its engine runs (it serves the catalogue then)."""
+    engine = _serve(data, env)
+    assert engine.stdout is not None
+    said = engine.stdout.readline()
+    if "Errands engine running" not in said:  # (nothing left running when it did not start)
+        engine.terminate()
+        rest, _ = engine.communicate(timeout=30)
+        raise AssertionError(said + rest)
+    return engine
+
+
 def _errands(data: Path, env: dict[str, str], *args: str) -> tuple[int, Any]:
     done = subprocess.run([sys.executable, "-m", "errands", "--data-dir", str(data), *args,
                            "--json"], env=env, capture_output=True, text=True, timeout=60)
@@ -297,10 +309,8 @@ def test_two_machines_share_one_catalogue_served_by_one_engine(
     code, made = _errands(desk_data, desk, "add", "--title", "Shared", "--command",
                           "echo shared", "--schedule", "every 1h")
     assert code == 0, made
-    engine = _serve(desk_data, desk)
+    engine = _serving(desk_data, desk)
     try:
-        assert engine.stdout is not None
-        assert "Errands engine running" in engine.stdout.readline()  # it serves the catalogue
         second = _serve(laptop_data, laptop)  # a second engine is refused, naming the first
         said, _ = second.communicate(timeout=60)
         assert second.returncode != 0 and "an Errands engine on desk already serves" in said
@@ -506,9 +516,7 @@ def test_a_standby_takes_over_when_the_serving_machine_dies(
     code, made = _errands(tmp_path / "desk", desk, "add", "--title", "Anywhere", "--command",
                           "echo ran", "--schedule", "every 1h")
     assert code == 0, made
-    first = _serve(tmp_path / "desk", desk)
-    assert first.stdout is not None
-    assert "Errands engine running" in first.stdout.readline()
+    first = _serving(tmp_path / "desk", desk)
     standby = subprocess.Popen([sys.executable, "-m", "errands", "--data-dir",
                                 str(tmp_path / "laptop"), "serve", "--standby"], env=laptop,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -623,10 +631,8 @@ def test_an_engine_whose_hold_is_cut_takes_the_catalogue_again(
     url = postgres.url(pg_catalogue.database)
     desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
     laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
-    engine = _serve(tmp_path / "desk", desk)
+    engine = _serving(tmp_path / "desk", desk)
     try:
-        assert engine.stdout is not None
-        assert "Errands engine running" in engine.stdout.readline()
         cut = postgres.admin_in(pg_catalogue.database,
                                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                 "WHERE application_name = 'errands engine on desk'")
@@ -659,10 +665,8 @@ def test_an_older_schema_is_not_upgraded_under_the_engine_that_serves_it(
 
     url = postgres.url(pg_catalogue.database)
     desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
-    engine = _serve(tmp_path / "desk", desk)
+    engine = _serving(tmp_path / "desk", desk)
     try:
-        assert engine.stdout is not None
-        assert "Errands engine running" in engine.stdout.readline()
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("UPDATE alembic_version SET version_num = '0009'")
         with pytest.raises(StoreError) as refused:
@@ -686,10 +690,8 @@ def test_a_secret_is_refused_on_a_machine_whose_engine_does_not_serve(
     url = postgres.url(pg_catalogue.database)
     desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
     laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
-    engine = _serve(tmp_path / "desk", desk)
+    engine = _serving(tmp_path / "desk", desk)
     try:
-        assert engine.stdout is not None
-        assert "Errands engine running" in engine.stdout.readline()
         done = subprocess.run([sys.executable, "-m", "errands", "--data-dir",
                                str(tmp_path / "laptop"), "provider", "set", "--api-key-stdin",
                                "--json"], env=laptop, input="sk-test-0123456789abcdef\n",

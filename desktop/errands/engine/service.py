@@ -20,7 +20,6 @@ from typing import Any, Callable
 from .. import gil, heap, queries
 from ..errors import Conflict, StoreError
 from ..db.location import ServerDatabase, database_location, machine_name
-
 from ..queries import Summary
 from ..store import Store
 from .api import READ_BUSY_MS, Api
@@ -122,11 +121,9 @@ class EngineHost:
             try:
                 await asyncio.to_thread(db.hold_engine, machine_name())
             except StoreError as exc:
-                if exc.code == "database_unreachable":
+                if exc.code != "engine_elsewhere":  # the server is away still: ask again
                     await asyncio.sleep(LOCK_RETRY_S)
                     continue
-                if exc.code != "engine_elsewhere":
-                    raise
                 holder = await asyncio.to_thread(_holder, db) or "another machine"
                 message = (f"the Errands engine on {holder} took the catalogue over while "
                            "this engine's connection to it was lost")
