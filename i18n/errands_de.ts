@@ -1887,6 +1887,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Zurück zur Liste der Automatisierungen</translation>
         </message>
         <message>
+            <source>Catalogue unreachable</source>
+            <translation>Katalog nicht erreichbar</translation>
+        </message>
+        <message>
             <source>Close the window; Errands keeps running</source>
             <translation>Fenster schließen; Errands läuft weiter</translation>
         </message>
@@ -1925,6 +1929,10 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
         <message>
             <source>Engine stopped: another computer serves the shared catalogue now</source>
             <translation>Engine angehalten: ein anderer Computer bedient jetzt den geteilten Katalog</translation>
+        </message>
+        <message>
+            <source>Engine stopped: served elsewhere</source>
+            <translation>Engine angehalten: anderswo bedient</translation>
         </message>
         <message>
             <source>Engine stopping…</source>

@@ -1874,6 +1874,10 @@ It is read again when it changes, or when you select it again.</source>
             <translation>返回自动化任务列表</translation>
         </message>
         <message>
+            <source>Catalogue unreachable</source>
+            <translation>目录无法访问</translation>
+        </message>
+        <message>
             <source>Close the window; Errands keeps running</source>
             <translation>关闭窗口；Errands 继续运行</translation>
         </message>
@@ -1912,6 +1916,10 @@ It is read again when it changes, or when you select it again.</source>
         <message>
             <source>Engine stopped: another computer serves the shared catalogue now</source>
             <translation>引擎已停止：现在由另一台计算机为共享目录提供服务</translation>
+        </message>
+        <message>
+            <source>Engine stopped: served elsewhere</source>
+            <translation>引擎已停止：由别处提供服务</translation>
         </message>
         <message>
             <source>Engine stopping…</source>

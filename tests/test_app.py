@@ -556,3 +556,23 @@ def test_a_reminder_in_words_becomes_a_notification_with_no_model(
     run(qloop, api.run_now(created[0]))
     run(qloop, until(lambda: notes.shown, what="the reminder shown"))
     assert (notes.shown[0].title, notes.shown[0].body) == ("Call mom", "Call mom")
+
+
+def test_a_shared_catalogue_out_of_reach_is_said_in_the_status_bar(qtbot: Any) -> None:
+    """Short words that fit the smallest window, the whole story in the tooltip (and for a
+    screen reader); back to the usual words when it is reachable again."""
+    from errands.app.window import MINIMUM_SIZE, MainWindow
+
+    w = MainWindow(None)
+    qtbot.addWidget(w)
+    w.resize(*MINIMUM_SIZE)
+    w.show()
+    for state, words, story in (
+            ("unreachable", "Catalogue unreachable", "nothing runs until it is back"),
+            ("replaced", "Engine stopped: served elsewhere", "another computer serves")):
+        w.show_engine_state(state)
+        assert w.engine_label.text() == words and story in w.engine_label.toolTip()
+        assert story in w.engine_label.accessibleDescription()
+        assert w.engine_label.sizeHint().width() < MINIMUM_SIZE[0] // 2
+    w.show_engine_state("running")
+    assert w.engine_label.text() == "Engine running" and w.engine_label.toolTip() == ""

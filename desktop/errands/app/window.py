@@ -292,17 +292,22 @@ class MainWindow(QMainWindow):
     def show_engine_state(self, state: str) -> None:
         words = {"running": self.tr("Engine running"), "stopping": self.tr("Engine stopping…"),
                  "stopped": self.tr("Engine stopped"), "starting": self.tr("Starting the engine…"),
-                 "unreachable": self.tr("Shared catalogue unreachable: nothing runs until it is "
-                                        "back (retrying)"),
-                 "replaced": self.tr("Engine stopped: another computer serves the shared "
-                                     "catalogue now")}
+                 "unreachable": self.tr("Catalogue unreachable"),
+                 "replaced": self.tr("Engine stopped: served elsewhere")}
+        # the status bar has room for a few words; the whole story is the label's tooltip
+        details = {"unreachable": self.tr("Shared catalogue unreachable: nothing runs until "
+                                          "it is back (retrying)"),
+                   "replaced": self.tr("Engine stopped: another computer serves the shared "
+                                       "catalogue now")}
         self.engine_label.setText(words.get(state, self.tr("Engine %1").replace("%1", state)))
+        self.engine_label.setToolTip(details.get(state, ""))
+        self.engine_label.setAccessibleDescription(details.get(state, ""))
         from PySide6.QtGui import QPalette
 
         from .theme import state_colors
         palette = self.engine_label.palette()
         palette.setColor(QPalette.ColorRole.WindowText,
-                         state_colors()["error"] if state in ("unreachable", "replaced")
+                         state_colors()["error"] if state in details
                          else self.palette().color(QPalette.ColorRole.WindowText))
         self.engine_label.setPalette(palette)
 
