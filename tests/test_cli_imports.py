@@ -84,6 +84,10 @@ def test_what_a_running_engine_answers_costs_no_database_driver(
         code, modules, out = loaded(data, *argv)
         assert code == 0, (argv, out)
         assert heavy(modules) == [], argv
+    for argv in (["events"], ["events", "--json"]):  # (the channel's client is asyncio's)
+        code, modules, out = loaded(data, *argv)
+        assert code == 0 and "revision" in out, (argv, out)
+        assert [m for m in heavy(modules) if not m.startswith("asyncio")] == [], argv
     listed = json.loads(loaded(data, "list", "--json")[2])
     assert [a["id"] for a in listed["automations"]] == [ident]
 

@@ -14,7 +14,7 @@ from ..catalog import Catalog, stale
 from ..errors import ErrandsError, InvalidInput
 from ..event_triggers import ids_of_kind
 from ..db.location import ServerDatabase, database_location
-from ..paths import data_dir, run_log_path
+from ..paths import run_log_path
 from ..settings import Settings, check_key, env_name, normalize
 from ..schedule import describe, next_fires
 from ..records import Automation
@@ -23,6 +23,7 @@ from ..timeutil import format_instant, parse_instant, shown, system_zone_name, u
 from ..definition import parse_definition, ParseContext
 from . import render
 from .options import build_document, phrase_locale, spec_to_trigger
+from .data_folder import _dir, _unusable
 from .routing import perform
 
 
@@ -58,21 +59,6 @@ def _open(args: argparse.Namespace, path: "Path | ServerDatabase") -> Store:
         return Store(path)
     except OSError as exc:  # e.g. the database path is a folder
         raise _unusable(args, exc) from exc
-
-
-def _dir(args: argparse.Namespace) -> Path:
-    try:
-        return data_dir(getattr(args, "data_dir", None))
-    except OSError as exc:
-        raise _unusable(args, exc) from exc
-
-
-def _unusable(args: argparse.Namespace, exc: OSError) -> InvalidInput:
-    """The data folder named by --data-dir (or the environment) cannot be used."""
-    explicit = getattr(args, "data_dir", None)
-    return InvalidInput("--data-dir" if explicit else "ERRANDS_DATA_DIR",
-                        f"cannot use {shown(str(exc.filename or explicit))}: {exc.strerror}",
-                        "a folder Errands may create and write", "~/errands-data")
 
 
 def _catalog(args: argparse.Namespace) -> Catalog:

@@ -204,7 +204,7 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
         action.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
 
     # observe
-    p = cmd("events", H("observe", "events"), "the engine's change notices (one line each with --follow)")
+    p = cmd("events", H("events", "events"), "the engine's change notices (one line each with --follow)")
     p.add_argument("--follow", "-f", action="store_true",
                    help="keep printing notices until Ctrl-C or the engine stops")
     p = cmd("output", H("reading", "output"), "a run's output so far (an agent run's transcript); "
