@@ -162,9 +162,43 @@ async def test_a_burst_of_starts_commits_together(tmp_path: Path) -> None:
     runs = [h.runs(a)[0] for a in ids]
     assert {r.state for r in runs} == {"running"}
     assert all(r.started_at == START and r.attempts[0]["attempt"] == 1 for r in runs)
-    assert len(opened) <= 4  # recovery, admission and one for all 60 starts
+    assert all(r.attempts == [{"attempt": 1, "started_at": "2026-01-05T08:00:00Z"}]
+               for r in runs), runs[0].attempts
+    # recovery, admission (the 60 start in their claim's commit) and the pause-unattended
+    # check of the start: no transaction of their own for the starts
+    assert len(opened) <= 3
     await h.clock.advance(timedelta(seconds=31))
     assert {h.runs(a)[0].state for a in ids} == {"succeeded"}
+    await h.stop()
+
+
+async def test_only_runs_with_a_place_start_in_their_claim_s_commit(tmp_path: Path) -> None:
+    """Five due under a cap of two: two start with their claim, three wait scheduled (not
+    "running" while they wait) and start through the writer as places free up."""
+    h = Harness(tmp_path, max_sleep=3600)
+    h.store.set_setting("concurrency", "2")
+    catalog = Catalog(h.store, h.clock.now)
+    ids = [catalog.create({"title": f"c{i}", "runner": {"kind": "command", "command": "true"},
+                           "trigger": {"kind": "every", "every": "1h"}})[0].id
+           for i in range(5)]
+    h.runner.durations.update({f"c{i}": 60 for i in range(5)})
+    later: list[str] = []  # runs started by a commit of their own
+    original = h.engine.ledger.start
+
+    def start(run_id: str, attempt: int, now: Any) -> Any:
+        later.append(run_id)
+        return original(run_id, attempt, now)
+
+    h.engine.ledger.start = start  # type: ignore[method-assign]
+    await h.engine.start()
+    await h.clock.settle()
+    states = sorted(h.runs(a)[0].state for a in ids)
+    assert states == ["running", "running", "scheduled", "scheduled", "scheduled"]
+    assert later == []
+    await h.clock.advance(timedelta(seconds=61))
+    assert len(later) == 2 and sorted(h.runs(a)[0].state for a in ids).count("running") == 2
+    await h.clock.advance(timedelta(seconds=121))
+    assert len(later) == 3 and {h.runs(a)[0].state for a in ids} == {"succeeded"}
     await h.stop()
 
 

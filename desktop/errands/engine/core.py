@@ -38,6 +38,7 @@ from .scripts import ScriptCommands
 from .folders import Folders, resolve_folders
 from .network import NetworkProbe
 from .notices import Notices
+from .places import Places
 from .retention import Retention
 from .live import Live
 from .runs import Runs
@@ -179,7 +180,7 @@ class Engine:
         self.settings = settings
         self.ledger.configure(settings.get("unattended_expiry"))
         if self.runs.cap is None or settings.concurrency != concurrency:
-            self.runs.cap = asyncio.Semaphore(settings.concurrency)  # running work keeps its place
+            self.runs.cap = Places(settings.concurrency)  # running work keeps its place
         if self.loaded:
             self.sources.configured()
 

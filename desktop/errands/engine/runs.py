@@ -36,6 +36,7 @@ from .base import (
     failed,
 )
 from .network import wait_for_network
+from .places import Places
 
 if TYPE_CHECKING:
     from .core import Engine
@@ -84,7 +85,10 @@ class Runs:
         self.cancel_reason: dict[str, CancelReason] = {}
         self.cancel_why: dict[str, tuple[str, str]] = {}
         self.expiries: dict[str, datetime] = {}        # parked run -> when it expires
-        self.cap: asyncio.Semaphore | None = None      # ``concurrency`` (``Engine.configure``)
+        self.cap: Places | None = None                 # ``concurrency`` (``Engine.configure``)
+        # runs started in their claim's commit -> the place taken for them then (None: the
+        # cap was full, an edit having lowered it: such a run waits for a place, running)
+        self.pledged: dict[str, Places | None] = {}
         self._retries: set[asyncio.Task[None]] = set()  # closes to try again (``close``)
         self._ending: dict[str, asyncio.Future[None]] = {}  # run -> its close, until accounted
         self._reaper: asyncio.Task[None] | None = None  # ends a dead engine's children
@@ -186,10 +190,18 @@ class Runs:
             if isinstance(result, Exception):  # never let cleanup take the engine down
                 log.error("could not end the leftover process group %s: %s", pid, result)
 
+    def places_free(self) -> int:
+        """How many claimed runs may start in their claim's own commit (``ledger.admit``)."""
+        return self.cap.free() if self.cap is not None else 0
+
     def spawn(self, run_id: str, delay: float = 0.0, *, run: Run | str,
                resume: Resume | None = None) -> None:
         """Start a run's task; ``run`` is its record when the caller has it at hand, else
-        its automation's id (the record is read off the loop as the task starts)."""
+        its automation's id (the record is read off the loop as the task starts). A run
+        its claim already started (``run.state == "running"``) takes its place now."""
+        if isinstance(run, Run) and run.state == "running" and resume is None:
+            self.pledged[run_id] = (self.cap if self.cap is not None and self.cap.take_now()
+                                    else None)
         self.task_automation[run_id] = run.automation_id if isinstance(run, Run) else run
         # in a context of its own: a run started by a command writes as the engine does,
         # not with the command's short wait for a lock (``api.COMMAND_BUSY_MS``)
@@ -200,6 +212,9 @@ class Runs:
         task.add_done_callback(lambda t, rid=run_id: self._task_ended(rid, t))
 
     def _task_ended(self, run_id: str, task: asyncio.Task[None]) -> None:
+        pledged = self.pledged.pop(run_id, None)
+        if pledged is not None:  # (ended before its attempt took the place)
+            pledged.give_back()
         if self.tasks.get(run_id) is task:
             del self.tasks[run_id]
         if run_id not in self.tasks:  # (not while a later task of it goes on: a resume)
@@ -251,12 +266,19 @@ class Runs:
                 try:
                     if folder is not None:
                         await self.e.folders.hold(run_id, run.automation_id, folder)
-                    async with cap:
+                    started = run_id in self.pledged  # (its claim's commit made it running)
+                    pledged = self.pledged.pop(run_id, None)
+                    if pledged is None:
+                        await cap.take()
+                    try:
                         automation = self.e.current(run.automation_id)
-                        ctx = await self._start_attempt(run, automation, attempt, resume,
-                                                        claimed if resumed else None)
+                        ctx = await self._start_attempt(
+                            run, automation, attempt, resume, claimed if resumed else None,
+                            started=run if started else None)
                         resume = None
                         outcome = await self._attempt(runner, ctx)
+                    finally:
+                        (pledged or cap).give_back()
                 finally:  # parked, waiting to retry or ended: it holds the folder no more
                     self.e.folders.release(run_id)
                 archived = self.e.is_archived(run.automation_id)
@@ -313,15 +335,20 @@ class Runs:
 
     async def _start_attempt(self, run: Run, automation: Automation, attempt: int,
                              resume: Resume | None,
-                             claimed: Definition | None = None) -> RunContext:
-        """scheduled -> running. Starts asked for in one loop turn share one transaction."""
+                             claimed: Definition | None = None, *,
+                             started: Run | None = None) -> RunContext:
+        """scheduled -> running. Starts asked for in one loop turn share one transaction;
+        ``started``: a run its claim's commit already made running (one commit less
+        before a burst's children spawn)."""
         run_id = run.id
-        try:
-            started: Run = await self.e.ledger.start(run_id, attempt, self.e.clock.now())
-        except Conflict as exc:
-            if exc.code == "ended":  # a stop or an expiry closed it before it could start
-                raise _Ended(run_id) from exc
-            raise
+        if started is None:
+            try:
+                started = await self.e.ledger.start(run_id, attempt, self.e.clock.now())
+            except Conflict as exc:
+                if exc.code == "ended":  # a stop or an expiry closed it before it could start
+                    raise _Ended(run_id) from exc
+                raise
+        assert started is not None
         self.e.events.publish("run_changed", automation_id=automation.id, run_id=run_id,
                             data={"state": "running", "attempt": attempt})
         d = claimed or automation.definition  # a resumed run's, as it was claimed

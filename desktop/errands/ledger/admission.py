@@ -27,6 +27,7 @@ from ..fires import cursor_after, due_window, plan_fires
 from ..records import Automation, Run
 from ..schedule import firing_members, jitter_offset
 from ..store import Claimed, Store, automation_record, run_record, run_from_values
+from ..timeutil import format_instant
 from .closing import complete_in, slot_key
 
 FOLDER_BUSY = "folder_busy"  # the skip reason of a fire whose folder another run holds
@@ -135,13 +136,38 @@ class Rules:
     grace: timedelta
     stagger: float                 # seconds between catch-up starts (0: none)
     missed_reason: Callable[[datetime], str]
+    # how many claimed runs may start in the claim's own commit: places free under the
+    # cap, taken in the same loop turn (``engine.places``)
+    places: int = 0
 
 
 class _Batch:
-    def __init__(self, store: Store, s: Session, careful: bool) -> None:
+    def __init__(self, store: Store, s: Session, careful: bool, places: int) -> None:
         self.store, self.s, self.careful = store, s, careful
         self.bulk: list[dict[str, Any]] = []
         self.out = Admission()
+        self.places = places
+        self._starting: dict[str, Any] | None = None
+
+    def start(self, run: RunRow | Claimed, now: datetime, at_once: bool) -> Any:
+        """The claimed run to start, as a record. One that starts at once (no delay, no
+        folder or network to wait for, a place free) is made running in this very commit:
+        a burst's children then spawn after one commit, not two. A crash before its child
+        spawned ends it as interrupted, as it would a scheduled one."""
+        if at_once and self.places > 0:
+            self.places -= 1
+            if self._starting is None:  # (one instant for the batch: made once)
+                self._starting = {"state": "running", "attempt": 1, "started_at": now,
+                                  "machine": self.store.machine,
+                                  "attempt_at": format_instant(now)}
+            values = dict(self._starting)
+            values["attempts"] = [{"attempt": 1, "started_at": values.pop("attempt_at")}]
+            if isinstance(run, Claimed):
+                run.values.update(values)
+            else:
+                for key, value in values.items():
+                    setattr(run, key, value)
+        return run if isinstance(run, Claimed) else run_record(run)
 
     def insert(self, row: Any, **values: Any) -> RunRow | Claimed | None:
         """Insert a run row. Careful mode isolates each insert in a savepoint so one slot
@@ -206,12 +232,14 @@ class _Batch:
         if busy:
             fire = self.overlap(due, row, d, offer.at, now, offer)
         folder = None if busy else folders.folder_of(d)
+        waits_for_folder = busy and folders.folder_of(d) is not None
         if fire is not None and folder is not None:
             holder = folders.holder(folder)
             if holder is None and folder in self.out.reserving:
                 holder = self.out.reserving[folder][1]
             if holder is not None:
                 folder = None
+                waits_for_folder = True
                 if d.overlap == "skip" and holder != row.id:
                     self.skip(row, 1, fire, fire, FOLDER_BUSY, now, offer)
                     fire = None
@@ -225,12 +253,13 @@ class _Batch:
             return
         if folder is not None:
             self.out.reserving[folder] = (run.id, row.id)
-        record = run if isinstance(run, Claimed) else run_record(run)
         if not busy or row.id in self.out.cancels:
             self.out.placed.append((row.id, run.id, "active"))
+            record = self.start(run, now, at_once=not waits_for_folder)
             self.out.started.append((record, 0.0))
         else:
             self.out.placed.append((row.id, run.id, "queued"))
+            record = run if isinstance(run, Claimed) else run_record(run)
         self.out.offers[(row.id, offer.slot)] = record
 
     def overlap(self, due: Due, row: Any, d: Definition, fire: datetime,
@@ -251,7 +280,7 @@ class _Batch:
 def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules,
           folders: Folders, *, careful: bool) -> Admission:
     """Plan and record every due automation in the caller's transaction."""
-    b = _Batch(store, s, careful)
+    b = _Batch(store, s, careful, rules.places)
     out = b.out
     changed: list[Any] = []
     catch_ups = 0
@@ -306,6 +335,7 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
         if run_at is not None and busy:
             run_at = b.overlap(due, row, d, run_at, now)
         folder = None
+        waits_for_folder = busy and folders.folder_of(d) is not None  # (cancel_previous)
         if run_at is not None and not busy:  # its folder: one lookup (``engine.folders``)
             folder = folders.folder_of(d)
             holder = None
@@ -315,6 +345,7 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                     holder = out.reserving[folder][1]
             if holder is not None:
                 folder = None  # not taken now: the run waits for it, or skips
+                waits_for_folder = True
                 if d.overlap == "skip" and holder != automation_id and not d.one_shot:
                     count, first, last = ((plan.window.count, plan.window.first,
                                            plan.window.last) if plan.catch_up
@@ -332,8 +363,9 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                     if plan.catch_up and rules.stagger:
                         delay = catch_ups * rules.stagger
                         catch_ups += 1
-                    out.started.append((run if isinstance(run, Claimed)
-                                        else run_record(run), delay))
+                    # (a catch-up may wait for the network first: it starts as it goes)
+                    at_once = not (plan.catch_up or waits_for_folder)
+                    out.started.append((b.start(run, now, at_once), delay))
                     busy = True
                 else:
                     out.placed.append((automation_id, run.id, "queued"))
