@@ -1,13 +1,17 @@
-"""The ``errands`` command line, end to end: real subprocesses of the installed console script.
+"""The ``errands`` command line, end to end: its contract (arguments, output, exit codes)
+through ``errands.cli.main`` in this process, as the console script calls it, and real
+subprocesses of the installed console script where a process matters (``serve``, a
+follow, an engine another invocation talks to, a keyring backend of the test's own, and
+the smoke tests that say ``process=True``).
 
 Every test passes its own data folder (``--data-dir`` or, once, ``ERRANDS_DATA_DIR``) and
 runs with a copy of the environment that has no ``ERRANDS_*`` variables, so nothing here
-reads or writes the user's real data. Independent invocations run concurrently to keep the
-file quick; invocations that build on each other run in order.
+reads or writes the user's real data.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -15,8 +19,10 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -91,17 +97,21 @@ class Cli:
 
     def call(self, *args: str, expect: int | None = 0, data: Path | None | bool = True,
              env: dict[str, str] | None = None, stdin: str | None = None,
-             cwd: Path | None = None) -> Result:
-        """One invocation; ``data=True`` adds ``--data-dir`` for this test's folder."""
+             cwd: Path | None = None, process: bool = False) -> Result:
+        """One invocation; ``data=True`` adds ``--data-dir`` for this test's folder;
+        ``process``: a real subprocess of the console script, whatever the command."""
         argv = list(args)
         if data is True:
             argv += ["--data-dir", str(self.data)]
         elif data:
             argv += ["--data-dir", str(data)]
-        proc = subprocess.run([str(ERRANDS), *argv], input=stdin, capture_output=True,
-                              text=True, env={**self.env, **(env or {})},
-                              cwd=cwd or self.tmp, timeout=120)
-        result = Result(argv, proc.returncode, proc.stdout, proc.stderr)
+        full_env = {**self.env, **(env or {})}
+        if process or not in_process_fits(argv, env or {}):
+            proc = subprocess.run([str(ERRANDS), *argv], input=stdin, capture_output=True,
+                                  text=True, env=full_env, cwd=cwd or self.tmp, timeout=120)
+            result = Result(argv, proc.returncode, proc.stdout, proc.stderr)
+        else:
+            result = run_in_process(argv, full_env, stdin, cwd or self.tmp)
         if expect is not None:
             assert result.code == expect, str(result)
         return result
@@ -116,6 +126,60 @@ class Cli:
             return list(pool.map(one, calls))
 
 
+_ONE_AT_A_TIME = threading.Lock()  # (standard streams, environment and folder are global)
+
+
+def in_process_fits(argv: Sequence[str], env: dict[str, str]) -> bool:
+    """Whether an invocation behaves in this process as in its own: not the engine's
+    long-running host, not a follow (both end by a signal), not with a keyring backend
+    of the test's own (this process keeps the tests' in-memory one)."""
+    return (bool(argv) and argv[0] != "serve" and not {"--follow", "-f"} & set(argv)
+            and "PYTHON_KEYRING_BACKEND" not in env)
+
+
+def run_in_process(argv: list[str], env: dict[str, str], stdin: str | None,
+                   cwd: Path) -> Result:
+    """``errands ARGV`` through ``errands.cli.main`` with its own environment, folder, input
+    and output, everything put back after (the invocations of ``Cli.many`` take turns)."""
+    from errands import store as stores
+    from errands.cli import main
+
+    opened: list[Any] = []  # what a process's exit would close (the CLI leaves that to it)
+    make = stores.Store.__init__
+
+    def recorded(self: Any, *args: Any, **kwargs: Any) -> None:
+        make(self, *args, **kwargs)
+        opened.append(self)
+
+    with _ONE_AT_A_TIME:
+        saved_env, saved_cwd, saved_stdin = dict(os.environ), os.getcwd(), sys.stdin
+        stores.Store.__init__ = recorded  # type: ignore[method-assign]
+        stores.DEFINITIONS.clear()  # (a process of its own starts with none parsed)
+        out, err = io.StringIO(), io.StringIO()
+        os.environ.clear()
+        os.environ.update(env)
+        time.tzset()
+        os.chdir(cwd)
+        sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+        try:
+            with redirect_stdout(out), redirect_stderr(err):
+                try:
+                    code = main(argv)
+                except SystemExit as exc:  # (argparse's --help)
+                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None
+                                                                        else 1)
+        finally:
+            stores.Store.__init__ = make  # type: ignore[method-assign]
+            for store in opened:
+                store.close()
+            sys.stdin = saved_stdin
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_env)
+            time.tzset()
+    return Result(argv, code, out.getvalue(), err.getvalue())
+
+
 def _instant(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
@@ -128,7 +192,8 @@ def _definition(doc: dict[str, Any]) -> dict[str, Any]:
 
 def test_help_and_version(cli: Cli) -> None:
     # (with no arguments at all, errands opens the app: tests/test_app.py)
-    bare, version = cli.many([(("--help",), {"data": False}), (("--version",), {"data": False})])
+    bare, version = cli.many([(("--help",), {"data": False, "process": True}),
+                              (("--version",), {"data": False, "process": True})])
     assert bare.out.startswith("usage: errands") and bare.err == ""
     for command in ("add", "edit", "list", "show", "pause", "resume", "archive", "unarchive",
                     "delete", "runs", "schedule", "config"):
@@ -926,7 +991,7 @@ def test_an_existing_wider_folder_is_tightened(cli: Cli) -> None:
         return  # only root can hand a file to another user
     db.chmod(0o644)
     os.chown(db, 65534, 65534)
-    shown = cli.call("list")
+    shown = cli.call("list", process=True)  # (its warning on the process's standard error)
     assert _mode(db) == 0o644 and "belongs to another user" in shown.err
 
 

@@ -723,11 +723,12 @@ def test_a_parked_loop_says_it_fires_again_after_you_decide(
     app = open_shell(qloop, tmp_path / "data")
     try:
         c, api = app.controller, app.api
+        # (played first: a loop's first run starts the moment it is created)
+        model.play(call("run_command", {"command": "git status"}), say("Looked."))
         made = run(qloop, api.create({
             "title": "Watcher", "runner": {"kind": "agent", "prompt": "Look."},
             "trigger": {"kind": "after", "interval": "10m"},
             "policy": {"retry": {"max_attempts": 1}}})).value[0]
-        model.play(call("run_command", {"command": "git status"}), say("Looked."))
         run(qloop, until(lambda: made.id in c.sidebar.visible_ids()))
         c.sidebar.select(made.id)
         run(qloop, until(lambda: c.detail.automation is not None))
