@@ -102,12 +102,13 @@ def test_approving_many_runs_is_one_request_and_a_refusal_costs_only_its_run(
         wait_for(lambda: run_state(serve, run_id) == "succeeded")
     assert sorted((work / "out.txt").read_text().split()) == ["0", "1"]
     # more runs than a request carries go in several (here one run a request)
-    monkeypatch.setattr(observe, "BATCH", 1)
     sent: list[Any] = []
-    monkeypatch.setattr(observe, "perform", lambda *a, **k: sent.append(a[2]["runs"])
+    with monkeypatch.context() as patched:
+        patched.setattr(observe, "BATCH", 1)
+        patched.setattr(observe, "perform", lambda *a, **k: sent.append(a[2]["runs"])
                         or perform(*a, **k))
-    model.play(say("Done."), say("Done."))
-    assert cli_main(["approve", runs[3], runs[4], "--data-dir", str(serve.data)]) == 0
+        model.play(say("Done."), say("Done."))
+        assert cli_main(["approve", runs[3], runs[4], "--data-dir", str(serve.data)]) == 0
     assert sent == [[runs[3]], [runs[4]]]
     assert capsys.readouterr().out.splitlines() == ["Run #1: approve once → scheduled"] * 2
     for run_id in runs[3:5]:

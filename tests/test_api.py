@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import queue
 import sqlite3
 import subprocess
@@ -28,6 +29,7 @@ from errands.engine.service import EngineHost, EngineThread
 from errands.errors import Conflict, InvalidInput, NotFound, StoreError
 from errands.records import Blocker
 from channel_support import no_error_logs  # noqa: F401
+from cli_support import Result, errands
 from test_lifecycle import ParkingRunner
 from test_serve import ERRANDS, Serve
 from engine_support import api  # noqa: F401 (fixtures)
@@ -428,9 +430,8 @@ async def test_activate_reaches_the_hosting_loop_of_an_engine_on_its_own_thread(
 def test_watching_and_deciding_from_the_cli_without_an_engine(tmp_path: Path) -> None:
     data = str(tmp_path / "data")
 
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([ERRANDS, *args, "--data-dir", data], capture_output=True,
-                              text=True, timeout=60)
+    def cli(*args: str) -> Result:
+        return errands([*args, "--data-dir", data], dict(os.environ), timeout=60)
 
     events = cli("events")
     assert events.returncode == 4 and "no engine is running" in events.stderr
@@ -475,8 +476,7 @@ def test_subscribers_that_hang_up_leave_nothing_behind(tmp_path: Path) -> None:
 
         asyncio.run(hang_up_after_subscribing())
         for _ in range(20):
-            cli = subprocess.run([ERRANDS, "events", "--data-dir", str(serve.data)],
-                                 env=serve.env, capture_output=True, text=True, timeout=60)
+            cli = errands(["events", "--data-dir", str(serve.data)], serve.env, timeout=60)
             assert cli.returncode == 0 and "hosted by serve" in cli.stdout
         deadline = time.monotonic() + 10
         while _open_fds(serve.proc.pid) > before + 3 and time.monotonic() < deadline:

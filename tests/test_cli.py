@@ -11,7 +11,6 @@ reads or writes the user's real data.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -19,11 +18,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,10 +28,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_support import Result, errands
+
 ERRANDS = Path(sys.executable).parent / "errands"
 READ_ONLY = ("id", "revision", "status", "next_fire_at", "failure_streak", "created_at",
              "updated_at", "run_count", "counted_runs")
-ERROR_KEYS = {"code", "field", "message", "expected", "example"}
 FUTURE = "2099-01-01T00:00:00+01:00"
 
 pytestmark = pytest.mark.skipif(not ERRANDS.exists(), reason="the errands console script "
@@ -43,28 +40,6 @@ pytestmark = pytest.mark.skipif(not ERRANDS.exists(), reason="the errands consol
 
 
 # ----------------------------------------------------------------------------- helpers
-
-@dataclass
-class Result:
-    argv: list[str]
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-    def error(self) -> dict[str, Any]:
-        """The ``--json`` error document on stderr (and nothing on stdout)."""
-        assert self.out == "", self.out
-        doc = json.loads(self.err)
-        assert set(doc) == {"error"}
-        assert ERROR_KEYS <= set(doc["error"]) <= ERROR_KEYS | {"words", "reason", "values"}
-        return doc["error"]
-
-    def __str__(self) -> str:
-        return f"errands {' '.join(self.argv)} -> {self.code}\nstdout: {self.out}\nstderr: {self.err}"
-
 
 @pytest.fixture(scope="session")
 def base_env(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory
@@ -105,13 +80,8 @@ class Cli:
             argv += ["--data-dir", str(self.data)]
         elif data:
             argv += ["--data-dir", str(data)]
-        full_env = {**self.env, **(env or {})}
-        if process or not in_process_fits(argv, env or {}):
-            proc = subprocess.run([str(ERRANDS), *argv], input=stdin, capture_output=True,
-                                  text=True, env=full_env, cwd=cwd or self.tmp, timeout=120)
-            result = Result(argv, proc.returncode, proc.stdout, proc.stderr)
-        else:
-            result = run_in_process(argv, full_env, stdin, cwd or self.tmp)
+        result = errands(argv, {**self.env, **(env or {})}, stdin=stdin, cwd=cwd or self.tmp,
+                         process=process or "PYTHON_KEYRING_BACKEND" in (env or {}))
         if expect is not None:
             assert result.code == expect, str(result)
         return result
@@ -124,60 +94,6 @@ class Cli:
             return self.call(*args, **kw)
         with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
             return list(pool.map(one, calls))
-
-
-_ONE_AT_A_TIME = threading.Lock()  # (standard streams, environment and folder are global)
-
-
-def in_process_fits(argv: Sequence[str], env: dict[str, str]) -> bool:
-    """Whether an invocation behaves in this process as in its own: not the engine's
-    long-running host, not a follow (both end by a signal), not with a keyring backend
-    of the test's own (this process keeps the tests' in-memory one)."""
-    return (bool(argv) and argv[0] != "serve" and not {"--follow", "-f"} & set(argv)
-            and "PYTHON_KEYRING_BACKEND" not in env)
-
-
-def run_in_process(argv: list[str], env: dict[str, str], stdin: str | None,
-                   cwd: Path) -> Result:
-    """``errands ARGV`` through ``errands.cli.main`` with its own environment, folder, input
-    and output, everything put back after (the invocations of ``Cli.many`` take turns)."""
-    from errands import store as stores
-    from errands.cli import main
-
-    opened: list[Any] = []  # what a process's exit would close (the CLI leaves that to it)
-    make = stores.Store.__init__
-
-    def recorded(self: Any, *args: Any, **kwargs: Any) -> None:
-        make(self, *args, **kwargs)
-        opened.append(self)
-
-    with _ONE_AT_A_TIME:
-        saved_env, saved_cwd, saved_stdin = dict(os.environ), os.getcwd(), sys.stdin
-        stores.Store.__init__ = recorded  # type: ignore[method-assign]
-        stores.DEFINITIONS.clear()  # (a process of its own starts with none parsed)
-        out, err = io.StringIO(), io.StringIO()
-        os.environ.clear()
-        os.environ.update(env)
-        time.tzset()
-        os.chdir(cwd)
-        sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
-        try:
-            with redirect_stdout(out), redirect_stderr(err):
-                try:
-                    code = main(argv)
-                except SystemExit as exc:  # (argparse's --help)
-                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None
-                                                                        else 1)
-        finally:
-            stores.Store.__init__ = make  # type: ignore[method-assign]
-            for store in opened:
-                store.close()
-            sys.stdin = saved_stdin
-            os.chdir(saved_cwd)
-            os.environ.clear()
-            os.environ.update(saved_env)
-            time.tzset()
-    return Result(argv, code, out.getvalue(), err.getvalue())
 
 
 def _instant(text: str) -> datetime:

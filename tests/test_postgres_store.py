@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cli_support import errands
 from errands.catalog import Catalog
 from errands.cli import main
 from errands.db.location import (ENV, KEYRING_SERVICE, ServerDatabase, database_location,
@@ -291,8 +292,7 @@ def _serving(data: Path, env: dict[str, str]) -> subprocess.Popen[str]:
 
 
 def _errands(data: Path, env: dict[str, str], *args: str) -> tuple[int, Any]:
-    done = subprocess.run([sys.executable, "-m", "errands", "--data-dir", str(data), *args,
-                           "--json"], env=env, capture_output=True, text=True, timeout=60)
+    done = errands(["--data-dir", str(data), *args, "--json"], env, timeout=60)
     text = done.stdout if done.stdout.strip() else done.stderr
     try:
         return done.returncode, json.loads(text)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from channel_support import NoticeWatch
+from cli_support import errands
 from errands.store import Store
 
 ERRANDS = str(Path(sys.executable).parent / "errands")
@@ -45,9 +46,10 @@ class Serve:
         assert "Errands engine running" in line, line + self.proc.stdout.read()
         return self
 
-    def cli(self, *args: str, check: bool = True) -> Any:
-        out = subprocess.run([ERRANDS, *args, "--data-dir", str(self.data), "--json"],
-                             env=self.env, capture_output=True, text=True, timeout=60)
+    def cli(self, *args: str, check: bool = True, process: bool = False) -> Any:
+        """A command beside the engine (in this process, as ``cli_support`` says)."""
+        out = errands([*args, "--data-dir", str(self.data), "--json"], self.env,
+                      process=process, timeout=60)
         if check:
             assert out.returncode == 0, out.stderr
             return json.loads(out.stdout)
