@@ -386,6 +386,14 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
                      help="read the password from one line of standard input")
     how.add_argument("--remove", action="store_true", help="remove it from the keyring")
 
+    p = cmd("migrate", H("migrate_commands", "migrate"), "copy the catalogue in use (definitions, "
+            "revisions, runs, transcripts, approvals, settings) into another: a shared "
+            "PostgreSQL one, or back into this data folder's own file; again, it adds only "
+            "what is missing")
+    p.add_argument("--to", required=True, metavar="URL",
+                   help="postgresql+psycopg://USER@HOST[:PORT]/DATABASE, or local (this data "
+                        "folder's own SQLite file)")
+
     # worktrees
 
     p = cmd("worktrees", H("worktrees", "worktrees"), "the git worktrees kept for runs of automations with "

@@ -1,0 +1,78 @@
+"""``errands migrate --to``: the catalogue in use copied into another (``db.copy``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..db.location import ServerDatabase, database_location, machine_name, parse_database_url
+from ..errors import Conflict, InvalidInput, StoreError
+from ..paths import database_path
+from .commands import _dir, _open, emit
+from .routing import engine_address
+
+
+def _target(args: argparse.Namespace, data: Path) -> Path | ServerDatabase:
+    if args.to.strip().lower() == "local":
+        return database_path(data)
+    if not args.to.startswith("postgresql"):
+        raise InvalidInput("--to", f"is not a catalogue: {args.to!r}",
+                           "local (this data folder's own SQLite file) or a PostgreSQL URL "
+                           "postgresql+psycopg://USER@HOST[:PORT]/DATABASE",
+                           "errands migrate --to postgresql+psycopg://me@homeserver/errands")
+    return parse_database_url(args.to, "--to")
+
+
+def _served(where: Path | ServerDatabase, data: Path) -> str | None:
+    """Who runs an engine on ``where`` now: a local one (by the data folder), or a machine."""
+    if isinstance(where, Path):
+        return "this machine" if engine_address(data) is not None else None
+    from ..db.postgres import engine_holder
+
+    return engine_holder(where)
+
+
+def migrate(args: argparse.Namespace) -> int:
+    data = _dir(args)
+    source = database_location(data)
+    target = _target(args, data)
+    if str(source) == str(target):
+        raise InvalidInput("--to", f"is the catalogue in use already ({source})",
+                           "another catalogue", "errands migrate --to local")
+    for where, role in ((source, "copied from"), (target, "copied into")):
+        holder = _served(where, data)
+        if holder is not None:
+            raise Conflict("engine_running", f"an Errands engine on {holder} serves {where}, "
+                           f"which would be {role}: runs under way would be copied half "
+                           "done, or the engine would not know what arrived. Quit the app "
+                           "or stop errands serve there first, then migrate again.")
+    from ..db.copy import NOUNS, copy_catalogue
+
+    src_store, dest_store = _open(args, source), _open(args, target)
+    try:
+        with src_store.db.read() as src, dest_store.transaction() as dest:
+            copied = copy_catalogue(src, dest, machine_name())
+    except (SQLAlchemyError, StoreError) as exc:
+        why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StoreError("copy_failed", f"the copy into {target} failed and was rolled "
+                         f"back: nothing was written there ({why})") from exc
+    finally:
+        src_store.close()
+        dest_store.close()
+    doc: dict[str, Any] = {"from": str(source), "to": str(target), **copied.to_dict()}
+    counts = [f"{n} {NOUNS[name]}" for name, n in copied.rows.items() if n]
+    lines = [f"Copied into {target}: " + (", ".join(counts) if counts else "nothing new") + "."]
+    if copied.already_there:
+        lines.append(f"{len(copied.already_there)} automation(s) were there already and "
+                     "were left as they are there.")
+    for ident, why in copied.damaged.items():
+        lines.append(f"Not copied: automation {ident[:8]} (its stored rows cannot be read: "
+                     f"{why}).")
+    use = ("errands database use --local" if isinstance(target, Path)
+           else f"errands database use {target}")
+    lines.append(f"Nothing was removed from {source}. To work on the copy from now on: {use}")
+    emit(args, doc, "\n".join(lines))
+    return 0
