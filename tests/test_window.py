@@ -77,7 +77,10 @@ def test_the_sidebar_lists_what_the_store_holds_and_follows_changes(
         "Hourly beat", "echo beat", {"kind": "every", "every": "1h"}))).value[0]
     run(qloop, until(lambda: c.sidebar.visible_ids() == [hourly.id], what="row appears"))
     # an interval fires first when created, then every hour: the row follows
-    run(qloop, until(lambda: c.sidebar.model.summary(hourly.id).last_state == "succeeded"))
+    run(qloop, until(lambda: c.sidebar.model.summary(hourly.id).last_state == "succeeded",
+                     what=lambda: f"its run to succeed (the row: "
+                     f"{c.sidebar.model.summary(hourly.id)}; the runs: "
+                     f"{[(r.state, r.error_code) for r in api.engine.store.runs_page(hourly.id)[0]]})"))
     stored = run(qloop, api.automation(hourly.id)).value
     row = c.sidebar.model.summary(hourly.id)
     assert row.next_fire_at == stored.next_fire_at
