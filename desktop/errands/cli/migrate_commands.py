@@ -6,10 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from ..db.location import ServerDatabase, database_location, machine_name, parse_database_url
-from ..errors import Conflict, InvalidInput, StoreError
+from ..errors import Conflict, InvalidInput
 from ..paths import database_path
 from .commands import _dir, _open, emit
 from .routing import engine_address
@@ -49,16 +47,11 @@ def migrate(args: argparse.Namespace) -> int:
                            f"which would be {role}: runs under way would be copied half "
                            "done, or the engine would not know what arrived. Quit the app "
                            "or stop errands serve there first, then migrate again.")
-    from ..db.copy import NOUNS, copy_catalogue
+    from ..db.copy import NOUNS, copy_between
 
     src_store, dest_store = _open(args, source), _open(args, target)
     try:
-        with src_store.db.read() as src, dest_store.transaction() as dest:
-            copied = copy_catalogue(src, dest, machine_name())
-    except (SQLAlchemyError, StoreError) as exc:
-        why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise StoreError("copy_failed", f"the copy into {target} failed and was rolled "
-                         f"back: nothing was written there ({why})") from exc
+        copied = copy_between(src_store, dest_store, machine_name())
     finally:
         src_store.close()
         dest_store.close()

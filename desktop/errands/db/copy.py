@@ -24,12 +24,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, insert, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..db.database import NotJSON
+from ..errors import StoreError
 from ..db.schema import (
     AttentionRow,
     AuditRow,
@@ -47,6 +49,9 @@ from ..db.schema import (
     WebhookTokenRow,
     NotInstant,
 )
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 log = logging.getLogger(__name__)
 CHUNK = 500  # rows an INSERT carries, and ids an IN (...) names
@@ -144,6 +149,18 @@ def _automation_rows(src: Session, automation_id: str, machine: str
             sessions = [v["id"] for v in values]
         out.append((table, values))
     return out
+
+
+def copy_between(source: Store, target: Store, machine: str) -> Copied:
+    """Copy ``source`` into ``target`` in one transaction of the target: committed whole,
+    or rolled back whole (``StoreError("copy_failed")``, saying so)."""
+    try:
+        with source.db.read() as src, target.transaction() as dest:
+            return copy_catalogue(src, dest, machine)
+    except (SQLAlchemyError, StoreError) as exc:
+        why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StoreError("copy_failed", f"the copy into {target.db.location} failed and "
+                         f"was rolled back: nothing was written there ({why})") from exc
 
 
 def copy_catalogue(src: Session, dest: Session, machine: str) -> Copied:
