@@ -31,7 +31,8 @@ from errands import confine, doctor
 from errands.agent.tools import commands
 from errands.agent.tools.base import ToolEnv
 from errands.definition import ParseContext, Permissions, Rule, parse_definition
-from errands.runners.command import CommandRunner, child_environment, confined
+from errands.runners.command import (CommandRunner, child_environment, confined,
+                                     encoded_environment)
 from errands.runners.contract import RunContext
 
 AVAILABLE, SENTENCE = confine.status()
@@ -904,6 +905,24 @@ def test_the_child_environment_never_carries_the_api_key(monkeypatch: pytest.Mon
     done = subprocess.run(["/bin/sh", "-c", "env"], env=env, capture_output=True, text=True,
                           timeout=TIMEOUT)
     assert "sk-never-in-a-child-0123" not in done.stdout
+
+
+def test_the_encoded_environment_is_the_same_and_follows_changes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a command's child gets (encoded once for a burst) is ``child_environment``'s,
+    the key left out, and a change of the environment is seen by the next child."""
+    monkeypatch.setenv("ERRANDS_API_KEY", "sk-never-in-a-child-0123")
+    monkeypatch.setenv("ERRANDS_OTHER", "kept")
+    expected = {k.encode(): v.encode() for k, v in child_environment(
+        {"ERRANDS_RUN_ID": "r-1", "ERRANDS_OTHER": "run's own"}).items()}
+    assert encoded_environment({"ERRANDS_RUN_ID": "r-1", "ERRANDS_OTHER": "run's own"}) == expected
+    monkeypatch.setenv("ERRANDS_LATER", "later")
+    monkeypatch.delenv("ERRANDS_OTHER")
+    env = encoded_environment({})
+    assert env[b"ERRANDS_LATER"] == b"later" and b"ERRANDS_OTHER" not in env
+    done = subprocess.run(["/bin/sh", "-c", "env"], env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert "ERRANDS_LATER=later" in done.stdout and "sk-never" not in done.stdout
 
 
 def test_private_temp_is_0700_and_removed_whatever_is_in_it() -> None:

@@ -24,7 +24,7 @@ import os
 import subprocess
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import IO
 
 log = logging.getLogger(__name__)
@@ -267,7 +267,7 @@ class Child:
         self.drained.set()
 
 
-def start_child(argv: list[str], *, cwd: str, env: dict[str, str],
+def start_child(argv: list[str], *, cwd: str, env: Mapping[str, str] | Mapping[bytes, bytes],
                 on_output: Callable[[int, bytes], None],
                 stderr_apart: bool = False) -> Child:
     """Start ``argv`` now, in its own session (its pid names the group of everything it

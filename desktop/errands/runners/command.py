@@ -85,7 +85,7 @@ import logging
 import os
 import shlex
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -160,6 +160,25 @@ def child_environment(variables: dict[str, str]) -> dict[str, str]:
         base = {k: v for k, v in os.environ.items() if k not in HIDDEN_VARIABLES}
         _base_env = (dict(raw) if raw is not None else None, base)
     return {**base, **variables}
+
+
+_encoded_env: tuple[dict[Any, Any] | None, dict[bytes, bytes]] = (None, {})
+
+
+def encoded_environment(variables: dict[str, str]) -> dict[bytes, bytes]:
+    """``child_environment(variables)`` as the bytes ``exec`` takes: the inherited part is
+    ``os.environ``'s own encoded form, kept until the environment changes, so a burst's
+    thousand children are not each encoding some eighty variables again."""
+    global _encoded_env
+    raw = getattr(os.environ, "_data", None)
+    seen, base = _encoded_env
+    if raw is None or raw != seen or not base:
+        hidden = {os.fsencode(name) for name in HIDDEN_VARIABLES}
+        source = raw if raw is not None else {os.fsencode(k): os.fsencode(v)
+                                              for k, v in os.environ.items()}
+        base = {k: v for k, v in source.items() if k not in hidden}
+        _encoded_env = (dict(raw) if raw is not None else None, base)
+    return {**base, **{os.fsencode(k): os.fsencode(v) for k, v in variables.items()}}
 
 
 def run_variables(ctx: RunContext) -> dict[str, str]:
@@ -539,7 +558,7 @@ class CommandRunner:
         output = _Output(ctx.on_output)
         if not confined(ctx.definition):
             try:
-                return await self._run(ctx, argv, child_environment(variables), output)
+                return await self._run(ctx, argv, encoded_environment(variables), output)
             finally:
                 output.detach()
         try:
@@ -553,7 +572,8 @@ class CommandRunner:
             write = [str(ctx.workdir)] if ctx.definition.workdir else []
             launch = confine.wrap(argv, write=[*write, temp],
                                   network=ctx.definition.permissions.allow_network())
-            outcome = await self._run(ctx, argv, child_environment(variables), output, launch)
+            outcome = await self._run(ctx, argv, encoded_environment(variables), output,
+                                      launch)
         except BaseException:
             output.detach()
             confine.remove_private_temp(temp)
@@ -563,7 +583,7 @@ class CommandRunner:
         await asyncio.to_thread(confine.remove_private_temp, temp)
         return outcome
 
-    async def _run(self, ctx: RunContext, argv: list[str], env: dict[str, str],
+    async def _run(self, ctx: RunContext, argv: list[str], env: Mapping[bytes, bytes],
                    output: "_Output", launch: list[str] | None = None) -> Outcome:
         """``launch``: the command line actually started (``argv`` confined), if not argv."""
         try:
