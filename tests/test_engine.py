@@ -728,8 +728,9 @@ async def test_memory_behind_the_store_only_costs_the_fast_path(h: Harness) -> N
 
 async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: Path) -> None:
     """A long sleep may overrun by 0.1 % on Linux, so the timer sleeps to just before a
-    fire, readies the store, and ends with a short sleep."""
-    from errands.engine.base import FINAL_STRETCH
+    fire, readies the store early enough for a large log to be copied before the fire, and
+    ends with a short sleep."""
+    from errands.engine.base import CHECKPOINT_LEAD, FINAL_STRETCH
 
     h = Harness(tmp_path, max_sleep=60)
     await h.engine.start()
@@ -747,11 +748,14 @@ async def test_the_timer_ends_on_the_instant_after_readying_the_store(tmp_path: 
     due = START + timedelta(seconds=45)
     a = await h.add("once", {"kind": "at", "at": "2026-01-05T08:00:45Z"})
     await h.clock.advance(50)
+    ready_at = due - timedelta(seconds=CHECKPOINT_LEAD)
     before = due - timedelta(seconds=FINAL_STRETCH)
-    # readied once, in the final stretch (the checkpoint runs on a worker thread: on a busy
+    # readied once, ahead of the fire (the checkpoint runs on a worker thread: on a busy
     # machine the fake clock may have moved on a little when it reads the time)
-    assert len(readied) == 1 and before <= readied[0] <= due, readied
-    assert (START, 45 - FINAL_STRETCH) in waits and (before, FINAL_STRETCH) in waits
+    assert len(readied) == 1 and ready_at <= readied[0] <= due, readied
+    assert (START, 45 - CHECKPOINT_LEAD) in waits
+    assert (ready_at, CHECKPOINT_LEAD - FINAL_STRETCH) in waits
+    assert (before, FINAL_STRETCH) in waits
     assert [r.created_at for r in h.runs(a)] == [due]
     idle = [s for _, s in waits if s == 60]
     assert idle  # after the fire, nothing due: plain capped sleeps, no early wake-ups

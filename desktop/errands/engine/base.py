@@ -22,6 +22,7 @@ MAX_SLEEP = 60.0          # seconds: a sleeping machine or a clock jump is notic
 JUMP_THRESHOLD = 30.0     # seconds the wall clock may run ahead of the monotonic one
 FINAL_STRETCH = 0.25      # seconds: the last, short sleep before a fire (see _sleep_for)
 CHECKPOINT_EVERY = 10.0   # seconds: at most one write-ahead-log checkpoint before fires
+CHECKPOINT_LEAD = 1.5     # seconds before a fire that checkpoint starts
 RETRY_ADMISSION = 5.0     # seconds before admission is tried again after the store failed
 LEFTOVER_GRACE = 5.0      # seconds a child left by a dead engine has after SIGTERM
 PREPARE_AHEAD = timedelta(minutes=10)  # a fire this close gets its run's folders made now

@@ -27,6 +27,7 @@ from ..records import Automation
 from ..schedule import jitter_offset
 from .base import (
     CHECKPOINT_EVERY,
+    CHECKPOINT_LEAD,
     FINAL_STRETCH,
     JUMP_THRESHOLD,
     PREPARE_AHEAD,
@@ -220,17 +221,22 @@ class Timer:
         if due is None:
             return self.e.max_sleep
         until = (due - self.e.clock.now()).total_seconds()
-        if until > FINAL_STRETCH:
-            return min(self.e.max_sleep, until - FINAL_STRETCH)
+        mono = self.e.clock.monotonic()
+        checkpoint = self._readied != due and mono - self._checkpointed >= CHECKPOINT_EVERY
+        lead = CHECKPOINT_LEAD if checkpoint else FINAL_STRETCH
+        if until > lead:
+            return min(self.e.max_sleep, until - lead)
         if self._readied != due:
             self._readied = due
-            mono = self.e.clock.monotonic()
-            if until >= FINAL_STRETCH / 2 and mono - self._checkpointed >= CHECKPOINT_EVERY:
+            if checkpoint and until >= FINAL_STRETCH / 2:
                 self._checkpointed = mono
-                # so the claim's commit does not copy the log back (on a worker: it writes
-                # the file; a commit meanwhile goes on, the checkpoint being passive)
+                # so the claim's commit does not copy the log back: on a worker (it writes
+                # the file; a commit meanwhile goes on, the checkpoint being passive), early
+                # enough that a large log is copied before the fire, not during its burst
                 asyncio.get_running_loop().run_in_executor(None, self.e.ledger.checkpoint)
                 until = (due - self.e.clock.now()).total_seconds()
+        if until > FINAL_STRETCH:
+            return until - FINAL_STRETCH
         return max(0.0, until)
 
     def _missed_reason(self, fire: datetime, hint: str | None) -> str:
