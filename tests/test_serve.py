@@ -253,19 +253,22 @@ def test_a_stubborn_child_never_outlives_a_chain_of_crashes(serve: Serve,
     a = serve.cli("add", "--title", "stubborn", "--command",
                   f"trap '' TERM; echo $$ > {pidfile}; sleep 300 & wait",
                   "--schedule", "every:1h")["id"]
+
+    def pid_on_row() -> int | None:
+        with _read_only(serve.data) as db:
+            found = db.execute("SELECT pid FROM runs WHERE automation_id = ?", (a,)).fetchone()
+        return None if found is None else found[0]
+
     wait_for(lambda: pidfile.exists() and pidfile.read_text().strip())
     child = int(pidfile.read_text())
+    # (the child's pid is committed a moment after it started: the crashes come after)
+    wait_for(lambda: pid_on_row() is not None)
     serve.kill9()
     serve.start()  # recovery: SIGTERM (ignored), SIGKILL due in 5 s ...
     serve.kill9()  # ... which this engine never gets to send
     assert _alive(child)
     [row] = serve.ledger(a)
     assert row["state"] == "interrupted"
-
-    def pid_on_row() -> int | None:
-        with _read_only(serve.data) as db:
-            return db.execute("SELECT pid FROM runs WHERE automation_id = ?", (a,)).fetchone()[0]
-
     assert pid_on_row() is not None  # the ended run still names the child
     serve.start()
     wait_for(lambda: not _alive(child), timeout=15)
