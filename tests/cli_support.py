@@ -76,10 +76,21 @@ def errands(argv: Sequence[str], env: dict[str, str], *, stdin: str | None = Non
 
 def in_process_fits(argv: Sequence[str]) -> bool:
     """Whether an invocation behaves in this process as in its own: not the engine's
-    long-running host nor a follow (both end by a signal). (A test that gives its
-    processes a keyring backend of their own says ``process``: this process keeps the
-    tests' in-memory one.)"""
+    long-running host nor a follow (both end by a signal)."""
     return bool(argv) and argv[0] != "serve" and not {"--follow", "-f"} & set(argv)
+
+
+def _keyring_as(backend: str | None) -> Any:
+    """The keyring a process with ``PYTHON_KEYRING_BACKEND=backend`` would use, set for
+    this call; returns the one to put back (None: nothing was changed)."""
+    if not backend:
+        return None
+    import keyring
+    import keyring.core
+
+    saved = keyring.get_keyring()
+    keyring.set_keyring(keyring.core.load_keyring(backend))
+    return saved
 
 
 def run_in_process(argv: list[str], env: dict[str, str], stdin: str | None,
@@ -98,6 +109,7 @@ def run_in_process(argv: list[str], env: dict[str, str], stdin: str | None,
 
     with _ONE_AT_A_TIME:
         saved_env, saved_cwd, saved_stdin = dict(os.environ), os.getcwd(), sys.stdin
+        saved_ring = _keyring_as(env.get("PYTHON_KEYRING_BACKEND"))
         stores.Store.__init__ = recorded  # type: ignore[method-assign]
         stores.DEFINITIONS.clear()  # (a process of its own starts with none parsed)
         out, err = io.StringIO(), io.StringIO()
@@ -114,6 +126,9 @@ def run_in_process(argv: list[str], env: dict[str, str], stdin: str | None,
                     code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None
                                                                         else 1)
         finally:
+            if saved_ring is not None:
+                import keyring
+                keyring.set_keyring(saved_ring)
             stores.Store.__init__ = make  # type: ignore[method-assign]
             for store in opened:
                 store.close()

@@ -81,7 +81,7 @@ class Cli:
         elif data:
             argv += ["--data-dir", str(data)]
         result = errands(argv, {**self.env, **(env or {})}, stdin=stdin, cwd=cwd or self.tmp,
-                         process=process or "PYTHON_KEYRING_BACKEND" in (env or {}))
+                         process=process)
         if expect is not None:
             assert result.code == expect, str(result)
         return result

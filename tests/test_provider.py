@@ -31,6 +31,7 @@ from errands.agent.provider import (BAD_REPLY, CONTEXT_TOO_LONG, KEY_REJECTED, M
                                     Provider, ProviderConfig, ProviderError)
 from errands.errors import InvalidInput
 from errands.settings import Settings, normalize
+from cli_support import Result, errands
 from keyring_backend import MemoryKeyring
 from openai_server import ScriptedServer, call, fail, octets, raw, say, stall
 
@@ -456,9 +457,8 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
 
 
 def _errands(env: dict[str, str], data: Path, *args: str, stdin: str | None = None,
-             expect: int = 0) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([str(ERRANDS), *args, "--data-dir", str(data)], input=stdin,
-                          capture_output=True, text=True, env=env, timeout=120)
+             expect: int = 0) -> Result:
+    proc = errands([*args, "--data-dir", str(data)], env, stdin=stdin)
     assert proc.returncode == expect, f"{args} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     return proc
 

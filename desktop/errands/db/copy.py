@@ -171,6 +171,16 @@ def copy_catalogue(src: Session, dest: Session, machine: str) -> Copied:
     ids = [i for (i,) in src.execute(select(automations.c.id).order_by(automations.c.id))]
     there = {i for part in _chunks(ids) for (i,) in dest.execute(
         select(automations.c.id).where(automations.c.id.in_(part)))}
+    # rows gathered over many automations, written a table at a time in the order their
+    # keys need (few round trips to a server across a network)
+    pending: dict[Table, list[dict[str, Any]]] = {}
+
+    def flush() -> None:
+        for table, values in pending.items():  # (a refusal here fails the whole copy)
+            if values:
+                _write(dest, table, values, copied)
+        pending.clear()
+
     for automation_id in ids:
         if automation_id in there:
             copied.already_there.append(automation_id)
@@ -180,9 +190,11 @@ def copy_catalogue(src: Session, dest: Session, machine: str) -> Copied:
         except Damaged as exc:
             copied.damaged[automation_id] = str(exc)
             continue
-        for table, values in rows:  # (a refusal here fails the whole copy)
-            if values:
-                _write(dest, table, values, copied)
+        for table, values in rows:
+            pending.setdefault(table, []).extend(values)
+        if sum(len(v) for v in pending.values()) >= CHUNK:
+            flush()
+    flush()
     _copy_loose_audit(src, dest, set(ids), copied)
     _copy_loose_sessions(src, dest, copied)
     for model, key in ((SettingRow, "key"), (MailAccountRow, "name")):
