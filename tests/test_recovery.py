@@ -94,3 +94,34 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
         for child in children:  # never leave a stubborn child behind, whatever failed
             if child > 1 and _alive(child):
                 os.killpg(child, signal.SIGKILL)
+
+
+def test_a_child_whose_pid_never_reached_its_row_is_found_and_ended(tmp_path: Path) -> None:
+    """The engine dies between a spawn and the commit of its pid: the run's row says
+    running with no pid, its child goes on. The next start finds the child by the run id
+    it was given (``ERRANDS_RUN_ID``) and ends its group: no orphan."""
+    serve = Serve(tmp_path / "data")
+    serve.start()
+    pidfile = tmp_path / "child.pid"
+    ident = serve.cli("add", "--title", "long", "--command",
+                      f"echo $$ > {pidfile}; sleep 300", "--schedule", "manual")["id"]
+    run = serve.cli("run-now", ident)["id"]
+    child = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip()))
+    db = sqlite3.connect(serve.data / "errands.sqlite3", timeout=10)
+    try:
+        wait_for(lambda: db.execute("SELECT pid FROM runs WHERE id = ?", (run,)).fetchone()[0])
+        serve.kill9()
+        with db:  # as if the engine had died before its pid's commit
+            db.execute("UPDATE runs SET pid = NULL, pid_started = NULL WHERE id = ?", (run,))
+        assert _alive(child)
+        serve.start()
+        wait_for(lambda: not _alive(child), timeout=15)
+        assert serve.runs(ident)[0]["state"] == "interrupted"
+        wait_for(lambda: db.execute("SELECT pid FROM runs WHERE id = ?",
+                                    (run,)).fetchone()[0] is None)  # forgotten once ended
+        serve.stop()
+        assert "its pid was never recorded" in "".join(serve.output)  # (on standard error)
+    finally:
+        db.close()
+        if serve.proc is not None and serve.proc.poll() is None:
+            serve.stop()

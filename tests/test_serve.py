@@ -42,8 +42,12 @@ class Serve:
                                      env=self.env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        assert "Errands engine running" in line, line + self.proc.stdout.read()
+        said = []  # (what it says before it runs: warnings, a broken row, leftovers ended)
+        while "Errands engine running" not in (line := self.proc.stdout.readline()):
+            said.append(line)
+            if not line:  # ended without running
+                raise AssertionError("".join(said))
+        self.output.append("".join(said))
         return self
 
     def cli(self, *args: str, check: bool = True, process: bool = False) -> Any:

@@ -33,7 +33,7 @@ from ..db.schema import AutomationRow, BlockerRow, RunRow
 from ..errors import Conflict, ErrandsError, InvalidInput, StoreError
 from ..records import Automation, Blocker, Decision, Run
 from ..runners.contract import Outcome
-from ..runners.processes import process_start_ticks
+from ..runners.processes import children_of_runs, process_start_ticks
 from ..store import Store, automation_record, run_record
 from ..timeutil import format_instant
 from .accounting import unattended
@@ -394,6 +394,20 @@ class Ledger:
         ending = {pid: (automation_id, run_id)
                   for run_id, pid, started, automation_id, _, machine in groups
                   if isinstance(pid, int) and pid > 0 and mine(machine) and end(pid, started)}
+        # a child whose pid never reached its row (the engine died between the spawn and
+        # the pid's commit) is found by the run id it was given, and ended the same way
+        found: dict[str, tuple[int, float | None]] = {}
+        unrecorded = {run_id: automation_id
+                      for run_id, pid, _, automation_id, state, machine in groups
+                      if state in ("running", "scheduled") and not pid and mine(machine)}
+        for run_id, pids in children_of_runs(set(unrecorded)).items():
+            for pid in pids:
+                ticks = process_start_ticks(pid)
+                if end(pid, ticks):
+                    log.warning("ending process group %s of run %s: its pid was never "
+                                "recorded (the engine stopped as it started)", pid, run_id)
+                    ending[pid] = (unrecorded[run_id], run_id)
+                    found.setdefault(run_id, (pid, ticks))
         ended_runs = {run_id for _, run_id in ending.values()}
         with self.store.transaction() as s:
             for run_id, pid, started, _, state, machine in groups:
@@ -404,7 +418,8 @@ class Ledger:
                                      self.unattended_expiry)
                         row = s.get(RunRow, run_id)
                         if row is not None and run_id in ended_runs:
-                            row.pid, row.pid_started = pid, started  # until it has ended
+                            # until it has ended
+                            row.pid, row.pid_started = found.get(run_id, (pid, started))
                         elif row is not None and not mine(machine):
                             row.pid, row.pid_started = pid, started  # for its own machine
                         elif row is not None and row.state not in ("running", "scheduled"):

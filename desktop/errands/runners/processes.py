@@ -67,6 +67,34 @@ def process_start_ticks(pid: int) -> float | None:
         return None
 
 
+def children_of_runs(run_ids: set[str]) -> dict[str, list[int]]:
+    """The process groups a run started but whose pid was never recorded (a crash between
+    the spawn and its pid's commit), found by the ``ERRANDS_RUN_ID`` each child of a run
+    is given: run id -> the leaders of those groups (a run's child leads its own session).
+    Only this user's processes can be read; on systems without /proc, nothing is found."""
+    if not run_ids or not _PROC.is_dir():
+        return {}
+    wanted = {f"ERRANDS_RUN_ID={run_id}".encode(): run_id for run_id in run_ids}
+    found: dict[str, list[int]] = {}
+    uid = os.geteuid()
+    for entry in _PROC.iterdir():
+        if not entry.name.isdigit():
+            continue
+        pid = int(entry.name)
+        try:
+            if entry.stat().st_uid != uid or os.getsid(pid) != pid:
+                continue  # another user's, or not a group a run started
+            variables = (entry / "environ").read_bytes().split(b"\0")
+        except (OSError, ProcessLookupError):
+            continue  # gone meanwhile, or not ours to read
+        for variable in variables:
+            run_id = wanted.get(variable)
+            if run_id is not None:
+                found.setdefault(run_id, []).append(pid)
+                break
+    return found
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process with this pid exists (zombies included), on every platform.
 
