@@ -49,7 +49,9 @@ async def test_the_listing_comes_from_the_engine_records_and_is_rendered_once(ap
 
     made = [(await api.create(doc(f"T{i}", trigger))).value[0] for i, trigger in enumerate(
         [{"kind": "manual"}, {"kind": "every", "every": "1h"},
-         {"kind": "at", "at": (datetime.now(timezone.utc) + timedelta(seconds=1)
+         # (whole seconds, and the creates before it may take a while on a busy machine:
+         # a margin, so it is still ahead when it is created)
+         {"kind": "at", "at": (datetime.now(timezone.utc) + timedelta(seconds=3)
                                ).strftime("%Y-%m-%dT%H:%M:%SZ")}])]
     await api.run_now(made[0].id, wait=True)
     for _ in range(200):  # the one-time fire runs and completes its automation

@@ -72,6 +72,8 @@ def private_dir(path: Path) -> None:
     probe = path
     while not probe.is_dir():
         if probe.exists() or probe.is_symlink():
+            if probe.is_dir():  # made a moment ago by another thread or process: fine
+                break
             raise FileExistsError(17, "File exists", str(probe))
         missing.append(probe)
         if probe.parent == probe:
