@@ -112,6 +112,10 @@ def test_a_local_catalogue_moves_into_a_shared_one_and_back_adding_only_what_is_
     home = tmp_path / "home-server"
     back = _on(home, _env("home"), "--database", url, "migrate", "--to", "local")
     assert back["copied"]["automations"] == 3 and back["copied"]["runs"] == 3
+    again = errands(["--data-dir", str(home), "--database", url, "migrate", "--to", "local"],
+                    _env("home"))
+    assert again.code == 0 and "nothing new" in again.out
+    assert "This data folder's own file holds the copy" in again.out
     local = _on(home, _env("home"), "list")
     assert sorted(a["id"] for a in local["automations"]) == sorted(
         a["id"] for a in before["list"]["automations"])

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..db.location import ServerDatabase, database_location, machine_name, parse_database_url
+from ..db.location import (ServerDatabase, database_location, machine_name, parse_database_url,
+                           saved_url_path)
 from ..errors import Conflict, InvalidInput
 from ..paths import database_path
 from .commands import _dir, _open, emit
@@ -47,7 +48,7 @@ def migrate(args: argparse.Namespace) -> int:
                            f"which would be {role}: runs under way would be copied half "
                            "done, or the engine would not know what arrived. Quit the app "
                            "or stop errands serve there first, then migrate again.")
-    from ..db.copy import NOUNS, copy_between
+    from ..db.copy import NOUNS, SINGULAR, copy_between
 
     src_store, dest_store = _open(args, source), _open(args, target)
     try:
@@ -56,7 +57,8 @@ def migrate(args: argparse.Namespace) -> int:
         src_store.close()
         dest_store.close()
     doc: dict[str, Any] = {"from": str(source), "to": str(target), **copied.to_dict()}
-    counts = [f"{n} {NOUNS[name]}" for name, n in copied.rows.items() if n]
+    counts = [f"{n} {SINGULAR.get(name, NOUNS[name]) if n == 1 else NOUNS[name]}"
+              for name, n in copied.rows.items() if n]
     lines = [f"Copied into {target}: " + (", ".join(counts) if counts else "nothing new") + "."]
     if copied.already_there:
         lines.append(f"{len(copied.already_there)} automation(s) were there already and "
@@ -64,8 +66,13 @@ def migrate(args: argparse.Namespace) -> int:
     for ident, why in copied.damaged.items():
         lines.append(f"Not copied: automation {ident[:8]} (its stored rows cannot be read: "
                      f"{why}).")
-    use = ("errands database use --local" if isinstance(target, Path)
-           else f"errands database use {target}")
-    lines.append(f"Nothing was removed from {source}. To work on the copy from now on: {use}")
+    lines.append(f"Nothing was removed from {source}.")
+    if not isinstance(target, Path):
+        lines.append(f"To work on the copy from now on: errands database use {target}")
+    elif saved_url_path(data).exists():
+        lines.append("To work on the copy from now on: errands database use --local")
+    else:  # (the source came from --database or the environment)
+        lines.append("This data folder's own file holds the copy: commands use it unless "
+                     "--database or ERRANDS_DATABASE_URL name another catalogue.")
     emit(args, doc, "\n".join(lines))
     return 0

@@ -68,6 +68,12 @@ NOUNS = {"automations": "automations", "revisions": "revisions", "audit": "trail
          "pending_events": "pending events", "webhook_tokens": "webhook tokens",
          "trigger_state": "trigger states", "script_state": "script states",
          "settings": "settings", "mail_accounts": "mail accounts"}
+SINGULAR = {"automations": "automation", "revisions": "revision", "audit": "trail entry",
+            "runs": "run", "sessions": "transcript", "messages": "message",
+            "blockers": "approval", "attention": "attention item",
+            "pending_events": "pending event", "webhook_tokens": "webhook token",
+            "trigger_state": "trigger state", "script_state": "script state",
+            "settings": "setting", "mail_accounts": "mail account"}
 
 
 @dataclass
