@@ -148,14 +148,22 @@ async def test_a_failing_batch_is_retried_item_by_item(tmp_path: Path) -> None:
     store.close()
 
 
-async def test_a_burst_of_starts_commits_together(tmp_path: Path) -> None:
+def _hourly(tmp_path: Path, *, count: int, concurrency: int, lasting: float
+            ) -> tuple[Harness, list[str]]:
+    """``count`` hourly automations, all due at the engine's start, each run lasting
+    ``lasting`` seconds of the fake clock, under a cap of ``concurrency``."""
     h = Harness(tmp_path, max_sleep=3600)
-    h.store.set_setting("concurrency", "100")
+    h.store.set_setting("concurrency", str(concurrency))
     catalog = Catalog(h.store, h.clock.now)
     ids = [catalog.create({"title": f"b{i}", "runner": {"kind": "command", "command": "true"},
                            "trigger": {"kind": "every", "every": "1h"}})[0].id
-           for i in range(60)]
-    h.runner.durations.update({f"b{i}": 30 for i in range(60)})
+           for i in range(count)]
+    h.runner.durations.update({f"b{i}": lasting for i in range(count)})
+    return h, ids
+
+
+async def test_a_burst_of_starts_commits_together(tmp_path: Path) -> None:
+    h, ids = _hourly(tmp_path, count=60, concurrency=100, lasting=30)
     opened = counting(h.store)
     await h.engine.start()  # admits the 60 first fires in one transaction, then starts them
     await h.clock.settle()
@@ -175,13 +183,7 @@ async def test_a_burst_of_starts_commits_together(tmp_path: Path) -> None:
 async def test_only_runs_with_a_place_start_in_their_claim_s_commit(tmp_path: Path) -> None:
     """Five due under a cap of two: two start with their claim, three wait scheduled (not
     "running" while they wait) and start through the writer as places free up."""
-    h = Harness(tmp_path, max_sleep=3600)
-    h.store.set_setting("concurrency", "2")
-    catalog = Catalog(h.store, h.clock.now)
-    ids = [catalog.create({"title": f"c{i}", "runner": {"kind": "command", "command": "true"},
-                           "trigger": {"kind": "every", "every": "1h"}})[0].id
-           for i in range(5)]
-    h.runner.durations.update({f"c{i}": 60 for i in range(5)})
+    h, ids = _hourly(tmp_path, count=5, concurrency=2, lasting=60)
     later: list[str] = []  # runs started by a commit of their own
     original = h.engine.ledger.start
 

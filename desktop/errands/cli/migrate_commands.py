@@ -15,13 +15,10 @@ from .routing import engine_address
 
 
 def _target(args: argparse.Namespace, data: Path) -> Path | ServerDatabase:
+    """``local``: this data folder's own file; anything else is read as a shared
+    catalogue's URL (refused as ``database use`` refuses it, naming ``--to``)."""
     if args.to.strip().lower() == "local":
         return database_path(data)
-    if not args.to.startswith("postgresql"):
-        raise InvalidInput("--to", f"is not a catalogue: {args.to!r}",
-                           "local (this data folder's own SQLite file) or a PostgreSQL URL "
-                           "postgresql+psycopg://USER@HOST[:PORT]/DATABASE",
-                           "errands migrate --to postgresql+psycopg://me@homeserver/errands")
     return parse_database_url(args.to, "--to")
 
 
@@ -48,7 +45,7 @@ def migrate(args: argparse.Namespace) -> int:
                            f"which would be {role}: runs under way would be copied half "
                            "done, or the engine would not know what arrived. Quit the app "
                            "or stop errands serve there first, then migrate again.")
-    from ..db.copy import NOUNS, SINGULAR, copy_between
+    from ..db.copy import copy_between, counted
 
     src_store, dest_store = _open(args, source), _open(args, target)
     try:
@@ -57,8 +54,7 @@ def migrate(args: argparse.Namespace) -> int:
         src_store.close()
         dest_store.close()
     doc: dict[str, Any] = {"from": str(source), "to": str(target), **copied.to_dict()}
-    counts = [f"{n} {SINGULAR.get(name, NOUNS[name]) if n == 1 else NOUNS[name]}"
-              for name, n in copied.rows.items() if n]
+    counts = [counted(name, n) for name, n in copied.rows.items() if n]
     lines = [f"Copied into {target}: " + (", ".join(counts) if counts else "nothing new") + "."]
     if copied.already_there:
         lines.append(f"{len(copied.already_there)} automation(s) were there already and "

@@ -61,19 +61,23 @@ _OF_AUTOMATION: tuple[type[Any], ...] = (RevisionRow, AuditRow, RunRow, SessionR
                                          MessageRow, BlockerRow, AttentionRow,
                                          PendingEventRow, WebhookTokenRow, TriggerStateRow,
                                          ScriptStateRow)
-# words for the report (plural nouns), by table
-NOUNS = {"automations": "automations", "revisions": "revisions", "audit": "trail entries",
-         "runs": "runs", "sessions": "transcripts", "messages": "messages",
-         "blockers": "approvals", "attention": "attention items",
-         "pending_events": "pending events", "webhook_tokens": "webhook tokens",
-         "trigger_state": "trigger states", "script_state": "script states",
-         "settings": "settings", "mail_accounts": "mail accounts"}
-SINGULAR = {"automations": "automation", "revisions": "revision", "audit": "trail entry",
-            "runs": "run", "sessions": "transcript", "messages": "message",
-            "blockers": "approval", "attention": "attention item",
-            "pending_events": "pending event", "webhook_tokens": "webhook token",
-            "trigger_state": "trigger state", "script_state": "script state",
-            "settings": "setting", "mail_accounts": "mail account"}
+# words for the report, by table: (one, several)
+NOUNS = {"automations": ("automation", "automations"), "revisions": ("revision", "revisions"),
+         "audit": ("trail entry", "trail entries"), "runs": ("run", "runs"),
+         "sessions": ("transcript", "transcripts"), "messages": ("message", "messages"),
+         "blockers": ("approval", "approvals"),
+         "attention": ("attention item", "attention items"),
+         "pending_events": ("pending event", "pending events"),
+         "webhook_tokens": ("webhook token", "webhook tokens"),
+         "trigger_state": ("trigger state", "trigger states"),
+         "script_state": ("script state", "script states"),
+         "settings": ("setting", "settings"), "mail_accounts": ("mail account", "mail accounts")}
+
+
+def counted(table: str, n: int) -> str:
+    """``n`` rows of ``table`` in the report's words ("1 run", "3 trail entries")."""
+    one, several = NOUNS[table]
+    return f"{n} {one if n == 1 else several}"
 
 
 @dataclass

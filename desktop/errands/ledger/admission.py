@@ -147,7 +147,7 @@ class _Batch:
         self.bulk: list[dict[str, Any]] = []
         self.out = Admission()
         self.places = places
-        self._starting: dict[str, Any] | None = None
+        self._stamp: str | None = None  # the batch's start instant, as attempts hold it
 
     def start(self, run: RunRow | Claimed, now: datetime, at_once: bool) -> Any:
         """The claimed run to start, as a record. One that starts at once (no delay, no
@@ -156,12 +156,11 @@ class _Batch:
         spawned ends it as interrupted, as it would a scheduled one."""
         if at_once and self.places > 0:
             self.places -= 1
-            if self._starting is None:  # (one instant for the batch: made once)
-                self._starting = {"state": "running", "attempt": 1, "started_at": now,
-                                  "machine": self.store.machine,
-                                  "attempt_at": format_instant(now)}
-            values = dict(self._starting)
-            values["attempts"] = [{"attempt": 1, "started_at": values.pop("attempt_at")}]
+            if self._stamp is None:  # (one instant for the batch: written out once)
+                self._stamp = format_instant(now)
+            values = {"state": "running", "attempt": 1, "started_at": now,
+                      "machine": self.store.machine,
+                      "attempts": [{"attempt": 1, "started_at": self._stamp}]}
             if isinstance(run, Claimed):
                 run.values.update(values)
             else:
