@@ -286,3 +286,10 @@ def test_stored_definitions_share_their_parsed_parts_and_each_keeps_its_own() ->
     assert agent.permissions.mode == "allow_all"
     with pytest.raises(InvalidInput):   # the same permissions on a command are refused
         load_definition({**base, "permissions": {"mode": "allow_all"}})
+    # parts alike but for a value's type are told apart (the memo's key is the part's repr)
+    timed = load_definition({**base, "policy": {"timeout": "30m", "email_result": True}})
+    assert timed.policy.email_result is True
+    with pytest.raises(InvalidInput):
+        load_definition({**base, "policy": {"timeout": "30m", "email_result": 1}})
+    reordered = load_definition({**base, "policy": {"email_result": True, "timeout": "30m"}})
+    assert reordered.policy == timed.policy

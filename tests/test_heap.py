@@ -61,3 +61,84 @@ async def test_a_busy_engine_still_gets_one_after_latest_s(full_collections: lis
         assert 1 <= len(full_collections) <= 3
     finally:
         task.cancel()
+
+
+def test_loading_pauses_the_collector_until_the_last_load_ends() -> None:
+    """The engine's start loads with the collector off; overlapping loads (another thread's)
+    keep it off until the last ends, and it is then as it was before the first."""
+    import threading
+
+    assert gc.isenabled()
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        outer = heap.paused()
+        outer.__enter__()
+        inner_entered, release = threading.Event(), threading.Event()
+
+        def other_load() -> None:
+            with heap.paused():
+                inner_entered.set()
+                release.wait(5)
+
+        thread = threading.Thread(target=other_load)
+        thread.start()
+        inner_entered.wait(5)
+        outer.__exit__(None, None, None)
+        junk = [[i] for i in range(100_000)]  # would set off automatic collections
+        assert not gc.isenabled() and seen == []
+        release.set()
+        thread.join(5)
+        assert gc.isenabled()
+        del junk
+    finally:
+        gc.callbacks.remove(note)
+    gc.disable()
+    with heap.paused():
+        pass
+    assert not gc.isenabled()  # (a host that had it off keeps it off)
+    gc.enable()
+
+
+async def test_an_engine_start_collects_nothing(tmp_path: Any) -> None:
+    """The start of an engine with a few hundred automations makes no collection until
+    all is loaded and armed (they would walk everything loaded so far, again and again)."""
+    from errands.catalog import Catalog
+    from errands.engine.core import Engine
+    from errands.runners.command import CommandRunner
+    from errands.store import DEFINITIONS, Store
+
+    store = Store(tmp_path / "errands.sqlite3")
+    catalog = Catalog(store)
+    for i in range(300):
+        catalog.create({"title": f"t{i}", "runner": {"kind": "command", "command": "true"},
+                        "trigger": {"kind": "every", "every": f"{i + 1}h"}})
+    DEFINITIONS.clear()
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    engine = Engine(store, tmp_path, {"command": CommandRunner()})
+    last_step, during = engine.sources.start, []
+
+    async def sources_start() -> None:  # the start's last step
+        await last_step()
+        during.extend(seen)
+
+    engine.sources.start = sources_start  # type: ignore[method-assign]
+    gc.callbacks.append(note)
+    try:
+        await engine.start()
+        assert during == [] and len(engine.slots) == len(engine.timer.heap) == 300
+    finally:
+        gc.callbacks.remove(note)
+        await engine.stop()
+        store.close()
+    assert gc.isenabled()

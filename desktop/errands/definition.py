@@ -646,10 +646,10 @@ def _memoized(memo: dict[Any, Any] | None, key: tuple[Any, ...], doc: object,
     is immutable. A refusal is never remembered."""
     if memo is None:
         return parse()
-    try:
-        whole = (*key, json.dumps(doc, sort_keys=True))
-    except (TypeError, ValueError):
-        return parse()
+    # repr, not a sorted JSON dump (twice as fast): decoded JSON holds only dicts, lists,
+    # strings, numbers, booleans and None, whose repr tells any two apart; a dict in another
+    # key order merely misses the memo
+    whole = (*key, repr(doc))
     found = memo.get(whole)
     if found is None:
         found = parse()

@@ -14,13 +14,42 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 THRESHOLDS = gc.get_threshold()
 QUIET_S = 60.0    # a full collection at most this often, when no run is going
 LATEST_S = 600.0  # and at the latest this long after the last one, busy or not
 RECHECK_S = 10.0  # while runs are going, how often to look again
+
+
+_lock = threading.Lock()
+_loading = 0            # loads under way with the collector paused
+_was_enabled = False
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """No collection while a catalogue loads (the engine's start, under any host): each
+    few hundred allocations would start one, and the older generations' passes walk all
+    that was loaded so far, objects all alive; with 10,000 automations that was a third of
+    the start. Nested or overlapping loads keep it off until the last ends; then it is as
+    it was before the first."""
+    global _loading, _was_enabled
+    with _lock:
+        if _loading == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _loading += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _loading -= 1
+            if _loading == 0 and _was_enabled:
+                gc.enable()
 
 
 def settle() -> None:
