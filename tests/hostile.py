@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from errands import jsondoc
 from errands.cli import main
-from errands.cli.options import spec_to_trigger
+from errands.schedule_spec import spec_to_trigger
 from errands.cron import CronExpression
 from errands.definition import ParseContext, canonical_json, parse_definition
 from errands.errors import InvalidInput

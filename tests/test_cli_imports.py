@@ -74,6 +74,10 @@ def test_version_and_help_load_no_database_and_no_asyncio(tmp_path: Path,
     code, modules, out = loaded(tmp_path / "data", *argv)
     assert code == 0 and out
     assert heavy(modules) == []
+    # nor what reads the values the help only names (schedules, tool servers, the channel)
+    readers = ("errands.schedule_spec", "errands.tool_servers", "errands.channel",
+               "errands.timeutil", "errands.jsondoc", "zoneinfo", "socket")
+    assert sorted(m for m in readers if m in modules) == []
 
 
 def test_what_a_running_engine_answers_costs_no_database_driver(

@@ -22,7 +22,8 @@ from .definition import Definition, ParseContext, parse_definition, put_trigger,
 from .errors import InvalidInput
 from .phrases import parse_schedule_text
 from .phrases.text import title_of, task_runner
-from .schedule_spec import SPEC_FORMS, spec_to_trigger
+from .limits import SPEC_FORMS
+from .schedule_spec import spec_to_trigger
 from .timeutil import format_instant
 
 EXAMPLE = "every day at 9am, summarize today's email"

@@ -126,3 +126,23 @@ class StoreError(ErrandsError):
         super().__init__(message)
         self.code = code
 
+
+class EngineUnreachable(ConnectionError):
+    """No engine answered at ``address``: nobody listening, refused, closed, or too slow.
+
+    ``reason`` is one of ``"refused"`` (nothing listening / socket missing / no token
+    file / the request could not be sent: it was not delivered, so trying again is safe),
+    ``"closed"`` (the engine hung up before answering), ``"timeout"``.
+    A timeout means an engine may well be running and busy: the CLI must not fall back
+    to writing the store itself (the lock will tell it so anyway).
+    """
+
+    def __init__(self, message: str, *, address: str | None = None,
+                 reason: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.address = address
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.message

@@ -16,13 +16,13 @@ from itertools import accumulate
 from typing import Any
 
 from .errors import InvalidInput
+from .limits import MAX_INTEGER
 from .timeutil import shown
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
 MAX_DEPTH = 32
 MAX_STRING_CHARS = 65_536
 MAX_NUMBER_CHARS = 32
-MAX_INTEGER = 2**63 - 1  # what SQLite stores
 _DEPTH_TEXT = f"objects and lists nested at most {MAX_DEPTH} deep"
 _NUMBER_TEXT = (f"a finite number of at most {MAX_NUMBER_CHARS} characters, an integer within "
                 f"±{MAX_INTEGER:,}")

@@ -7,11 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from .errors import InvalidInput
+from .limits import SPEC_EXAMPLE, SPEC_FORMS
 from .timeutil import format_instant, parse_duration, parse_instant, system_zone_name
 
-SPEC_EXAMPLE = "every weekday at 9am"
-SPEC_FORMS = ("manual, at:INSTANT, in:DURATION, every:DURATION, after:DURATION, cron:EXPR, "
-              "or a phrase such as \"every weekday at 9am\"")
 
 
 def spec_to_trigger(spec: str, tz: str | None, now: datetime,

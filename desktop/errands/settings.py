@@ -142,8 +142,11 @@ def _base_url(text: str, field: str) -> str:
     if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
         raise InvalidInput(field, f"not an http(s) URL with a host: {shown(text)}", expected,
                            URL_EXAMPLE)
+    after_host = parts.netloc.rpartition("]")[2] if parts.netloc.startswith("[") else ""
     try:
         _ = parts.port
+        if after_host and not re.fullmatch(r":[0-9]*", after_host):  # ("[::1]x": no port)
+            raise ValueError(after_host)
     except ValueError:
         raise InvalidInput(field, f"the port of {shown(text)} is not a whole number from 0 to "
                            "65535", expected, URL_EXAMPLE) from None

@@ -11,8 +11,7 @@ import os
 import sys
 from typing import Sequence
 
-from ..channel import EngineUnreachable
-from ..errors import ErrandsError, InvalidInput
+from ..errors import EngineUnreachable, ErrandsError, InvalidInput
 from .parser import build_parser
 
 

@@ -22,7 +22,8 @@ from ..store import Store
 from ..timeutil import format_instant, parse_instant, shown, system_zone_name, utcnow
 from ..definition import parse_definition, ParseContext
 from . import render
-from .options import build_document, phrase_locale, spec_to_trigger
+from ..schedule_spec import spec_to_trigger
+from .options import build_document, phrase_locale
 from .data_folder import _dir, _unusable
 from .routing import perform
 

@@ -16,11 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput
-from ..jsondoc import MAX_INTEGER
-from ..limits import MAX_HISTORY_LIMIT
-from ..schedule_spec import SPEC_EXAMPLE, SPEC_FORMS, spec_to_trigger
-from ..timeutil import shown
-from ..tool_servers import server_from_line
+from ..limits import MAX_HISTORY_LIMIT, MAX_INTEGER, SPEC_EXAMPLE, SPEC_FORMS
+# (what reads the values is imported where they are read: building the parser for
+# ``errands --help`` needs none of it)
 
 LOCALE_HELP = ("orders numeric dates in a phrase: en_US reads 8/1 as 1 August, en_GB or de_DE "
                "as 8 January (default: LC_ALL, LC_TIME or LANG; none refuses ambiguous dates)")
@@ -167,6 +165,7 @@ def whole_number(flag: str, low: int = -MAX_INTEGER, high: int = MAX_INTEGER,
                     else f"a whole number from {low} to {high}")
 
     def parse(text: str) -> int:
+        from ..timeutil import shown
         if not _INTEGER.fullmatch(text):  # int() also takes "١٢", " 5" and "1_000"
             raise InvalidInput(flag, f"not a whole number: {shown(text)}", expected, example)
         value = int(text) if len(text) <= 20 else None
@@ -249,6 +248,7 @@ def event_triggers(args: argparse.Namespace) -> list[dict[str, Any]]:
             states = list(RUN_ENDS)
         bad = [s for s in states if s not in RUN_ENDS]
         if bad or not states:
+            from ..timeutil import shown
             raise InvalidInput("--after-states", f"not a run's end: {shown(bad[0]) if bad else '(none)'}",
                                ", ".join(RUN_ENDS) + " or any, comma-separated", "succeeded,failed")
     for automation in args.after_automation or ():
@@ -259,6 +259,8 @@ def event_triggers(args: argparse.Namespace) -> list[dict[str, Any]]:
 def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
                    now: datetime) -> tuple[dict[str, Any], list[str]]:
     """The definition document after applying the options to ``base`` (None when adding)."""
+    from ..schedule_spec import spec_to_trigger
+    from ..tool_servers import server_from_line
     editing = base is not None
     doc: dict[str, Any] = copy.deepcopy(base) if base else {}
     warnings: list[str] = []
