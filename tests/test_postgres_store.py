@@ -362,6 +362,8 @@ def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgr
     assert f"shared catalogue {url} on PostgreSQL " in checks["database"]["detail"]
     assert checks["schema"]["status"] == "ok" and f"schema {HEAD}" in checks["schema"]["detail"]
     assert checks["serving engine"]["detail"] == "no engine serves it right now"
+    assert checks["catalogue clock"]["status"] == "ok", checks  # (one machine: one clock)
+    assert checks["catalogue clock"]["detail"].startswith("this machine's clock is 0.0 s ")
     gone = f"postgresql://errands@127.0.0.1:{free_port()}/nowhere"
     code, out = cli("--data-dir", str(tmp_path / "d"), "--database", gone, "doctor",
                     capsys=capsys)
@@ -369,6 +371,46 @@ def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgr
     assert code != 0 and checks["database"]["status"] == "fail"
     assert f"cannot reach the shared catalogue {gone}" in checks["database"]["detail"]
     assert "errands database show" in checks["database"]["advice"]
+
+
+async def test_an_engine_with_a_clock_off_the_servers_is_refused(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """Database time is the reference: an engine whose machine's clock is more than
+    MAX_CLOCK_SKEW_S off the server's is refused before it serves (it would claim fires
+    early or late, and call on-time ones missed), saying by how much and what to do;
+    doctor says the same. Within the bound it serves. (This machine's clock is read
+    through ``postgres.local_time``: the one part faked, as the system clock cannot be set
+    from a test.)"""
+    from errands.db import postgres as pg
+    from errands.engine.service import EngineHost
+
+    url = postgres.url(pg_catalogue.database)
+    monkeypatch.setenv(ENV, url)
+    monkeypatch.setenv("ERRANDS_MACHINE", "desk")
+    monkeypatch.setattr(pg, "local_time", lambda: time.time() + 7.25)  # 7 s fast
+    host = EngineHost(tmp_path / "desk")
+    with pytest.raises(StoreError) as refused:
+        await host.open()
+    assert refused.value.code == "clock_skew"
+    assert "clock is 7.2 s ahead of the clock of the server" in str(refused.value) \
+        or "clock is 7.3 s ahead of the clock of the server" in str(refused.value)
+    assert "timedatectl set-ntp true" in str(refused.value)
+    assert host.store is None and postgres.admin_in(  # nothing held
+        pg_catalogue.database, "SELECT count(*) FROM pg_stat_activity WHERE "
+        "application_name = 'errands engine on desk'") == [(0,)]
+    code, out = cli("--data-dir", str(tmp_path / "d"), "doctor", capsys=capsys)
+    clock = {c["name"]: c for c in out["checks"]}["catalogue clock"]
+    assert code != 0 and clock["status"] == "fail" and "ahead of the server's" in clock["detail"]
+    assert "timedatectl" in clock["advice"]
+
+    monkeypatch.setattr(pg, "local_time", lambda: time.time() - 1.5)  # within the bound
+    host = EngineHost(tmp_path / "desk")
+    await host.open()
+    try:
+        assert host.store is not None
+    finally:
+        await host.close()
 
 
 def test_why_the_app_cannot_open_is_shown_in_a_window(qapp: Any, tmp_path: Path) -> None:

@@ -109,7 +109,8 @@ def check_server_database(server: "ServerDatabase") -> list[Check]:
     import psycopg
 
     from .db.location import password_for
-    from .db.postgres import CONNECT_TIMEOUT_S, OLDEST_SERVER, conninfo, engine_holder
+    from .db.postgres import (CONNECT_TIMEOUT_S, MAX_CLOCK_SKEW_S, OLDEST_SERVER, clock_offset,
+                              clock_words, conninfo, engine_holder)
     from .migrations import HEAD, KNOWN_REVISIONS
 
     name = "database"
@@ -122,6 +123,7 @@ def check_server_database(server: "ServerDatabase") -> list[Check]:
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
             version = (conn.execute("SELECT version_num FROM alembic_version").fetchone()
                        if "alembic_version" in tables else None)
+            offset, trip = clock_offset(conn)
     except psycopg.Error as exc:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         hint = ("is the server running, and is the URL right? (errands database show)"
@@ -158,6 +160,12 @@ def check_server_database(server: "ServerDatabase") -> list[Check]:
         holder = None
     checks.append(Check("serving engine", OK, f"the engine on {holder} serves it" if holder
                         else "no engine serves it right now"))
+    skewed = abs(offset) - trip / 2 > MAX_CLOCK_SKEW_S
+    checks.append(Check("catalogue clock", FAIL if skewed else OK,
+                        f"this machine's clock is {clock_words(offset)} the server's",
+                        f"an engine here refuses to serve it beyond {MAX_CLOCK_SKEW_S:g} s: set "
+                        "the clock right (on Linux: timedatectl set-ntp true)" if skewed
+                        else None))
     return checks
 
 

@@ -39,6 +39,51 @@ ENGINE_APP = "errands engine on "  # the holder's application_name, then its mac
 CONNECT_TIMEOUT_S = 10
 RETRY_S = 2.0  # a standby's pause before it asks again, the server being away
 OLDEST_SERVER = 120000  # PostgreSQL 12 (server_version_num)
+# How far an engine's clock may be from the catalogue server's (database time is the
+# reference): each engine claims fires by its own clock and stamps runs with it, so beyond
+# this the machines would disagree on when a fire was due, or late, or missed.
+MAX_CLOCK_SKEW_S = 2.0
+local_time: Callable[[], float] = time.time  # (this machine's clock, as the engine reads it)
+
+
+def clock_offset(conn: Any, samples: int = 3) -> tuple[float, float]:
+    """How far this machine's clock is behind the server's, in seconds (negative: ahead),
+    and the round trip of the sample it was read from: the quickest of ``samples``, its
+    midpoint taken as the moment the server read its clock. ``conn``: a psycopg
+    connection in autocommit."""
+    best: tuple[float, float] | None = None
+    for _ in range(samples):
+        before = local_time()
+        row = conn.execute("SELECT extract(epoch FROM clock_timestamp())::float8").fetchone()
+        after = local_time()
+        offset, trip = float(row[0]) - (before + after) / 2, after - before
+        if best is None or trip < best[1]:
+            best = (offset, trip)
+    assert best is not None
+    return best
+
+
+def clock_words(offset: float) -> str:
+    """``7.3 s ahead of`` / ``0.4 s behind`` the server's clock."""
+    return f"{abs(offset):.1f} s {'behind' if offset > 0 else 'ahead of'}"
+
+
+def refuse_skewed_clock(conn: Any, where: str) -> None:
+    """Raise StoreError('clock_skew') when this machine's clock is off the server's by more
+    than ``MAX_CLOCK_SKEW_S`` (the round trip's uncertainty given the benefit of the doubt)."""
+    import psycopg
+
+    try:
+        offset, trip = clock_offset(conn)
+    except psycopg.Error as exc:
+        raise StoreError("database_unreachable", f"cannot reach the catalogue {where}: "
+                         f"{_first_line(exc)}") from exc
+    if abs(offset) - trip / 2 > MAX_CLOCK_SKEW_S:
+        raise StoreError("clock_skew", f"this machine's clock is {clock_words(offset)} the "
+                         f"clock of the server holding the catalogue {where}; an engine "
+                         f"serves a shared catalogue only within {MAX_CLOCK_SKEW_S:g} s of "
+                         "it (the database's time is the reference): set this machine's "
+                         "clock right (on Linux: timedatectl set-ntp true), then start again")
 
 
 def _url(server: ServerDatabase, password: str | None) -> URL:
@@ -255,6 +300,11 @@ class PostgresDatabase:
                     raise
                 time.sleep(RETRY_S)  # (the server is away: the standby waits on)
                 continue
+            try:
+                refuse_skewed_clock(conn, self.path)
+            except BaseException:
+                conn.close()
+                raise
             held = conn.execute("SELECT pg_try_advisory_lock(%s)", (ENGINE_KEY,)).fetchone()
             if held and held[0]:
                 with self._engine_lock:
@@ -284,6 +334,11 @@ class PostgresDatabase:
             finally:
                 with self._engine_lock:
                     self._waiting = None
+            try:  # (the clock checked again: the wait may have lasted days)
+                refuse_skewed_clock(conn, self.path)
+            except BaseException:
+                conn.close()
+                raise
             with self._engine_lock:
                 self._engine_conn = conn
             return
