@@ -594,7 +594,7 @@ async def test_a_one_shot_resumed_after_its_instant_through_the_facade(api: Api)
     skip = (await api.create({**doc("skip", once), "paused": True})).value[0]
     catch = (await api.create({**doc("catch", once), "paused": True,
                                "misfire": "run_once"})).value[0]
-    await asyncio.sleep(3.2)  # their instant (1-2 s on) passes while they are paused, and the grace
+    await asyncio.sleep(2.5)  # their instant passes while they are paused, and the grace
     resumed = (await api.resume(skip.id)).value
     assert (resumed.status, resumed.next_fire_at) == ("completed", None)
     [missed] = (await api.runs(skip.id)).value[0]

@@ -226,30 +226,6 @@ def test_pause_clears_and_resume_rearms_from_the_future(catalog: Catalog) -> Non
     assert r.next_fire_at == NOW + timedelta(hours=6)  # the next grid tick, no catch-up
 
 
-def test_a_grid_made_within_a_second_starts_on_the_next_whole_second(catalog: Catalog) -> None:
-    """A schedule starts on a whole second that is never behind the clock: a one-second grid
-    made at 12:00:00.95 first fires at 12:00:01, so its first admission does not find two
-    fires due (one of them to be skipped, under a false reason)."""
-    clock = catalog.clock
-    assert isinstance(clock, Clock)
-    catalog.store.set_setting("min_interval", "1s")
-    clock.now = NOW + timedelta(milliseconds=950)
-    a, _ = catalog.create(doc(trigger={"kind": "every", "every": "1s"}))
-    assert a.next_fire_at == NOW + timedelta(seconds=1) == a.created_at
-    assert a.definition is not None and a.definition.trigger.start_at == a.next_fire_at
-    clock.now = NOW + timedelta(seconds=7, microseconds=1)
-    b, _ = catalog.revise(a.id, doc(trigger={"kind": "every", "every": "5s"}))
-    assert b.next_fire_at == NOW + timedelta(seconds=8)
-
-
-@given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1),
-                    timezones=st.just(timezone.utc)))
-def test_next_whole_second_is_the_first_whole_second_not_before(t: datetime) -> None:
-    from errands.timeutil import next_whole_second
-    whole = next_whole_second(t)
-    assert whole.microsecond == 0 and t <= whole < t + timedelta(seconds=1)
-
-
 def test_invalid_revision_keeps_what_is_stored(catalog: Catalog) -> None:
     a, _ = catalog.create(doc())
     bad = a.definition.to_dict()

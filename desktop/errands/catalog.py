@@ -26,7 +26,7 @@ from .event_triggers import AutomationTrigger, FolderTrigger, MailTrigger, Trigg
 from .records import Automation, Run
 from .schedule import jitter_offset, next_fire
 from .store import Store, automation_record, row_definition, run_record, mend_instants
-from .timeutil import format_instant, next_whole_second, utcnow
+from .timeutil import format_instant, utcnow
 
 Clock = Callable[[], datetime]
 _TICK = timedelta(microseconds=1)
@@ -136,7 +136,8 @@ class Catalog:
                     raise Conflict("identity_conflict", f"request id {request_id!r} was already "
                                    f"used to create {existing.id} with a different definition")
                 return existing, False
-        now = next_whole_second(self.clock())  # one reading: a grid that starts now fires now
+        now = self.clock().replace(microsecond=0)  # one reading, whole seconds: a grid
+        # that starts now fires now, and reads "from 12:39:31", not "12:39:31.231085"
         definition = self.validate(doc, now)
         nxt = None if definition.paused else first_fire(definition, now)
         created = self.store.insert_automation(definition, now=now, next_fire_at=nxt,
@@ -154,7 +155,7 @@ class Catalog:
         if expected_revision is not None and current.revision != expected_revision:
             raise stale(current, expected_revision)
         old = current.definition
-        now = next_whole_second(self.clock())
+        now = self.clock().replace(microsecond=0)
         definition = self.validate(doc, now, previous=old)
         unchanged = old is not None and canonical_json(definition.to_dict()) == canonical_json(
             old.to_dict())

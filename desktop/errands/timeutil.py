@@ -113,14 +113,6 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def next_whole_second(value: datetime) -> datetime:
-    """The first whole second at or after ``value``: where a new schedule starts. It reads
-    "from 12:39:32", not "12:39:31.231085", and (unlike the second before) is never already
-    behind the clock, so a one-second grid made now does not find two fires due at once."""
-    whole = value.replace(microsecond=0)
-    return whole if whole == value else whole + timedelta(seconds=1)
-
-
 @lru_cache(maxsize=1024)
 def _zone(name: str) -> ZoneInfo:
     """ZoneInfo keeps only a few zones strongly cached; a busy catalogue uses more."""

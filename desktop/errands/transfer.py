@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .definition import canonical_json, check_request_id
 from .errors import Conflict, InvalidInput
 from .jsondoc import key_path
-from .timeutil import format_instant, next_whole_second, shown
+from .timeutil import format_instant, shown
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -250,7 +250,7 @@ def plan_import(catalog: "Catalog", doc: Any, *, now: datetime | None = None) ->
     from .catalog import fingerprint
 
     entries = read_entries(doc)
-    now = next_whole_second(now or catalog.clock())
+    now = (now or catalog.clock()).replace(microsecond=0)
     plan = ImportPlan()
     for entry in entries:
         try:
@@ -310,7 +310,7 @@ def apply_import(catalog: "Catalog", plan: ImportPlan, *, actor: str = "user",
 
     if not plan.creates:
         return plan
-    now = next_whole_second(now or catalog.clock())
+    now = (now or catalog.clock()).replace(microsecond=0)
     rows = [(definition, None if definition.paused else first_fire(definition, now),
              entry.request_id, fingerprint(entry.definition))
             for _, entry, definition in plan.creates]
