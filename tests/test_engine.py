@@ -892,3 +892,23 @@ async def test_fires_stay_due_while_the_store_refuses_admission(h: Harness, code
     said = [r.getMessage() for r in caplog.records
             if r.name == "errands.engine.timer" and r.levelno >= logging.WARNING]
     assert len(said) == (1 if code == "locked" else 2), said
+
+
+async def test_fires_before_the_start_were_missed_because_errands_was_closed_only_if_it_existed(
+        tmp_path: Path) -> None:
+    """A skipped fire before this engine's start says "Errands was not running" only for
+    an automation made before the start. One made since, in the start's own second, has
+    its schedule begin on the whole second before it was made, so its first fires may
+    precede the start (the CI failure of stop 40: such a fire was blamed on Errands being
+    closed while it ran)."""
+    start = START + timedelta(milliseconds=300)
+    h = Harness(tmp_path, start=start)
+    await h.engine.start()
+    try:
+        reason = h.engine.timer._missed_reason
+        assert reason(START, START - H, None) == "app_not_running"      # made before
+        assert reason(START, START, None) != "app_not_running"          # made in its second
+        assert reason(START, START, "database_unreachable") == "database_unreachable"
+        assert reason(start, START - H, None) != "app_not_running"      # not before the start
+    finally:
+        await h.stop()

@@ -431,6 +431,8 @@ _URL_PIECES = st.sampled_from(["http://", "https://", "HTTP://", "ftp://", "//",
                            st.text(max_size=40)).map("".join)))
 @example("HTTP://0/%00")  # (an encoded NUL in the path: accepted, so the client must take it)
 @example("HTTP://[::]A")  # (no port after a bracketed host: refused)
+@example("http://[::1]]")  # (a second bracket: refused)
+@example("http://[v1.x]")  # (an IPvFuture host, which the client does not take)
 def test_base_url_parser_refuses_only_with_invalid_input(text: str) -> None:
     try:
         value = normalize("provider_base_url", text)

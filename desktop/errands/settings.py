@@ -116,6 +116,10 @@ def _show_size(value: int) -> str:
     return f"{value}B"
 
 
+# a host (a name, an IPv4 address, or an IPv6 one in brackets), then an optional port
+_NETLOC = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[^\[\]:@]+)(:[0-9]*)?")
+
+
 def _base_url(text: str, field: str) -> str:
     """An http(s) URL with a host, the provider's API root (the SDK appends
     ``/chat/completions``). ASCII only, no credentials: the key lives in the keyring,
@@ -142,11 +146,11 @@ def _base_url(text: str, field: str) -> str:
     if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
         raise InvalidInput(field, f"not an http(s) URL with a host: {shown(text)}", expected,
                            URL_EXAMPLE)
-    after_host = parts.netloc.rpartition("]")[2] if parts.netloc.startswith("[") else ""
+    if not _NETLOC.fullmatch(parts.netloc):  # ("[::1]]", "[v1.x]", "[::1]x": the client
+        raise InvalidInput(field, f"not an http(s) URL with a host: {shown(text)}", expected,
+                           URL_EXAMPLE)                          # refuses what urlsplit takes)
     try:
         _ = parts.port
-        if after_host and not re.fullmatch(r":[0-9]*", after_host):  # ("[::1]x": no port)
-            raise ValueError(after_host)
     except ValueError:
         raise InvalidInput(field, f"the port of {shown(text)} is not a whole number from 0 to "
                            "65535", expected, URL_EXAMPLE) from None

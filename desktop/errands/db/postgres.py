@@ -302,15 +302,33 @@ class PostgresDatabase:
                 continue
             try:
                 refuse_skewed_clock(conn, self.path)
+            except StoreError as exc:
+                conn.close()
+                if exc.code != "database_unreachable" or not wait or self._stop_waiting:
+                    raise
+                time.sleep(RETRY_S)  # (the server went away as it was asked: wait on)
+                continue
             except BaseException:
                 conn.close()
                 raise
-            held = conn.execute("SELECT pg_try_advisory_lock(%s)", (ENGINE_KEY,)).fetchone()
-            if held and held[0]:
+            try:
+                held = conn.execute("SELECT pg_try_advisory_lock(%s)",
+                                    (ENGINE_KEY,)).fetchone()
+                where = None if held and held[0] else (
+                    engine_holder(self.location) or "another machine")
+            except (psycopg.Error, StoreError) as exc:  # (the server went away meanwhile)
+                conn.close()
+                if not wait or self._stop_waiting:
+                    if isinstance(exc, StoreError):
+                        raise
+                    raise StoreError("database_unreachable", f"cannot reach the catalogue "
+                                     f"{self.path}: {_first_line(exc)}") from exc
+                time.sleep(RETRY_S)
+                continue
+            if where is None:
                 with self._engine_lock:
                     self._engine_conn = conn
                 return
-            where = engine_holder(self.location) or "another machine"
             if not wait:
                 conn.close()
                 raise StoreError("engine_elsewhere", f"an Errands engine on {where} already "
@@ -336,6 +354,12 @@ class PostgresDatabase:
                     self._waiting = None
             try:  # (the clock checked again: the wait may have lasted days)
                 refuse_skewed_clock(conn, self.path)
+            except StoreError as exc:
+                conn.close()
+                if exc.code != "database_unreachable" or self._stop_waiting:
+                    raise
+                time.sleep(RETRY_S)  # (the server went away as the lock came: wait again)
+                continue
             except BaseException:
                 conn.close()
                 raise

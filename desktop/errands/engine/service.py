@@ -121,12 +121,15 @@ class EngineHost:
             try:
                 await asyncio.to_thread(db.hold_engine, machine_name())
             except StoreError as exc:
-                if exc.code != "engine_elsewhere":  # the server is away still: ask again
-                    await asyncio.sleep(LOCK_RETRY_S)
+                if exc.code not in ("engine_elsewhere", "clock_skew"):  # the server is
+                    await asyncio.sleep(LOCK_RETRY_S)                   # away still: again
                     continue
-                holder = await asyncio.to_thread(_holder, db) or "another machine"
-                message = (f"the Errands engine on {holder} took the catalogue over while "
-                           "this engine's connection to it was lost")
+                if exc.code == "clock_skew":  # (it must not go on claiming by a wrong clock)
+                    message = exc.message
+                else:
+                    holder = await asyncio.to_thread(_holder, db) or "another machine"
+                    message = (f"the Errands engine on {holder} took the catalogue over "
+                               "while this engine's connection to it was lost")
                 log.error("%s; this engine stops", message)
                 if self.engine is not None:
                     await self.engine.stop()

@@ -239,8 +239,13 @@ class Timer:
             return until - FINAL_STRETCH
         return max(0.0, until)
 
-    def _missed_reason(self, fire: datetime, hint: str | None) -> str:
-        if self.e.started_at is not None and fire < self.e.started_at:
+    def _missed_reason(self, fire: datetime, created: datetime | None, hint: str | None) -> str:
+        """Fires before this engine started were missed because Errands was not running,
+        unless the automation was made since (in the start's second: a new schedule starts
+        on the whole second before it was made, so its first fires may precede the start)."""
+        started = self.e.started_at
+        if started is not None and fire < started and (
+                created is None or created < started.replace(microsecond=0)):
             return "app_not_running"
         return hint or "machine_asleep"
 
@@ -273,7 +278,7 @@ class Timer:
         settings = self.e.settings
         rules = Rules(grace=settings.grace,
                       stagger=settings.get("catch_up_stagger").total_seconds() if stagger else 0,
-                      missed_reason=lambda fire: self._missed_reason(fire, reason_hint),
+                      missed_reason=lambda fire, created: self._missed_reason(fire, created, reason_hint),
                       places=self.e.runs.places_free())
         admitted = self.e.ledger.admit(dues, now, rules, self.e.folders, ADMIT_WAIT_MS)
         for automation_id, run_id, where in admitted.placed:

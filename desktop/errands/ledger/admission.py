@@ -135,7 +135,8 @@ class Rules:
 
     grace: timedelta
     stagger: float                 # seconds between catch-up starts (0: none)
-    missed_reason: Callable[[datetime], str]
+    # why fires were missed: (the first of them, when the automation was created)
+    missed_reason: Callable[[datetime, datetime | None], str]
     # how many claimed runs may start in the claim's own commit: places free under the
     # cap, taken in the same loop turn (``engine.places``)
     places: int = 0
@@ -325,7 +326,7 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                 if due.active is None:
                     complete_in(store, s, row, now, "reached its end time")
             continue
-        plan = plan_fires(d, window, now, jitter, rules.grace, rules.missed_reason(window.first))
+        plan = plan_fires(d, window, now, jitter, rules.grace, rules.missed_reason(window.first, current.created_at))
         run_at = plan.run_at
         if plan.skipped_count:
             b.skip(row, plan.skipped_count, plan.skipped_first, plan.skipped_last,
