@@ -150,3 +150,25 @@ def test_an_engine_without_the_operation_leaves_the_answer_to_the_database(
     with redirect_stdout(out):
         assert main(["list", "--json", "--data-dir", str(data)]) == 0
     assert [a["id"] for a in json.loads(out.getvalue())["automations"]] == [ident]
+
+
+def test_only_the_command_that_runs_has_its_grammar_built() -> None:
+    """Building every command's options took as long as the interpreter's start: the
+    command line builds the one that runs, and names the others (with their help line) so
+    that ``errands --help`` still lists them all and a wrong name is still refused."""
+    import argparse
+
+    from errands.cli.parser import ALL, build_parser, parse_command_line
+
+    def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return dict(sub.choices)
+
+    parser, args, extra = parse_command_line(["list", "--archived", "--json"])
+    built = commands(parser)
+    assert args.command_name == "list" and args.archived and extra == []
+    assert {a.dest for a in built["list"]._actions} >= {"archived", "json", "data_dir"}
+    assert [a.dest for a in built["add"]._actions] == []  # named only
+    assert set(built) == set(commands(build_parser(ALL)))  # every command named
+    everything = build_parser(ALL)
+    assert all(len(p._actions) > 0 for p in commands(everything).values())

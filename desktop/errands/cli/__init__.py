@@ -12,7 +12,7 @@ import sys
 from typing import Sequence
 
 from ..errors import EngineUnreachable, ErrandsError, InvalidInput
-from .parser import build_parser
+from .parser import parse_command_line
 
 
 def _check_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -50,9 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         seal()
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
-    parser = build_parser()
     try:
-        args, extra = parser.parse_known_args(argv)
+        parser, args, extra = parse_command_line(argv)
         trailing = getattr(args, "trailing", None)  # a text after options ("ID --run 4 TEXT"),
         if trailing and len(extra) == 1 and getattr(args, trailing) is None \
                 and not extra[0].startswith("-"):  # which argparse leaves over
