@@ -485,7 +485,9 @@ async def test_a_burst_gives_a_handful_of_stamped_notices(tmp_path: Path) -> Non
     assert changes >= 200 * 3  # scheduled, running, succeeded (and more)
     # at most one notice per 50 ms window (plus the flushes), whatever the machine's load
     assert 1 <= len(notices) <= elapsed / 0.05 + 2, (len(notices), elapsed)
-    assert len(notices) * 10 < changes, [n.changes for n in notices]
+    # and many changes to a notice (fewer where each run takes longer to record: a
+    # server's round trips spread the same burst over more 50 ms windows)
+    assert len(notices) * 4 < changes, [n.changes for n in notices]
     assert {r.id for r in runs} <= set().union(*(n.runs for n in notices))
     assert set(ids) == set().union(*(n.automations for n in notices))
     revisions = [n.revision for n in notices]
