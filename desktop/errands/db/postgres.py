@@ -300,17 +300,8 @@ class PostgresDatabase:
                     raise
                 time.sleep(RETRY_S)  # (the server is away: the standby waits on)
                 continue
-            try:
-                refuse_skewed_clock(conn, self.path)
-            except StoreError as exc:
-                conn.close()
-                if exc.code != "database_unreachable" or not wait or self._stop_waiting:
-                    raise
-                time.sleep(RETRY_S)  # (the server went away as it was asked: wait on)
+            if not self._clock_right(conn, wait):
                 continue
-            except BaseException:
-                conn.close()
-                raise
             try:
                 held = conn.execute("SELECT pg_try_advisory_lock(%s)",
                                     (ENGINE_KEY,)).fetchone()
@@ -352,20 +343,27 @@ class PostgresDatabase:
             finally:
                 with self._engine_lock:
                     self._waiting = None
-            try:  # (the clock checked again: the wait may have lasted days)
-                refuse_skewed_clock(conn, self.path)
-            except StoreError as exc:
-                conn.close()
-                if exc.code != "database_unreachable" or self._stop_waiting:
-                    raise
-                time.sleep(RETRY_S)  # (the server went away as the lock came: wait again)
+            if not self._clock_right(conn, wait):  # (again: the wait may have lasted days)
                 continue
-            except BaseException:
-                conn.close()
-                raise
             with self._engine_lock:
                 self._engine_conn = conn
             return
+
+    def _clock_right(self, conn: Any, wait: bool) -> bool:
+        """Whether this machine's clock is right by the server's, asked on a hold's
+        connection, which is closed when it is not: raises ``clock_skew``, or (the server
+        gone meanwhile) ``database_unreachable``, unless a standby should ask again: then
+        False, after a pause."""
+        try:
+            refuse_skewed_clock(conn, self.path)
+            return True
+        except BaseException as exc:
+            conn.close()
+            if not (isinstance(exc, StoreError) and exc.code == "database_unreachable"
+                    and wait and not self._stop_waiting):
+                raise
+        time.sleep(RETRY_S)
+        return False
 
     def stop_waiting(self) -> None:
         """End a standby's wait for the engine lock (from any thread)."""
