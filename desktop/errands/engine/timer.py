@@ -278,7 +278,8 @@ class Timer:
         settings = self.e.settings
         rules = Rules(grace=settings.grace,
                       stagger=settings.get("catch_up_stagger").total_seconds() if stagger else 0,
-                      missed_reason=lambda fire, created: self._missed_reason(fire, created, reason_hint),
+                      missed_reason=lambda fire, created: self._missed_reason(
+                          fire, created, reason_hint),
                       places=self.e.runs.places_free())
         admitted = self.e.ledger.admit(dues, now, rules, self.e.folders, ADMIT_WAIT_MS)
         for automation_id, run_id, where in admitted.placed:

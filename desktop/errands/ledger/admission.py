@@ -326,7 +326,8 @@ def admit(store: Store, s: Session, dues: list[Due], now: datetime, rules: Rules
                 if due.active is None:
                     complete_in(store, s, row, now, "reached its end time")
             continue
-        plan = plan_fires(d, window, now, jitter, rules.grace, rules.missed_reason(window.first, current.created_at))
+        plan = plan_fires(d, window, now, jitter, rules.grace,
+                          rules.missed_reason(window.first, current.created_at))
         run_at = plan.run_at
         if plan.skipped_count:
             b.skip(row, plan.skipped_count, plan.skipped_first, plan.skipped_last,
