@@ -300,54 +300,68 @@ def _errands(data: Path, env: dict[str, str], *args: str) -> tuple[int, Any]:
         return done.returncode, text
 
 
-def test_two_machines_share_one_catalogue_served_by_one_engine(
+def test_each_machine_runs_its_own_automations_and_any_one_runs_the_rest(
         pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    """Two machines, each with its engine, on one catalogue: a command made on the laptop
+    runs on the laptop whoever asks; one that may run anywhere runs on the engine doing
+    the common work (the desk's, the first); a change asked on one machine is made by the
+    engine that fires the automation; a second engine of one name is refused; with the
+    laptop's engine stopped, running its automation is refused and changing it is not."""
     url = postgres.url(pg_catalogue.database)
     desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
     laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
     desk_data, laptop_data = tmp_path / "desk", tmp_path / "laptop"
-    code, made = _errands(desk_data, desk, "add", "--title", "Shared", "--command",
-                          "echo shared", "--schedule", "every 1h")
-    assert code == 0, made
-    engine = _serving(desk_data, desk)
+    code, shared = _errands(desk_data, desk, "add", "--title", "Anywhere", "--command",
+                            "echo anywhere", "--schedule", "every 1h", "--runs-on", "any")
+    assert code == 0, shared
+    engines = [_serving(desk_data, desk)]
     try:
-        second = _serve(laptop_data, laptop)  # a second engine is refused, naming the first
-        said, _ = second.communicate(timeout=60)
-        assert second.returncode != 0 and "an Errands engine on desk already serves" in said
-        # reading works from any machine ...
-        code, listed = _errands(laptop_data, laptop, "list")
-        assert code == 0 and [a["title"] for a in listed["automations"]] == ["Shared"]
-        # ... and a change from the laptop is made by the desk's engine (through the
-        # catalogue), which runs it at once: it knows of it
-        code, added = _errands(laptop_data, laptop, "add", "--title", "From the laptop",
-                               "--command", "echo made from the laptop",
-                               "--schedule", "every 1h")
-        assert code == 0, added
-        code, ran = _errands(laptop_data, laptop, "run-now", added["id"], "--wait")
-        assert code == 0 and ran["state"] == "succeeded", ran
-        code, runs = _errands(laptop_data, laptop, "runs", added["id"])
-        assert code == 0 and [r["machine"] for r in runs["runs"]] == ["desk"]
+        second = _serving(laptop_data, laptop)
+        engines.append(second)
+        assert second.stdout is not None
+        assert "another machine's engine runs those that may run anywhere" in \
+            second.stdout.readline()
+        code, made = _errands(laptop_data, laptop, "add", "--title", "Laptop's",
+                              "--command", "echo made on the laptop", "--schedule", "every 1h")
+        assert code == 0 and made["runs_on"] == "laptop", made
+        # asked on the desk, run by the laptop's engine (and the other way round)
         code, ran = _errands(desk_data, desk, "run-now", made["id"], "--wait")
         assert code == 0 and ran["state"] == "succeeded", ran
-        code, runs = _errands(laptop_data, laptop, "runs", made["id"])
-        assert code == 0 and [(r["result"], r["machine"]) for r in runs["runs"]] == [
-            ("shared", "desk")]
-        # refusals come back as they would on the desk itself
-        code, out = _errands(laptop_data, laptop, "pause", "ffffffff")
-        assert code == 3 and out["error"]["code"] == "not_found", out
-        code, out = _errands(laptop_data, laptop, "edit", made["id"], "--timeout", "soon")
-        assert code == 2 and out["error"]["field"] == "policy.timeout", out
-        code, out = _errands(laptop_data, laptop, "pause", made["id"])
+        code, ran = _errands(laptop_data, laptop, "run-now", shared["id"], "--wait")
+        assert code == 0 and ran["state"] == "succeeded", ran
+        code, runs = _errands(desk_data, desk, "runs", made["id"])
+        assert [(r["result"], r["machine"]) for r in runs["runs"]] == [
+            ("made on the laptop", "laptop")]
+        code, runs = _errands(laptop_data, laptop, "runs", shared["id"])
+        assert [(r["result"], r["machine"]) for r in runs["runs"]] == [("anywhere", "desk")]
+        code, out = _errands(desk_data, desk, "pause", made["id"])
         assert code == 0 and out["status"] == "paused", out
+        code, out = _errands(desk_data, desk, "edit", made["id"], "--timeout", "soon")
+        assert code == 2 and out["error"]["field"] == "policy.timeout", out
+        code, out = _errands(desk_data, desk, "resume", made["id"])
+        assert code == 0 and out["status"] == "active", out
+        # one engine per machine name
+        again = _serve(tmp_path / "laptop-2", laptop)
+        said, _ = again.communicate(timeout=60)
+        assert again.returncode != 0 and "an Errands engine named laptop already serves" in said
+        second.terminate()
+        second.communicate(timeout=30)
+        code, out = _errands(desk_data, desk, "run-now", made["id"])
+        assert code != 0 and out["error"]["code"] == "engine_elsewhere", out
+        assert "runs on laptop, and no Errands engine runs there now" in out["error"]["message"]
+        code, out = _errands(desk_data, desk, "edit", made["id"], "--runs-on", "any")
+        assert code == 0 and "runs_on" not in out, out
+        code, ran = _errands(desk_data, desk, "run-now", made["id"], "--wait")
+        assert code == 0 and ran["state"] == "succeeded", ran
+        code, runs = _errands(desk_data, desk, "runs", made["id"])
+        assert [r["machine"] for r in runs["runs"]] == ["desk", "laptop"]
     finally:
-        engine.terminate()
-        engine.communicate(timeout=30)
-    code, out = _errands(laptop_data, laptop, "resume", made["id"])  # nobody serves it now
-    assert code == 0, out
-    code, shown = _errands(desk_data, desk, "show", made["id"])
-    assert shown["status"] == "active"
-
-
+        for engine in engines:
+            if engine.poll() is None:
+                engine.terminate()
+            engine.communicate(timeout=30)
+    code, out = _errands(laptop_data, laptop, "pause", made["id"])  # nobody serves it now
+    assert code == 0 and out["status"] == "paused", out
 
 
 def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgres: Any,
@@ -579,37 +593,44 @@ async def test_another_machines_leftover_child_is_left_to_that_machine(
         child.wait()
 
 
-def test_a_standby_takes_over_when_the_serving_machine_dies(
+def test_the_common_work_moves_to_another_engine_when_its_engine_dies(
         pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
-    """`serve --standby` waits while the desk serves, and serves as soon as the desk's
-    engine is killed (kill -9): the laptop's runs then carry its name."""
+    """The desk's engine does the common work; killed (kill -9), the laptop's engine takes
+    it over within seconds and runs what may run anywhere. A second engine of the desk's
+    name started with --standby waits, and takes the desk's place when it dies."""
     import signal
 
     url = postgres.url(pg_catalogue.database)
     desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
     laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
     code, made = _errands(tmp_path / "desk", desk, "add", "--title", "Anywhere", "--command",
-                          "echo ran", "--schedule", "every 1h")
+                          "echo ran", "--schedule", "every 1h", "--runs-on", "any")
     assert code == 0, made
-    first = _serving(tmp_path / "desk", desk)
-    standby = subprocess.Popen([sys.executable, "-m", "errands", "--data-dir",
-                                str(tmp_path / "laptop"), "serve", "--standby"], env=laptop,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    engines = [_serving(tmp_path / "desk", desk)]
     try:
-        assert standby.stdout is not None
+        member = _serving(tmp_path / "laptop", laptop)
+        engines.append(member)
+        standby = subprocess.Popen([sys.executable, "-m", "errands", "--data-dir",
+                                    str(tmp_path / "desk-2"), "serve", "--standby"], env=desk,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        engines.append(standby)
+        assert member.stdout is not None and standby.stdout is not None
+        assert "another machine's engine runs those" in member.stdout.readline()
         assert standby.stdout.readline().startswith(
-            "Standing by: the Errands engine on desk serves this catalogue")
-        first.send_signal(signal.SIGKILL)
-        first.communicate(timeout=30)
+            "Standing by: another Errands engine named desk serves this catalogue")
+        engines[0].send_signal(signal.SIGKILL)
+        engines[0].communicate(timeout=30)
         began = time.monotonic()
-        assert "Errands engine running" in standby.stdout.readline()
+        assert "now also runs the automations that may run anywhere" in \
+            member.stdout.readline()
         assert time.monotonic() - began < 20
+        assert "Errands engine running" in standby.stdout.readline()
         code, ran = _errands(tmp_path / "laptop", laptop, "run-now", made["id"], "--wait")
         assert code == 0 and ran["state"] == "succeeded", ran
-        code, runs = _errands(tmp_path / "desk", desk, "runs", made["id"])
-        assert [r["machine"] for r in runs["runs"]] == ["laptop"]  # asked from the desk's CLI
+        code, runs = _errands(tmp_path / "desk-2", desk, "runs", made["id"])
+        assert [r["machine"] for r in runs["runs"]] == ["laptop"]  # asked from the desk
     finally:
-        for process in (first, standby):
+        for process in engines:
             if process.poll() is None:
                 process.terminate()
             process.communicate(timeout=30)
@@ -702,9 +723,10 @@ async def test_a_command_printing_a_nul_character_is_recorded_on_both(
 
 def test_an_engine_whose_hold_is_cut_takes_the_catalogue_again(
         pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
-    """The server ends the serving engine's session (as a restart or a network blip does):
-    the engine notices, holds the catalogue again at once, and a second engine is still
-    refused; nothing lets two engines serve."""
+    """The server ends the desk engine's session (as a restart or a network blip does):
+    the engine notices and holds its place and the common work again at once: a second
+    engine named desk is still refused, and the laptop's engine finds the common work
+    held."""
     url = postgres.url(pg_catalogue.database)
     desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
     laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
@@ -724,9 +746,15 @@ def test_an_engine_whose_hold_is_cut_takes_the_catalogue_again(
                 break
             time.sleep(0.2)
         assert holders == [(1,)], "the engine did not take the catalogue again"
-        second = _serve(tmp_path / "laptop", laptop)
+        second = _serve(tmp_path / "desk-2", desk)  # its place is taken again ...
         said, _ = second.communicate(timeout=60)
-        assert second.returncode != 0 and "an Errands engine on desk already serves" in said
+        assert second.returncode != 0 and "an Errands engine named desk already serves" in said
+        member = _serving(tmp_path / "laptop", laptop)  # ... and so is the common work
+        assert member.stdout is not None
+        said = member.stdout.readline()
+        member.terminate()
+        member.communicate(timeout=30)
+        assert "another machine's engine runs those that may run anywhere" in said
         assert engine.poll() is None
     finally:
         engine.terminate()

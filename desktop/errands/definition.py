@@ -27,6 +27,7 @@ from .tool_servers import ToolServer, parse_servers
 from .timeutil import (LATEST, RANGE_TEXT, format_duration, format_instant, parse_duration,
                        parse_instant, shown, system_zone_name, zone)
 
+ANY_MACHINE = "any"  # runs_on: whichever engine serves the catalogue's common work
 TOOL_NAMES = ("run_command", "read_file", "write_file", "edit_file", "list_files",
               "search_files", "fetch_url", "notify", "ask_user", "finish", "automate",
               "list_mail", "read_mail", "send_mail")
@@ -319,6 +320,9 @@ class Definition:
     worktree: bool = False      # agent runs, fresh context: each run in its own git worktree
     paused: bool = False
     origin: Origin = field(default_factory=Origin)
+    # which engine fires it on a shared catalogue: "any" (the one serving the catalogue's
+    # common work) or one machine's (a command, a folder: things that exist on one machine)
+    runs_on: str = ANY_MACHINE
 
     @property
     def one_shot(self) -> bool:
@@ -447,6 +451,8 @@ def definition_to_dict(d: Definition) -> dict[str, Any]:
         "origin": {"kind": d.origin.kind, "template": d.origin.template,
                    "session_id": d.origin.session_id, "depth": d.origin.depth,
                    **({"client": d.origin.client} if d.origin.client else {})},
+        # (said only when bound, so every definition from before keeps its exact text)
+        **({"runs_on": d.runs_on} if d.runs_on != ANY_MACHINE else {}),
     }
 
 
@@ -664,7 +670,7 @@ def parse_definition(doc: object, ctx: ParseContext,
     many stored definitions; only where the result does not depend on ``ctx``)."""
     r = _Reader(doc, "", ("title", "runner", "trigger", "triggers", "context", "stop", "misfire",
                           "catch_up_max_age", "overlap", "policy", "permissions", "workdir",
-                          "worktree", "paused", "origin"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
+                          "worktree", "paused", "origin", "runs_on"), '{"title": "Backup", "runner": {...}, "trigger": {...}}')
     title = r.text("title", required=True, max_chars=120, example="Morning briefing")
     assert title is not None
     runner = _runner(r.raw("runner"), "runner")
@@ -689,7 +695,26 @@ def parse_definition(doc: object, ctx: ParseContext,
         overlap=r.choice("overlap", ("skip", "queue_one", "cancel_previous"), "skip"),  # type: ignore[arg-type]
         policy=policy, permissions=permissions, workdir=workdir, worktree=worktree,
         paused=r.boolean("paused", False),
-        origin=_memoized(memo, ("origin",), r.raw("origin"), lambda: _origin(r.raw("origin"))))
+        origin=_memoized(memo, ("origin",), r.raw("origin"), lambda: _origin(r.raw("origin"))),
+        runs_on=runs_on_field(r.raw("runs_on", ANY_MACHINE), "runs_on"))
+
+
+MACHINE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+RUNS_ON_EXPECTED = ('"any", or the name of one machine (1 to 100 letters, digits, dots, '
+                    'dashes or underscores, as ERRANDS_MACHINE or the host name gives it)')
+
+
+def runs_on_field(value: object, field: str = "runs_on") -> str:
+    """Where an automation may run: ``any`` or one machine's name."""
+    if value == ANY_MACHINE:
+        return ANY_MACHINE
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"expected text, got {_kind(value)}", RUNS_ON_EXPECTED,
+                           "desk", reason="kind")
+    if MACHINE_NAME.fullmatch(value) is None:
+        raise InvalidInput(field, f"not a machine name: {_brief(value)}", RUNS_ON_EXPECTED,
+                           "desk", reason="kind")
+    return value
 
 
 def parse_trigger(doc: object, ctx: ParseContext) -> Trigger:

@@ -16,6 +16,7 @@ is answered even when its asker has gone (and that answer is dropped a minute la
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import time
@@ -27,6 +28,12 @@ from .channel import EngineUnreachable, error_from_payload, error_payload
 from .db.location import ServerDatabase, machine_name
 
 log = logging.getLogger(__name__)
+# the machine a request being performed came from (what "made on this machine" means there)
+ASKING_MACHINE: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "errands_asking_machine", default=None)
+# a request being performed named this engine: it is performed here, never sent on
+DIRECTED: contextvars.ContextVar[bool] = contextvars.ContextVar("errands_directed",
+                                                                default=False)
 
 ASKED = "errands_requests"
 BATCH = 20
@@ -46,10 +53,13 @@ def _conninfo(server: ServerDatabase) -> str:
 
 
 def ask(server: ServerDatabase, op: str, args: dict[str, Any], *,
-        timeout: float | None = 30.0, serving: str = "another machine") -> Any:
-    """``op`` performed by the engine serving ``server``; its result, or the error it
-    raised. :class:`EngineUnreachable` when no engine took it in time (withdrawn: nothing
-    was done) or took it and did not answer in time (it may have acted)."""
+        timeout: float | None = 30.0, serving: str = "another machine",
+        target: str | None = None) -> Any:
+    """``op`` performed by the engine doing the common work of ``server`` (or, with
+    ``target``, by that machine's engine, which performs it without sending it on); its
+    result, or the error it raised. :class:`EngineUnreachable` when no engine took it in
+    time (withdrawn: nothing was done) or took it and did not answer in time (it may have
+    acted)."""
     import psycopg
 
     request_id = str(uuid.uuid4())
@@ -58,10 +68,11 @@ def ask(server: ServerDatabase, op: str, args: dict[str, Any], *,
     try:
         with psycopg.connect(_conninfo(server), autocommit=True, connect_timeout=10) as conn:
             conn.execute(f'LISTEN "{_answer_channel(request_id)}"')
-            conn.execute("INSERT INTO requests (id, op, args, machine, state, created_at) "
-                         "VALUES (%s, %s, %s::json, %s, 'waiting', "
+            conn.execute("INSERT INTO requests (id, op, args, machine, target, state, "
+                         "created_at) VALUES (%s, %s, %s::json, %s, %s, 'waiting', "
                          "now() AT TIME ZONE 'UTC')",
-                         (request_id, op, body, machine_name()))
+                         (request_id, op, body, ASKING_MACHINE.get() or machine_name(),
+                          target))
             conn.execute("SELECT pg_notify(%s, %s)", (ASKED, request_id))
             try:
                 return _await_answer(conn, request_id, op, deadline, timeout, serving)
@@ -116,9 +127,11 @@ class RequestDesk:
     control channel's), answer. Runs on the engine's loop."""
 
     def __init__(self, server: ServerDatabase,
-                 handle: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
+                 handle: Callable[[str, dict[str, Any]], Awaitable[Any]],
+                 common: Callable[[], bool] = lambda: True) -> None:
         self.server = server
         self.handle = handle
+        self.common = common  # whether this engine does the common work (takes untargeted)
         self.machine = machine_name()
         self._task: asyncio.Task[None] | None = None
         self._conn: Any = None
@@ -163,25 +176,32 @@ class RequestDesk:
         """Take and answer up to ``BATCH`` waiting requests; whether there were any."""
         cur = await conn.execute(
             "UPDATE requests SET state = 'working', answered_by = %s WHERE id IN ("
-            "SELECT id FROM requests WHERE state = 'waiting' ORDER BY created_at "
-            "FOR UPDATE SKIP LOCKED LIMIT %s) RETURNING id, op, args, machine",
-            (self.machine, BATCH))
+            "SELECT id FROM requests WHERE state = 'waiting' AND (target = %s OR "
+            "(target IS NULL AND %s)) ORDER BY created_at "
+            "FOR UPDATE SKIP LOCKED LIMIT %s) RETURNING id, op, args, machine, target",
+            (self.machine, self.machine, self.common(), BATCH))
         taken = await cur.fetchall()
         self._idle.clear()
         try:
-            for request_id, op, args, asker in taken:
-                await self._answer(conn, request_id, op, args, asker)
+            for request_id, op, args, asker, target in taken:
+                await self._answer(conn, request_id, op, args, asker, target is not None)
         finally:
             self._idle.set()
         return bool(taken)
 
     async def _answer(self, conn: Any, request_id: str, op: str, args: Any,
-                      asker: str) -> None:
+                      asker: str, directed: bool = False) -> None:
         try:
             if not isinstance(args, dict):
                 raise TypeError("the request's arguments are not an object")
             log.info("request %s from %s: %s", request_id, asker, op)
-            answer: dict[str, Any] = {"ok": True, "result": await self.handle(op, args)}
+            token, aimed = ASKING_MACHINE.set(asker), DIRECTED.set(directed)
+            try:
+                result = await self.handle(op, args)
+            finally:
+                ASKING_MACHINE.reset(token)
+                DIRECTED.reset(aimed)
+            answer: dict[str, Any] = {"ok": True, "result": result}
             text = json.dumps(answer, allow_nan=False)
         except asyncio.CancelledError:
             await conn.execute("UPDATE requests SET state = 'waiting', answered_by = NULL "

@@ -142,6 +142,9 @@ def add_definition_options(p: argparse.ArgumentParser, *, editing: bool) -> None
         p.add_argument("--no-mcp-servers", action="store_true", default=None,
                        help="the agent uses only the servers of the mcp_servers setting")
     p.add_argument("--workdir", metavar="DIR")
+    p.add_argument("--runs-on", metavar="any|MACHINE",
+                   help="on a shared catalogue, the machine whose engine runs it, or any "
+                        "(default: this machine for a command or a --workdir, else any)")
     p.add_argument("--worktree", action="store_true", default=None,
                    help="agent runs with a fresh context: each run works in its own git "
                         "worktree of --workdir, kept only when it changed something")
@@ -415,6 +418,8 @@ def build_document(args: argparse.Namespace, base: dict[str, Any] | None,
         doc["workdir"] = os.path.abspath(os.path.expanduser(args.workdir))
     if args.worktree is not None:
         doc["worktree"] = args.worktree
+    if getattr(args, "runs_on", None) is not None:
+        doc["runs_on"] = args.runs_on
     if not editing:  # (edit pauses and resumes through the pause and resume commands)
         if args.paused:
             doc["paused"] = True

@@ -201,8 +201,9 @@ def _more(cmd: Callable[..., argparse.ArgumentParser], common: argparse.Argument
     # engine_commands
     p = cmd("serve", H("engine_commands", "serve"), "run the engine headless until SIGINT/SIGTERM")
     p.add_argument("--standby", action="store_true",
-                   help="on a shared catalogue another machine's engine serves: wait, and take "
-                        "over when it stops (or its machine goes away)")
+                   help="on a shared catalogue where an engine of this machine's name "
+                        "(ERRANDS_MACHINE) already runs: wait, and take its place when it "
+                        "stops (or its machine goes away)")
     p = cmd("run-now", H("engine_commands", "run_now"), "run an automation now (also while paused)")
     p.add_argument("id")
     p.add_argument("--request-id", metavar="R", help="repeating it returns the same run")

@@ -132,13 +132,27 @@ def _write(s: Session, table: Table, rows: list[dict[str, Any]], copied: Copied)
     copied.rows[table.name] = copied.rows.get(table.name, 0) + len(rows)
 
 
-def _automation_rows(src: Session, automation_id: str, machine: str
+def _bound(definition: Any, machine: str) -> Any:
+    """A command or folder-bound definition that does not say where it runs, bound to the
+    machine it came from (its program and folder are there), as ``add`` binds one."""
+    if not isinstance(definition, dict) or "runs_on" in definition:
+        return definition
+    runner = definition.get("runner")
+    if (isinstance(runner, dict) and runner.get("kind") == "command") or definition.get("workdir"):
+        return {**definition, "runs_on": machine}
+    return definition
+
+
+def _automation_rows(src: Session, automation_id: str, machine: str, bind: bool = False
                      ) -> list[tuple[Table, list[dict[str, Any]]]]:
     """Everything of one automation in the source, as values to insert (``Damaged`` when
-    any of it cannot be read)."""
+    any of it cannot be read); ``bind``: into a shared catalogue (``_bound``)."""
     out: list[tuple[Table, list[dict[str, Any]]]] = []
     table = AutomationRow.__table__
-    out.append((table, [_values(table, r) for r in _rows(src, table, "id", [automation_id])]))
+    rows = [_values(table, r) for r in _rows(src, table, "id", [automation_id])]
+    for v in rows if bind else ():
+        v["definition"] = _bound(v.get("definition"), machine)
+    out.append((table, rows))
     runs: list[str] = []
     sessions: list[str] = []
     for model in _OF_AUTOMATION:
@@ -150,6 +164,9 @@ def _automation_rows(src: Session, automation_id: str, machine: str
         else:
             found = _rows(src, table, "automation_id", [automation_id])
         values = [_values(table, r) for r in found]
+        if bind and "definition" in table.c:  # (its revisions: the trail reads the same)
+            for v in values:
+                v["definition"] = _bound(v.get("definition"), machine)
         if model is RunRow:
             runs = [v["id"] for v in values]
             for v in values:
@@ -166,14 +183,14 @@ def copy_between(source: Store, target: Store, machine: str) -> Copied:
     or rolled back whole (``StoreError("copy_failed")``, saying so)."""
     try:
         with source.db.read() as src, target.transaction() as dest:
-            return copy_catalogue(src, dest, machine)
+            return copy_catalogue(src, dest, machine, bind=target.dialect != "sqlite")
     except (SQLAlchemyError, StoreError) as exc:
         why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise StoreError("copy_failed", f"the copy into {target.db.location} failed and "
                          f"was rolled back: nothing was written there ({why})") from exc
 
 
-def copy_catalogue(src: Session, dest: Session, machine: str) -> Copied:
+def copy_catalogue(src: Session, dest: Session, machine: str, bind: bool = False) -> Copied:
     """Copy what ``src`` (a read) holds into ``dest`` (a write transaction; the caller
     commits it, or rolls it back on any exception)."""
     copied = Copied()
@@ -196,7 +213,7 @@ def copy_catalogue(src: Session, dest: Session, machine: str) -> Copied:
             copied.already_there.append(automation_id)
             continue
         try:
-            rows = _automation_rows(src, automation_id, machine)
+            rows = _automation_rows(src, automation_id, machine, bind)
         except Damaged as exc:
             copied.damaged[automation_id] = str(exc)
             continue

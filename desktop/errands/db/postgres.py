@@ -5,16 +5,17 @@ Writes keep the SQLite file's rule of one writer at a time: each write transacti
 takes a transaction-scoped advisory lock, so a command's write and the engine's queue as
 they do on SQLite's write lock, and no read-modify-write of the catalogue can interleave
 with another. Reads run at REPEATABLE READ: one snapshot per read transaction, as WAL gives
-SQLite's readers. One engine at a time serves a catalogue: it holds a session advisory lock
-on a connection of its own (``hold_engine``) for as long as it runs.
+SQLite's readers. Every write transaction that changes automations announces them as it
+commits (``NOTIFY errands_changes``), for the engines of the other machines
+(``engine_hold``).
 """
 
 from __future__ import annotations
 
+import json
 import logging
-import os
-import threading
 import time
+import uuid
 import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
@@ -123,12 +124,9 @@ class PostgresDatabase:
         self.read_engine = create_engine(self._url, isolation_level="REPEATABLE READ", **options)
         self._serialize_writes(self.write_engine)
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
+        self.token = uuid.uuid4().hex[:16]  # names this store's notices (its engine's own)
+        self._announce_changes()
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
-        self._engine_conn: Any = None
-        self._waiting: Any = None  # a standby's connection, waiting for the engine lock
-        self._stop_waiting = False
-        self._watch_stop: int | None = None  # a pipe's end: tells the lock's watcher to end
-        self._engine_lock = threading.Lock()
         # a store dropped unclosed (a command's, at its end) still says goodbye to the server
         self._finalizer = weakref.finalize(self, _dispose, self.write_engine, self.read_engine)
         try:
@@ -149,6 +147,27 @@ class PostgresDatabase:
             ms = busy_ms if wait is None else wait
             conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(ms))}")
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_KEY})")
+
+    def _announce_changes(self) -> None:
+        """Each flush that wrote automations NOTIFYs their ids (and where each may run, so
+        an engine reads only what concerns it); the server delivers it with the commit, and
+        never for a transaction rolled back."""
+        from .engine_hold import CHANGES
+        from .schema import AutomationRow
+
+        token = self.token
+
+        @event.listens_for(self._writer, "after_flush")
+        def _announce(session: Session, _: Any) -> None:
+            changed: dict[str, str] = {}
+            for row in (*session.new, *session.dirty, *session.deleted):
+                if isinstance(row, AutomationRow) and row.id:
+                    d = row.definition
+                    runs_on = d.get("runs_on") if isinstance(d, dict) else None
+                    changed[row.id] = runs_on if isinstance(runs_on, str) else "any"
+            for part in _notice_parts(token, changed):
+                session.connection().exec_driver_sql(
+                    "SELECT pg_notify(%(channel)s, %(text)s)", {"channel": CHANGES, "text": part})
 
     def _check(self) -> int:
         """The server's version number; the schema checked, and migrated when older.
@@ -281,158 +300,56 @@ class PostgresDatabase:
                              f"{self.path}: {_first_line(exc)}") from exc
         return conn
 
-    def hold_engine(self, machine: str, *, wait: bool = False,
-                    on_wait: Callable[[str], None] | None = None) -> None:
-        """Take the catalogue's engine lock for as long as this database stays open. Held
-        elsewhere: raise ``StoreError('engine_elsewhere')`` naming the machine, or with
-        ``wait`` (a standby), tell ``on_wait`` who holds it and block until it is free,
-        through the server's restarts (:meth:`stop_waiting` ends the wait from another
-        thread)."""
-        import psycopg
-
-        told = False
-        self._stop_waiting = False
-        while True:
-            try:
-                conn = self._engine_connection(machine)
-            except StoreError:
-                if not wait or self._stop_waiting:
-                    raise
-                time.sleep(RETRY_S)  # (the server is away: the standby waits on)
-                continue
-            if not self._clock_right(conn, wait):
-                continue
-            try:
-                held = conn.execute("SELECT pg_try_advisory_lock(%s)",
-                                    (ENGINE_KEY,)).fetchone()
-                where = None if held and held[0] else (
-                    engine_holder(self.location) or "another machine")
-            except (psycopg.Error, StoreError) as exc:  # (the server went away meanwhile)
-                conn.close()
-                if not wait or self._stop_waiting:
-                    if isinstance(exc, StoreError):
-                        raise
-                    raise StoreError("database_unreachable", f"cannot reach the catalogue "
-                                     f"{self.path}: {_first_line(exc)}") from exc
-                time.sleep(RETRY_S)
-                continue
-            if where is None:
-                with self._engine_lock:
-                    self._engine_conn = conn
-                return
-            if not wait:
-                conn.close()
-                raise StoreError("engine_elsewhere", f"an Errands engine on {where} already "
-                                 f"serves the catalogue {self.path}; one engine serves a "
-                                 "catalogue at a time (stop that one first)")
-            if on_wait is not None and not told:
-                told = True
-                on_wait(where)
-            with self._engine_lock:
-                self._waiting = conn
-            try:
-                conn.execute("SELECT pg_advisory_lock(%s)", (ENGINE_KEY,))  # until it is free
-            except psycopg.Error as exc:
-                conn.close()
-                if self._stop_waiting:
-                    raise StoreError("engine_elsewhere", f"stopped waiting for the catalogue "
-                                     f"{self.path}") from exc
-                log.info("waiting for the catalogue again: %s", _first_line(exc))
-                time.sleep(RETRY_S)  # (the server restarted: wait again)
-                continue
-            finally:
-                with self._engine_lock:
-                    self._waiting = None
-            if not self._clock_right(conn, wait):  # (again: the wait may have lasted days)
-                continue
-            with self._engine_lock:
-                self._engine_conn = conn
-            return
-
-    def _clock_right(self, conn: Any, wait: bool) -> bool:
+    def _clock_right(self, conn: Any, again: bool) -> bool:
         """Whether this machine's clock is right by the server's, asked on a hold's
         connection, which is closed when it is not: raises ``clock_skew``, or (the server
-        gone meanwhile) ``database_unreachable``, unless a standby should ask again: then
-        False, after a pause."""
+        gone meanwhile) ``database_unreachable``, unless the caller should ask ``again``:
+        then False, after a pause."""
         try:
             refuse_skewed_clock(conn, self.path)
             return True
         except BaseException as exc:
             conn.close()
             if not (isinstance(exc, StoreError) and exc.code == "database_unreachable"
-                    and wait and not self._stop_waiting):
+                    and again):
                 raise
         time.sleep(RETRY_S)
         return False
 
-    def stop_waiting(self) -> None:
-        """End a standby's wait for the engine lock (from any thread)."""
-        self._stop_waiting = True
-        with self._engine_lock:
-            conn = self._waiting
-        if conn is not None:
-            try:
-                conn.cancel_safe()
-            except Exception as exc:  # pragma: no cover (the wait ended meanwhile)
-                log.debug("cancelling the wait for the catalogue: %s", exc)
-
-    def watch_engine(self, on_lost: Callable[[], None]) -> None:
-        """Call ``on_lost`` (on a thread of its own) when the connection holding the engine
-        lock breaks (the server restarted, the network went): the lock went with it, and
-        another machine's engine may take the catalogue meanwhile."""
-        with self._engine_lock:
-            conn = self._engine_conn
-        if conn is None:
-            return
-        import select
-
-        reader, writer = os.pipe()
-        self._watch_stop = writer
-
-        def watch() -> None:
-            try:
-                sock = conn.pgconn.socket
-                while True:
-                    ready, _, _ = select.select([sock, reader], [], [])
-                    if reader in ready:
-                        return  # released on purpose
-                    conn.pgconn.consume_input()
-                    while conn.pgconn.notifies() is not None:
-                        pass
-                    if conn.pgconn.status != 0:  # (CONNECTION_OK)
-                        break
-            except Exception as exc:
-                log.debug("the engine lock's connection broke: %s", exc)
-            finally:
-                os.close(reader)
-            with self._engine_lock:
-                if self._engine_conn is not conn:
-                    return  # (released meanwhile)
-                self._engine_conn = None
-            log.warning("the connection holding the catalogue %s broke", self.path)
-            on_lost()
-
-        threading.Thread(target=watch, daemon=True, name="errands-engine-lock").start()
-
-    def release_engine(self) -> None:
-        with self._engine_lock:
-            conn, self._engine_conn = self._engine_conn, None
-            stop, self._watch_stop = self._watch_stop, None
-        if stop is not None:
-            try:
-                os.write(stop, b"x")
-                os.close(stop)
-            except OSError:
-                pass
-        if conn is not None:
-            try:
-                conn.close()  # (the session lock goes with the session)
-            except Exception as exc:  # pragma: no cover (a connection already gone)
-                log.debug("closing the engine's lock connection: %s", exc)
-
     def close(self) -> None:
-        self.release_engine()
         self._finalizer()
+
+
+NOTICE_BYTES = 7000  # (the server's limit for a notice's text is 8000 bytes)
+
+
+def _notice_parts(token: str, changed: dict[str, str]) -> Iterator[str]:
+    """``changed`` (id -> runs_on) as notice texts, each within the server's limit."""
+    part: dict[str, str] = {}
+    size = 0
+    for ident, runs_on in changed.items():
+        part[ident] = runs_on
+        size += len(ident) + len(runs_on) + 8
+        if size > NOTICE_BYTES:
+            yield json.dumps({"s": token, "a": part})
+            part, size = {}, 0
+    if part:
+        yield json.dumps({"s": token, "a": part})
+
+
+def read_notice(text: str) -> tuple[str, dict[str, str]] | None:
+    """A change notice's (store token, id -> runs_on); None for one not of that shape
+    (anyone may NOTIFY on the channel)."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    if not (isinstance(doc, dict) and isinstance(doc.get("s"), str)
+            and isinstance(doc.get("a"), dict)):
+        return None
+    changed = {k: v for k, v in doc["a"].items() if isinstance(k, str) and isinstance(v, str)
+               and 0 < len(k) <= 64}
+    return doc["s"], changed
 
 
 def _dispose(*engines: Engine) -> None:

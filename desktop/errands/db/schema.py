@@ -358,6 +358,8 @@ class RequestRow(Base):
     op: Mapped[str] = mapped_column(Str(64))
     args: Mapped[dict[str, Any]] = mapped_column(JSON)
     machine: Mapped[str] = mapped_column(Str(100))   # who asked
+    target: Mapped[str | None] = mapped_column(Str(100))  # whose engine performs it (None:
+    # the one doing the common work)
     state: Mapped[str] = mapped_column(Str(16))      # waiting, working, done
     answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # {"ok", "result"|"error"}
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -50,6 +50,7 @@ class Commands:
 
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> tuple[Automation, bool]:
+        doc = self.bind_to_machine(doc)
         if isinstance(doc, dict) and isinstance(doc.get("runner"), dict) \
                 and doc["runner"].get("kind") == "script":
             origin = doc.get("origin") if isinstance(doc.get("origin"), dict) else {}
@@ -60,6 +61,19 @@ class Commands:
             lambda: self.e.catalog.create(doc, request_id=request_id, actor=actor),
             then=lambda made: self.e.take_in(made[0].id, made[0]))
         return automation, created
+
+    def bind_to_machine(self, doc: Any) -> Any:
+        """On a shared catalogue, a new command or folder-bound automation that does not
+        say where it runs runs on the machine it was made on: its program and its folder
+        are that machine's."""
+        if self.e.store.dialect == "sqlite" or not isinstance(doc, dict) or "runs_on" in doc:
+            return doc
+        runner = doc.get("runner")
+        if not ((isinstance(runner, dict) and runner.get("kind") == "command")
+                or doc.get("workdir")):
+            return doc
+        from ..remote_requests import ASKING_MACHINE
+        return {**doc, "runs_on": ASKING_MACHINE.get() or self.e.store.machine}
 
     async def import_document(self, doc: Any, *, dry_run: bool = False,
                               actor: str = "user") -> Any:

@@ -84,7 +84,8 @@ class FollowSource:
             pending = [(p["automation_id"], Offer(
                 p["source"], p["key"], p["at"], p["payload"], trigger_id=p["trigger_id"],
                 kind=p["kind"], depth=p["depth"], chain=p["chain"], pending=p["id"]))
-                for p in await self.e.read(self.e.store.pending_events)]
+                for p in await self.e.read(self.e.store.pending_events)
+                if p["automation_id"] in self.e.slots]  # (another engine's: for it to offer)
             answers = await asyncio.gather(*(self.e.sources.offer(automation_id, offer)
                                              for automation_id, offer in pending),
                                            return_exceptions=True)

@@ -160,18 +160,35 @@ class Runs:
             self._reaper.cancel()
             await asyncio.gather(self._reaper, return_exceptions=True)
 
-    async def recover(self, now: datetime) -> None:
+    async def recover(self, now: datetime, *, sweep: bool = False) -> None:
         """Close what a dead engine left active, on the writer thread. Its children get
         SIGTERM first; waiting for them (SIGKILL after a grace) happens in the background,
-        so a child that ignores SIGTERM delays nothing."""
+        so a child that ignores SIGTERM delays nothing. On a shared catalogue: the runs of
+        this machine's dead engine, and with the common work those of machines whose
+        engine is gone; ``sweep`` (the common work's look while it runs): only the latter."""
+        whose = self._whose(sweep)
         ending = await self.e.write(
-            lambda: self.e.ledger.recover(now, begin_termination, failed(CRASHED)))
+            lambda: self.e.ledger.recover(now, begin_termination, failed(CRASHED), whose))
         if ending:
             log.info("ending %d process group(s) left by a previous engine", len(ending))
             # their folders are held until they have ended
             self.e.folders.note_leftovers({pid: a for pid, (a, _) in ending.items()})
             self._reaper = asyncio.get_running_loop().create_task(
                 self._end_leftovers({pid: run_id for pid, (_, run_id) in ending.items()}))
+
+    def _whose(self, sweep: bool) -> Any:
+        if not self.e.shared:
+            return None
+        from ..db.engine_hold import live_engines, session_fetch
+
+        me, common = self.e.machine, self.e.common
+
+        def whose(s: Any) -> Callable[[str | None], bool]:
+            live = live_engines(session_fetch(s)) if common else {}
+            return lambda machine: (machine == me and not sweep) or (
+                common and machine != me and (machine is None or machine not in live))
+
+        return whose
 
     async def _end_leftovers(self, runs: dict[int, str]) -> None:
         """Wait for each child to end (SIGKILL after its grace), then forget its pid on
@@ -656,7 +673,8 @@ class Runs:
         while it runs), with its one attention item."""
         expiry = self.e.settings.get("unattended_expiry")
         try:
-            changed = await self.e.write(lambda: self.e.ledger.pause_unattended(now, expiry))
+            changed = await self.e.write(lambda: self.e.ledger.pause_unattended(
+                now, expiry, self.e.fires_here))
         except Exception:  # (another program's lock, a full disk): the expiries check on
             log.exception("could not check for automations nobody attends to")
             return

@@ -33,6 +33,7 @@ from .operations import perform
 log = logging.getLogger(__name__)
 LOCK_RETRY_S = 2.0  # while the catalogue's server is away, how often it is asked again
 NOTICE_DRAIN = 0.1  # seconds subscribers get to receive the engine's last notices
+NOTICE_GATHER = 0.02  # the change notices of one moment are taken in together
 
 
 class EngineHost:
@@ -43,8 +44,10 @@ class EngineHost:
     def __init__(self, data_dir: Path, *, automatic: bool = True, listen: bool = True,
                  role: str = "serve", on_activate: Callable[[], None] | None = None,
                  standby: Callable[[str], None] | None = None,
-                 on_replaced: Callable[[str], None] | None = None) -> None:
+                 on_replaced: Callable[[str], None] | None = None,
+                 on_common: Callable[[], None] | None = None) -> None:
         self.data_dir = data_dir
+        self.on_common = on_common  # told when this engine took the common work over
         # told (on the engine's loop) when another machine's engine took the shared
         # catalogue while this one had lost its connection: this engine has stopped
         self.on_replaced = on_replaced
@@ -62,6 +65,9 @@ class EngineHost:
         self.api: Api | None = None
         self.server: ControlServer | None = None
         self.desk: Any = None  # a shared catalogue's RequestDesk (commands from other machines)
+        self.hold: Any = None  # a shared catalogue's EngineHold (this machine's place)
+        self._changed: dict[str, str] = {}  # other machines' changes not yet taken in
+        self._adopting: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         """Take the data folder and bring its database up to date, without starting the
@@ -79,57 +85,97 @@ class EngineHost:
         except BaseException:
             self.lock.release()
             raise
-        if self.store.dialect != "sqlite":  # one engine serves a shared catalogue at a time
-            db: Any = self.store.db
+        if self.store.dialect != "sqlite":  # this machine's place among the engines
+            from ..db.engine_hold import EngineHold
+            hold = self.hold = EngineHold(self.store.db, machine_name())  # type: ignore[arg-type]
             try:
                 if self.standby is None:
-                    db.hold_engine(machine_name())
+                    await asyncio.to_thread(hold.take)
                 else:
                     waiting = asyncio.ensure_future(asyncio.to_thread(
-                        db.hold_engine, machine_name(), wait=True, on_wait=self.standby))
+                        hold.take, wait=True, on_wait=self.standby))
                     try:
                         await asyncio.shield(waiting)
                     except asyncio.CancelledError:
-                        db.stop_waiting()
+                        hold.stop_waiting()
                         await asyncio.gather(waiting, return_exceptions=True)
                         raise
             except BaseException:
+                self.hold = None
                 self.store.close()
                 self.store = None
                 self.lock.release()
                 raise
-            self._watch_lock()
 
-    def _watch_lock(self) -> None:
+    def _watch_hold(self) -> None:
+        """Hear of the hold's connections (lost), of the common work (got) and of the
+        other machines' changes (notices), on the engine's loop."""
         loop = asyncio.get_running_loop()
-        db: Any = self.store.db if self.store is not None else None
-        if db is None or not hasattr(db, "watch_engine"):
+        if self.hold is None:
             return
-        db.watch_engine(lambda: loop.call_soon_threadsafe(
-            lambda: loop.create_task(self._lock_lost())))
 
-    async def _lock_lost(self) -> None:
-        """The connection holding the catalogue broke: take it again (the server was
-        away), or stop if another machine's engine took it meanwhile. A slot is never run
-        twice either way: a claim the other engine made first is refused to this one."""
-        if self.closing or self.store is None:
+        def on_lost() -> None:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self._hold_lost()))
+
+        def on_common() -> None:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self._common_got()))
+
+        def on_notice(text: str) -> None:
+            loop.call_soon_threadsafe(self._noticed, text)
+
+        self.hold.watch(on_lost, on_notice, on_common)
+
+    def _noticed(self, text: str) -> None:
+        """A change notice: gathered with those of the same moment, then taken in."""
+        from ..db.postgres import read_notice
+
+        notice = read_notice(text)
+        if notice is None or self.store is None or notice[0] == self.store.db.token:
+            return  # (not one of ours to read, or this engine's own)
+        self._changed.update(notice[1])
+        if self._adopting is None or self._adopting.done():
+            self._adopting = asyncio.get_running_loop().create_task(self._adopt())
+
+    async def _adopt(self) -> None:
+        await asyncio.sleep(NOTICE_GATHER)
+        while self._changed and self.engine is not None and not self.closing:
+            changed, self._changed = self._changed, {}
+            try:
+                await self.engine.adopt(changed)
+            except Exception:  # (the database away: the next hold reads everything)
+                log.exception("could not take in the changes of another machine")
+
+    async def _common_got(self) -> None:
+        if self.engine is not None and not self.closing and not self.engine.common:
+            await self.engine.take_common()
+            if self.on_common is not None:
+                self.on_common()
+
+    async def _hold_lost(self) -> None:
+        """A connection holding the catalogue broke (the server was away): take it again.
+        If another machine's engine took over the common work this one did meanwhile (or
+        another engine of this machine's name took its place), this engine stops: what it
+        ran was ended as interrupted there. A slot is never run twice either way: a claim
+        another engine made first is refused to this one."""
+        if self.closing or self.store is None or self.hold is None:
             return
         if self.engine is not None:
             self.engine.events.publish("engine_state", data={"state": "unreachable"})
-        db: Any = self.store.db
+        was_common = self.engine is not None and self.engine.common
         while not self.closing:
+            message = None
             try:
-                await asyncio.to_thread(db.hold_engine, machine_name())
+                common = await asyncio.to_thread(self.hold.take)
             except StoreError as exc:
                 if exc.code not in ("engine_elsewhere", "clock_skew"):  # the server is
                     await asyncio.sleep(LOCK_RETRY_S)                   # away still: again
                     continue
-                if exc.code == "clock_skew":  # (it must not go on claiming by a wrong clock)
-                    message = exc.message
-                else:
-                    holder = await asyncio.to_thread(_holder, db) or "another machine"
-                    message = (f"the Errands engine on {holder} took the catalogue over "
-                               "while this engine's connection to it was lost")
+                message = exc.message  # (it must not go on claiming by a wrong clock)
+            if message is None and was_common and not common:
+                holder = await asyncio.to_thread(_holder, self.store.db) or "another machine"
+                message = (f"the Errands engine on {holder} took the catalogue's common "
+                           "work over while this engine's connection to it was lost")
+            if message is not None:
                 log.error("%s; this engine stops", message)
                 if self.engine is not None:
                     await self.engine.stop()
@@ -138,8 +184,12 @@ class EngineHost:
                     self.on_replaced(message)
                 return
             log.info("the catalogue is held again")
-            self._watch_lock()
-            if self.engine is not None:
+            self._watch_hold()
+            if self.engine is not None:  # (notices were lost meanwhile: all read again)
+                everything = await self.engine.read(self.store.list)
+                await self.engine.adopt({a.id: self.engine.runs_on(a) for a in everything})
+                if common:
+                    await self.engine.take_common()
                 self.engine.events.publish("engine_state", data={"state": "running"})
             return
 
@@ -149,7 +199,10 @@ class EngineHost:
         try:
             self.engine = Engine(self.store, self.data_dir, default_runners(),
                                  network=RouteProbe(), automatic=self.automatic)
+            if self.hold is not None:
+                self.engine.common = self.hold.common
             await self.engine.start()
+            self._watch_hold()
             self.api = Api(self.engine, role=self.role, on_activate=self.on_activate)
             if self.listen:
                 self.server = ControlServer(self.data_dir, self.handle)
@@ -157,7 +210,8 @@ class EngineHost:
             location = self.store.db.location
             if isinstance(location, ServerDatabase):  # commands from the other machines
                 from ..remote_requests import RequestDesk
-                self.desk = RequestDesk(location, self.handle)
+                engine = self.engine
+                self.desk = RequestDesk(location, self.handle, common=lambda: engine.common)
                 await self.desk.start()
         except BaseException:
             await self.close()
@@ -168,6 +222,15 @@ class EngineHost:
         if self.api is None or self.closing:  # (refused before anything acts: safe to repeat)
             raise Conflict("engine_stopping", "this Errands engine is stopping; ask again "
                            "in a moment")
+        if self.hold is not None and self.engine is not None:
+            from ..remote_requests import DIRECTED, ask
+            from .routing import route
+            if op == "create":  # (where it runs is settled before it is sent anywhere)
+                args = {**args, "doc": self.engine.commands.bind_to_machine(args.get("doc"))}
+            owner = None if DIRECTED.get() else await route(self.engine, op, args)
+            if owner is not None and self.store is not None:
+                return await asyncio.to_thread(ask, self.store.db.location, op, args,
+                                               serving=owner, target=owner)
         return await perform(self.api, op, args)
 
     async def close(self) -> None:
@@ -188,6 +251,12 @@ class EngineHost:
         if self.api is not None:
             await asyncio.to_thread(self.api.close)
             self.api = None
+        if self._adopting is not None:
+            self._adopting.cancel()
+            await asyncio.gather(self._adopting, return_exceptions=True)
+        if self.hold is not None:
+            self.hold.release()
+            self.hold = None
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -317,10 +386,10 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
         except (NotImplementedError, RuntimeError):  # Windows: Ctrl-C arrives as KeyboardInterrupt
             pass
 
-    def waiting(holder: str) -> None:
-        loop.call_soon_threadsafe(announce, f"Standing by: the Errands engine on {holder} "
-                                  "serves this catalogue; this machine takes over when it "
-                                  "stops.")
+    def waiting(machine: str) -> None:
+        loop.call_soon_threadsafe(announce, f"Standing by: another Errands engine named "
+                                  f"{machine} serves this catalogue; this one takes its "
+                                  "place when it stops.")
 
     while True:
         replaced: list[str] = []
@@ -332,7 +401,9 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
             ended.set()
 
         host = EngineHost(data_dir, standby=waiting if standby else None,
-                          on_replaced=taken_over)
+                          on_replaced=taken_over, on_common=lambda: announce(
+                              "This engine now also runs the automations that may run "
+                              "anywhere: the engine that ran them stopped."))
         starting = loop.create_task(host.start())
         stopping = loop.create_task(stop.wait())
         await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -349,6 +420,12 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
             heap.collect_when_quiet(lambda: engine.busy))
         announce(f"Errands engine running on {data_dir} (pid {os.getpid()}); press Ctrl-C "
                  "to stop.")
+        if host.hold is not None:
+            announce(f"This is the engine of {host.hold.machine} on a shared catalogue: it "
+                     f"runs the automations bound to {host.hold.machine}"
+                     + (", and those that may run anywhere." if engine.common else
+                        "; another machine's engine runs those that may run anywhere "
+                        "(this one takes them over when it stops)."))
         ending = loop.create_task(ended.wait())
         try:
             await asyncio.wait({stopping, ending}, return_when=asyncio.FIRST_COMPLETED)
@@ -364,5 +441,5 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
                 announce("Stopping: letting running work finish …")
             await host.close()
             announce("Stopped.")
-        if not replaced or not standby or stop.is_set():
-            return
+        if not replaced or stop.is_set():  # (replaced: start again, as the catalogue
+            return                           # now has it; a refusal then ends it)

@@ -369,21 +369,31 @@ class Ledger:
 
     # -------------------------------------------------- the engine's own changes
 
-    def recover(self, now: datetime, end: Callable[[int, Any], bool],
-                outcome: Outcome) -> dict[int, tuple[str, str]]:
+    def recover(self, now: datetime, end: Callable[[int, Any], bool], outcome: Outcome,
+                whose: Callable[[Session], Callable[[str | None], bool]] | None = None
+                ) -> dict[int, tuple[str, str]]:
         """On the writer thread, at start: runs a dead engine left active become
         ``interrupted`` (``outcome``); ``end(pid, start ticks)`` is asked first to begin
         ending each one's child, and the children it began to end are returned
         (pid -> (automation, run)). Such a run keeps its child's pid until the child is
         known to have ended (``forget_pid``): an engine killed again before then leaves
         it to the next start, which ends it then (a child that ignores SIGTERM never
-        outlives a chain of crashes). One damaged row costs that row, not the start."""
+        outlives a chain of crashes). One damaged row costs that row, not the start.
+
+        ``whose`` (a shared catalogue, where other machines' engines run too): given the
+        write transaction, which machines' runs this engine ends (those of its own, and of
+        machines whose engine is gone: asked in the transaction that ends them, so a run an
+        engine starts meanwhile is never taken for a dead one's)."""
         with self.store.db.read() as s:
             groups = list(s.execute(select(
                 RunRow.id, RunRow.pid, RunRow.pid_started, RunRow.automation_id,
                 RunRow.state, RunRow.machine).where(
                     or_(RunRow.state.in_(("running", "scheduled")), RunRow.pid.is_not(None)))))
         local = self.store.dialect == "sqlite"  # (a file's runs all ran on this machine)
+        if whose is not None:
+            with self.store.db.read() as s:
+                ours = whose(s)
+            groups = [g for g in groups if ours(g[5])]
 
         def mine(machine: str | None) -> bool:
             """Whether the run's child ran here. Another machine's pid means nothing here:
@@ -410,6 +420,9 @@ class Ledger:
                     found.setdefault(run_id, (pid, ticks))
         ended_runs = {run_id for _, run_id in ending.values()}
         with self.store.transaction() as s:
+            if whose is not None:  # (asked again: those found gone may have come back)
+                ours = whose(s)
+                groups = [g for g in groups if ours(g[5])]
             for run_id, pid, started, _, state, machine in groups:
                 try:
                     with s.begin_nested():
@@ -437,14 +450,17 @@ class Ledger:
 
         return self._call(write)
 
-    def pause_unattended(self, now: datetime, expiry: timedelta) -> list[Automation]:
+    def pause_unattended(self, now: datetime, expiry: timedelta,
+                         mine: Callable[[Automation], bool] = lambda _: True
+                         ) -> list[Automation]:
         """On the writer thread, at start: pause each automation whose parked runs went
         unanswered for ``expiry`` while Errands was closed, with its one attention item (its
         missed fires recorded as the timer would have). The automations changed."""
         def one(s: Session, automation_id: str) -> Automation | None:
             a = s.get(AutomationRow, automation_id)
-            d = automation_record(a).definition if a is not None else None
-            if a is None or d is None or a.status != "active":
+            record = automation_record(a) if a is not None else None
+            d = record.definition if record is not None else None
+            if a is None or d is None or a.status != "active" or not mine(record):
                 return None
             pause = unattended(d, self.store.unanswered_since_in(s, a.id), now, expiry)
             if pause is None:
