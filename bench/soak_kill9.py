@@ -189,12 +189,13 @@ def plan(n: int, stubborn: bool) -> list[str]:
     return kinds
 
 
-def definition(kind: str, i: int, marks: Path, stubborn_s: float) -> dict[str, Any]:
+def definition(kind: str, i: int, marks: Path, stubborn_s: float, every: str = "1s",
+               runs_on: str | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "title": f"soak {i:02d} {kind}",
         "runner": {"kind": "command", "command": command_text(kind, marks, stubborn_s)},
         "trigger": ({"kind": "manual"} if kind == "manual" else
-                    {"kind": "every", "every": CATCHUP_EVERY if kind == "catchup" else "1s"}),
+                    {"kind": "every", "every": CATCHUP_EVERY if kind == "catchup" else every}),
         "policy": {"retry": {"max_attempts": 1, "backoff": {"initial": "1s", "factor": 2,
                                                             "max": "2s"}}},
     }
@@ -202,6 +203,8 @@ def definition(kind: str, i: int, marks: Path, stubborn_s: float) -> dict[str, A
         doc["policy"]["retry"]["max_attempts"] = 2
     if kind == "catchup":
         doc["misfire"] = "run_once"
+    if runs_on is not None:
+        doc["runs_on"] = runs_on
     return doc
 
 
@@ -226,6 +229,7 @@ class Soak:
     outlived_peak: int = 0
     downtime: list[float] = field(default_factory=list)     # the longer pauses, seconds
     final_cycle: int = 0
+    url: str | None = None    # several engines: the shared catalogue (PostgreSQL)
 
     def errands(self, *args: str, timeout: float = 120) -> Any:
         out = subprocess.run([*self.cli, *args, "--data-dir", str(self.data), "--json"],
@@ -237,12 +241,19 @@ class Soak:
 
     # ----------------------------------------------------------------- one engine
 
-    def start(self, cycle: int) -> subprocess.Popen[bytes]:
+    def folder(self, machine: str | None) -> Path:
+        """An engine's data folder: the soak's, or (several engines) its machine's."""
+        return self.data if machine is None else self.data.parent / machine
+
+    def start(self, cycle: int, machine: str | None = None) -> subprocess.Popen[bytes]:
         env = dict(self.env, SOAK_CYCLE=str(cycle))
+        if machine is not None:
+            env["ERRANDS_MACHINE"] = machine
         deadline = time.monotonic() + 60
         while True:
             t0 = time.monotonic()
-            proc = subprocess.Popen([*self.cli, "serve", "--data-dir", str(self.data)],
+            proc = subprocess.Popen([*self.cli, "serve", "--data-dir",
+                                     str(self.folder(machine))],
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     bufsize=0)  # unbuffered: ``drain`` reads the descriptor
             assert proc.stdout is not None
@@ -303,10 +314,12 @@ class Soak:
 
     # ------------------------------------------------------------------ run-now calls
 
-    def ask_run_now(self, automation_id: str, request_id: str) -> None:
+    def ask_run_now(self, automation_id: str, request_id: str,
+                    machine: str | None = None) -> None:
+        env = self.env if machine is None else dict(self.env, ERRANDS_MACHINE=machine)
         proc = subprocess.Popen([*self.cli, "run-now", automation_id, "--request-id",
-                                 request_id, "--data-dir", str(self.data), "--json"],
-                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 request_id, "--data-dir", str(self.folder(machine)), "--json"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         self.pending.append((proc, automation_id, request_id))
         self.cli_pids[proc.pid] = request_id
@@ -486,21 +499,52 @@ def grid(first: datetime, last: datetime, step: timedelta) -> list[datetime]:
     return out
 
 
+RUN_COLUMNS = ('id, automation_id, "index", slot, trigger, scheduled_for, state, attempt, '
+               "skip_reason, missed_count, missed_first, missed_last, error_code, "
+               "error_message, stop_reason, request_id, pid, machine")
+
+
+def read_rows(soak: Soak) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """(automations by id, runs) as the SQLite file holds them (text), from either store."""
+    if soak.url is None:
+        db = open_read_only(soak.data / "errands.sqlite3")
+        try:
+            autos = {r["id"]: dict(r) for r in db.execute(
+                "SELECT id, title, definition, next_fire_at FROM automations")}
+            runs = [dict(r) for r in db.execute(f"SELECT {RUN_COLUMNS} FROM runs")]
+        finally:
+            db.close()
+        return autos, runs
+    import psycopg
+    from psycopg.rows import dict_row
+
+    def text(row: dict[str, Any]) -> dict[str, Any]:
+        return {k: (v.isoformat() if isinstance(v, datetime) else
+                    json.dumps(v) if isinstance(v, (dict, list)) else v)
+                for k, v in row.items()}
+
+    with psycopg.connect(soak.url, row_factory=dict_row) as conn:
+        autos = {r["id"]: text(r) for r in conn.execute(
+            "SELECT id, title, definition, next_fire_at FROM automations")}
+        runs = [text(r) for r in conn.execute(f"SELECT {RUN_COLUMNS} FROM runs")]
+    return autos, runs
+
+
 def check(soak: Soak, marks: Marks, orphans: list[dict[str, Any]]
           ) -> tuple[dict[str, list[str]], dict[str, Any]]:
-    findings: dict[str, list[str]] = {"duplicates": [], "lost": [], "orphans": []}
+    findings: dict[str, list[str]] = {"duplicates": [], "lost": [], "orphans": [],
+                                      "misplaced": []}
     dup, lost = findings["duplicates"], findings["lost"]
-    db = open_read_only(soak.data / "errands.sqlite3")
-    try:
-        autos = {r["id"]: dict(r) for r in db.execute(
-            "SELECT id, title, definition, next_fire_at FROM automations")}
-        runs = [dict(r) for r in db.execute(
-            'SELECT id, automation_id, "index", slot, trigger, scheduled_for, state, attempt, '
-            "skip_reason, missed_count, missed_first, missed_last, error_code, "
-            "error_message, stop_reason, request_id, pid FROM runs")]
-    finally:
-        db.close()
+    autos, runs = read_rows(soak)
     by_id = {r["id"]: r for r in runs}
+    # misplaced: a run of an automation bound to one machine, started by another's engine
+    for r in runs:
+        bound = json.loads(autos[r["automation_id"]]["definition"]).get("runs_on", "any") \
+            if r["automation_id"] in autos else "any"
+        if bound != "any" and r["machine"] and r["machine"] != bound:
+            findings["misplaced"].append(f"{autos[r['automation_id']]['title']} "
+                                         f"#{r['index']}: bound to {bound}, ran on "
+                                         f"{r['machine']}")
     title = {a: autos[a]["title"] for a in autos}
 
     # duplicates (a): the same scheduled instant twice
@@ -648,7 +692,19 @@ def main() -> int:
                              "over 1 s late at a restart is missed and caught up)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the data folder")
+    parser.add_argument("--engines", type=int, default=1,
+                        help="several engines (one per machine name) on one PostgreSQL "
+                             "catalogue, one killed every --kill-every seconds: see "
+                             "'Several engines' in the module text")
+    parser.add_argument("--minutes", type=float, default=5.0,
+                        help="several engines: how long they run (default 5)")
+    parser.add_argument("--kill-every", type=float, default=30.0,
+                        help="several engines: seconds between kills (default 30)")
+    parser.add_argument("--every", default="3s",
+                        help="several engines: the scheduled automations' interval (default 3s)")
     args = parser.parse_args()
+    if args.engines > 1:
+        return several(args)
     if args.keep:
         os.environ["ERRANDS_BENCH_KEEP"] = "1"
     clean_environment()
@@ -781,6 +837,145 @@ def main() -> int:
     print()
     failed = False
     for name in ("duplicates", "lost", "orphans"):
+        items = findings[name]
+        failed |= bool(items)
+        print(f"{verdict(not items)}: {name} {len(items)}")
+        for line in items[:SHOW]:
+            print(f"    {line}")
+        if len(items) > SHOW:
+            print(f"    ... and {len(items) - SHOW} more")
+    return 1 if failed else 0
+
+
+# -------------------------------------------------------------------- several engines
+
+def several(args: argparse.Namespace) -> int:
+    """Several engines (``m1`` .. ``mN``) on one PostgreSQL catalogue for ``--minutes``;
+    every ``--kill-every`` seconds one of them in turn is killed with SIGKILL and started
+    again after a pause; then all are stopped with SIGTERM and the same checks are made,
+    plus ``misplaced``."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg_support import PostgresServer  # noqa: E402 (Debian's server, as the tests use)
+
+    if args.keep:
+        os.environ["ERRANDS_BENCH_KEEP"] = "1"
+    clean_environment()
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    rng = random.Random(seed)
+    wall0 = time.monotonic()
+    tag = uuid.uuid4().hex
+    machines = [f"m{n + 1}" for n in range(args.engines)]
+    server = PostgresServer()
+    try:
+        server.admin("CREATE DATABASE soak")
+        url = server.url("soak")
+        with temp_data_dir("errands-soak-") as root:
+            byte_code(root / "pycache", "errands.cli, errands.engine.service")
+            marks_path = root / "marks.log"
+            env = dict(os.environ, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
+                       ERRANDS_LOG_DIR=str(root / "log"), ERRANDS_DATABASE_URL=url,
+                       SOAK_TAG=tag, SOAK_CYCLE="0", ERRANDS_MACHINE=machines[0],
+                       PYTHONPATH=os.pathsep.join(
+                           p for p in (str(ROOT / "desktop"), os.environ.get("PYTHONPATH"))
+                           if p))
+            soak = Soak(root / machines[0], marks_path, env, errands_argv(), url=url)
+            for key, value in (("min_interval", "1s"), ("concurrency", "16"),
+                               ("grace", args.grace), ("run_history_limit", "1000000")):
+                soak.errands("config", "set", key, value)
+            kinds = plan(args.automations, args.stubborn_sleep > 0)
+            # half may run anywhere, the rest are bound to the machines in turn
+            places = [("any" if i % 2 == 0 else machines[(i // 2) % len(machines)])
+                      for i in range(len(kinds))]
+            doc = {"format": "errands-export", "version": 1, "automations": [
+                {"request_id": f"soak:{i}", "definition": definition(
+                    k, i, marks_path, args.stubborn_sleep, args.every, place)}
+                for i, (k, place) in enumerate(zip(kinds, places))]}
+            (root / "automations.json").write_text(json.dumps(doc))
+            made = soak.errands("import", str(root / "automations.json"))["items"]
+            ids = [item["automation_id"] for item in made]
+            manual = [i for i, k in zip(ids, kinds) if k == "manual"]
+            print(f"soak_kill9: {len(machines)} engines on PostgreSQL for {args.minutes:g} "
+                  f"min, one killed every {args.kill_every:g} s; {len(ids)} automations "
+                  f"({dict(Counter(kinds))}, every {args.every}; "
+                  f"{dict(Counter(places))}), seed {seed}, data {root}", flush=True)
+            setup_s = time.monotonic() - wall0
+            cycle = 0
+            engines: dict[str, subprocess.Popen[bytes]] = {}
+            for machine in machines:
+                cycle += 1
+                engines[machine] = soak.start(cycle, machine)
+            end = time.monotonic() + args.minutes * 60
+            kills = 0
+            while True:
+                next_kill = time.monotonic() + args.kill_every
+                while time.monotonic() < min(next_kill, end):
+                    time.sleep(min(2.0, max(0.0, min(next_kill, end) - time.monotonic())))
+                    soak.collect()
+                if time.monotonic() >= end:
+                    break
+                victim = machines[kills % len(machines)]
+                kills += 1
+                for n, target in enumerate(manual):  # asked across the kill
+                    soak.ask_run_now(target, f"soak-{cycle}-{n}", rng.choice(machines))
+                time.sleep(rng.uniform(0.0, 0.5))
+                soak.kill9(engines[victim])
+                down = rng.uniform(0.5, 3.0)
+                soak.downtime.append(down)
+                time.sleep(down)
+                cycle += 1
+                engines[victim] = soak.start(cycle, victim)
+                m = read_marks(marks_path)
+                print(f"  {time.monotonic() - wall0:6.1f} s  killed {victim} (down "
+                      f"{down:.1f} s)  commands started {len(m.starts)}  "
+                      f"run-now {dict(soak.run_now)}", flush=True)
+            cycles_s = time.monotonic() - wall0 - setup_s
+            soak.collect(block=True)
+            soak.final_cycle = cycle + 1
+            stops = [soak.stop(proc) for proc in engines.values()]
+            time.sleep(LEFTOVER_GRACE_S + 1.0)
+            marks = read_marks(marks_path)
+            orphans = find_orphans(marks, tag)
+            findings, fig = check(soak, marks, orphans)
+            log_errors = [line for log in sorted((root / "log").glob("*.log*"))
+                          for line in log.read_text(errors="replace").splitlines()
+                          if " ERROR " in line or "Traceback" in line]
+            by_machine = Counter(r["machine"] for r in read_rows(soak)[1] if r["machine"])
+            for o in orphans:
+                try:
+                    os.kill(o["pid"], signal.SIGKILL)
+                except OSError:
+                    pass
+    finally:
+        server.stop()
+    wall_s = time.monotonic() - wall0
+    restarts = soak.ready_s[len(machines):]
+    print()
+    print(f"engines                    {len(machines)} (seed {seed}); killed {kills} times")
+    print(f"restart time-to-ready      mean {sum(restarts) / max(1, len(restarts)):.3f} s  "
+          f"max {max(restarts, default=float('nan')):.3f} s")
+    print(f"runs recorded              {fig['runs']}  {fig['states']}")
+    print(f"  by machine               {dict(sorted(by_machine.items()))}")
+    print(f"  by trigger               {fig['triggers']}")
+    print(f"skipped records            {fig['skipped_records']} standing for "
+          f"{fig['skipped_fires']} fires  {fig['skip_reasons']}")
+    print(f"commands started           {len(marks.starts)} (run, attempt) pairs; "
+          f"ended {len(marks.ends)}; marker lines {marks.lines} (torn {marks.torn})")
+    print(f"run-now calls              {dict(soak.run_now)}")
+    print(f"schedule slots checked     {fig['slots_checked']}")
+    print("final stops (SIGTERM)      " + ", ".join(
+        f"exit {status} after {took:.1f} s" for status, took, _ in stops))
+    print(f"errors in Errands' log     {len(log_errors)}")
+    for line in log_errors[:SHOW]:
+        print(f"    {line[:240]}")
+    if soak.cli_errors:
+        print(f"CLI problems               {len(soak.cli_errors)}")
+        for line in soak.cli_errors[:SHOW]:
+            print(f"    {line[:240]}")
+    print(f"wall time                  {wall_s:.1f} s (set-up {setup_s:.1f} s, running "
+          f"{cycles_s:.1f} s)")
+    print()
+    failed = False
+    for name in ("duplicates", "lost", "orphans", "misplaced"):
         items = findings[name]
         failed |= bool(items)
         print(f"{verdict(not items)}: {name} {len(items)}")

@@ -87,12 +87,19 @@ def test_a_local_catalogue_moves_into_a_shared_one_and_back_adding_only_what_is_
     def by_id(listed: dict[str, Any]) -> dict[str, Any]:
         return {a["id"]: a for a in listed["automations"]}
 
+    # the same, but that a command (or a folder-bound one) now runs on the machine it
+    # came from, as one made on that machine would
+    bound = {i: a.pop("runs_on", "any") for i, a in by_id(after["list"]).items()}
     assert by_id(after["list"]) == by_id(before["list"])
+    assert bound == {i: "laptop" if a["runner"]["kind"] == "command" or a.get("workdir")
+                     else "any" for i, a in by_id(before["list"]).items()}
     assert [r["machine"] for r in after["runs"]["runs"]] == ["laptop", "laptop"]
     for was, now in zip(before["runs"]["runs"], after["runs"]["runs"], strict=True):
         # (its output log is a file in the laptop's data folder: the desk has none)
         assert {k: v for k, v in now.items() if v != was.get(k)} == {"log": None}, was
     assert after["parked"]["runs"][0]["state"] == "awaiting_input"
+    for revision in after["history"]["revisions"]:  # (bound too: the trail reads the same)
+        assert revision["definition"].pop("runs_on") == "laptop"
     assert after["history"]["revisions"] == before["history"]["revisions"]
     assert [e["action"] for e in after["history"]["audit"]] == [
         e["action"] for e in before["history"]["audit"]]
@@ -103,7 +110,11 @@ def test_a_local_catalogue_moves_into_a_shared_one_and_back_adding_only_what_is_
     shown = _on(desk, desk_env, "session", "show", session)
     assert [m["content"].get("turn") for m in shown["messages"]][:2] == ["prompt", "step"]
 
-    # the parked run is approved on the shared catalogue, and finishes there
+    # the parked run is bound to the laptop (its folder is there): approved on the desk it
+    # is refused, saying so; let run anywhere, it is approved there, and finishes there
+    refused = errands(["--data-dir", str(desk), "approve", ids["parked"], "--json"], desk_env)
+    assert refused.code == 4 and "is run by the engine of laptop" in refused.err, refused
+    _on(desk, desk_env, "edit", ids["agent"], "--runs-on", "any")
     model.play(say("Built it."))
     done = _on(desk, desk_env, "approve", ids["parked"])
     assert done["runs"][0]["state"] == "succeeded" if "runs" in done else done["state"]

@@ -807,3 +807,65 @@ def test_a_secret_is_refused_on_a_machine_whose_engine_does_not_serve(
     finally:
         engine.terminate()
         engine.communicate(timeout=30)
+
+
+async def _hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *machines: str) -> list[Any]:
+    """An engine host per machine name (in this process, no control channel), started in
+    that order: the first does the common work."""
+    from errands.engine.service import EngineHost
+
+    hosts = []
+    try:
+        for machine in machines:
+            monkeypatch.setenv("ERRANDS_MACHINE", machine)
+            host = EngineHost(tmp_path / machine, listen=False)
+            hosts.append(host)
+            await host.start()
+    except BaseException:
+        for host in hosts:
+            await host.close()
+        raise
+    return hosts
+
+
+async def _within(seconds: float, ready: Any) -> float:
+    """How long ``ready()`` took to hold (AssertionError past ``seconds``)."""
+    import asyncio
+
+    began = time.monotonic()
+    while not ready():
+        assert time.monotonic() - began < seconds, "not within the time"
+        await asyncio.sleep(0.01)
+    return time.monotonic() - began
+
+
+async def test_a_change_made_anywhere_reaches_every_engine_within_a_second(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command on a machine without an engine (the phone) writes the catalogue itself:
+    the engine each automation concerns takes it in (its change notice) within a second,
+    the others tell their windows; moved to run anywhere, the laptop lets it go and the
+    desk, doing the common work, takes it."""
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    desk, laptop = await _hosts(tmp_path, monkeypatch, "desk", "laptop")
+    seen: list[Any] = []
+    desk.engine.events.tap(lambda change: seen.append(change))
+    monkeypatch.setenv("ERRANDS_MACHINE", "phone")
+    phone = Store(pg_catalogue)
+    try:
+        made, _ = Catalog(phone).create(doc("Laptop's", runs_on="laptop"))
+        took = await _within(1.0, lambda: made.id in laptop.engine.slots)
+        assert made.id not in desk.engine.slots and took < 1.0
+        await _within(1.0, lambda: any(c.automation_id == made.id for c in seen))
+        Catalog(phone).set_paused(made.id, True)
+        await _within(1.0, lambda: laptop.engine.slots[made.id].automation.status == "paused")
+        moved = {**doc("Laptop's"), "paused": True}
+        Catalog(phone).revise(made.id, moved)
+        await _within(1.0, lambda: made.id in desk.engine.slots)
+        await _within(1.0, lambda: made.id not in laptop.engine.slots)
+        Catalog(phone).delete(made.id)
+        await _within(1.0, lambda: made.id not in desk.engine.slots)
+    finally:
+        phone.close()
+        for host in (laptop, desk):
+            await host.close()

@@ -342,3 +342,28 @@ def test_an_export_larger_than_one_definition_is_read_whole(
     assert refused["field"] == "document"
     assert "more than 4096 KiB" in refused["message"] and "errands export ID" in \
         refused["message"]
+
+
+def test_an_import_that_lasts_seconds_fires_each_schedule_from_its_start(
+        tmp_path: Path) -> None:
+    """A big import (on a server, hundreds of definitions) reads its definitions in one
+    second and writes them seconds later: each schedule starts in the second it was read
+    (its ``start_at``), and its first fire is that instant, not the first one after the
+    write (found by the several-engine soak: a slot between the two was never fired nor
+    recorded)."""
+    from datetime import datetime, timedelta, timezone
+
+    from errands.transfer import apply_import
+
+    ticks = iter(datetime(2026, 12, 6, 3, 7, 27, 900_000, tzinfo=timezone.utc)
+                 + timedelta(seconds=0.7 * n) for n in range(1000))
+    catalog = Catalog(Store(tmp_path / "errands.sqlite3"), clock=lambda: next(ticks))
+    doc = {"format": FORMAT, "version": 1, "automations": [
+        {"request_id": f"big:{n}",
+         "definition": {"title": f"Every 3 min {n}", "trigger": {"kind": "every", "every": "3m"},
+                        "runner": {"kind": "command", "command": "true"}}} for n in range(3)]}
+    apply_import(catalog, plan_import(catalog, doc))
+    for automation in catalog.store.list():
+        start = automation.definition.trigger.start_at
+        assert start == datetime(2026, 12, 6, 3, 7, 27, tzinfo=timezone.utc)
+        assert automation.next_fire_at == start

@@ -152,6 +152,9 @@ class ImportPlan:
     items: list[PlanItem] = field(default_factory=list)
     # what apply_import needs: (plan item, entry, parsed definition) of each create
     creates: list[tuple[PlanItem, Entry, Any]] = field(default_factory=list)
+    # the instant the definitions were read at: their schedules start from it, so their
+    # first fires are reckoned from it too (a long import may end seconds later)
+    now: datetime | None = None
 
     def counts(self) -> dict[str, int]:
         return {action: sum(1 for i in self.items if i.action == action)
@@ -251,7 +254,7 @@ def plan_import(catalog: "Catalog", doc: Any, *, now: datetime | None = None) ->
 
     entries = read_entries(doc)
     now = (now or catalog.clock()).replace(microsecond=0)
-    plan = ImportPlan()
+    plan = ImportPlan(now=now)
     for entry in entries:
         try:
             definition = catalog.validate(entry.definition, now)
@@ -310,7 +313,7 @@ def apply_import(catalog: "Catalog", plan: ImportPlan, *, actor: str = "user",
 
     if not plan.creates:
         return plan
-    now = (now or catalog.clock()).replace(microsecond=0)
+    now = (now or plan.now or catalog.clock()).replace(microsecond=0)
     rows = [(definition, None if definition.paused else first_fire(definition, now),
              entry.request_id, fingerprint(entry.definition))
             for _, entry, definition in plan.creates]

@@ -27,6 +27,8 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import StoreError
+from . import postgres
+from .postgres import CHANGES, ENGINE_APP, ENGINE_KEY, refuse_skewed_clock
 
 if TYPE_CHECKING:
     from .postgres import PostgresDatabase
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MACHINE_CLASS = 0x4572_6D63  # (an int4) lock (MACHINE_CLASS, hashtext(machine)): its engine
-CHANGES = "errands_changes"  # the channel of change notices
 
 
 def _first_line(exc: BaseException | None) -> str:
@@ -180,8 +181,6 @@ class EngineHold:
         connection as the hold's."""
         import psycopg
 
-        from .postgres import refuse_skewed_clock
-
         while not self._stopping:
             try:
                 conn = self.db._engine_connection(self.machine)
@@ -258,21 +257,17 @@ class EngineHold:
 
 
 def _engine_key() -> int:
-    from .postgres import ENGINE_KEY
     return ENGINE_KEY
 
 
 def _retry_s() -> float:
-    from . import postgres
-    return postgres.RETRY_S
+    return postgres.RETRY_S  # (read when used: tests shorten it)
 
 
 def live_engines(fetch: Callable[[str, tuple[Any, ...]], Any]) -> dict[str, bool]:
     """The machines whose engines hold the catalogue now, each with whether it holds the
     common lock. ``fetch(sql, params)``: the rows of a query (psycopg's ``%s`` style), on
     a psycopg connection or a session's."""
-    from .postgres import ENGINE_APP, ENGINE_KEY
-
     rows = fetch(
         "SELECT a.application_name, l.classid, l.objid, l.objsubid FROM pg_locks l "
         "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND "

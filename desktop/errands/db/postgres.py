@@ -37,6 +37,7 @@ WRITE_KEY = 0x4572_7261_6E64_0001
 MIGRATE_KEY = 0x4572_7261_6E64_0002
 ENGINE_KEY = 0x4572_7261_6E64_0003
 ENGINE_APP = "errands engine on "  # the holder's application_name, then its machine
+CHANGES = "errands_changes"  # the channel of change notices (``engine_hold``)
 CONNECT_TIMEOUT_S = 10
 RETRY_S = 2.0  # a standby's pause before it asks again, the server being away
 OLDEST_SERVER = 120000  # PostgreSQL 12 (server_version_num)
@@ -152,7 +153,6 @@ class PostgresDatabase:
         """Each flush that wrote automations NOTIFYs their ids (and where each may run, so
         an engine reads only what concerns it); the server delivers it with the commit, and
         never for a transaction rolled back."""
-        from .engine_hold import CHANGES
         from .schema import AutomationRow
 
         token = self.token

@@ -205,6 +205,7 @@ class Commands:
         slot = await self.e.slot(automation_id)
         refuse_broken(slot.automation)
         refuse_archived(automation_id, slot.automation.title, slot.automation.status)
+        self.e.fleet.refuse_elsewhere(slot.automation)
         if slot.active is not None:
             await self.e.runs.ended(slot.active)  # an end being written: a moment, not busy
         if request_id:

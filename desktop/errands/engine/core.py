@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 from .. import heap
 from ..catalog import Catalog
-from ..definition import ANY_MACHINE
 from ..errors import NotFound
 from ..ledger import Ledger
 from ..records import Automation, Run
@@ -38,6 +37,7 @@ from .clock import Clock, RealClock
 from .commands import Commands
 from .discussions import Discussions
 from .scripts import ScriptCommands
+from .fleet import Fleet
 from .folders import Folders, resolve_folders
 from .network import NetworkProbe
 from .notices import Notices
@@ -51,7 +51,6 @@ from .timer import Timer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-SWEEP_S = 10.0  # how often the common work looks for runs of engines gone
 
 
 class Engine:
@@ -76,18 +75,11 @@ class Engine:
         self.max_sleep = max_sleep
         self.automatic = automatic  # False: only runs asked for by hand (a CLI with no engine)
         self.settings = Settings()  # defaults until start() reads the stored ones
-        # On a shared catalogue each machine's engine fires its own machine's automations,
-        # and one of them (``common``) those that may run anywhere; ``slots`` holds only
-        # what this engine fires (``fires_here``). On a file, one engine fires all.
-        self.machine = store.machine
-        self.shared = store.dialect != "sqlite"
-        self.common = True
-        self.slots: dict[str, Slot] = {}
+        self.slots: dict[str, Slot] = {}  # (on a shared catalogue, what ``fleet`` fires here)
         self.stopping = False
         self.started_at: datetime | None = None
         self.loaded = False   # every automation's record is in ``slots`` (kept current from then on)
         self._warmed: set[str] = set()  # runner kinds asked to warm up (``warm_up``)
-        self._sweeper: asyncio.Task[None] | None = None  # ends runs of engines gone
         self.timer = Timer(self)
         self.runs = Runs(self)
         self.live = Live()   # what running runs print, as they print it
@@ -98,6 +90,7 @@ class Engine:
         self.folders = Folders(self)
         self.retention = Retention(self)
         self.sources = Sources(self)
+        self.fleet = Fleet(self)
         track = getattr(self.clock, "track", None)  # a fake clock waits for the writer
         if track is not None:
             track(lambda: self.ledger.busy)
@@ -137,8 +130,20 @@ class Engine:
         # The engine is the only writer while it runs, and settings change only through
         # set_setting, so one read at start (and one per change) is enough.
         settings, everything, active, expiries = await self.read(load)
-        automations = [a for a in everything if self.fires_here(a)]
         self.configure(settings)
+        await self.hold([a for a in everything if self.fleet.fires_here(a)], active, expiries, now)
+        self.folders.hold_leftovers()
+        if self.automatic:
+            self.retention.at_start()
+        await self.sources.start()
+        self.fleet.started()
+        self.events.publish("engine_state", data={"state": "running"})
+
+    async def hold(self, automations: list[Automation], active: list[Run],
+                   expiries: dict[str, datetime], now: datetime) -> None:
+        """Hold these automations (at start; and those the common work brings, ``fleet``):
+        their slots, attention for the broken ones, their parked runs waited on, their
+        runners warmed up and their folders known. The timer is armed for them after."""
         broken = []
         for automation in automations:
             self.slots[automation.id] = Slot(automation)  # a broken one is never armed
@@ -153,132 +158,28 @@ class Engine:
                 self.events.publish("attention_raised", automation_id=automation.id)
         if self.automatic:  # (before arming: one paused now has no fire to catch up)
             await self.runs.pause_unattended(now)
+        held = {a.id for a in automations}
         parked = [run for run in active
-                  if run.state == "awaiting_input" and run.automation_id in self.slots]
+                  if run.state == "awaiting_input" and run.automation_id in held]
         for run in parked:
             slot = self.slots.get(run.automation_id)
             if slot is not None and not run.dry_run:
                 slot.active = run.id
         self.runs.wait_on([run.id for run in parked], expiries, now)
-        for slot in self.slots.values():
-            if slot.automation.definition is not None:
-                self.warm_up(slot.automation.definition.runner.kind)
+        for automation in automations:
+            if automation.definition is not None:
+                self.warm_up(automation.definition.runner.kind)
         workdirs = {a.definition.workdir for a in automations
                     if a.definition is not None and a.definition.workdir}
         if workdirs:  # compared resolved (``folders``): resolved here, off the loop
             self.folders.keys.update(await self.read(resolve_folders, workdirs))
-        self.folders.hold_leftovers()
-        if self.automatic:
-            self.retention.at_start()
-        await self.sources.start()
-        self._start_sweeping()
-        self.events.publish("engine_state", data={"state": "running"})
-
-    def _start_sweeping(self) -> None:
-        if self.shared and self.common and self.automatic and self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-
-    async def _sweep(self) -> None:
-        """(The common work, on a shared catalogue.) Every ``SWEEP_S``, end as interrupted
-        the runs of machines whose engine is gone (its lease, the session lock, lapsed):
-        a machine that never comes back leaves nothing running for ever."""
-        while not self.stopping:
-            await asyncio.sleep(SWEEP_S)
-            try:
-                await self.runs.recover(self.clock.now(), sweep=True)
-            except Exception as exc:  # (the database away: next time)
-                log.info("could not look for runs of engines gone: %s", exc)
-
-    def fires_here(self, automation: Automation) -> bool:
-        """Whether this engine fires ``automation`` (on a shared catalogue: one bound to
-        its machine, or one that may run anywhere when it does the common work)."""
-        if not self.shared:
-            return True
-        d = automation.definition
-        runs_on = d.runs_on if d is not None else ANY_MACHINE
-        return self.common if runs_on == ANY_MACHINE else runs_on == self.machine
-
-    def runs_on(self, automation: Automation) -> str:
-        """The machine ``automation`` is bound to, or ``any``."""
-        d = automation.definition
-        return d.runs_on if d is not None and self.shared else ANY_MACHINE
-
-    async def take_common(self) -> None:
-        """This engine takes over the common work (the engine that did it stopped or
-        died): what that engine left running is ended as interrupted, and the automations
-        that may run anywhere are read, armed, and their missed fires recorded, as at a
-        start."""
-        if self.common or self.stopping or not self.loaded:
-            return
-        self.common = True
-        with heap.paused():
-            now = self.clock.now()
-            await self.runs.recover(now, sweep=True)  # (its own runs are alive: this one's)
-
-            def load() -> tuple[list[Automation], list[Run], dict[str, datetime]]:
-                return (self.store.list(), self.store.active_runs(),
-                        {p.run_id: p.expires_at for p in self.store.parked()})
-
-            everything, active, expiries = await self.read(load)
-            adopted = [a for a in everything if a.id not in self.slots and self.fires_here(a)]
-            for automation in adopted:
-                self.slots[automation.id] = Slot(automation)
-            broken = [a for a in adopted if a.problem is not None]
-            if broken:
-                for automation in await self.write(lambda: self.store.flag_broken(broken, now)):
-                    self.events.publish("attention_raised", automation_id=automation.id)
-            ids = {a.id for a in adopted}
-            parked = [run for run in active
-                      if run.state == "awaiting_input" and run.automation_id in ids]
-            for run in parked:
-                if not run.dry_run:
-                    self.slots[run.automation_id].active = run.id
-            self.runs.wait_on([run.id for run in parked], expiries, now)
-            workdirs = {a.definition.workdir for a in adopted
-                        if a.definition is not None and a.definition.workdir}
-            if workdirs:
-                self.folders.keys.update(await self.read(resolve_folders, workdirs))
-            for automation in adopted:
-                if automation.definition is not None:
-                    self.warm_up(automation.definition.runner.kind)
-                self.timer.arm(automation.id)
-                self.sources.changed(automation)
-            self.timer.admit_due(now, reason_hint="app_not_running", stagger=True)
-            self.timer.kick()
-        self._start_sweeping()
-        log.info("this engine (%s) does the catalogue's common work now: %d automations "
-                 "taken over", self.machine, len(adopted))
-        self.events.publish("engine_state", data={"state": "running", "common": True})
-
-    async def adopt(self, changed: dict[str, str]) -> None:
-        """Another machine changed these automations (id -> where each may run): take in
-        what this engine fires, let go of what it no longer does, and tell this machine's
-        windows of all of them."""
-        if self.stopping or not self.loaded:
-            return
-        wanted = [i for i, runs_on in changed.items() if i in self.slots or (
-            runs_on == self.machine if runs_on != ANY_MACHINE else self.common)]
-        found = {a.id: a for a in await self.read(self.store.get_many, wanted)} if wanted else {}
-        for automation_id in changed:
-            automation = found.get(automation_id)
-            if automation is not None:
-                self.take_in(automation_id, automation)
-            elif automation_id in wanted and automation_id in self.slots:  # deleted there
-                held = self.slots.pop(automation_id)
-                self.sources.changed(replace(held.automation, definition=None))
-                self.events.publish("automation_deleted", automation_id=automation_id)
-            else:
-                self.events.publish("automation_changed", automation_id=automation_id,
-                                    data={"elsewhere": True})
 
     async def stop(self) -> None:
         """Stop admitting, give running work a short grace period, then interrupt the rest."""
         if self.stopping:
             return
         self.stopping = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
+        await self.fleet.stop()
         self.runs.retry_closes_now()
         await self.sources.stop()
         grace = self.settings.get("shutdown_grace").total_seconds()
@@ -306,7 +207,7 @@ class Engine:
     def take_in(self, automation_id: str, automation: Automation) -> None:
         """Take in the stored state of an automation, just written, and re-arm for it
         (one this engine does not fire, on a shared catalogue, it lets go of)."""
-        if not self.fires_here(automation):
+        if not self.fleet.fires_here(automation):
             held = self.slots.pop(automation_id, None)
             if held is not None:
                 held.version += 1  # (its timer entry is stale now)
@@ -359,7 +260,7 @@ class Engine:
         slot = self.slots.get(automation_id)
         if slot is None:
             automation = await self.read(self.store.get, automation_id)
-            if not self.fires_here(automation):  # another machine's: read, not held
+            if not self.fleet.fires_here(automation):  # another machine's: read, not held
                 return Slot(automation)
             self.take_in(automation_id, automation)
             slot = self.slots[automation_id]

@@ -137,6 +137,7 @@ class Discussions:
         if not 1 <= run_index <= 2 ** 62:
             raise InvalidInput("run", f"no run #{run_index}", "a run's number, from 1", "3")
         automation = await self.e.read(self.e.store.get, automation_id)
+        self.e.fleet.refuse_elsewhere(automation)  # (its agent works in that machine's folder)
         session_id = "d-" + str(uuid.uuid5(uuid.UUID(automation.id), f"discuss:{request_id}")
                                 if request_id else uuid.uuid4())
         if not request_id:

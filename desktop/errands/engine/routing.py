@@ -1,7 +1,7 @@
 """Which engine performs a client's operation, on a shared catalogue.
 
 Several engines serve one shared catalogue, one per machine, and each automation is fired
-by one of them (``Engine.fires_here``): the engine of the machine it is bound to, or for
+by one of them (``Fleet.fires_here``): the engine of the machine it is bound to, or for
 one that may run anywhere, the engine doing the common work. That engine alone changes the
 automation's state and runs it, so an operation on an automation (a pause, an edit, a run
 by hand, a decision on a parked run) is sent to it through the catalogue
@@ -59,7 +59,7 @@ def _place(engine: Engine, op: str, args: dict[str, Any]) -> tuple[str, str, str
         doc = args.get("doc")
         runs_on = doc.get("runs_on") if isinstance(doc, dict) else None
         title = doc.get("title") if isinstance(doc, dict) else None
-        if not isinstance(runs_on, str) or runs_on in (ANY_MACHINE, engine.machine):
+        if not isinstance(runs_on, str) or runs_on in (ANY_MACHINE, engine.fleet.machine):
             return None  # (a definition changed, or made, here: that engine reads it at its start)
     else:
         automation_id = _automation_of(engine, op, args)
@@ -69,16 +69,16 @@ def _place(engine: Engine, op: str, args: dict[str, Any]) -> tuple[str, str, str
             automation = engine.store.get(automation_id)
         except ErrandsError:
             return None  # (a definition changed, or made, here: that engine reads it at its start)
-        if engine.fires_here(automation):
+        if engine.fleet.fires_here(automation):
             return None  # (a definition changed, or made, here: that engine reads it at its start)
-        runs_on, title = engine.runs_on(automation), automation.title
+        runs_on, title = engine.fleet.runs_on(automation), automation.title
     with engine.store.db.read() as s:
         live = live_engines(session_fetch(s))
     if runs_on == ANY_MACHINE:
         owner = next((m for m, common in live.items() if common), None)
     else:
         owner = runs_on
-    if owner is None or owner == engine.machine:
+    if owner is None or owner == engine.fleet.machine:
         return None  # (a definition changed, or made, here: that engine reads it at its start)
     return owner, "live" if owner in live else "gone", str(title or "")
 
@@ -87,7 +87,7 @@ async def route(engine: Engine, op: str, args: dict[str, Any]) -> str | None:
     """The machine whose engine is to perform ``op`` (None: this engine). Raises
     :class:`Conflict` ``engine_elsewhere`` for an operation that would run something on a
     machine whose engine is not running."""
-    if not engine.shared or op not in (BY_AUTOMATION | BY_RUN | BY_RUNS | BY_SESSION
+    if not engine.fleet.shared or op not in (BY_AUTOMATION | BY_RUN | BY_RUNS | BY_SESSION
                                        | {"create"}):
         return None  # (a definition changed, or made, here: that engine reads it at its start)
     place = await engine.read(_place, engine, op, args)

@@ -177,11 +177,11 @@ class Runs:
                 self._end_leftovers({pid: run_id for pid, (_, run_id) in ending.items()}))
 
     def _whose(self, sweep: bool) -> Any:
-        if not self.e.shared:
+        if not self.e.fleet.shared:
             return None
         from ..db.engine_hold import live_engines, session_fetch
 
-        me, common = self.e.machine, self.e.common
+        me, common = self.e.fleet.machine, self.e.fleet.common
 
         def whose(s: Any) -> Callable[[str | None], bool]:
             live = live_engines(session_fetch(s)) if common else {}
@@ -478,6 +478,12 @@ class Runs:
 
     async def _decide_runs(self, run_ids: list[str], decision: Decision,
                            request_id: str | None, actor: str) -> list[Run | ErrandsError]:
+        elsewhere = await self.e.fleet.refuse_runs_elsewhere(run_ids)
+        if elsewhere:  # (those resume only on an engine that runs their automation)
+            kept = [r for r in run_ids if r not in elsewhere]
+            decided = iter(await self._decide_runs(kept, decision, request_id, actor)
+                           if kept else [])
+            return [elsewhere[r] if r in elsewhere else next(decided) for r in run_ids]
         now = self.e.clock.now()
 
         def write() -> tuple[list[Run | ErrandsError], list[tuple[Run, Blocker]]]:
@@ -674,7 +680,7 @@ class Runs:
         expiry = self.e.settings.get("unattended_expiry")
         try:
             changed = await self.e.write(lambda: self.e.ledger.pause_unattended(
-                now, expiry, self.e.fires_here))
+                now, expiry, self.e.fleet.fires_here))
         except Exception:  # (another program's lock, a full disk): the expiries check on
             log.exception("could not check for automations nobody attends to")
             return

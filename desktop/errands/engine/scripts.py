@@ -112,6 +112,7 @@ class ScriptCommands:
         :data:`PAGE` a call; each as if the file had just been created. Real runs go one
         after another (each waits for the one before), so overlap never skips one."""
         slot = await self.e.slot(automation_id)
+        self.e.fleet.refuse_elsewhere(slot.automation)  # (its folder is that machine's)
         d = slot.automation.definition
         folders = [m for m in members_of(d.trigger) if isinstance(m.trigger, FolderTrigger)] \
             if d is not None else []

@@ -141,13 +141,13 @@ class EngineHost:
         while self._changed and self.engine is not None and not self.closing:
             changed, self._changed = self._changed, {}
             try:
-                await self.engine.adopt(changed)
+                await self.engine.fleet.adopt(changed)
             except Exception:  # (the database away: the next hold reads everything)
                 log.exception("could not take in the changes of another machine")
 
     async def _common_got(self) -> None:
-        if self.engine is not None and not self.closing and not self.engine.common:
-            await self.engine.take_common()
+        if self.engine is not None and not self.closing and not self.engine.fleet.common:
+            await self.engine.fleet.take_common()
             if self.on_common is not None:
                 self.on_common()
 
@@ -161,7 +161,7 @@ class EngineHost:
             return
         if self.engine is not None:
             self.engine.events.publish("engine_state", data={"state": "unreachable"})
-        was_common = self.engine is not None and self.engine.common
+        was_common = self.engine is not None and self.engine.fleet.common
         while not self.closing:
             message = None
             try:
@@ -187,9 +187,9 @@ class EngineHost:
             self._watch_hold()
             if self.engine is not None:  # (notices were lost meanwhile: all read again)
                 everything = await self.engine.read(self.store.list)
-                await self.engine.adopt({a.id: self.engine.runs_on(a) for a in everything})
+                await self.engine.fleet.adopt({a.id: self.engine.fleet.runs_on(a) for a in everything})
                 if common:
-                    await self.engine.take_common()
+                    await self.engine.fleet.take_common()
                 self.engine.events.publish("engine_state", data={"state": "running"})
             return
 
@@ -200,7 +200,7 @@ class EngineHost:
             self.engine = Engine(self.store, self.data_dir, default_runners(),
                                  network=RouteProbe(), automatic=self.automatic)
             if self.hold is not None:
-                self.engine.common = self.hold.common
+                self.engine.fleet.common = self.hold.common
             await self.engine.start()
             self._watch_hold()
             self.api = Api(self.engine, role=self.role, on_activate=self.on_activate)
@@ -211,7 +211,7 @@ class EngineHost:
             if isinstance(location, ServerDatabase):  # commands from the other machines
                 from ..remote_requests import RequestDesk
                 engine = self.engine
-                self.desk = RequestDesk(location, self.handle, common=lambda: engine.common)
+                self.desk = RequestDesk(location, self.handle, common=lambda: engine.fleet.common)
                 await self.desk.start()
         except BaseException:
             await self.close()
@@ -423,7 +423,7 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
         if host.hold is not None:
             announce(f"This is the engine of {host.hold.machine} on a shared catalogue: it "
                      f"runs the automations bound to {host.hold.machine}"
-                     + (", and those that may run anywhere." if engine.common else
+                     + (", and those that may run anywhere." if engine.fleet.common else
                         "; another machine's engine runs those that may run anywhere "
                         "(this one takes them over when it stops)."))
         ending = loop.create_task(ended.wait())
