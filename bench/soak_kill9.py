@@ -354,8 +354,9 @@ class Soak:
             except (ValueError, KeyError, TypeError):
                 pass
             self.run_now[code] += 1
-            if code == "busy":
-                continue
+            if code == "busy" or (code == "engine_elsewhere" and self.url is not None):
+                continue  # (several engines: a run-now of a machine's automation, asked
+                # while that machine's engine was down, is refused as documented)
             asked_in = request_id.split("-")[1]
             owner = re.search(r"\(pid (\d+)", message)
             pid = int(owner.group(1)) if owner else 0

@@ -869,3 +869,37 @@ async def test_a_change_made_anywhere_reaches_every_engine_within_a_second(
         phone.close()
         for host in (laptop, desk):
             await host.close()
+
+
+@pytest.mark.logs("the connection holding the catalogue", "does the catalogue's common work now")
+async def test_an_engine_cut_off_while_another_took_its_common_work_goes_on_without_it(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk's engine does the common work and loses its connections (a network blip):
+    the laptop's engine takes the common work over at once. When the desk's engine gets
+    its connection back it keeps running its own machine's automations and lets the
+    others go: nothing is run by two engines."""
+    import asyncio
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    monkeypatch.setenv("ERRANDS_MACHINE", "phone")
+    phone = Store(pg_catalogue)
+    anywhere, _ = Catalog(phone).create(doc("Anywhere"))
+    desks, _ = Catalog(phone).create(doc("Desk's", runs_on="desk"))
+    phone.close()
+    desk, laptop = await _hosts(tmp_path, monkeypatch, "desk", "laptop")
+    try:
+        assert set(desk.engine.slots) == {anywhere.id, desks.id} and not laptop.engine.slots
+        cut = await asyncio.to_thread(
+            postgres.admin_in, pg_catalogue.database,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name = 'errands engine on desk'")
+        assert cut and all(row == (True,) for row in cut)
+        await _within(10.0, lambda: anywhere.id in laptop.engine.slots)
+        await _within(10.0, lambda: anywhere.id not in desk.engine.slots)
+        assert laptop.engine.fleet.common and not desk.engine.fleet.common
+        assert desks.id in desk.engine.slots and not desk.engine.stopping
+        assert desk.hold.common is False
+    finally:
+        for host in (laptop, desk):
+            await host.close()

@@ -243,12 +243,13 @@ class EngineHold:
             self._conn = self._common_conn = None
             self.common = False
             pipe, self._stop_pipe = self._stop_pipe, None
-        if pipe is not None:
-            try:
-                os.write(pipe[1], b"x")
-                os.close(pipe[1])
-            except OSError:
-                pass
+        if pipe is not None:  # (a watch still in select wakes, or finds it closed: ends)
+            for step in (lambda: os.write(pipe[1], b"x"), lambda: os.close(pipe[1]),
+                         lambda: os.close(pipe[0])):
+                try:
+                    step()
+                except OSError:
+                    pass
         for conn in conns:
             try:
                 conn.close()  # (a session lock goes with its session)

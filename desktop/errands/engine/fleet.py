@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SWEEP_S = 10.0  # how often the common work looks for runs of engines gone
+TAKEN_OVER = ("interrupted", "another machine's Errands engine took this run's work over "
+              "while this one could not reach the catalogue")
 
 
 class Fleet:
@@ -135,6 +137,29 @@ class Fleet:
         log.info("this engine (%s) does the catalogue's common work now: %d automations "
                  "taken over", self.machine, len(adopted))
         e.events.publish("engine_state", data={"state": "running", "common": True})
+
+    async def give_up_common(self) -> None:
+        """Another machine's engine took the common work over while this one was cut off
+        from the catalogue (it ended this engine's runs of it as interrupted, and goes on
+        from there): what this engine still runs of it is stopped, and it lets go of those
+        automations, going on with its own machine's."""
+        e = self.e
+        if not self.common:
+            return
+        self.common = False
+        await self.stop()
+        self._sweeper = None
+        leaving = [(i, slot) for i, slot in e.slots.items() if not self.fires_here(slot.automation)]
+        await asyncio.gather(*(e.runs.cancel_and_wait(run_id, TAKEN_OVER)
+                               for _, slot in leaving for run_id in (slot.queued, slot.active)
+                               if run_id is not None))
+        for automation_id, slot in leaving:
+            if e.slots.pop(automation_id, None) is not None:
+                slot.version += 1  # (its timer entry is stale now)
+                e.sources.changed(replace(slot.automation, definition=None))
+        log.warning("the engine of another machine does the catalogue's common work now: "
+                    "this engine (%s) let %d automations go", self.machine, len(leaving))
+        e.events.publish("engine_state", data={"state": "running", "common": False})
 
     async def adopt(self, changed: dict[str, str]) -> None:
         """Another machine changed these automations (id -> where each may run): take in

@@ -153,10 +153,10 @@ class EngineHost:
 
     async def _hold_lost(self) -> None:
         """A connection holding the catalogue broke (the server was away): take it again.
-        If another machine's engine took over the common work this one did meanwhile (or
-        another engine of this machine's name took its place), this engine stops: what it
-        ran was ended as interrupted there. A slot is never run twice either way: a claim
-        another engine made first is refused to this one."""
+        If another machine's engine took over the common work this one did meanwhile, this
+        engine lets it go (``Fleet.give_up_common``); if another engine of this machine's
+        name took its place, or its clock is off now, it stops. A slot is never run twice
+        either way: a claim another engine made first is refused to this one."""
         if self.closing or self.store is None or self.hold is None:
             return
         if self.engine is not None:
@@ -171,10 +171,6 @@ class EngineHost:
                     await asyncio.sleep(LOCK_RETRY_S)                   # away still: again
                     continue
                 message = exc.message  # (it must not go on claiming by a wrong clock)
-            if message is None and was_common and not common:
-                holder = await asyncio.to_thread(_holder, self.store.db) or "another machine"
-                message = (f"the Errands engine on {holder} took the catalogue's common "
-                           "work over while this engine's connection to it was lost")
             if message is not None:
                 log.error("%s; this engine stops", message)
                 if self.engine is not None:
@@ -186,6 +182,8 @@ class EngineHost:
             log.info("the catalogue is held again")
             self._watch_hold()
             if self.engine is not None:  # (notices were lost meanwhile: all read again)
+                if was_common and not common:  # (another engine took it over meanwhile)
+                    await self.engine.fleet.give_up_common()
                 everything = await self.engine.read(self.store.list)
                 await self.engine.fleet.adopt({a.id: self.engine.fleet.runs_on(a) for a in everything})
                 if common:
@@ -338,14 +336,6 @@ class EngineThread:
         self._loop.close()
 
 
-def _holder(db: Any) -> str | None:
-    from ..db.postgres import engine_holder
-    try:
-        return engine_holder(db.location)
-    except StoreError:
-        return None
-
-
 class Preview:
     """The stored automations as the sidebar lists them, readable before the engine has
     loaded them: with ten thousand of them the window shows its list in a fraction of the
@@ -441,5 +431,5 @@ async def serve(data_dir: Path, *, announce: Callable[[str], None] = print,
                 announce("Stopping: letting running work finish …")
             await host.close()
             announce("Stopped.")
-        if not replaced or stop.is_set():  # (replaced: start again, as the catalogue
-            return                           # now has it; a refusal then ends it)
+        if not replaced or not standby or stop.is_set():
+            return
