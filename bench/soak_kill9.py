@@ -880,7 +880,7 @@ def several(args: argparse.Namespace) -> int:
                            p for p in (str(ROOT / "desktop"), os.environ.get("PYTHONPATH"))
                            if p))
             soak = Soak(root / machines[0], marks_path, env, errands_argv(), url=url)
-            for key, value in (("min_interval", "1s"), ("concurrency", "16"),
+            for key, value in (("min_interval", "1s"), ("concurrency", "64"),
                                ("grace", args.grace), ("run_history_limit", "1000000")):
                 soak.errands("config", "set", key, value)
             kinds = plan(args.automations, args.stubborn_sleep > 0)
@@ -940,14 +940,19 @@ def several(args: argparse.Namespace) -> int:
             log_errors = [line for log in sorted((root / "log").glob("*.log*"))
                           for line in log.read_text(errors="replace").splitlines()
                           if " ERROR " in line or "Traceback" in line]
-            by_machine = Counter(r["machine"] for r in read_rows(soak)[1] if r["machine"])
+            rows = read_rows(soak)[1]
+            by_machine = Counter(r["machine"] for r in rows if r["machine"])
+            interrupted = Counter(r["error_message"] for r in rows if r["state"] == "interrupted")
             for o in orphans:
                 try:
                     os.kill(o["pid"], signal.SIGKILL)
                 except OSError:
                     pass
     finally:
-        server.stop()
+        if args.keep:
+            print(f"(kept the PostgreSQL server: {server.url('soak')}, folder {server.root})")
+        else:
+            server.stop()
     wall_s = time.monotonic() - wall0
     restarts = soak.ready_s[len(machines):]
     print()
@@ -957,6 +962,7 @@ def several(args: argparse.Namespace) -> int:
     print(f"runs recorded              {fig['runs']}  {fig['states']}")
     print(f"  by machine               {dict(sorted(by_machine.items()))}")
     print(f"  by trigger               {fig['triggers']}")
+    print(f"  interrupted, why         {dict(interrupted.most_common(4))}")
     print(f"skipped records            {fig['skipped_records']} standing for "
           f"{fig['skipped_fires']} fires  {fig['skip_reasons']}")
     print(f"commands started           {len(marks.starts)} (run, attempt) pairs; "

@@ -903,3 +903,38 @@ async def test_an_engine_cut_off_while_another_took_its_common_work_goes_on_with
     finally:
         for host in (laptop, desk):
             await host.close()
+
+
+async def test_the_common_work_never_ends_a_live_engines_runs(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine doing the common work ends the runs of engines gone (its look every
+    SWEEP_S): the laptop's engine is alive, so neither its running run nor the one waiting
+    for a place (claimed, not started) is touched; once the laptop's engine is gone, both
+    are ended as interrupted."""
+    import asyncio
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    desk, laptop = await _hosts(tmp_path, monkeypatch, "desk", "laptop")
+    try:
+        await laptop.handle("set_setting", {"key": "concurrency", "value": "1"})
+        first, _ = await laptop.engine.commands.create(doc(
+            "Long", runner={"kind": "command", "command": "sleep 30"},
+            trigger={"kind": "manual"}, runs_on="laptop"))
+        second, _ = await laptop.engine.commands.create(doc(
+            "Waiting", runner={"kind": "command", "command": "true"},
+            trigger={"kind": "manual"}, runs_on="laptop"))
+        running = await laptop.engine.commands.run_now(first.id)
+        waiting = await laptop.engine.commands.run_now(second.id)
+        await _within(5.0, lambda: laptop.store.get_run(running.id).state == "running")
+        assert laptop.store.get_run(waiting.id).state == "scheduled"
+        await desk.engine.runs.recover(desk.engine.clock.now(), sweep=True)
+        assert [laptop.store.get_run(r.id).state for r in (running, waiting)] == [
+            "running", "scheduled"]
+        laptop.hold.release()  # (its lease ends, as when its machine vanishes)
+        await desk.engine.runs.recover(desk.engine.clock.now(), sweep=True)
+        assert [desk.store.get_run(r.id).state for r in (running, waiting)] == [
+            "interrupted", "interrupted"]
+    finally:
+        for host in (laptop, desk):
+            await host.close()

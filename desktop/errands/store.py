@@ -527,6 +527,8 @@ class Store:
                   "index": automation.last_index, "slot": slot, "revision": automation.revision,
                   "trigger": trigger, "scheduled_for": scheduled_for, "state": state,
                   "created_at": now, "attempts": []}
+        if self.dialect != "sqlite":  # several engines: whose run it is, from its claim on
+            fields["machine"] = self.machine  # (one that never started is still that one's)
         fields.update(values)
         if bulk is not None:
             bulk.append(fields)
