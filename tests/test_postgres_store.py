@@ -938,3 +938,23 @@ async def test_the_common_work_never_ends_a_live_engines_runs(
     finally:
         for host in (laptop, desk):
             await host.close()
+
+
+def test_every_test_file_on_the_catalogue_fixture_runs_on_postgresql_too() -> None:
+    """``python3 dev.py test`` runs CATALOGUE_PASS again on PostgreSQL: a new test file
+    whose stores the catalogue fixture opens (through the engine, view or agent harness)
+    is listed there, so it runs on both."""
+    import importlib.util
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("dev", root / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    harness = re.compile(r"^from (engine_support|views_support|agent_support) import|"
+                         r"location_for\(", re.MULTILINE)
+    using = {f"tests/{p.name}" for p in (root / "tests").glob("test_*.py")
+             if harness.search(p.read_text(encoding="utf-8"))}
+    using.discard("tests/test_postgres_store.py")  # (PostgreSQL's own, in the first pass)
+    assert using and using <= set(dev.CATALOGUE_PASS), using - set(dev.CATALOGUE_PASS)
