@@ -576,3 +576,35 @@ def test_a_shared_catalogue_out_of_reach_is_said_in_the_status_bar(qtbot: Any) -
         assert w.engine_label.sizeHint().width() < MINIMUM_SIZE[0] // 2
     w.show_engine_state("running")
     assert w.engine_label.text() == "Engine running" and w.engine_label.toolTip() == ""
+
+
+def test_a_change_on_another_machine_shows_in_this_window_within_a_second(
+        qloop: qasync.QEventLoop, tmp_path: Path, pg_catalogue: Any, postgres: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The laptop's window over a shared catalogue: an automation made, then paused, on a
+    machine without an engine (a command typed there) shows in the list, then shows
+    paused, each within a second (the change notices, through the laptop's engine)."""
+    from errands.db.location import ENV
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    monkeypatch.setenv("ERRANDS_MACHINE", "laptop")
+    app = AppShell(tmp_path / "laptop", tray_available=True, notifications=RecordingBackend())
+    run(qloop, app.start())
+    c = app.controller
+    assert c is not None
+    phone = Store(pg_catalogue)
+    try:
+        made, _ = Catalog(phone, utcnow).create({**command_doc("From the phone", "true"),
+                                                "runs_on": "any"})
+        began = time.monotonic()
+        run(qloop, until(lambda: [s.title for s in c.sidebar.model.summaries()] == [
+            "From the phone"], what="the new row", timeout=1.0))
+        Catalog(phone, utcnow).set_paused(made.id, True)
+        run(qloop, until(lambda: [s.status for s in c.sidebar.model.summaries()] == [
+            "paused"], what="the pause", timeout=1.0))
+        assert time.monotonic() - began < 2.5
+    finally:
+        phone.close()
+        run(qloop, app.idle())
+        run(qloop, app.close())
+        app.window.deleteLater()

@@ -246,8 +246,11 @@ class PostgresDatabase:
         except OperationalError as exc:
             state = _sqlstate(exc)
             if state == "55P03":  # lock_not_available: the lock_timeout passed
+                from .database import _WAIT_MS
+                waited = _WAIT_MS.get()
+                ms = self.busy_ms if waited is None else waited
                 raise StoreError("locked", f"{self.path} stayed busy with another writer for "
-                                 f"{self.busy_ms / 1000:g} s; try again.") from exc
+                                 f"{ms / 1000:g} s; try again.") from exc
             if state is None or state.startswith("08") or state.startswith("57P"):
                 raise StoreError("database_unreachable",
                                  f"cannot reach the catalogue {self.path}: "

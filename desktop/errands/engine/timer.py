@@ -187,9 +187,10 @@ class Timer:
                                   RETRY_ADMISSION)
                     timeout = RETRY_ADMISSION
                 else:  # another program writes: said once; the writer waits for the lock
-                    if locked_since is None:
-                        locked_since = now
-                        log.warning("due fires wait: %s", exc)
+                    if locked_since is None:  # (on a shared catalogue, the other engines'
+                        locked_since = now    # writes: routine, not worth a warning)
+                        (log.info if self.e.fleet.shared else log.warning)(
+                            "due fires wait: %s", exc)
                     self.wait_for_lock()
                     timeout = RETRY_ADMISSION
             except Exception:  # the store failed (disk full, damaged): try again shortly
