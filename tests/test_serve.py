@@ -211,8 +211,9 @@ def test_kill_9_then_restart_loses_nothing_and_leaves_no_orphan(serve: Serve, tm
     serve.start()
     watch = serve.watch()
     pidfile = tmp_path / "child.pid"
-    a = serve.cli("add", "--title", "long", "--command",
-                  f"echo $$ > {pidfile}; exec sleep 300", "--schedule", "every:2s")["id"]
+    a = serve.cli("add", "--title", "long", "--command",  # (no retry: see the next test)
+                  f"echo $$ > {pidfile}; exec sleep 300", "--schedule", "every:2s",
+                  "--max-attempts", "1")["id"]
     wait_for(lambda: pidfile.exists() and pidfile.read_text().strip())
     child = int(pidfile.read_text())
     watch.until(lambda: [r for r in serve.ledger(a) if r["skip_reason"] == "previous_run_active"],
@@ -247,6 +248,33 @@ def test_kill_9_then_restart_loses_nothing_and_leaves_no_orphan(serve: Serve, tm
         assert dupes == []
 
 
+def test_a_run_its_engines_crash_cut_short_is_retried_as_its_policy_says(
+        serve: Serve, tmp_path: Path) -> None:
+    """kill -9 during a run whose policy allows another attempt: the next engine ends the
+    dead one's child, and the run (the same run) waits its backoff and runs its next
+    attempt, which finishes it; its attempts say what happened to the first."""
+    serve.start()
+    marks = tmp_path / "attempts"
+    doc = {"title": "Retried", "trigger": {"kind": "manual"},
+           "runner": {"kind": "command",
+                      "command": f"echo $ERRANDS_ATTEMPT >> {marks}; "
+                                 f"if [ $ERRANDS_ATTEMPT = 1 ]; then exec sleep 300; fi"},
+           "policy": {"retry": {"max_attempts": 2,
+                                "backoff": {"initial": "1s", "factor": 2, "max": "2s"}}}}
+    (tmp_path / "retried.json").write_text(json.dumps(doc))
+    a = serve.cli("add", "--from-json", str(tmp_path / "retried.json"))["id"]
+    run = serve.cli("run-now", a)
+    wait_for(lambda: marks.exists() and marks.read_text().split() == ["1"])
+    serve.kill9()
+    serve.start()
+    wait_for(lambda: serve.cli("runs", a)["runs"][0]["state"] == "succeeded", timeout=30)
+    [done] = serve.cli("runs", a)["runs"]
+    assert done["id"] == run["id"] and done["attempt"] == 2
+    assert marks.read_text().split() == ["1", "2"]
+    assert [x["state"] for x in done["attempts"]] == ["interrupted", "succeeded"]
+    serve.stop()
+
+
 def test_a_stubborn_child_never_outlives_a_chain_of_crashes(serve: Serve,
                                                             tmp_path: Path) -> None:
     """A child that ignores SIGTERM, left by a killed engine: the next engine sends it
@@ -256,7 +284,7 @@ def test_a_stubborn_child_never_outlives_a_chain_of_crashes(serve: Serve,
     pidfile = tmp_path / "child.pid"
     a = serve.cli("add", "--title", "stubborn", "--command",
                   f"trap '' TERM; echo $$ > {pidfile}; sleep 300 & wait",
-                  "--schedule", "every:1h")["id"]
+                  "--schedule", "every:1h", "--max-attempts", "1")["id"]
 
     def pid_on_row() -> int | None:
         with _read_only(serve.data) as db:

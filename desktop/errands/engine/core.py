@@ -142,7 +142,8 @@ class Engine:
     async def hold(self, automations: list[Automation], active: list[Run],
                    expiries: dict[str, datetime], now: datetime) -> None:
         """Hold these automations (at start; and those the common work brings, ``fleet``):
-        their slots, attention for the broken ones, their parked runs waited on, their
+        their slots, attention for the broken ones, their parked runs waited on, the runs a
+        dead engine left waiting for their next attempt started at their time, their
         runners warmed up and their folders known. The timer is armed for them after."""
         broken = []
         for automation in automations:
@@ -166,6 +167,12 @@ class Engine:
             if slot is not None and not run.dry_run:
                 slot.active = run.id
         self.runs.wait_on([run.id for run in parked], expiries, now)
+        for run in active if self.automatic else ():  # (a dead engine's runs, to retry)
+            if run.state == "scheduled" and run.retry_at is not None and run.automation_id \
+                    in held:
+                self.slots[run.automation_id].active = run.id
+                self.runs.spawn(run.id, max(0.0, (run.retry_at - now).total_seconds()),
+                                run=run)
         for automation in automations:
             if automation.definition is not None:
                 self.warm_up(automation.definition.runner.kind)

@@ -270,7 +270,8 @@ class Runs:
                     and resume is None:
                 bound = self.e.settings.get("network_wait").total_seconds()
                 await wait_for_network(self.e.network, self.e.clock, bound)
-            attempt = run.attempt
+            # (a run a dead engine left waiting for its next attempt goes on with that one)
+            attempt = run.attempt + (run.state == "scheduled" and run.retry_at is not None)
             resumed = resume is not None
             while True:
                 cap = self.cap

@@ -34,7 +34,7 @@ from ..errors import Conflict, ErrandsError, InvalidInput, StoreError
 from ..records import Automation, Blocker, Decision, Run
 from ..runners.contract import Outcome
 from ..runners.processes import children_of_runs, process_start_ticks
-from ..store import Store, automation_record, run_record
+from ..store import Store, automation_record, row_definition, run_record
 from ..timeutil import format_instant
 from .accounting import unattended
 from .admission import Admission, Due, Folders, Rules, admit
@@ -426,7 +426,8 @@ class Ledger:
             for run_id, pid, started, _, state, machine in groups:
                 try:
                     with s.begin_nested():
-                        if state in ("running", "scheduled"):
+                        if state in ("running", "scheduled") and not self._retry_in(
+                                s, run_id, outcome, now):
                             close_in(self.store, s, run_id, "interrupted", outcome, now, None,
                                      self.unattended_expiry)
                         row = s.get(RunRow, run_id)
@@ -441,11 +442,37 @@ class Ledger:
                     log.exception("could not end run %s left by a previous engine", run_id)
         return ending
 
+    def _retry_in(self, s: Session, run_id: str, outcome: Outcome, now: datetime) -> bool:
+        """A run its engine's death cut short is retried as its policy says, as a failed
+        attempt would be: one that was running with attempts left waits for its next one
+        (``scheduled``, ``retry_at``); one already waiting to retry waits on. Whether it
+        waits (the engine that runs its automation starts it then, ``Engine.hold``)."""
+        row = s.get(RunRow, run_id)
+        if row is None or row.dry_run:
+            return False
+        if row.state == "scheduled":
+            return row.retry_at is not None
+        automation = s.get(AutomationRow, row.automation_id)
+        d = row_definition(automation)[0] if automation is not None else None
+        if row.state != "running" or d is None or row.attempt >= d.policy.retry.max_attempts \
+                or (automation.status != "active" and row.trigger != "manual"):
+            return False
+        row.state, row.retry_at = "scheduled", now + d.policy.retry.delay(row.attempt)
+        row.error_code, row.error_message = outcome.error_code, outcome.error_message
+        row.attempts = close_attempt(row.attempts, now, "interrupted", outcome)
+        row.details = {**(row.details if isinstance(row.details, dict) else {}),
+                       "attempts_allowed": d.policy.retry.max_attempts}
+        log.info("run %s was cut short by its engine's end: attempt %d of %d follows at %s",
+                 run_id, row.attempt + 1, d.policy.retry.max_attempts,
+                 format_instant(row.retry_at))
+        return True
+
     def forget_pid(self, run_id: str) -> asyncio.Future[None]:
         """A dead engine's child of this (ended) run has ended: its pid is forgotten."""
         def write(s: Session) -> None:
             row = s.get(RunRow, run_id)
-            if row is not None and row.state not in ("running", "scheduled"):
+            if row is not None and (row.state not in ("running", "scheduled")
+                                    or row.retry_at is not None):  # (ended, or waiting)
                 row.pid = row.pid_started = None
 
         return self._call(write)
