@@ -1927,8 +1927,8 @@ Sie wird erneut gelesen, sobald sie sich ändert oder wenn Sie sie erneut auswä
             <translation>Engine angehalten</translation>
         </message>
         <message>
-            <source>Engine stopped: another computer serves the shared catalogue now</source>
-            <translation>Engine angehalten: ein anderer Computer bedient jetzt den geteilten Katalog</translation>
+            <source>Engine stopped: another Errands engine took this computer's place on the shared catalogue, or this computer's clock is off; the log says which</source>
+            <translation>Engine angehalten: eine andere Errands-Engine hat den Platz dieses Computers im geteilten Katalog übernommen, oder die Uhr dieses Computers geht falsch; das Protokoll sagt, was davon</translation>
         </message>
         <message>
             <source>Engine stopped: served elsewhere</source>

@@ -1914,8 +1914,8 @@ It is read again when it changes, or when you select it again.</source>
             <translation>引擎已停止</translation>
         </message>
         <message>
-            <source>Engine stopped: another computer serves the shared catalogue now</source>
-            <translation>引擎已停止：现在由另一台计算机为共享目录提供服务</translation>
+            <source>Engine stopped: another Errands engine took this computer's place on the shared catalogue, or this computer's clock is off; the log says which</source>
+            <translation>引擎已停止：另一个 Errands 引擎接替了这台计算机在共享目录中的位置，或者这台计算机的时钟不准；日志中写明了是哪一种</translation>
         </message>
         <message>
             <source>Engine stopped: served elsewhere</source>

@@ -569,7 +569,7 @@ def test_a_shared_catalogue_out_of_reach_is_said_in_the_status_bar(qtbot: Any) -
     w.show()
     for state, words, story in (
             ("unreachable", "Catalogue unreachable", "nothing runs until it is back"),
-            ("replaced", "Engine stopped: served elsewhere", "another computer serves")):
+            ("replaced", "Engine stopped: served elsewhere", "took this computer's place")):
         w.show_engine_state(state)
         assert w.engine_label.text() == words and story in w.engine_label.toolTip()
         assert story in w.engine_label.accessibleDescription()

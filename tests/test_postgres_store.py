@@ -958,3 +958,77 @@ def test_every_test_file_on_the_catalogue_fixture_runs_on_postgresql_too() -> No
              if harness.search(p.read_text(encoding="utf-8"))}
     using.discard("tests/test_postgres_store.py")  # (PostgreSQL's own, in the first pass)
     assert using and using <= set(dev.CATALOGUE_PASS), using - set(dev.CATALOGUE_PASS)
+
+
+def test_a_run_whose_engine_died_is_retried_by_the_engine_that_takes_over(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    """The desk's engine dies (kill -9) during the first attempt of a run that may run
+    anywhere and may be tried twice: the laptop's engine takes the common work over,
+    records that attempt as interrupted and runs the second one, which finishes the run
+    there."""
+    import signal
+
+    url = postgres.url(pg_catalogue.database)
+    desk = {**os.environ, ENV: url, "ERRANDS_MACHINE": "desk"}
+    laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
+    marks = tmp_path / "attempts"
+    doc_path = tmp_path / "retried.json"
+    doc_path.write_text(json.dumps({
+        "title": "Retried", "trigger": {"kind": "manual"}, "runs_on": "any",
+        "runner": {"kind": "command",
+                   "command": f"echo $ERRANDS_ATTEMPT >> {marks}; "
+                              "if [ $ERRANDS_ATTEMPT = 1 ]; then exec sleep 300; fi"},
+        "policy": {"retry": {"max_attempts": 2,
+                             "backoff": {"initial": "1s", "factor": 2, "max": "2s"}}}}))
+    code, made = _errands(tmp_path / "desk", desk, "add", "--from-json", str(doc_path))
+    assert code == 0, made
+    engines = [_serving(tmp_path / "desk", desk)]
+    try:
+        engines.append(_serving(tmp_path / "laptop", laptop))
+        code, run = _errands(tmp_path / "desk", desk, "run-now", made["id"])
+        assert code == 0, run
+        deadline = time.monotonic() + 30
+        while not (marks.exists() and marks.read_text().split() == ["1"]):
+            assert time.monotonic() < deadline, "the first attempt did not start"
+            time.sleep(0.05)
+        engines[0].send_signal(signal.SIGKILL)
+        engines[0].communicate(timeout=30)
+        deadline = time.monotonic() + 30
+        while True:
+            code, runs = _errands(tmp_path / "laptop", laptop, "runs", made["id"])
+            if code == 0 and runs["runs"][0]["state"] == "succeeded":
+                break
+            assert time.monotonic() < deadline, runs
+            time.sleep(0.2)
+        [done] = runs["runs"]
+        assert done["id"] == run["id"] and done["attempt"] == 2 and done["machine"] == "laptop"
+        assert [a["state"] for a in done["attempts"]] == ["interrupted", "succeeded"]
+        assert marks.read_text().split() == ["1", "2"]
+    finally:
+        for process in engines:
+            if process.poll() is None:
+                process.terminate()
+            process.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("name", ["My Laptop", "any", "desk/2", "bür0"])
+async def test_a_machine_name_no_automation_could_name_is_refused_saying_so(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """An engine's machine name is what automations bound to it say (runs_on): one that
+    cannot be said so is refused before the engine serves, naming ERRANDS_MACHINE, and
+    nothing is held."""
+    from errands.db.engine_hold import live_engines, psycopg_fetch
+    from errands.engine.service import EngineHost
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    monkeypatch.setenv("ERRANDS_MACHINE", name)
+    host = EngineHost(tmp_path / "odd", listen=False)
+    with pytest.raises(InvalidInput) as refused:
+        await host.start()
+    assert refused.value.field == "ERRANDS_MACHINE" and "set ERRANDS_MACHINE" in str(
+        refused.value.expected)
+    import psycopg
+    with psycopg.connect(postgres.url(pg_catalogue.database), autocommit=True) as conn:
+        assert live_engines(psycopg_fetch(conn)) == {}
+    assert host.store is None

@@ -704,6 +704,16 @@ RUNS_ON_EXPECTED = ('"any", or the name of one machine (1 to 100 letters, digits
                     'dashes or underscores, as ERRANDS_MACHINE or the host name gives it)')
 
 
+def check_machine_name(name: str, field: str = "ERRANDS_MACHINE") -> str:
+    """An engine's own machine name, which automations name to run there (``runs_on``):
+    refused when it could not be named so (a host name with a space, ``any``)."""
+    if name == ANY_MACHINE or MACHINE_NAME.fullmatch(name) is None:
+        raise InvalidInput(field, f"this machine's name {_brief(name)} cannot name a machine "
+                           "automations run on", RUNS_ON_EXPECTED + ", not \"any\"; set "
+                           "ERRANDS_MACHINE to one", "desk", reason="kind")
+    return name
+
+
 def runs_on_field(value: object, field: str = "runs_on") -> str:
     """Where an automation may run: ``any`` or one machine's name."""
     if value == ANY_MACHINE:

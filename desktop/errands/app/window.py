@@ -297,8 +297,9 @@ class MainWindow(QMainWindow):
         # the status bar has room for a few words; the whole story is the label's tooltip
         details = {"unreachable": self.tr("Shared catalogue unreachable: nothing runs until "
                                           "it is back (retrying)"),
-                   "replaced": self.tr("Engine stopped: another computer serves the shared "
-                                       "catalogue now")}
+                   "replaced": self.tr("Engine stopped: another Errands engine took this "
+                                       "computer's place on the shared catalogue, or this "
+                                       "computer's clock is off; the log says which")}
         self.engine_label.setText(words.get(state, self.tr("Engine %1").replace("%1", state)))
         self.engine_label.setToolTip(details.get(state, ""))
         self.engine_label.setAccessibleDescription(details.get(state, ""))

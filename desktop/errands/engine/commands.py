@@ -72,8 +72,12 @@ class Commands:
         if not ((isinstance(runner, dict) and runner.get("kind") == "command")
                 or doc.get("workdir")):
             return doc
+        from ..definition import ANY_MACHINE, MACHINE_NAME
         from ..remote_requests import ASKING_MACHINE
-        return {**doc, "runs_on": ASKING_MACHINE.get() or self.e.store.machine}
+        machine = ASKING_MACHINE.get() or self.e.store.machine
+        if machine == ANY_MACHINE or MACHINE_NAME.fullmatch(machine) is None:
+            return doc  # (a machine no automation can name: it may run anywhere)
+        return {**doc, "runs_on": machine}
 
     async def import_document(self, doc: Any, *, dry_run: bool = False,
                               actor: str = "user") -> Any:

@@ -87,8 +87,10 @@ class EngineHost:
             raise
         if self.store.dialect != "sqlite":  # this machine's place among the engines
             from ..db.engine_hold import EngineHold
-            hold = self.hold = EngineHold(self.store.db, machine_name())  # type: ignore[arg-type]
+            from ..definition import check_machine_name
             try:
+                hold = self.hold = EngineHold(self.store.db,  # type: ignore[arg-type]
+                                              check_machine_name(machine_name()))
                 if self.standby is None:
                     await asyncio.to_thread(hold.take)
                 else:
