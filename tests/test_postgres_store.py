@@ -555,7 +555,8 @@ async def test_another_machines_leftover_child_is_left_to_that_machine(
     monkeypatch.setattr(core, "LEFTOVER_GRACE", 1.0)
     monkeypatch.setenv("ERRANDS_MACHINE", "desk")
     desk_store = Store(pg_catalogue)
-    a, _ = Catalog(desk_store).create(doc("Long", trigger={"kind": "manual"}))
+    a, _ = Catalog(desk_store).create(doc("Long", trigger={"kind": "manual"},
+                                          policy={"retry": {"max_attempts": 1}}))
     child = subprocess.Popen(["sleep", "60"], start_new_session=True)
     try:
         with desk_store.transaction() as s:  # what a kill -9 of the desk's engine leaves
@@ -910,8 +911,9 @@ async def test_the_common_work_never_ends_a_live_engines_runs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine doing the common work ends the runs of engines gone (its look every
     SWEEP_S): the laptop's engine is alive, so neither its running run nor the one waiting
-    for a place (claimed, not started) is touched; once the laptop's engine is gone, both
-    are ended as interrupted."""
+    for a place (claimed, not started) is touched; once the laptop's engine is gone, the
+    running one waits for its next attempt (its policy allows three) and the other ends
+    as interrupted."""
     import asyncio
 
     monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
@@ -933,8 +935,11 @@ async def test_the_common_work_never_ends_a_live_engines_runs(
             "running", "scheduled"]
         laptop.hold.release()  # (its lease ends, as when its machine vanishes)
         await desk.engine.runs.recover(desk.engine.clock.now(), sweep=True)
-        assert [desk.store.get_run(r.id).state for r in (running, waiting)] == [
-            "interrupted", "interrupted"]
+        ended = [desk.store.get_run(r.id) for r in (running, waiting)]
+        # the one cut short waits for its next attempt (on the laptop: it is bound there),
+        # the one that never began ends
+        assert [r.state for r in ended] == ["scheduled", "interrupted"]
+        assert ended[0].retry_at is not None and ended[0].attempts[0]["state"] == "interrupted"
     finally:
         for host in (laptop, desk):
             await host.close()

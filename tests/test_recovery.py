@@ -35,7 +35,7 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
             pidfile = tmp_path / f"child{n}.pid"
             ident = serve.cli("add", "--title", f"stubborn {n}", "--command",
                               f"trap '' TERM; echo $$ > {pidfile}; sleep 600",
-                              "--schedule", "manual")["id"]
+                              "--schedule", "manual", "--max-attempts", "1")["id"]
             serve.cli("run-now", ident)
             stubborn.append(ident)
             pids.append(pidfile)
@@ -104,7 +104,8 @@ def test_a_child_whose_pid_never_reached_its_row_is_found_and_ended(tmp_path: Pa
     serve.start()
     pidfile = tmp_path / "child.pid"
     ident = serve.cli("add", "--title", "long", "--command",
-                      f"echo $$ > {pidfile}; sleep 300", "--schedule", "manual")["id"]
+                      f"echo $$ > {pidfile}; sleep 300", "--schedule", "manual",
+                      "--max-attempts", "1")["id"]
     run = serve.cli("run-now", ident)["id"]
     child = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip()))
     db = sqlite3.connect(serve.data / "errands.sqlite3", timeout=10)

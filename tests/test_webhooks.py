@@ -169,7 +169,8 @@ def test_add_prints_each_new_webhook_token_once_and_a_kill_9_loses_no_acknowledg
     serve = Serve(tmp_path / "data", ERRANDS_WEBHOOK_PORT="0").start()
     try:
         made = serve.cli("add", "--title", "Deploy", "--command", "sleep 30",
-                         "--on-webhook", "--schedule", "every day at 6am")
+                         "--on-webhook", "--schedule", "every day at 6am",
+                         "--max-attempts", "1")  # (a crash ends it: not retried)
         [hook] = made["webhooks"]
         assert [t["kind"] for t in made["triggers"]] == ["cron", "webhook"]
         listed = serve.cli("webhook", made["id"])

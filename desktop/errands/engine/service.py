@@ -116,14 +116,20 @@ class EngineHost:
         if self.hold is None:
             return
 
+        def hop(call: Callable[..., Any], *args: Any) -> None:
+            try:
+                loop.call_soon_threadsafe(call, *args)
+            except RuntimeError:  # (the loop closed: the host is gone, nobody to tell)
+                pass
+
         def on_lost() -> None:
-            loop.call_soon_threadsafe(lambda: loop.create_task(self._hold_lost()))
+            hop(lambda: loop.create_task(self._hold_lost()))
 
         def on_common() -> None:
-            loop.call_soon_threadsafe(lambda: loop.create_task(self._common_got()))
+            hop(lambda: loop.create_task(self._common_got()))
 
         def on_notice(text: str) -> None:
-            loop.call_soon_threadsafe(self._noticed, text)
+            hop(self._noticed, text)
 
         self.hold.watch(on_lost, on_notice, on_common)
 

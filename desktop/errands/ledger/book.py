@@ -429,7 +429,7 @@ class Ledger:
                         if state in ("running", "scheduled") and not self._retry_in(
                                 s, run_id, outcome, now):
                             close_in(self.store, s, run_id, "interrupted", outcome, now, None,
-                                     self.unattended_expiry)
+                                     self.unattended_expiry)  # (no attempt left, or never began)
                         row = s.get(RunRow, run_id)
                         if row is not None and run_id in ended_runs:
                             # until it has ended
@@ -447,11 +447,19 @@ class Ledger:
         attempt would be: one that was running with attempts left waits for its next one
         (``scheduled``, ``retry_at``); one already waiting to retry waits on. Whether it
         waits (the engine that runs its automation starts it then, ``Engine.hold``)."""
+        try:
+            with s.begin_nested():  # (a damaged row is closed instead, as it always was)
+                return self._retry_row_in(s, run_id, outcome, now)
+        except Exception as exc:
+            log.info("run %s is closed, not retried: its row cannot be read (%s)", run_id, exc)
+            return False
+
+    def _retry_row_in(self, s: Session, run_id: str, outcome: Outcome, now: datetime) -> bool:
         row = s.get(RunRow, run_id)
         if row is None or row.dry_run:
             return False
         if row.state == "scheduled":
-            return row.retry_at is not None
+            return isinstance(row.retry_at, datetime)
         automation = s.get(AutomationRow, row.automation_id)
         d = row_definition(automation)[0] if automation is not None else None
         if row.state != "running" or d is None or row.attempt >= d.policy.retry.max_attempts \
