@@ -25,6 +25,9 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> It
         if key.startswith("ERRANDS_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("ERRANDS_DATA_DIR", str(tmp_path / "default-data"))
+    # webhook triggers listen on a port of their own in every test (the default, 47291,
+    # would be taken by another test running beside it; test_webhooks.py sets its own)
+    monkeypatch.setenv("ERRANDS_WEBHOOK_PORT", "0")
     # nor the user's log folder (errands serve logs there; platformdirs follows
     # XDG_STATE_HOME) or autostart folder, also in the processes a test starts
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))

@@ -891,7 +891,9 @@ async def test_fires_stay_due_while_the_store_refuses_admission(h: Harness, code
         assert 2 * RETRY_ADMISSION - 1 <= late <= 2 * RETRY_ADMISSION  # two refusals, then in
     said = [r.getMessage() for r in caplog.records
             if r.name == "errands.engine.timer" and r.levelno >= logging.WARNING]
-    assert len(said) == (1 if code == "locked" else 2), said
+    # (on a shared catalogue a wait for another engine's write is routine: not a warning)
+    quiet = code == "locked" and h.engine.fleet.shared
+    assert len(said) == (0 if quiet else 1 if code == "locked" else 2), said
 
 
 async def test_fires_before_the_start_were_missed_because_errands_was_closed_only_if_it_existed(

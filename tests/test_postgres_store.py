@@ -885,7 +885,7 @@ async def test_an_engine_cut_off_while_another_took_its_common_work_goes_on_with
     monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
     monkeypatch.setenv("ERRANDS_MACHINE", "phone")
     phone = Store(pg_catalogue)
-    anywhere, _ = Catalog(phone).create(doc("Anywhere"))
+    anywhere, _ = Catalog(phone).create(doc("Anywhere", runs_on="any"))
     desks, _ = Catalog(phone).create(doc("Desk's", runs_on="desk"))
     phone.close()
     desk, laptop = await _hosts(tmp_path, monkeypatch, "desk", "laptop")
@@ -1023,7 +1023,6 @@ async def test_a_machine_name_no_automation_could_name_is_refused_saying_so(
     """An engine's machine name is what automations bound to it say (runs_on): one that
     cannot be said so is refused before the engine serves, naming ERRANDS_MACHINE, and
     nothing is held."""
-    from errands.db.engine_hold import live_engines, psycopg_fetch
     from errands.engine.service import EngineHost
 
     monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
@@ -1035,5 +1034,123 @@ async def test_a_machine_name_no_automation_could_name_is_refused_saying_so(
         refused.value.expected)
     import psycopg
     with psycopg.connect(postgres.url(pg_catalogue.database), autocommit=True) as conn:
-        assert live_engines(psycopg_fetch(conn)) == {}
+        assert conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                            ).fetchone() == (0,)
     assert host.store is None
+
+
+async def test_a_long_machine_name_is_known_alive_by_its_lock_and_its_runs_are_its_own(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine name longer than a connection's label holds (a cloud host's, 60
+    characters): its engine is known alive by its lock itself, so the common work's look
+    for engines gone leaves its run alone, commands reach it, and once another engine has
+    taken a run over, a late close of the one that lost it changes nothing."""
+    from errands.engine.routing import route
+    from errands.runners.contract import Outcome
+
+    name = "ip-172-31-22-123.ap-southeast-2.compute.internal.example.org"
+    assert len(name) == 60
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    desk, cloud = await _hosts(tmp_path, monkeypatch, "desk", name)
+    try:
+        made, _ = await cloud.engine.commands.create(doc(
+            "Long", runner={"kind": "command", "command": "sleep 30"},
+            trigger={"kind": "manual"}))
+        assert made.definition.runs_on == name  # (a command: bound where it was made)
+        running = await cloud.engine.commands.run_now(made.id)
+        await _within(5.0, lambda: cloud.store.get_run(running.id).state == "running")
+        await desk.engine.runs.recover(desk.engine.clock.now(), sweep=True)
+        assert cloud.store.get_run(running.id).state == "running"
+        forward = await route(desk.engine, "run_now", {"id": made.id})
+        assert forward is not None and forward.target == name and forward.live
+        # the desk's engine, cut off meanwhile, closes it late: nothing is written
+        late = await desk.engine.ledger.close(running.id, "interrupted", Outcome(
+            state="failed", error_code="interrupted", error_message="late"),
+            desk.engine.clock.now(), None)
+        assert late is None and desk.store.get_run(running.id).state == "running"
+    finally:
+        for host in (cloud, desk):
+            await host.close()
+
+
+@pytest.mark.logs("could not take the common work over yet")
+async def test_a_takeover_the_catalogue_refused_once_is_tried_again(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine that gets the common lock cannot read the catalogue once (a blip): it
+    says so and tries again, and then runs what may run anywhere."""
+    from errands.engine import service
+    from errands.errors import StoreError
+
+    monkeypatch.setattr(service, "LOCK_RETRY_S", 0.2)
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    monkeypatch.setenv("ERRANDS_MACHINE", "phone")
+    phone = Store(pg_catalogue)
+    anywhere, _ = Catalog(phone).create(doc("Anywhere", runs_on="any"))
+    phone.close()
+    desk, laptop = await _hosts(tmp_path, monkeypatch, "desk", "laptop")
+    real = laptop.engine.runs.recover
+    refusals = iter([StoreError("database_unreachable", "cannot reach the catalogue")])
+
+    async def once(*args: Any, **kwargs: Any) -> None:
+        refusal = next(refusals, None)
+        if refusal is not None:
+            raise refusal
+        await real(*args, **kwargs)
+    laptop.engine.runs.recover = once  # type: ignore[method-assign]
+    try:
+        await desk.close()
+        await _within(10.0, lambda: anywhere.id in laptop.engine.slots)
+        assert laptop.engine.fleet.common and next(refusals, None) is None
+    finally:
+        await laptop.close()
+        await desk.close()
+
+
+async def test_an_automation_is_not_moved_to_another_machine_while_it_runs(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moving it while its run goes on would let the next engine start another beside it:
+    refused, saying what to do."""
+    from errands.errors import Conflict
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    [laptop] = await _hosts(tmp_path, monkeypatch, "laptop")
+    try:
+        made, _ = await laptop.engine.commands.create(doc(
+            "Long", runner={"kind": "command", "command": "sleep 30"},
+            trigger={"kind": "manual"}, runs_on="laptop"))
+        await laptop.engine.commands.run_now(made.id)
+        moved = {**made.definition.to_dict(), "runs_on": "desk"}
+        with pytest.raises(Conflict) as refused:
+            await laptop.engine.commands.revise(made.id, moved)
+        assert refused.value.code == "busy" and "before moving it" in str(refused.value)
+        await laptop.engine.commands.stop_current(made.id)
+        automation, changed = await laptop.engine.commands.revise(made.id, moved)
+        assert changed and automation.definition.runs_on == "desk"
+        assert made.id not in laptop.engine.slots
+    finally:
+        await laptop.close()
+
+
+def test_a_command_made_or_imported_without_an_engine_runs_where_it_was_made(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path) -> None:
+    """With no engine running anywhere, `add` and `import` write the shared catalogue
+    themselves, and bind a command to the machine they were typed on, as an engine would."""
+    url = postgres.url(pg_catalogue.database)
+    laptop = {**os.environ, ENV: url, "ERRANDS_MACHINE": "laptop"}
+    code, made = _errands(tmp_path / "laptop", laptop, "add", "--title", "Here",
+                          "--command", "echo here", "--schedule", "every 1h")
+    assert code == 0 and made["runs_on"] == "laptop", made
+    code, agent = _errands(tmp_path / "laptop", laptop, "add", "--title", "Think",
+                           "--prompt", "Think.", "--schedule", "every 1h")
+    assert code == 0 and "runs_on" not in agent, agent
+    exported = tmp_path / "one.json"
+    exported.write_text(json.dumps({"format": "errands-export", "version": 1, "automations": [
+        {"request_id": "one", "definition": {"title": "Imported", "trigger": {"kind": "manual"},
+                                             "runner": {"kind": "command", "command": "true"}}}]}))
+    code, plan = _errands(tmp_path / "laptop", laptop, "import", str(exported))
+    assert code == 0, plan
+    code, shown = _errands(tmp_path / "laptop", laptop, "show", plan["items"][0]["automation_id"])
+    assert shown["runs_on"] == "laptop", shown

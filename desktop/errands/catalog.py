@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from .agent.worktree import check_repository
 from .db.schema import AutomationRow
-from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, canonical_json,
+from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, bind_to,
+                         canonical_json,
                          check_request_id, parse_definition)
 from .ledger.closing import slot_key as _slot_key
 from .fires import Window, plan_fires
@@ -121,12 +122,16 @@ class Catalog:
                                    "the full id of an existing automation (errands list)",
                                    "3f2a9c1e-…", reason="not_found") from None
 
-    def create(self, doc: Any, *, request_id: str | None = None,
-               actor: str = "user") -> tuple[Automation, bool]:
+    def create(self, doc: Any, *, request_id: str | None = None, actor: str = "user",
+               made_on: str | None = None) -> tuple[Automation, bool]:
         """Create from a definition document. The same ``request_id`` with the same document
-        returns the existing automation unchanged; with another document it is refused."""
+        returns the existing automation unchanged; with another document it is refused. On
+        a shared catalogue a command or folder-bound one is bound to the machine it is made
+        on (``made_on``, else this one) unless it says where it runs (``bind_to``)."""
         if request_id is not None:
             check_request_id(request_id)
+        if self.store.dialect != "sqlite":
+            doc = bind_to(doc, made_on or self.store.machine)
         fp = fingerprint(doc)
         if request_id is not None:
             found = self.store.find_by_request(request_id)

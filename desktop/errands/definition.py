@@ -704,6 +704,20 @@ RUNS_ON_EXPECTED = ('"any", or the name of one machine (1 to 100 letters, digits
                     'dashes or underscores, as ERRANDS_MACHINE or the host name gives it)')
 
 
+def bind_to(doc: Any, machine: str) -> Any:
+    """A new command or folder-bound definition that does not say where it runs, bound to
+    the machine it is made on (on a shared catalogue: its program and folder are that
+    machine's); any other as it is, as is everything when the machine's name could not be
+    named by ``runs_on``."""
+    if not isinstance(doc, dict) or "runs_on" in doc or machine == ANY_MACHINE \
+            or MACHINE_NAME.fullmatch(machine) is None:
+        return doc
+    runner = doc.get("runner")
+    if (isinstance(runner, dict) and runner.get("kind") == "command") or doc.get("workdir"):
+        return {**doc, "runs_on": machine}
+    return doc
+
+
 def check_machine_name(name: str, field: str = "ERRANDS_MACHINE") -> str:
     """An engine's own machine name, which automations name to run there (``runs_on``):
     refused when it could not be named so (a host name with a space, ``any``)."""

@@ -306,15 +306,29 @@ def _match(catalog: "Catalog", entry: Entry) -> tuple[Any, str]:
     return None, ""
 
 
+def _bound(definition: Any, doc: Any, machine: str) -> Any:
+    """``definition`` bound as ``definition.bind_to`` binds its document ``doc``."""
+    from dataclasses import replace
+
+    from .definition import bind_to
+    bound = bind_to(doc, machine)
+    return definition if bound is doc else replace(definition, runs_on=bound["runs_on"])
+
+
 def apply_import(catalog: "Catalog", plan: ImportPlan, *, actor: str = "user",
-                 now: datetime | None = None) -> ImportPlan:
-    """Create every entry the plan creates, in one transaction; fills in their ids."""
+                 now: datetime | None = None, made_on: str | None = None) -> ImportPlan:
+    """Create every entry the plan creates, in one transaction; fills in their ids. On a
+    shared catalogue a command or folder-bound entry that does not say where it runs runs
+    on the machine it is imported on (``made_on``, else this one), as ``add`` binds one."""
     from .catalog import first_fire, fingerprint
 
     if not plan.creates:
         return plan
     now = (now or plan.now or catalog.clock()).replace(microsecond=0)
-    rows = [(definition, None if definition.paused else first_fire(definition, now),
+    shared = catalog.store.dialect != "sqlite"  # (a command runs where it was imported)
+    rows = [(_bound(definition, entry.definition, made_on or catalog.store.machine)
+             if shared else definition,
+             None if definition.paused else first_fire(definition, now),
              entry.request_id, fingerprint(entry.definition))
             for _, entry, definition in plan.creates]
     created = catalog.store.insert_automations(rows, now=now, actor=actor)

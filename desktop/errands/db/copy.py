@@ -31,6 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..db.database import NotJSON
+from ..definition import bind_to
 from ..errors import StoreError
 from ..db.schema import (
     AttentionRow,
@@ -132,26 +133,15 @@ def _write(s: Session, table: Table, rows: list[dict[str, Any]], copied: Copied)
     copied.rows[table.name] = copied.rows.get(table.name, 0) + len(rows)
 
 
-def _bound(definition: Any, machine: str) -> Any:
-    """A command or folder-bound definition that does not say where it runs, bound to the
-    machine it came from (its program and folder are there), as ``add`` binds one."""
-    if not isinstance(definition, dict) or "runs_on" in definition:
-        return definition
-    runner = definition.get("runner")
-    if (isinstance(runner, dict) and runner.get("kind") == "command") or definition.get("workdir"):
-        return {**definition, "runs_on": machine}
-    return definition
-
-
 def _automation_rows(src: Session, automation_id: str, machine: str, bind: bool = False
                      ) -> list[tuple[Table, list[dict[str, Any]]]]:
     """Everything of one automation in the source, as values to insert (``Damaged`` when
-    any of it cannot be read); ``bind``: into a shared catalogue (``_bound``)."""
+    any of it cannot be read); ``bind``: into a shared catalogue (``definition.bind_to``)."""
     out: list[tuple[Table, list[dict[str, Any]]]] = []
     table = AutomationRow.__table__
     rows = [_values(table, r) for r in _rows(src, table, "id", [automation_id])]
     for v in rows if bind else ():
-        v["definition"] = _bound(v.get("definition"), machine)
+        v["definition"] = bind_to(v.get("definition"), machine)
     out.append((table, rows))
     runs: list[str] = []
     sessions: list[str] = []
@@ -166,7 +156,7 @@ def _automation_rows(src: Session, automation_id: str, machine: str, bind: bool 
         values = [_values(table, r) for r in found]
         if bind and "definition" in table.c:  # (its revisions: the trail reads the same)
             for v in values:
-                v["definition"] = _bound(v.get("definition"), machine)
+                v["definition"] = bind_to(v.get("definition"), machine)
         if model is RunRow:
             runs = [v["id"] for v in values]
             for v in values:

@@ -24,11 +24,11 @@ import os
 import select
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import StoreError
 from . import postgres
-from .postgres import CHANGES, ENGINE_APP, ENGINE_KEY, refuse_skewed_clock
+from .postgres import CHANGES, ENGINE_KEY, refuse_skewed_clock
 
 if TYPE_CHECKING:
     from .postgres import PostgresDatabase
@@ -265,32 +265,37 @@ def _retry_s() -> float:
     return postgres.RETRY_S  # (read when used: tests shorten it)
 
 
-def live_engines(fetch: Callable[[str, tuple[Any, ...]], Any]) -> dict[str, bool]:
-    """The machines whose engines hold the catalogue now, each with whether it holds the
-    common lock. ``fetch(sql, params)``: the rows of a query (psycopg's ``%s`` style), on
-    a psycopg connection or a session's."""
+def live_machines(fetch: Callable[[str, tuple[Any, ...]], Any],
+                  machines: Iterable[str | None]) -> set[str]:
+    """Those of ``machines`` whose engine holds the catalogue now (its machine lock: found
+    by the lock's own key, whatever the name). ``fetch(sql, params)``: the rows of a query
+    (psycopg's ``%s`` style), on a psycopg connection or a session's."""
+    names = sorted({m for m in machines if m})
+    if not names:
+        return set()
     rows = fetch(
-        "SELECT a.application_name, l.classid, l.objid, l.objsubid FROM pg_locks l "
-        "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND "
-        "l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = "
-        "current_database()) AND ((l.objsubid = 2 AND l.classid = %s) OR (l.objsubid = 1 "
-        "AND l.classid = %s AND l.objid = %s))",
-        (MACHINE_CLASS, ENGINE_KEY >> 32, ENGINE_KEY & 0xFFFFFFFF))
-    engines: dict[str, bool] = {}
-    for name, _, _, subid in rows:
-        name = name or ""
-        if not name.startswith(ENGINE_APP):
-            continue
-        machine = name[len(ENGINE_APP):]
-        engines[machine] = engines.get(machine, False) or subid == 1
-    return engines
+        "SELECT m FROM unnest(%s::text[]) AS m WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE "
+        "l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = %s AND "
+        "l.objid = (hashtext(m)::int8 & 4294967295)::oid AND l.database = (SELECT oid FROM "
+        "pg_database WHERE datname = current_database()))", (names, MACHINE_CLASS))
+    return {row[0] for row in rows}
+
+
+def common_held(fetch: Callable[[str, tuple[Any, ...]], Any]) -> bool:
+    """Whether an engine does the catalogue's common work now."""
+    rows = fetch(
+        "SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND "
+        "l.objsubid = 1 AND l.classid = %s AND l.objid = %s AND l.database = (SELECT oid "
+        "FROM pg_database WHERE datname = current_database())",
+        (ENGINE_KEY >> 32, ENGINE_KEY & 0xFFFFFFFF))
+    return bool(rows)
 
 
 def session_fetch(s: Any) -> Callable[[str, tuple[Any, ...]], Any]:
-    """``fetch`` for ``live_engines`` on an SQLAlchemy session."""
+    """``fetch`` for ``live_machines`` on an SQLAlchemy session."""
     return lambda sql, params: s.connection().exec_driver_sql(sql, params).fetchall()
 
 
 def psycopg_fetch(conn: Any) -> Callable[[str, tuple[Any, ...]], Any]:
-    """``fetch`` for ``live_engines`` on a psycopg connection."""
+    """``fetch`` for ``live_machines`` on a psycopg connection."""
     return lambda sql, params: conn.execute(sql, params).fetchall()

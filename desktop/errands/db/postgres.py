@@ -292,7 +292,11 @@ class PostgresDatabase:
             conn = psycopg.connect(self._url.render_as_string(hide_password=False)
                                    .replace("postgresql+psycopg://", "postgresql://"),
                                    autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                                   application_name=(ENGINE_APP + machine)[:63])
+                                   application_name=(ENGINE_APP + machine)[:63],
+                                   # this side notices a vanished server as soon (a laptop
+                                   # that slept: its sessions ended there meanwhile)
+                                   keepalives=1, keepalives_idle=10, keepalives_interval=5,
+                                   keepalives_count=3)
             # the server notices a vanished machine within about half a minute (its
             # default is hours), and lets the lock go with the session
             conn.execute("SET tcp_keepalives_idle = 10")

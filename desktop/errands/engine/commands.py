@@ -63,21 +63,13 @@ class Commands:
         return automation, created
 
     def bind_to_machine(self, doc: Any) -> Any:
-        """On a shared catalogue, a new command or folder-bound automation that does not
-        say where it runs runs on the machine it was made on: its program and its folder
-        are that machine's."""
-        if self.e.store.dialect == "sqlite" or not isinstance(doc, dict) or "runs_on" in doc:
+        """``doc`` as it is created here (``definition.bind_to``, on a shared catalogue):
+        a command or folder-bound one runs on the machine it was made on, the asking one."""
+        if not self.e.fleet.shared:
             return doc
-        runner = doc.get("runner")
-        if not ((isinstance(runner, dict) and runner.get("kind") == "command")
-                or doc.get("workdir")):
-            return doc
-        from ..definition import ANY_MACHINE, MACHINE_NAME
+        from ..definition import bind_to
         from ..remote_requests import ASKING_MACHINE
-        machine = ASKING_MACHINE.get() or self.e.store.machine
-        if machine == ANY_MACHINE or MACHINE_NAME.fullmatch(machine) is None:
-            return doc  # (a machine no automation can name: it may run anywhere)
-        return {**doc, "runs_on": machine}
+        return bind_to(doc, ASKING_MACHINE.get() or self.e.store.machine)
 
     async def import_document(self, doc: Any, *, dry_run: bool = False,
                               actor: str = "user") -> Any:
@@ -85,13 +77,15 @@ class Commands:
         ones created in one transaction (none when ``dry_run``). The plan is the answer."""
         from ..transfer import apply_import, plan_import
 
+        from ..remote_requests import ASKING_MACHINE
+        made_on = ASKING_MACHINE.get()
         if dry_run:  # writes nothing: checked off the loop, so fires and requests go on
             await self.e.ledger.group.settled()
             return await self.e.read(plan_import, self.e.catalog, doc)
 
         def write() -> tuple[Any, list[Automation]]:
             plan = plan_import(self.e.catalog, doc)  # on the writer: what it finds it creates
-            apply_import(self.e.catalog, plan, actor=actor)
+            apply_import(self.e.catalog, plan, actor=actor, made_on=made_on)
             ids = [item.automation_id for item, _, _ in plan.creates]
             return plan, [self.e.store.get(i) for i in ids if i is not None]
 
@@ -107,9 +101,15 @@ class Commands:
         """Replace the definition. With ``expected_revision``, refuse when someone else
         changed it since the caller read it (a form open while the CLI edited)."""
         await self.e.ledger.group.settled()  # act on the store as it is, queued run starts included
-        current = (await self.e.slot(automation_id)).automation
+        held = await self.e.slot(automation_id)
+        current = held.automation
         if expected_revision is not None and current.revision != expected_revision:
             raise stale(current, expected_revision)
+        moving = (self.e.fleet.shared and isinstance(doc, dict) and current.definition
+                  is not None and doc.get("runs_on", "any") != current.definition.runs_on)
+        if moving and (held.active is not None or held.queued is not None):
+            raise Conflict("busy", f"{current.title} has a run in progress; wait for it or "
+                           "stop it (errands stop ID) before moving it to another machine")
         await self.check_script(doc, current.definition.runner if current.definition else None)
 
         def take_in(done: tuple[Automation, bool]) -> None:

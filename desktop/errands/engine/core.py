@@ -167,12 +167,7 @@ class Engine:
             if slot is not None and not run.dry_run:
                 slot.active = run.id
         self.runs.wait_on([run.id for run in parked], expiries, now)
-        for run in active if self.automatic else ():  # (a dead engine's runs, to retry)
-            if run.state == "scheduled" and run.retry_at is not None and run.automation_id \
-                    in held:
-                self.slots[run.automation_id].active = run.id
-                self.runs.spawn(run.id, max(0.0, (run.retry_at - now).total_seconds()),
-                                run=run)
+        self.fleet.start_waiting([r for r in active if r.automation_id in held], now)
         for automation in automations:
             if automation.definition is not None:
                 self.warm_up(automation.definition.runner.kind)

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 SWEEP_S = 10.0  # how often the common work looks for runs of engines gone
 TAKEN_OVER = ("interrupted", "another machine's Errands engine took this run's work over "
               "while this one could not reach the catalogue")
+LEASE_LOST = ("interrupted", "this Errands engine lost its hold on the shared catalogue (its "
+              "connection broke), and with it this run's work")
 
 
 class Fleet:
@@ -107,8 +109,23 @@ class Fleet:
             await asyncio.sleep(SWEEP_S)
             try:
                 await self.e.runs.recover(self.e.clock.now(), sweep=True)
+                self.start_waiting(await self.e.read(self.e.store.active_runs),
+                                   self.e.clock.now())
             except Exception as exc:  # (the database away: next time)
                 log.info("could not look for runs of engines gone: %s", exc)
+
+    def start_waiting(self, active: list[Run], now: datetime) -> None:
+        """Start, at their time, the runs a dead engine left waiting for their next attempt
+        (``ledger.recover`` retries what a crash cut short) among those of automations this
+        engine holds, that none of its tasks waits with already."""
+        e = self.e
+        for run in active if e.automatic else ():
+            slot = e.slots.get(run.automation_id)
+            if run.state != "scheduled" or run.retry_at is None or slot is None \
+                    or run.id in e.runs.tasks or slot.active not in (None, run.id):
+                continue
+            slot.active = run.id
+            e.runs.spawn(run.id, max(0.0, (run.retry_at - now).total_seconds()), run=run)
 
     async def take_common(self) -> None:
         """Take the common work over (the engine that did it stopped or died): what that
@@ -117,7 +134,19 @@ class Fleet:
         e = self.e
         if self.common or e.stopping or not e.loaded:
             return
-        self.common = True
+        self.common = True  # (what ``recover`` ends depends on it)
+        try:
+            adopted = await self._take_common()
+        except BaseException:
+            self.common = False  # (asked again by the caller: nothing is half taken)
+            raise
+        self.started()
+        log.info("this engine (%s) does the catalogue's common work now: %d automations "
+                 "taken over", self.machine, len(adopted))
+        e.events.publish("engine_state", data={"state": "running", "common": True})
+
+    async def _take_common(self) -> list[Automation]:
+        e = self.e
         with heap.paused():
             now = e.clock.now()
             await e.runs.recover(now, sweep=True)  # (its own runs are alive: this one's)
@@ -134,10 +163,23 @@ class Fleet:
                 e.sources.changed(automation)
             e.timer.admit_due(now, reason_hint="app_not_running", stagger=True)
             e.timer.kick()
-        self.started()
-        log.info("this engine (%s) does the catalogue's common work now: %d automations "
-                 "taken over", self.machine, len(adopted))
-        e.events.publish("engine_state", data={"state": "running", "common": True})
+        return adopted
+
+    async def end_common_runs(self) -> None:
+        """This engine's hold on the common work broke (its connection to the catalogue):
+        what it runs of that work is ended now, as its lease is gone and another engine may
+        take the work over meanwhile (it would retry what this one still ran). The closes
+        are written once the catalogue answers again."""
+        e = self.e
+        going = [run_id for slot in list(e.slots.values())
+                 if self.runs_on(slot.automation) == ANY_MACHINE
+                 for run_id in (slot.queued, slot.active)
+                 if run_id is not None and run_id in e.runs.tasks]
+        for run_id in going:
+            e.runs.cancel(run_id, LEASE_LOST, "interrupted")
+        if going:
+            log.warning("this engine's hold on the catalogue broke: %d runs of the common "
+                        "work it did were ended", len(going))
 
     async def give_up_common(self) -> None:
         """Another machine's engine took the common work over while this one was cut off
@@ -151,9 +193,9 @@ class Fleet:
         await self.stop()
         self._sweeper = None
         leaving = [(i, slot) for i, slot in e.slots.items() if not self.fires_here(slot.automation)]
-        await asyncio.gather(*(e.runs.cancel_and_wait(run_id, TAKEN_OVER)
+        await asyncio.gather(*(e.runs.cancel_and_wait(run_id, TAKEN_OVER, "interrupted")
                                for _, slot in leaving for run_id in (slot.queued, slot.active)
-                               if run_id is not None))
+                               if run_id is not None and run_id in e.runs.tasks))
         for automation_id, slot in leaving:
             if e.slots.pop(automation_id, None) is not None:
                 slot.version += 1  # (its timer entry is stale now)

@@ -13,6 +13,7 @@ something: nothing runs on a machine it was not meant for.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..definition import ANY_MACHINE
@@ -46,58 +47,65 @@ def _automation_of(engine: Engine, op: str, args: dict[str, Any]) -> str | None:
         if op in BY_SESSION and isinstance(args.get("session"), str):
             return store.session(args["session"]).automation_id
     except ErrandsError:
-        return None  # (a definition changed, or made, here: that engine reads it at its start)
-    return None  # (a definition changed, or made, here: that engine reads it at its start)
+        return None
+    return None
 
 
-def _place(engine: Engine, op: str, args: dict[str, Any]) -> tuple[str, str, str] | None:
-    """(On a reader thread.) (the machine whose engine performs ``op``, whether it runs,
-    the automation's title), or None for here."""
-    from ..db.engine_hold import live_engines, session_fetch
+@dataclass(frozen=True)
+class Forward:
+    """Where an operation goes: ``target``, the machine whose engine performs it (None: the
+    engine doing the common work, whichever it is), and whether that engine runs now."""
+
+    target: str | None
+    live: bool
+    title: str
+
+    @property
+    def where(self) -> str:
+        return self.target or "the machine doing the common work"
+
+
+def _place(engine: Engine, op: str, args: dict[str, Any]) -> Forward | None:
+    """(On a reader thread.) Where ``op`` goes, or None for here."""
+    from ..db.engine_hold import common_held, live_machines, session_fetch
 
     if op == "create":
         doc = args.get("doc")
         runs_on = doc.get("runs_on") if isinstance(doc, dict) else None
         title = doc.get("title") if isinstance(doc, dict) else None
         if not isinstance(runs_on, str) or runs_on in (ANY_MACHINE, engine.fleet.machine):
-            return None  # (a definition changed, or made, here: that engine reads it at its start)
+            return None
     else:
         automation_id = _automation_of(engine, op, args)
         if automation_id is None:
-            return None  # (a definition changed, or made, here: that engine reads it at its start)
+            return None
         try:
             automation = engine.store.get(automation_id)
         except ErrandsError:
-            return None  # (a definition changed, or made, here: that engine reads it at its start)
+            return None
         if engine.fleet.fires_here(automation):
-            return None  # (a definition changed, or made, here: that engine reads it at its start)
+            return None
         runs_on, title = engine.fleet.runs_on(automation), automation.title
     with engine.store.db.read() as s:
-        live = live_engines(session_fetch(s))
-    if runs_on == ANY_MACHINE:
-        owner = next((m for m, common in live.items() if common), None)
-    else:
-        owner = runs_on
-    if owner is None or owner == engine.fleet.machine:
-        return None  # (a definition changed, or made, here: that engine reads it at its start)
-    return owner, "live" if owner in live else "gone", str(title or "")
+        if runs_on == ANY_MACHINE:
+            return Forward(None, common_held(session_fetch(s)), str(title or ""))
+        live = runs_on in live_machines(session_fetch(s), [runs_on])
+    return Forward(runs_on, live, str(title or ""))
 
 
-async def route(engine: Engine, op: str, args: dict[str, Any]) -> str | None:
-    """The machine whose engine is to perform ``op`` (None: this engine). Raises
-    :class:`Conflict` ``engine_elsewhere`` for an operation that would run something on a
-    machine whose engine is not running."""
+async def route(engine: Engine, op: str, args: dict[str, Any]) -> Forward | None:
+    """Where ``op`` is to be performed (None: by this engine). Raises :class:`Conflict`
+    ``engine_elsewhere`` for an operation that would run something on a machine whose
+    engine is not running; one that only changes the definition is then made here, and
+    that machine's engine reads it at its start."""
     if not engine.fleet.shared or op not in (BY_AUTOMATION | BY_RUN | BY_RUNS | BY_SESSION
-                                       | {"create"}):
-        return None  # (a definition changed, or made, here: that engine reads it at its start)
-    place = await engine.read(_place, engine, op, args)
-    if place is None:
-        return None  # (a definition changed, or made, here: that engine reads it at its start)
-    owner, state, title = place
-    if state == "live":
-        return owner
+                                             | {"create"}):
+        return None
+    forward = await engine.read(_place, engine, op, args)
+    if forward is None or forward.live:
+        return forward
     if op in RUNS_THERE:
-        raise Conflict("engine_elsewhere", f"“{title}” runs on {owner}, and no Errands "
-                       f"engine runs there now: start Errands on {owner}, or let it run on "
-                       "any machine (errands edit ID --runs-on any)")
-    return None  # (a definition changed, or made, here: that engine reads it at its start)
+        raise Conflict("engine_elsewhere", f"“{forward.title}” runs on {forward.where}, and "
+                       f"no Errands engine runs there now: start Errands on {forward.where}, "
+                       "or let it run on any machine (errands edit ID --runs-on any)")
+    return None

@@ -179,12 +179,12 @@ class Runs:
     def _whose(self, sweep: bool) -> Any:
         if not self.e.fleet.shared:
             return None
-        from ..db.engine_hold import live_engines, session_fetch
+        from ..db.engine_hold import live_machines, session_fetch
 
         me, common = self.e.fleet.machine, self.e.fleet.common
 
-        def whose(s: Any) -> Callable[[str | None], bool]:
-            live = live_engines(session_fetch(s)) if common else {}
+        def whose(s: Any, machines: set[str | None]) -> Callable[[str | None], bool]:
+            live = live_machines(session_fetch(s), machines - {me}) if common else set()
             return lambda machine: (machine == me and not sweep) or (
                 common and machine != me and (machine is None or machine not in live))
 
@@ -228,6 +228,14 @@ class Runs:
         self.tasks[run_id] = task
         task.add_done_callback(lambda t, rid=run_id: self._task_ended(rid, t))
 
+    def _why(self, run_id: str, reason: str) -> tuple[str, str]:
+        """Why a cancelled task's run ended: what its cancel said, else a person's stop,
+        or Errands quitting."""
+        why = self.cancel_why.pop(run_id, None)
+        if why is not None:
+            return why
+        return ("cancelled", stopped_by("user")) if reason == "cancelled" else SHUTDOWN_RUNNING
+
     def _task_ended(self, run_id: str, task: asyncio.Task[None]) -> None:
         pledged = self.pledged.pop(run_id, None)
         if pledged is not None:  # (ended before its attempt took the place)
@@ -238,9 +246,7 @@ class Runs:
             self.e.folders.release(run_id)  # one taken when it was admitted, if it never began
         if task.cancelled():  # cancelled before its first step: its own close never ran
             reason = self.cancel_reason.pop(run_id, "interrupted")
-            why = self.cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
-            self.close(run_id, failed(why if reason == "cancelled" else SHUTDOWN_RUNNING),
-                        reason)
+            self.close(run_id, failed(self._why(run_id, reason)), reason)
 
     async def _execute(self, run: Run | str, delay: float, resume: Resume | None = None) -> None:
         run_id = run.id if isinstance(run, Run) else run
@@ -325,10 +331,8 @@ class Runs:
                 attempt += 1
         except asyncio.CancelledError:
             reason = self.cancel_reason.pop(run_id, "interrupted")
-            why = self.cancel_why.pop(run_id, ("cancelled", stopped_by("user")))
             # the task ends with its close committed (a stop waiting for it reads the end)
-            await settle(self.close(
-                run_id, failed(why if reason == "cancelled" else SHUTDOWN_RUNNING), reason))
+            await settle(self.close(run_id, failed(self._why(run_id, reason)), reason))
         except NotFound:
             return  # the automation was deleted while this run waited
         except _Ended:  # closed before it could start: its slot is free again
@@ -694,13 +698,15 @@ class Runs:
                                         "status": automation.status})
             self.e.events.publish("attention_raised", automation_id=automation.id)
 
-    def cancel(self, run_id: str, why: tuple[str, str]) -> asyncio.Future[None] | None:
+    def cancel(self, run_id: str, why: tuple[str, str], state: str = "cancelled"
+               ) -> asyncio.Future[None] | None:
         """Cancel a run's task (it closes itself), or close a run no task executes (parked
         or queued): the close's future then. A queued run leaves its slot at once, so no
-        run ending meanwhile starts it."""
+        run ending meanwhile starts it. ``state``: what it ends as (``interrupted``: not
+        by anyone's hand)."""
         task = self.tasks.get(run_id)
         if task is not None and not task.done():
-            self.cancel_reason[run_id] = "cancelled"
+            self.cancel_reason[run_id] = state
             self.cancel_why[run_id] = why
             task.cancel()
             return None
@@ -709,11 +715,12 @@ class Runs:
             if held.queued == run_id:
                 held.queued = None
                 break
-        return self.close(run_id, failed(why), "cancelled")
+        return self.close(run_id, failed(why), state)
 
-    async def cancel_and_wait(self, run_id: str, why: tuple[str, str]) -> None:
+    async def cancel_and_wait(self, run_id: str, why: tuple[str, str],
+                              state: str = "cancelled") -> None:
         task = self.tasks.get(run_id)
-        closing = self.cancel(run_id, why)
+        closing = self.cancel(run_id, why, state)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         if closing is not None:

@@ -154,10 +154,20 @@ class EngineHost:
                 log.exception("could not take in the changes of another machine")
 
     async def _common_got(self) -> None:
-        if self.engine is not None and not self.closing and not self.engine.fleet.common:
-            await self.engine.fleet.take_common()
+        """The common lock came to this engine: it takes the common work over, asking
+        again while the catalogue cannot be read (the lock stays held meanwhile)."""
+        while self.engine is not None and not self.closing and not self.engine.fleet.common \
+                and self.hold is not None and self.hold.common:
+            try:
+                await self.engine.fleet.take_common()
+            except Exception as exc:
+                log.warning("could not take the common work over yet (%s); trying again",
+                            exc)
+                await asyncio.sleep(LOCK_RETRY_S)
+                continue
             if self.on_common is not None:
                 self.on_common()
+            return
 
     async def _hold_lost(self) -> None:
         """A connection holding the catalogue broke (the server was away): take it again.
@@ -170,6 +180,8 @@ class EngineHost:
         if self.engine is not None:
             self.engine.events.publish("engine_state", data={"state": "unreachable"})
         was_common = self.engine is not None and self.engine.fleet.common
+        if was_common and self.engine is not None:  # (its lease went with the connection)
+            await self.engine.fleet.end_common_runs()
         while not self.closing:
             message = None
             try:
@@ -233,10 +245,10 @@ class EngineHost:
             from .routing import route
             if op == "create":  # (where it runs is settled before it is sent anywhere)
                 args = {**args, "doc": self.engine.commands.bind_to_machine(args.get("doc"))}
-            owner = None if DIRECTED.get() else await route(self.engine, op, args)
-            if owner is not None and self.store is not None:
+            forward = None if DIRECTED.get() else await route(self.engine, op, args)
+            if forward is not None and self.store is not None:
                 return await asyncio.to_thread(ask, self.store.db.location, op, args,
-                                               serving=owner, target=owner)
+                                               serving=forward.where, target=forward.target)
         return await perform(self.api, op, args)
 
     async def close(self) -> None:

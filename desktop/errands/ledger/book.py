@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -218,12 +218,31 @@ class Ledger:
 
         return self._call(write)
 
+    def _taken_over(self, s: Session, rows: Iterable[RunRow]) -> set[str]:
+        """Those of these runs (going, or waiting for an attempt) that another machine's
+        live engine runs now, on a shared catalogue: this engine lost them while it could
+        not reach the catalogue, and the engine that took them over goes on with them. It
+        writes nothing of them (a write of its own would undo that engine's)."""
+        if self.store.dialect == "sqlite":
+            return set()
+        me = self.store.machine
+        foreign = [r for r in rows if r.machine and r.machine != me
+                   and r.state in ("running", "scheduled")]
+        if not foreign:
+            return set()
+        from ..db.engine_hold import live_machines, session_fetch
+        live = live_machines(session_fetch(s), {r.machine for r in foreign})
+        return {r.id for r in foreign if r.machine in live}
+
     def backoff(self, run_id: str, outcome: Outcome, retry_at: datetime,
                 now: datetime, allowed: int) -> asyncio.Future[str]:
         """running -> scheduled until ``retry_at``; the run's automation id. ``allowed``
         (the attempts its policy allows) is kept in its details, so the run says "2 of 3"
         by itself."""
         def write(s: Session) -> str:
+            found = self.store.get_row_in(s, run_id)
+            if self._taken_over(s, [found]):
+                return found.automation_id  # (another engine goes on with it)
             row = self.store.update_run_in(s, run_id, state="scheduled", retry_at=retry_at,
                                            pid=None, pid_started=None,
                                            error_code=outcome.error_code,
@@ -332,8 +351,9 @@ class Ledger:
             automation_ids = {r.automation_id for r in runs.values()}
             held = list(s.scalars(select(AutomationRow)  # held: the identity map is weak
                                   .where(AutomationRow.id.in_(automation_ids))))
-            closed = [close_in(self.store, s, *item, self.unattended_expiry)
-                      for item in items]
+            taken = self._taken_over(s, runs.values())
+            closed = [None if item[0] in taken else
+                      close_in(self.store, s, *item, self.unattended_expiry) for item in items]
             for i, (item, done) in enumerate(zip(items, closed)):
                 run = runs.get(item[0])
                 if done is not None and run is not None and done.automation is not None:
@@ -370,8 +390,8 @@ class Ledger:
     # -------------------------------------------------- the engine's own changes
 
     def recover(self, now: datetime, end: Callable[[int, Any], bool], outcome: Outcome,
-                whose: Callable[[Session], Callable[[str | None], bool]] | None = None
-                ) -> dict[int, tuple[str, str]]:
+                whose: Callable[[Session, set[str | None]], Callable[[str | None], bool]]
+                | None = None) -> dict[int, tuple[str, str]]:
         """On the writer thread, at start: runs a dead engine left active become
         ``interrupted`` (``outcome``); ``end(pid, start ticks)`` is asked first to begin
         ending each one's child, and the children it began to end are returned
@@ -380,8 +400,8 @@ class Ledger:
         it to the next start, which ends it then (a child that ignores SIGTERM never
         outlives a chain of crashes). One damaged row costs that row, not the start.
 
-        ``whose`` (a shared catalogue, where other machines' engines run too): given the
-        write transaction, which machines' runs this engine ends (those of its own, and of
+        ``whose`` (a shared catalogue, where other machines' engines run too): given a
+        transaction and the machines of the runs found, which machines' runs this engine ends (those of its own, and of
         machines whose engine is gone: asked in the transaction that ends them, so a run an
         engine starts meanwhile is never taken for a dead one's)."""
         with self.store.db.read() as s:
@@ -392,7 +412,7 @@ class Ledger:
         local = self.store.dialect == "sqlite"  # (a file's runs all ran on this machine)
         if whose is not None:
             with self.store.db.read() as s:
-                ours = whose(s)
+                ours = whose(s, {g[5] for g in groups})
             groups = [g for g in groups if ours(g[5])]
 
         def mine(machine: str | None) -> bool:
@@ -421,7 +441,7 @@ class Ledger:
         ended_runs = {run_id for _, run_id in ending.values()}
         with self.store.transaction() as s:
             if whose is not None:  # (asked again: those found gone may have come back)
-                ours = whose(s)
+                ours = whose(s, {g[5] for g in groups})
                 groups = [g for g in groups if ours(g[5])]
             for run_id, pid, started, _, state, machine in groups:
                 try:
