@@ -860,7 +860,7 @@ async def test_a_change_made_anywhere_reaches_every_engine_within_a_second(
         await _within(1.0, lambda: any(c.automation_id == made.id for c in seen))
         Catalog(phone).set_paused(made.id, True)
         await _within(1.0, lambda: laptop.engine.slots[made.id].automation.status == "paused")
-        moved = {**doc("Laptop's"), "paused": True}
+        moved = {**doc("Laptop's"), "paused": True, "runs_on": "any"}
         Catalog(phone).revise(made.id, moved)
         await _within(1.0, lambda: made.id in desk.engine.slots)
         await _within(1.0, lambda: made.id not in laptop.engine.slots)
@@ -1127,6 +1127,11 @@ async def test_an_automation_is_not_moved_to_another_machine_while_it_runs(
             await laptop.engine.commands.revise(made.id, moved)
         assert refused.value.code == "busy" and "before moving it" in str(refused.value)
         await laptop.engine.commands.stop_current(made.id)
+        # a document that says nothing of machines (the window's form) keeps it in place
+        renamed = {k: v for k, v in moved.items() if k != "runs_on"} | {"title": "Longer"}
+        automation, changed = await laptop.engine.commands.revise(made.id, renamed)
+        assert changed and automation.definition.runs_on == "laptop"
+        assert made.id in laptop.engine.slots
         automation, changed = await laptop.engine.commands.revise(made.id, moved)
         assert changed and automation.definition.runs_on == "desk"
         assert made.id not in laptop.engine.slots

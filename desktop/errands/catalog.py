@@ -17,9 +17,8 @@ from sqlalchemy.orm import Session
 
 from .agent.worktree import check_repository
 from .db.schema import AutomationRow
-from .definition import (AfterTrigger, AtTrigger, Definition, ParseContext, bind_to,
-                         canonical_json,
-                         check_request_id, parse_definition)
+from .definition import (ANY_MACHINE, AfterTrigger, AtTrigger, Definition, ParseContext,
+                         bind_to, canonical_json, check_request_id, parse_definition)
 from .ledger.closing import slot_key as _slot_key
 from .fires import Window, plan_fires
 from .errors import Conflict, InvalidInput, NotFound
@@ -62,6 +61,16 @@ def refuse_archived(automation_id: str, title: str, status: str) -> None:
     if status == "archived":
         raise Conflict("archived", f"{title} is archived; unarchive it first "
                        f"(errands unarchive {automation_id[:8]})")
+
+
+def kept_in_place(doc: Any, old: Definition | None) -> Any:
+    """An edited definition that does not say where it runs runs where it did: a form or
+    a document that knows nothing of machines never moves an automation to another; to
+    let one run anywhere, say ``"runs_on": "any"``."""
+    if isinstance(doc, dict) and "runs_on" not in doc and old is not None \
+            and old.runs_on != ANY_MACHINE:
+        return {**doc, "runs_on": old.runs_on}
+    return doc
 
 
 def fingerprint(doc: Any) -> str:
@@ -151,7 +160,8 @@ class Catalog:
 
     def revise(self, automation_id: str, doc: Any, *, actor: str = "user",
                expected_revision: int | None = None) -> tuple[Automation, bool]:
-        """Replace the definition with ``doc``; a document equal to the current one changes
+        """Replace the definition with ``doc`` (one that does not say where it runs keeps
+        its machine: ``kept_in_place``); a document equal to the current one changes
         nothing and makes no revision. A broken automation is repaired this way: it is then
         armed afresh from now, as after a schedule change. With ``expected_revision``, an
         edit made from an older revision (someone else changed it since) is refused."""
@@ -160,6 +170,7 @@ class Catalog:
         if expected_revision is not None and current.revision != expected_revision:
             raise stale(current, expected_revision)
         old = current.definition
+        doc = kept_in_place(doc, old)
         now = self.clock().replace(microsecond=0)
         definition = self.validate(doc, now, previous=old)
         unchanged = old is not None and canonical_json(definition.to_dict()) == canonical_json(

@@ -106,7 +106,8 @@ class Commands:
         if expected_revision is not None and current.revision != expected_revision:
             raise stale(current, expected_revision)
         moving = (self.e.fleet.shared and isinstance(doc, dict) and current.definition
-                  is not None and doc.get("runs_on", "any") != current.definition.runs_on)
+                  is not None and doc.get("runs_on", current.definition.runs_on)
+                  != current.definition.runs_on)
         if moving and (held.active is not None or held.queued is not None):
             raise Conflict("busy", f"{current.title} has a run in progress; wait for it or "
                            "stop it (errands stop ID) before moving it to another machine")
