@@ -109,6 +109,19 @@ orphans
 
 Prints a progress line every 20 cycles, then the figures and a PASS/FAIL verdict for each
 check. Exit status 1 if any check found something, 0 otherwise.
+
+Several engines (``--engines 3``): a shared catalogue instead of one engine's file. A
+PostgreSQL server is started on loopback as the tests start one (``tests/pg_support.py``),
+with a database ``soak``; engines ``m1`` .. ``mN`` (``ERRANDS_MACHINE``), each with a data
+folder of its own, serve it together. The automations are those above (``--every``, default
+3 s, for the scheduled ones; concurrency 64), half of them ``runs_on: any`` and the rest
+bound to the machines in turn. For ``--minutes`` (default 5) every ``--kill-every`` seconds
+(default 30) one engine in turn is killed with SIGKILL, after the manual run-now calls of
+that moment were sent through a random machine's folder, and started again after 0.5-3 s;
+then all are stopped with SIGTERM and the same checks are made on the shared catalogue,
+plus **misplaced**: a run started by an engine of a machine other than the one its
+automation is bound to. A run-now of a machine's automation asked while that machine's
+engine is down is refused (``engine_elsewhere``) as documented, and only counted.
 """
 
 from __future__ import annotations
@@ -826,18 +839,27 @@ def main() -> int:
           f"{len(soak.outlived)} distinct, at most {soak.outlived_peak} at once")
     print(f"starts ending a dead engine's process groups (Errands' log): "
           f"{len(leftover_lines)}")
-    print(f"errors in Errands' log     {len(log_errors)}")
-    for line in log_errors[:SHOW]:
-        print(f"    {line[:240]}")
-    if soak.cli_errors:
-        print(f"CLI problems               {len(soak.cli_errors)}")
-        for line in soak.cli_errors[:SHOW]:
-            print(f"    {line[:240]}")
+    problems(log_errors, soak.cli_errors)
     print(f"wall time                  {wall_s:.1f} s (set-up {setup_s:.1f} s, cycles "
           f"{cycles_s:.1f} s, final start/stop and checks {wall_s - setup_s - cycles_s:.1f} s)")
     print()
+    return verdicts(findings, ("duplicates", "lost", "orphans"))
+
+
+def problems(log_errors: list[str], cli_errors: list[str]) -> None:
+    print(f"errors in Errands' log     {len(log_errors)}")
+    for line in log_errors[:SHOW]:
+        print(f"    {line[:240]}")
+    if cli_errors:
+        print(f"CLI problems               {len(cli_errors)}")
+        for line in cli_errors[:SHOW]:
+            print(f"    {line[:240]}")
+
+
+def verdicts(findings: dict[str, list[str]], names: tuple[str, ...]) -> int:
+    """PASS/FAIL for each check, its first findings shown; the exit status."""
     failed = False
-    for name in ("duplicates", "lost", "orphans"):
+    for name in names:
         items = findings[name]
         failed |= bool(items)
         print(f"{verdict(not items)}: {name} {len(items)}")
@@ -971,26 +993,11 @@ def several(args: argparse.Namespace) -> int:
     print(f"schedule slots checked     {fig['slots_checked']}")
     print("final stops (SIGTERM)      " + ", ".join(
         f"exit {status} after {took:.1f} s" for status, took, _ in stops))
-    print(f"errors in Errands' log     {len(log_errors)}")
-    for line in log_errors[:SHOW]:
-        print(f"    {line[:240]}")
-    if soak.cli_errors:
-        print(f"CLI problems               {len(soak.cli_errors)}")
-        for line in soak.cli_errors[:SHOW]:
-            print(f"    {line[:240]}")
+    problems(log_errors, soak.cli_errors)
     print(f"wall time                  {wall_s:.1f} s (set-up {setup_s:.1f} s, running "
           f"{cycles_s:.1f} s)")
     print()
-    failed = False
-    for name in ("duplicates", "lost", "orphans", "misplaced"):
-        items = findings[name]
-        failed |= bool(items)
-        print(f"{verdict(not items)}: {name} {len(items)}")
-        for line in items[:SHOW]:
-            print(f"    {line}")
-        if len(items) > SHOW:
-            print(f"    ... and {len(items) - SHOW} more")
-    return 1 if failed else 0
+    return verdicts(findings, ("duplicates", "lost", "orphans", "misplaced"))
 
 
 if __name__ == "__main__":
