@@ -857,6 +857,11 @@ async def test_a_change_made_anywhere_reaches_every_engine_within_a_second(
         made, _ = Catalog(phone).create(doc("Laptop's", runs_on="laptop"))
         took = await _within(1.0, lambda: made.id in laptop.engine.slots)
         assert made.id not in desk.engine.slots and took < 1.0
+        # every engine lists the whole catalogue, whichever part it runs
+        for host in (desk, laptop):
+            listed, _ = (await host.api.automations()).value
+            assert [a.id for a in listed] == [made.id]
+            assert (await host.api.automations_json()).value.count(made.id) == 1
         await _within(1.0, lambda: any(c.automation_id == made.id for c in seen))
         Catalog(phone).set_paused(made.id, True)
         await _within(1.0, lambda: laptop.engine.slots[made.id].automation.status == "paused")

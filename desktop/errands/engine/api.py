@@ -297,8 +297,11 @@ class Api:
     async def delete_mail_account(self, name: str) -> Stamped[bool]:
         """Remove a mail account no automation's trigger uses."""
         async def go() -> bool:
-            users = [slot.automation.title for slot in self.engine.slots.values()
-                     if name in _mail_accounts_of(slot.automation)]
+            every = ([slot.automation for slot in self.engine.slots.values()]
+                     if not self.engine.fleet.shared else  # (the others' too)
+                     await self.engine.read(self.engine.store.list))
+            users = [automation.title for automation in every
+                     if name in _mail_accounts_of(automation)]
             if users:
                 raise Conflict("in_use", f"mail account {name!r} is used by "
                                + ", ".join(sorted(users)[:5]) + "; change those first")
@@ -380,11 +383,12 @@ class Api:
 
     async def _held(self) -> list[Automation] | None:
         """The records of every automation, current, in creation order, as the engine holds
-        them (it is the only writer); None before it has loaded them. Taken on the engine's
-        loop (the window calls from another thread)."""
+        them (it is the only writer); None before it has loaded them, or when it holds only
+        its part (a shared catalogue). Taken on the engine's loop (the window calls from
+        another thread)."""
         async def snapshot() -> list[Automation] | None:
-            if not self.engine.loaded:
-                return None
+            if not self.engine.loaded or self.engine.fleet.shared:  # (on a shared catalogue
+                return None  # it holds only what it fires: the catalogue is read whole)
             return [slot.automation for slot in self.engine.slots.values()]
         return await self._on_engine(snapshot())
 
