@@ -932,8 +932,8 @@ async def test_the_common_work_never_ends_a_live_engines_runs(
             "Waiting", runner={"kind": "command", "command": "true"},
             trigger={"kind": "manual"}, runs_on="laptop"))
         running = await laptop.engine.commands.run_now(first.id)
-        waiting = await laptop.engine.commands.run_now(second.id)
         await _within(5.0, lambda: laptop.store.get_run(running.id).state == "running")
+        waiting = await laptop.engine.commands.run_now(second.id)  # (the one place is taken)
         assert laptop.store.get_run(waiting.id).state == "scheduled"
         await desk.engine.runs.recover(desk.engine.clock.now(), sweep=True)
         assert [laptop.store.get_run(r.id).state for r in (running, waiting)] == [
@@ -1164,3 +1164,7 @@ def test_a_command_made_or_imported_without_an_engine_runs_where_it_was_made(
     assert code == 0, plan
     code, shown = _errands(tmp_path / "laptop", laptop, "show", plan["items"][0]["automation_id"])
     assert shown["runs_on"] == "laptop", shown
+    listed = errands(["--data-dir", str(tmp_path / "laptop"), "list"], laptop)
+    assert listed.code == 0 and listed.out.splitlines()[0].split()[4:6] == ["RUNS", "ON"]
+    assert [w for w in listed.out.split() if w in ("laptop", "any")] == ["laptop", "any",
+                                                                        "laptop"], listed.out

@@ -41,8 +41,14 @@ def _run_here(args: argparse.Namespace, ident: str) -> dict[str, Any]:
 
     from ..catalog import refuse_archived
 
-    stored = open_store(args).get(ident)
+    store = open_store(args)
+    stored = store.get(ident)
     refuse_archived(ident, stored.title, stored.status)  # (before saying it runs here)
+    d = stored.definition
+    if store.dialect != "sqlite" and d is not None and d.runs_on not in ("any", store.machine):
+        raise Conflict("engine_elsewhere", f"“{stored.title}” runs on {d.runs_on}, and no "
+                       f"Errands engine runs there now: start Errands on {d.runs_on}, or let "
+                       "it run on any machine (errands edit ID --runs-on any)")
     if not args.wait and not getattr(args, "json", False):
         print("note: no engine is running, so this run happens here; waiting for it …",
               file=sys.stderr)

@@ -32,8 +32,9 @@ def automation_list(items: list[Automation], *, archived: bool = False,
     (archived ones in the plain list, the rest in the archived one)."""
     return _automation_table([(a.id, a.status, a.next_fire_at, a.title,
                                describe(a.definition.trigger) if a.definition
-                               else f"cannot be loaded: {a.problem}") for a in items],
-                             archived, others)
+                               else f"cannot be loaded: {a.problem}",
+                               a.definition.runs_on if a.definition else "any")
+                              for a in items], archived, others)
 
 
 def automation_docs(docs: list[dict[str, Any]], *, archived: bool = False,
@@ -52,21 +53,28 @@ def automation_docs(docs: list[dict[str, Any]], *, archived: bool = False,
 
     return _automation_table([(d["id"], d.get("status", "broken"),
                                parse_instant(d["next_fire_at"]) if d.get("next_fire_at")
-                               else None, d.get("title", ""), schedule(d)) for d in docs],
+                               else None, d.get("title", ""), schedule(d),
+                               str(d.get("runs_on") or "any")) for d in docs],
                              archived, others)
 
 
-def _automation_table(rows: list[tuple[str, str, datetime | None, str, str]],
+def _automation_table(rows: list[tuple[str, str, datetime | None, str, str, str]],
                       archived: bool, others: int) -> str:
+    """The list; with a RUNS ON column when some automation is bound to a machine (a
+    shared catalogue's)."""
     if not rows and archived:
         return "No archived automations."
     if not rows and others:
         return f"No automations but {others} archived (errands list --archived)."
     if not rows:
         return "No automations yet. Create one with: errands add --title T --command C --schedule SPEC"
-    return table(("ID", "STATUS", "NEXT FIRE", "TITLE", "SCHEDULE"),
-                 [(ident[:8], status, local(next_fire), title, schedule)
-                  for ident, status, next_fire, title, schedule in rows])
+    if all(runs_on == "any" for *_, runs_on in rows):
+        return table(("ID", "STATUS", "NEXT FIRE", "TITLE", "SCHEDULE"),
+                     [(ident[:8], status, local(next_fire), title, schedule)
+                      for ident, status, next_fire, title, schedule, _ in rows])
+    return table(("ID", "STATUS", "NEXT FIRE", "RUNS ON", "TITLE", "SCHEDULE"),
+                 [(ident[:8], status, local(next_fire), runs_on, title, schedule)
+                  for ident, status, next_fire, title, schedule, runs_on in rows])
 
 
 def archived(a: Automation, archiving: bool, changed: bool) -> str:
