@@ -75,7 +75,7 @@ class Engine:
         self.max_sleep = max_sleep
         self.automatic = automatic  # False: only runs asked for by hand (a CLI with no engine)
         self.settings = Settings()  # defaults until start() reads the stored ones
-        self.slots: dict[str, Slot] = {}  # (on a shared catalogue, what ``fleet`` fires here)
+        self.slots: dict[str, Slot] = {}  # (a shared catalogue's: what ``fleet`` fires here)
         self.stopping = False
         self.started_at: datetime | None = None
         self.loaded = False   # every automation's record is in ``slots`` (kept current from then on)

@@ -69,8 +69,8 @@ class Fleet:
     async def refuse_runs_elsewhere(self, run_ids: list[str]) -> dict[str, Conflict]:
         """``refuse_elsewhere`` for the automations of these runs: the refusal of each run
         whose automation this engine does not fire."""
-        held = {slot.active for slot in self.e.slots.values()}
-        if not self.shared or held.issuperset(run_ids):  # (parked runs of its own: known)
+        if not self.shared or {slot.active for slot in self.e.slots.values()}.issuperset(
+                run_ids):  # (parked runs of its own: known without a read)
             return {}
 
         def read() -> dict[str, Automation]:

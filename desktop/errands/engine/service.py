@@ -201,13 +201,16 @@ class EngineHost:
                 return
             log.info("the catalogue is held again")
             self._watch_hold()
-            if self.engine is not None:  # (notices were lost meanwhile: all read again)
+            if self.engine is not None:
+                fleet = self.engine.fleet
                 if was_common and not common:  # (another engine took it over meanwhile)
-                    await self.engine.fleet.give_up_common()
-                everything = await self.engine.read(self.store.list)
-                await self.engine.fleet.adopt({a.id: self.engine.fleet.runs_on(a) for a in everything})
-                if common:
-                    await self.engine.fleet.take_common()
+                    await fleet.give_up_common()
+                try:  # (notices were lost meanwhile: all read again)
+                    everything = await self.engine.read(self.store.list)
+                    await fleet.adopt({a.id: fleet.runs_on(a) for a in everything})
+                except Exception as exc:  # (the server away again: its next loss says so)
+                    log.warning("could not read the catalogue again: %s", exc)
+                await self._common_got()  # (taken over meanwhile: this engine's now)
                 self.engine.events.publish("engine_state", data={"state": "running"})
             return
 

@@ -401,7 +401,8 @@ class Ledger:
         outlives a chain of crashes). One damaged row costs that row, not the start.
 
         ``whose`` (a shared catalogue, where other machines' engines run too): given a
-        transaction and the machines of the runs found, which machines' runs this engine ends (those of its own, and of
+        transaction and the machines of the runs found, which machines' runs this engine
+        ends (those of its own, and of
         machines whose engine is gone: asked in the transaction that ends them, so a run an
         engine starts meanwhile is never taken for a dead one's)."""
         with self.store.db.read() as s:
