@@ -1168,3 +1168,32 @@ def test_a_command_made_or_imported_without_an_engine_runs_where_it_was_made(
     assert listed.code == 0 and listed.out.splitlines()[0].split()[4:6] == ["RUNS", "ON"]
     assert [w for w in listed.out.split() if w in ("laptop", "any")] == ["laptop", "any",
                                                                         "laptop"], listed.out
+
+
+@pytest.mark.logs("the connection holding the catalogue")
+async def test_both_held_connections_breaking_together_are_one_loss(
+        pg_catalogue: ServerDatabase, postgres: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine that took the common work over holds two connections (its machine's lock,
+    the common lock). A server restart breaks both at once: that is one loss, taken back
+    once. The engine goes on, with its place and the common work, instead of meeting its
+    own place taken and stopping."""
+    import asyncio
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    laptop, desk = await _hosts(tmp_path, monkeypatch, "laptop", "desk")
+    try:
+        await laptop.close()
+        await _within(10.0, lambda: desk.engine.fleet.common)
+        cut = await asyncio.to_thread(
+            postgres.admin_in, pg_catalogue.database,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name = 'errands engine on desk'")
+        assert len(cut) == 2  # (both of its connections)
+        await _within(10.0, lambda: desk.hold.common and len(postgres.admin_in(
+            pg_catalogue.database, "SELECT 1 FROM pg_stat_activity WHERE "
+            "application_name = 'errands engine on desk'")) >= 1)
+        await asyncio.sleep(1.0)  # (a second loss, had there been one, stops it by now)
+        assert not desk.engine.stopping and desk.engine.fleet.common and desk.hold.common
+    finally:
+        await desk.close()

@@ -59,6 +59,9 @@ class EngineHold:
         self._stopping = False
         self._stop_pipe: tuple[int, int] | None = None
         self._lock = threading.Lock()
+        # each release starts a new generation: a watch or a wait of an older one (its
+        # thread still blocked on the server) ends as soon as it wakes, holding nothing
+        self._generation = 0
 
     # ---------------------------------------------------------------- taking it
 
@@ -150,8 +153,12 @@ class EngineHold:
         threading.Thread(target=self._watch, args=(conn, on_lost, on_notice), daemon=True,
                          name="errands-engine-lock").start()
         if not common:
-            threading.Thread(target=self._wait_for_common, args=(on_lost, on_common),
+            threading.Thread(target=self._wait_for_common,
+                             args=(on_lost, on_common, self._generation),
                              daemon=True, name="errands-common-lock").start()
+
+    def _stale(self, generation: int) -> bool:
+        return self._stopping or generation != self._generation
 
     def _watch(self, conn: Any, on_lost: Callable[[], None],
                on_notice: Callable[[str], None]) -> None:
@@ -175,20 +182,21 @@ class EngineHold:
             log.debug("the engine lock's connection broke: %s", exc)
         self._broke(conn, on_lost)
 
-    def _wait_for_common(self, on_lost: Callable[[], None],
-                         on_common: Callable[[], None]) -> None:
+    def _wait_for_common(self, on_lost: Callable[[], None], on_common: Callable[[], None],
+                         generation: int) -> None:
         """Block on the common lock on a connection of its own; once got, watch that
-        connection as the hold's."""
+        connection as the hold's. A wait of an older generation (released meanwhile)
+        lets go of whatever it got and ends."""
         import psycopg
 
-        while not self._stopping:
+        while not self._stale(generation):
             try:
                 conn = self.db._engine_connection(self.machine)
             except StoreError:
                 time.sleep(_retry_s())
                 continue
             with self._lock:
-                if self._stopping:
+                if self._stale(generation):
                     conn.close()
                     return
                 self._waiting = conn
@@ -197,7 +205,7 @@ class EngineHold:
                 refuse_skewed_clock(conn, self.db.path)
             except (psycopg.Error, StoreError) as exc:
                 conn.close()
-                if self._stopping:
+                if self._stale(generation):
                     return
                 log.info("waiting for the catalogue's common work again: %s",
                          _first_line(exc))
@@ -205,10 +213,11 @@ class EngineHold:
                 continue
             finally:
                 with self._lock:
-                    self._waiting = None
+                    if self._waiting is conn:
+                        self._waiting = None
             with self._lock:
-                if self._stopping:
-                    conn.close()
+                if self._stale(generation):
+                    conn.close()  # (the lock goes with the session)
                     return
                 self._common_conn = conn
                 self.common = True
@@ -217,7 +226,7 @@ class EngineHold:
             try:
                 while pipe is not None:
                     ready, _, _ = select.select([conn.pgconn.socket, pipe[0]], [], [])
-                    if pipe[0] in ready or self._stopping:
+                    if pipe[0] in ready or self._stale(generation):
                         return  # released on purpose
                     conn.pgconn.consume_input()
                     if conn.pgconn.status != 0:  # (CONNECTION_OK)
@@ -228,9 +237,13 @@ class EngineHold:
             return
 
     def _broke(self, conn: Any, on_lost: Callable[[], None]) -> None:
+        """A held connection broke: the hold is released and ``on_lost`` told, once (both
+        connections break together when the server goes: the second watch finds it let
+        go)."""
         with self._lock:
             if self._stopping or conn not in (self._conn, self._common_conn):
                 return  # (released meanwhile)
+            self._stopping = True
         log.warning("the connection holding the catalogue %s broke", self.db.path)
         self.release()
         on_lost()
@@ -239,6 +252,7 @@ class EngineHold:
         """Let every lock go (the sessions end), and end the watches and the wait."""
         self.stop_waiting()
         with self._lock:
+            self._generation += 1
             conns = [c for c in (self._conn, self._common_conn) if c is not None]
             self._conn = self._common_conn = None
             self.common = False
