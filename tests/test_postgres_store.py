@@ -340,6 +340,9 @@ def test_each_machine_runs_its_own_automations_and_any_one_runs_the_rest(
         assert code == 2 and out["error"]["field"] == "policy.timeout", out
         code, out = _errands(desk_data, desk, "resume", made["id"])
         assert code == 0 and out["status"] == "active", out
+        code, out = _errands(laptop_data, laptop, "doctor")
+        assert {c["name"]: c for c in out["checks"]}["engines"]["detail"] == \
+            "desk (the common work), laptop", out
         # one engine per machine name
         again = _serve(tmp_path / "laptop-2", laptop)
         said, _ = again.communicate(timeout=60)
@@ -375,7 +378,7 @@ def test_doctor_checks_the_shared_catalogue(pg_catalogue: ServerDatabase, postgr
     assert checks["database"]["status"] == "ok"
     assert f"shared catalogue {url} on PostgreSQL " in checks["database"]["detail"]
     assert checks["schema"]["status"] == "ok" and f"schema {HEAD}" in checks["schema"]["detail"]
-    assert checks["serving engine"]["detail"] == "no engine serves it right now"
+    assert checks["engines"]["detail"] == "no engine serves it right now"
     assert checks["catalogue clock"]["status"] == "ok", checks  # (one machine: one clock)
     assert checks["catalogue clock"]["detail"].startswith("this machine's clock is 0.0 s ")
     gone = f"postgresql://errands@127.0.0.1:{free_port()}/nowhere"

@@ -105,12 +105,13 @@ def _location(root: Path) -> "Path | ServerDatabase":
 
 def check_server_database(server: "ServerDatabase") -> list[Check]:
     """A shared catalogue, read without changing it: reachable, the server's version, the
-    schema, and which machine's engine serves it."""
+    schema, which machines' engines serve it (and which does the common work)."""
     import psycopg
 
     from .db.location import password_for
+    from .db.engine_hold import engines_running, psycopg_fetch
     from .db.postgres import (CONNECT_TIMEOUT_S, MAX_CLOCK_SKEW_S, OLDEST_SERVER, clock_offset,
-                              clock_words, conninfo, engine_holder)
+                              clock_words, conninfo)
     from .migrations import HEAD, KNOWN_REVISIONS
 
     name = "database"
@@ -155,11 +156,14 @@ def check_server_database(server: "ServerDatabase") -> list[Check]:
                             "update Errands on this machine; until then it leaves the "
                             "catalogue alone"))
     try:
-        holder = engine_holder(server)
+        with psycopg.connect(conninfo(server), autocommit=True,
+                             connect_timeout=CONNECT_TIMEOUT_S) as conn:
+            running = engines_running(psycopg_fetch(conn))
     except Exception:  # (reached a moment ago: say nothing rather than guess)
-        holder = None
-    checks.append(Check("serving engine", OK, f"the engine on {holder} serves it" if holder
-                        else "no engine serves it right now"))
+        running = []
+    checks.append(Check("engines", OK, ", ".join(
+        machine + (" (the common work)" if common else "") for machine, common in running)
+        if running else "no engine serves it right now"))
     skewed = abs(offset) - trip / 2 > MAX_CLOCK_SKEW_S
     checks.append(Check("catalogue clock", FAIL if skewed else OK,
                         f"this machine's clock is {clock_words(offset)} the server's",

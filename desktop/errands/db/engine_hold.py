@@ -305,6 +305,24 @@ def common_held(fetch: Callable[[str, tuple[Any, ...]], Any]) -> bool:
     return bool(rows)
 
 
+def engines_running(fetch: Callable[[str, tuple[Any, ...]], Any]) -> list[tuple[str, bool]]:
+    """The engines serving the catalogue now, by the names their connections carry (the
+    server keeps 63 characters of a connection's name: for showing, not for finding one),
+    each with whether it does the common work; the one doing it first."""
+    from .postgres import ENGINE_APP
+
+    rows = fetch(
+        "SELECT a.application_name, bool_or(l.objsubid = 1) FROM pg_locks l JOIN "
+        "pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+        "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+        "AND ((l.objsubid = 2 AND l.classid = %s) OR (l.objsubid = 1 AND l.classid = %s "
+        "AND l.objid = %s)) GROUP BY 1",
+        (MACHINE_CLASS, ENGINE_KEY >> 32, ENGINE_KEY & 0xFFFFFFFF))
+    found = [(str(name)[len(ENGINE_APP):], bool(common)) for name, common in rows
+             if str(name or "").startswith(ENGINE_APP)]
+    return sorted(found, key=lambda e: (not e[1], e[0]))
+
+
 def session_fetch(s: Any) -> Callable[[str, tuple[Any, ...]], Any]:
     """``fetch`` for ``live_machines`` on an SQLAlchemy session."""
     return lambda sql, params: s.connection().exec_driver_sql(sql, params).fetchall()
