@@ -586,7 +586,8 @@ async def test_runs_left_running_by_a_dead_engine_become_interrupted(tmp_path: P
     h = Harness(tmp_path, max_sleep=3600)
     await h.engine.start()
     h.runner.durations["victim"] = 3600
-    a = await h.add("victim", {"kind": "every", "every": "1h"}, stop={"max_runs": 5})
+    a = await h.add("victim", {"kind": "every", "every": "1h"}, stop={"max_runs": 5},
+                    policy={"retry": {"max_attempts": 1}})  # (with attempts left: retried)
     await h.clock.advance(10)
     assert h.states(a) == ["running"]
     # a crash: the engine object is dropped without stop()
