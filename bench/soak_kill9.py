@@ -717,13 +717,13 @@ def main() -> int:
     parser.add_argument("--every", default="3s",
                         help="several engines: the scheduled automations' interval (default 3s)")
     args = parser.parse_args()
-    if args.engines > 1:
-        return several(args)
     if args.keep:
         os.environ["ERRANDS_BENCH_KEEP"] = "1"
     clean_environment()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
+    if args.engines > 1:
+        return several(args, seed, rng)
     wall0 = time.monotonic()
     setup_s = 0.0
     tag = uuid.uuid4().hex
@@ -872,7 +872,7 @@ def verdicts(findings: dict[str, list[str]], names: tuple[str, ...]) -> int:
 
 # -------------------------------------------------------------------- several engines
 
-def several(args: argparse.Namespace) -> int:
+def several(args: argparse.Namespace, seed: int, rng: random.Random) -> int:
     """Several engines (``m1`` .. ``mN``) on one PostgreSQL catalogue for ``--minutes``;
     every ``--kill-every`` seconds one of them in turn is killed with SIGKILL and started
     again after a pause; then all are stopped with SIGTERM and the same checks are made,
@@ -880,11 +880,6 @@ def several(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     from pg_support import PostgresServer  # noqa: E402 (Debian's server, as the tests use)
 
-    if args.keep:
-        os.environ["ERRANDS_BENCH_KEEP"] = "1"
-    clean_environment()
-    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    rng = random.Random(seed)
     wall0 = time.monotonic()
     tag = uuid.uuid4().hex
     machines = [f"m{n + 1}" for n in range(args.engines)]
