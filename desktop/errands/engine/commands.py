@@ -50,7 +50,8 @@ class Commands:
 
     async def create(self, doc: Any, *, request_id: str | None = None,
                      actor: str = "user") -> tuple[Automation, bool]:
-        doc = self.bind_to_machine(doc)
+        from ..remote_requests import ASKING_MACHINE
+        made_on = ASKING_MACHINE.get()  # (the catalogue binds it there, ``Catalog.create``)
         if isinstance(doc, dict) and isinstance(doc.get("runner"), dict) \
                 and doc["runner"].get("kind") == "script":
             origin = doc.get("origin") if isinstance(doc.get("origin"), dict) else {}
@@ -58,13 +59,15 @@ class Commands:
                 doc = {**doc, "paused": True}  # a person reads it and enables it
             await self.check_script(doc)
         automation, created = await self.e.write(
-            lambda: self.e.catalog.create(doc, request_id=request_id, actor=actor),
+            lambda: self.e.catalog.create(doc, request_id=request_id, actor=actor,
+                                          made_on=made_on),
             then=lambda made: self.e.take_in(made[0].id, made[0]))
         return automation, created
 
     def bind_to_machine(self, doc: Any) -> Any:
-        """``doc`` as it is created here (``definition.bind_to``, on a shared catalogue):
-        a command or folder-bound one runs on the machine it was made on, the asking one."""
+        """``doc`` as ``create`` will make it (``definition.bind_to``, on a shared
+        catalogue): where it runs is known before a request is sent to the engine that is
+        to make it (``routing``)."""
         if not self.e.fleet.shared:
             return doc
         from ..definition import bind_to
