@@ -9,6 +9,8 @@ for (``new_requested``, ``run_now_requested``, ...); whoever owns the selection 
 
 from __future__ import annotations
 
+import html
+
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
@@ -301,7 +303,9 @@ class MainWindow(QMainWindow):
                                        "computer's place on the shared catalogue, or this "
                                        "computer's clock is off; the log says which")}
         self.engine_label.setText(words.get(state, self.tr("Engine %1").replace("%1", state)))
-        self.engine_label.setToolTip(details.get(state, ""))
+        detail = details.get(state, "")  # (as rich text, which a tooltip word-wraps)
+        self.engine_label.setToolTip(f"<p>{html.escape(detail, quote=False)}</p>"
+                                     if detail else "")
         self.engine_label.setAccessibleDescription(details.get(state, ""))
         from PySide6.QtGui import QPalette
 
