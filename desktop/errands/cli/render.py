@@ -151,7 +151,8 @@ def automation_detail(a: Automation) -> str:
     if d.policy.history_limit is not None:  # (otherwise the run_history_limit setting)
         lines.append(f"  history      keeps its newest {d.policy.history_limit} ended runs")
     if d.runs_on != "any":
-        lines.append(f"  runs on      {d.runs_on} (its engine there fires it)")
+        lines.append(f"  runs on      {d.runs_on} (on a shared catalogue, only that machine's "
+                     "engine runs it)")
     if d.worktree:
         lines.append(f"  worktree     each run in its own git worktree of {d.workdir}")
     stop = d.to_dict()["stop"]
