@@ -6,8 +6,8 @@ Errands into it with exactly the versions in ``requirements.lock`` (with uv when
 it, because pip re-downloads every time behind this machine's proxy; both compile byte-code),
 then launches the app or runs the whole test suite. Extra arguments are passed through
 (``python3 dev.py test -k cron``). With none, ``test`` runs the whole suite on SQLite, then
-once more every test whose stores the catalogue fixture opens (``CATALOGUE_PASS``) on
-PostgreSQL (``--catalogue=postgresql``), and fails if either pass fails.
+once more on PostgreSQL every test that opens a catalogue (``--catalogue=postgresql``;
+``tests/catalogue_pass.py`` says how), and fails if either pass fails.
 
 ``python3 dev.py test --latest [pytest arguments]`` runs the suite in a throwaway
 environment with the newest releases pyproject.toml allows instead of the locked ones, so a
@@ -230,23 +230,12 @@ def main(argv: list[str]) -> int:
         scripts = rest or sorted(str(p) for p in (ROOT / "bench").glob("bench_*.py"))
         return max((subprocess.call([str(PY), s]) for s in scripts), default=0)
     status = subprocess.call([str(PY), "-m", "pytest", *workers(rest), *rest], cwd=ROOT)
-    if what == "test" and not rest:  # the whole suite: its store-level tests on PostgreSQL too
-        print("\nAgain on PostgreSQL: the tests whose stores the catalogue fixture opens",
-              flush=True)
+    if what == "test" and not rest:  # the whole suite: again on PostgreSQL
+        print("\nAgain on PostgreSQL: every test that opens a catalogue", flush=True)
         again = subprocess.call([str(PY), "-m", "pytest", *workers([]), "-q",
-                                 "--catalogue=postgresql", *CATALOGUE_PASS], cwd=ROOT)
+                                 "--catalogue=postgresql"], cwd=ROOT)
         status = status or again
     return status
-
-
-# The test files whose stores are opened through the catalogue fixture
-# (``tests/pg_support.location_for``): the engine, the ledger, the API, the window's views,
-# agent runs, scripts. ``python3 dev.py test`` runs them again on PostgreSQL
-# (``tests/test_postgres_store.py`` checks that every such file is listed).
-CATALOGUE_PASS = tuple(f"tests/test_{name}.py" for name in (
-    "agent_runs", "api", "app_views", "archive", "discussions", "engine", "folders", "form",
-    "group_commit", "hostile_agent", "lifecycle", "mail_tools", "mcp_tools", "output",
-    "retention", "scripts", "sources", "templates", "triggers", "writer_races"))
 
 
 def workers(pytest_args: list[str]) -> list[str]:

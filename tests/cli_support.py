@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from pg_support import handed_on
+
 ERROR_KEYS = {"code", "field", "message", "expected", "example"}
 
 
@@ -67,6 +69,7 @@ def errands(argv: Sequence[str], env: dict[str, str], *, stdin: str | None = Non
     """``errands ARGV`` with exactly ``env``: in this process where it behaves as in its
     own, else (or with ``process``) as a real subprocess of the console script."""
     argv = [str(a) for a in argv]
+    env = handed_on(env)  # (and the PostgreSQL pass's catalogue)
     if process or not in_process_fits(argv):
         proc = subprocess.run([str(ERRANDS), *argv], input=stdin, capture_output=True,
                               text=True, env=env, cwd=cwd, timeout=timeout)

@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+# the two passes over the catalogue (SQLite, then --catalogue=postgresql)
+pytest_plugins = ["catalogue_pass"]
+
 # Qt never opens a real window in tests (no display here, and none wanted elsewhere): set
 # before pytest-qt creates the QApplication, and inherited by the app processes tests start.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -46,8 +49,11 @@ def _migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
     from errands.db import database
     from errands.store import Store
 
+    from catalogue_pass import uncounted
+
     template = tmp_path_factory.mktemp("template") / "migrated.sqlite3"
-    Store(template).close()
+    with uncounted():
+        Store(template).close()
     migrate = database.Database._migrate
 
     def from_template(self: Any) -> None:
@@ -172,40 +178,3 @@ def catalogue_location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         yield tmp_path / "errands.sqlite3"
         return
     yield request.getfixturevalue("pg_catalogue")
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--catalogue", choices=("sqlite", "postgresql"), default="sqlite",
-                     help="the database the engine-level tests' stores use "
-                          "(tests/pg_support.py, location_for)")
-
-
-@pytest.fixture(autouse=True)
-def _catalogue_choice(request: pytest.FixtureRequest) -> Iterator[None]:
-    if request.config.getoption("--catalogue") != "postgresql":
-        yield
-        return
-    only = request.node.get_closest_marker("sqlite_only")
-    if only is not None:
-        pytest.skip(f"SQLite only: {only.args[0] if only.args else 'works on the file itself'}")
-    import pg_support
-
-    from errands.db.postgres import PostgresDatabase
-
-    opened: list[PostgresDatabase] = []
-    real_init = PostgresDatabase.__init__
-
-    def tracked(self: PostgresDatabase, *args: Any, **kwargs: Any) -> None:
-        opened.append(self)
-        real_init(self, *args, **kwargs)
-
-    monkeypatch = request.getfixturevalue("monkeypatch")
-    monkeypatch.setattr(PostgresDatabase, "__init__", tracked)
-    pg_support.activate(request.getfixturevalue("postgres"))
-    try:
-        yield
-    finally:
-        for database in opened:  # (a test's store left open: closed as SQLite's need not be)
-            database.close()
-        pg_support.drop_made()
-        pg_support.activate(None)

@@ -68,8 +68,10 @@ class PostgresServer:
         self._names = itertools.count(1)
         try:
             self.admin("CREATE DATABASE " + TEMPLATE)
+            from catalogue_pass import uncounted
             from errands.store import Store
-            Store(self.server(TEMPLATE)).close()  # migrated once, copied for every test
+            with uncounted():  # (migrated once, copied for every test)
+                Store(self.server(TEMPLATE)).close()
         except BaseException:  # (the fixture never yields: nobody else would stop it)
             self.stop()
             raise
@@ -134,36 +136,70 @@ class PostgresServer:
 
 
 # --catalogue=postgresql: the stores tests open through ``location_for`` are PostgreSQL
-# catalogues (fresh copies of the template, dropped after their test), not SQLite files
-_ACTIVE: dict[str, object] = {}
+# catalogues (fresh copies of the template), each dropped when what made it ends: the test,
+# or the module (a module-scoped fixture's store)
+_SERVER: list[PostgresServer] = []
+_MADE: list[list[ServerDatabase]] = []
 
 
 def location_for(folder: Path) -> Path | ServerDatabase:
-    """Where a test's store lives: ``folder``'s SQLite file, or under
-    ``--catalogue=postgresql`` a fresh PostgreSQL catalogue."""
-    server = _ACTIVE.get("server")
-    if server is None:
+    """Where a test's store lives: ``folder``'s SQLite file, or in the PostgreSQL pass a
+    fresh PostgreSQL catalogue, which the commands the test runs (in this process, or
+    started) use too, as a person would have them: ``ERRANDS_DATABASE_URL``."""
+    if not _SERVER or not _MADE:
         return folder / "errands.sqlite3"
-    assert isinstance(server, PostgresServer)
+    server = _SERVER[0]
     location = server.fresh()
-    # and the commands the test runs (in process, or started) use it too, as a person would
     os.environ["ERRANDS_DATABASE_URL"] = server.url(location.database)
-    made = _ACTIVE.setdefault("made", [])
-    assert isinstance(made, list)
-    made.append(location)
+    _MADE[-1].append(location)
     return location
 
 
-def activate(server: PostgresServer | None) -> None:
-    _ACTIVE.clear()
-    if server is not None:
-        _ACTIVE["server"] = server
+def activate(server: PostgresServer) -> None:
+    """The PostgreSQL pass: catalogues on ``server`` from now on."""
+    _SERVER[:] = [server]
 
 
-def drop_made() -> None:
+def begin() -> None:
+    """A module or a test starts: what it makes is dropped at its :func:`end`."""
+    _MADE.append([])
+
+
+def end() -> None:
     os.environ.pop("ERRANDS_DATABASE_URL", None)
-    server, made = _ACTIVE.get("server"), _ACTIVE.get("made") or []
-    _ACTIVE["made"] = []
-    if isinstance(server, PostgresServer):
-        for location in made:  # type: ignore[union-attr]
-            server.drop(location)
+    made = _MADE.pop() if _MADE else []
+    for location in made:
+        _SERVER[0].drop(location)
+
+
+def handed_on(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for a command a test runs: in the PostgreSQL pass with the test's catalogue
+    (tests build such environments without the ERRANDS_ settings of their own process),
+    unless ``env`` names one itself."""
+    chosen = os.environ.get("ERRANDS_DATABASE_URL")
+    if _SERVER and _MADE and chosen and "ERRANDS_DATABASE_URL" not in env:
+        return {**env, "ERRANDS_DATABASE_URL": chosen}
+    return env
+
+
+def catalogue_sql(place: Path | ServerDatabase, sql: str, **params: object
+                  ) -> list[tuple[object, ...]]:
+    """``sql`` (SQLAlchemy's ``:name`` parameters) on a catalogue as it is stored, for a
+    test that looks under the store or damages it: ``place`` a data folder (its catalogue
+    as the commands choose it: in the PostgreSQL pass the test's), a SQLite file or a
+    server database. The rows it returns, committed."""
+    from sqlalchemy import create_engine, text
+
+    from errands.db.location import database_location
+
+    if isinstance(place, Path) and place.suffix != ".sqlite3":
+        place = database_location(place)
+    url = (f"sqlite:///{place}" if isinstance(place, Path) else
+           f"postgresql+psycopg://{place.user}@{place.host}:{place.port}/{place.database}")
+    engine = create_engine(url, poolclass=__import__("sqlalchemy.pool").pool.NullPool)
+    try:
+        with engine.begin() as conn:
+            result = conn.execute(text(sql), params)
+            return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine.dispose()

@@ -5,8 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import pytest
 from errands.definition import ParseContext, parse_definition
 from errands.ledger.accounting import Counters, Ended, account
+
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 CTX = ParseContext(now=NOW, min_interval=timedelta(0), default_timezone="UTC")

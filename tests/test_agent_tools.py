@@ -26,6 +26,8 @@ from errands.agent.tools import commands, files, registry, web
 from errands.agent.tools.base import (MAX_RESULT_CHARS, ToolEnv, ToolError, ToolResult,
                                       UrlJudgement, parse_arguments)
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 SECRET = "TOP-SECRET"
 LINUX = sys.platform.startswith("linux") and Path("/proc/self/stat").exists()
 linux_only = pytest.mark.skipif(not LINUX, reason="process groups and /proc are Linux-first")

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 LINUX = PACKAGING / "linux"

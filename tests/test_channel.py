@@ -14,6 +14,8 @@ from errands.channel import EngineUnreachable
 from errands.engine.control import ControlServer, request
 from errands.errors import Conflict, InvalidInput, NotFound
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 
 async def handler(op: str, args: dict[str, Any]) -> Any:
     if op == "echo":

@@ -16,7 +16,8 @@ import pytest
 from errands.runners import children
 from errands.runners.children import STDERR, STDOUT, Child, start_child
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX shells")
+pytestmark = [pytest.mark.catalogue_free,  # (opens no catalogue: one pass)
+              pytest.mark.skipif(sys.platform == "win32", reason="POSIX shells")]
 
 WAIT = 30.0  # a shell start on a busy machine
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pg_support import handed_on
+
 ERRANDS = str(Path(sys.executable).parent / "errands")
 HEAVY = ("sqlalchemy", "asyncio", "errands.store", "errands.engine.core", "PySide6")
 PROBE = """
@@ -32,7 +34,7 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stder
 def _env(data: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ERRANDS_")}
     env["ERRANDS_DATA_DIR"] = str(data)
-    return env
+    return handed_on(env)  # (and the PostgreSQL pass's catalogue)
 
 
 def loaded(data: Path, *argv: str) -> tuple[int, set[str], str]:

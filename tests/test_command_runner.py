@@ -24,9 +24,10 @@ from errands.runners.command import (CommandRunner, DirectiveScanner, keep_tail,
                                            user_shell)
 from errands.runners.contract import RunContext
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux")
+pytestmark = [pytest.mark.catalogue_free,  # (opens no catalogue: one pass)
+              pytest.mark.skipif(not sys.platform.startswith("linux")
                                 or not Path("/proc/self/stat").exists(),
-                                reason="process groups and /proc are Linux-first")
+                                reason="process groups and /proc are Linux-first")]
 
 
 # What a busy machine (two cores, other suites running) may add to any wait. An upper bound

@@ -35,6 +35,8 @@ from errands.runners.command import (CommandRunner, child_environment, confined,
                                      encoded_environment)
 from errands.runners.contract import RunContext
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 AVAILABLE, SENTENCE = confine.status()
 ABI = confine.abi_version()
 SRC = Path(__file__).resolve().parent.parent / "desktop"

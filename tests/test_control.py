@@ -26,6 +26,8 @@ from errands.engine.control import ControlServer, connect, request, unix_path_fi
 from errands.engine.lock import DataDirLock, Owner, engine_refusal, read_owner
 from errands.errors import Conflict, ErrandsError, InvalidInput, NotFound, StoreError
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 UNIX = sys.platform != "win32" and hasattr(socket, "AF_UNIX")
 needs_unix = pytest.mark.skipif(not UNIX, reason="Unix sockets only")
 

@@ -27,6 +27,8 @@ except ImportError:  # running from a checkout without an install
 from errands.cron import CronExpression  # noqa: E402
 from errands.errors import InvalidInput  # noqa: E402
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 UTC = timezone.utc
 MINUTE = timedelta(minutes=1)
 

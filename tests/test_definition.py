@@ -12,6 +12,8 @@ from errands.definition import (AfterTrigger, AgentTask, AtTrigger, CommandTask,
                                 CronTrigger, EveryTrigger, ParseContext, parse_definition)
 from errands.errors import InvalidInput
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 CTX = ParseContext(now=NOW, default_timezone="Europe/Berlin")
 

@@ -18,6 +18,8 @@ from errands.drafts import draft, draft_from_phrase
 from errands.errors import InvalidInput
 from openai_server import ScriptedServer, call, say
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=timezone.utc)
 ZONE = "Europe/Berlin"
 

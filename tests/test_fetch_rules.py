@@ -24,6 +24,8 @@ import pytest
 from errands.agent.tools import web
 from errands.agent.tools.base import ToolEnv, ToolError, ToolResult, UrlJudgement
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 Route = tuple[int, dict[str, str], bytes]
 
 

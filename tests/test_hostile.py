@@ -34,8 +34,22 @@ DOC = {"title": "Backup", "runner": {"kind": "command", "command": "backup.sh"},
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return hostile.prepared_data_dir(tmp_path_factory.mktemp("hostile-data"))
+def seeded_once(tmp_path_factory: pytest.TempPathFactory, module_catalogue: str | None
+                ) -> tuple[Path, str]:
+    with pytest.MonkeyPatch.context() as env:
+        if module_catalogue is not None:
+            env.setenv("ERRANDS_DATABASE_URL", module_catalogue)
+        return hostile.prepared_data_dir(tmp_path_factory.mktemp("hostile-data"))
+
+
+@pytest.fixture
+def seeded(seeded_once: tuple[Path, str], module_catalogue: str | None,
+           monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    """A data folder holding one automation, made once for the module (and on its
+    catalogue under --catalogue=postgresql)."""
+    if module_catalogue is not None:
+        monkeypatch.setenv("ERRANDS_DATABASE_URL", module_catalogue)
+    return seeded_once
 
 
 # ------------------------------------------------------------------------- properties

@@ -30,6 +30,7 @@ from errands.paths import worktrees_path
 from errands.records import Decision
 from agent_support import AgentHarness, h, last_tool_result, server  # noqa: F401 (fixtures)
 from openai_server import ScriptedServer, call, calls, say
+from pg_support import handed_on
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -592,7 +593,7 @@ def test_a_command_of_errands_serve_cannot_read_the_key_from_its_parent(
     errands = Path(sys.executable).parent / "errands"
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ERRANDS_")}
-    env.update(ERRANDS_API_KEY=KEY, ERRANDS_DATA_DIR=str(data))
+    env = handed_on({**env, "ERRANDS_API_KEY": KEY, "ERRANDS_DATA_DIR": str(data)})
     out = tmp_path / "seen.txt"
     added = subprocess.run([str(errands), "add", "--title", "peek", "--schedule", "manual",
                             "--json", "--command",

@@ -26,6 +26,8 @@ from errands.records import Automation, Blocker, Parked
 from errands.settings import SPECS
 from errands.timeutil import zone
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 NOW = datetime(2026, 12, 5, 7, 0, tzinfo=UTC)
 ZONE = "Europe/Berlin"
 USABLE = (QAbstractButton, QLineEdit, QComboBox, QAbstractSpinBox, QPlainTextEdit, QTextEdit,

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 PACKAGE = Path(__file__).resolve().parents[1] / "desktop" / "errands"
 STORAGE = ("errands.db", "errands.store", "errands.catalog", "errands.queries",
            "errands.history", "errands.ledger", "errands.migrations")

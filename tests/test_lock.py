@@ -16,6 +16,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements.lock"
 # Installed by the environment itself, or Errands: not locked.

@@ -18,6 +18,8 @@ from errands.errors import InvalidInput
 from errands.schedule import describe, fires_between, next_fire, next_fires, wall_clock
 from errands.timeutil import zone
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 NOW = datetime(2026, 12, 5, 7, 0, tzinfo=timezone.utc)
 BERLIN = "Europe/Berlin"
 

@@ -19,6 +19,8 @@ from errands.definition import ParseContext, parse_definition
 from errands.errors import InvalidInput
 from errands.phrases import EXAMPLES, ParsedSchedule, parse_schedule_text
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 BER = "Europe/Berlin"
 NY = "America/New_York"

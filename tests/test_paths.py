@@ -10,6 +10,8 @@ import pytest
 
 from errands.paths import private_dir
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 
 def test_missing_folders_are_made_private_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0)

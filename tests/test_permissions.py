@@ -20,6 +20,8 @@ from errands.agent.tools.base import EFFECTS, ToolSpec
 from errands.definition import TOOL_NAMES, Permissions, Rule
 from errands.errors import InvalidInput
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 _SUBJECTS = {"run_command": "command", "read_file": "path", "write_file": "path",
              "edit_file": "path", "list_files": "path", "search_files": "path",
              "fetch_url": "url"}

@@ -18,6 +18,8 @@ from errands.timeutil import zone
 
 from phrases_table import PHRASES
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 
 def _instant(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from errands.engine.places import Places
+
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
 
 
 async def test_places_are_taken_now_until_full_then_in_turn() -> None:

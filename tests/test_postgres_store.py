@@ -953,24 +953,71 @@ async def test_the_common_work_never_ends_a_live_engines_runs(
             await host.close()
 
 
-def test_every_test_file_on_the_catalogue_fixture_runs_on_postgresql_too() -> None:
-    """``python3 dev.py test`` runs CATALOGUE_PASS again on PostgreSQL: a new test file
-    whose stores the catalogue fixture opens (through the engine, view or agent harness)
-    is listed there, so it runs on both."""
-    import importlib.util
-    import re
+PASSES = """
+import os
+import pytest
+from pathlib import Path
+from errands.store import Store
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("dev", root / "dev.py")
-    assert spec is not None and spec.loader is not None
-    dev = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(dev)
-    harness = re.compile(r"^from (engine_support|views_support|agent_support) import|"
-                         r"location_for\(", re.MULTILINE)
-    using = {f"tests/{p.name}" for p in (root / "tests").glob("test_*.py")
-             if harness.search(p.read_text(encoding="utf-8"))}
-    using.discard("tests/test_postgres_store.py")  # (PostgreSQL's own, in the first pass)
-    assert using and using <= set(dev.CATALOGUE_PASS), using - set(dev.CATALOGUE_PASS)
+
+@pytest.mark.catalogue_free
+def test_free_and_true() -> None:
+    assert 1 + 1 == 2
+
+
+@pytest.mark.catalogue_free
+def test_free_but_opens_one(tmp_path: Path) -> None:
+    Store(tmp_path / "errands.sqlite3").close()
+
+
+def test_opens_the_chosen_catalogue(tmp_path: Path) -> None:
+    from errands.db.location import database_location
+    Store(database_location(tmp_path)).close()
+
+
+def test_opens_a_sqlite_file_in_either_pass(tmp_path: Path) -> None:
+    Store(tmp_path / "errands.sqlite3").close()
+
+
+@pytest.mark.sqlite_too("copies between the two")
+def test_opens_a_sqlite_file_on_purpose(tmp_path: Path) -> None:
+    Store(tmp_path / "errands.sqlite3").close()
+"""
+
+
+@pytest.mark.catalogue_free  # (what it runs opens catalogues, in a pytest of its own)
+@pytest.mark.parametrize("catalogue", ["sqlite", "postgresql"])
+def test_the_two_passes_hold_their_tests_to_their_marks(tmp_path: Path, catalogue: str) -> None:
+    """The SQLite pass fails a test marked catalogue_free that opens a catalogue; the
+    PostgreSQL pass leaves catalogue_free tests out, runs the rest on a catalogue of their
+    own, and fails one that opened a SQLite file unless it says it does so on purpose."""
+    tests = Path(__file__).resolve().parent
+    (tmp_path / "test_marks.py").write_text(PASSES)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ERRANDS_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tests), env.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "conftest", "-q", "-rA",
+                           "-p", "no:cacheprovider",
+                           f"--catalogue={catalogue}", "--rootdir", str(tmp_path),
+                           "-c", os.devnull, str(tmp_path / "test_marks.py")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    out = done.stdout
+    outcome = {line.split(" ", 1)[0] + " " + line.split("::", 1)[1].split(" ", 1)[0]
+               for line in out.splitlines()
+               if line.startswith(("PASSED ", "FAILED ", "ERROR ")) and "::" in line}
+    if catalogue == "sqlite":
+        assert outcome == {"PASSED test_free_and_true", "PASSED test_free_but_opens_one",
+                           "ERROR test_free_but_opens_one", "PASSED test_opens_the_chosen_catalogue",
+                           "PASSED test_opens_a_sqlite_file_in_either_pass",
+                           "PASSED test_opens_a_sqlite_file_on_purpose"}, out
+        assert "marked catalogue_free, but it opened a catalogue" in out, out
+    else:
+        assert outcome == {"PASSED test_opens_the_chosen_catalogue",
+                           "PASSED test_opens_a_sqlite_file_in_either_pass",
+                           "ERROR test_opens_a_sqlite_file_in_either_pass",
+                           "PASSED test_opens_a_sqlite_file_on_purpose"}, out
+        assert "opened a SQLite catalogue in the PostgreSQL pass" in out, out
+        assert "2 deselected" in out, out
+    assert done.returncode == 1, out
 
 
 def test_a_run_whose_engine_died_is_retried_by_the_engine_that_takes_over(

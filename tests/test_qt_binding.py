@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QLabel
+
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
 
 
 def test_void_methods_do_not_lose_references_to_none(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -12,6 +12,8 @@ from errands.errors import InvalidInput
 from errands.fires import due_window
 from errands.schedule import describe, fires_between, jitter_offset, next_fire, next_fires
 
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
+
 T0 = datetime(2026, 1, 1, 0, 0, 7, tzinfo=timezone.utc)
 
 

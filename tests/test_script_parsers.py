@@ -8,12 +8,15 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from errands.definition import SCRIPT_LIMITS, parse_script
 from errands.errors import InvalidInput
 from errands.scripts.sandbox import ACTION_TYPES, Host
 from errands.scripts.scope import Refused, Scope
+
+pytestmark = pytest.mark.catalogue_free  # opens no catalogue: one pass is enough
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
                     | st.text(max_size=20),

@@ -18,6 +18,7 @@ import pytest
 
 from channel_support import NoticeWatch
 from cli_support import errands
+from pg_support import handed_on
 from errands.store import Store
 
 ERRANDS = str(Path(sys.executable).parent / "errands")
@@ -27,7 +28,7 @@ def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ERRANDS_")}
     env.update({"ERRANDS_MIN_INTERVAL": "1s", "ERRANDS_SHUTDOWN_GRACE": "1s"})
     env.update(extra)
-    return env
+    return handed_on(env)  # (and the PostgreSQL pass's catalogue)
 
 
 class Serve:
