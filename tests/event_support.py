@@ -1,5 +1,6 @@
-"""A real engine (real SQLite file, real command runner, real clock) for the tests of
-event triggers, and a wait on a condition instead of a fixed sleep."""
+"""A real engine (a real catalogue: the data folder's SQLite file, or the PostgreSQL pass's;
+real command runner, real clock) for the tests of event triggers, and a wait on a condition
+instead of a fixed sleep."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from errands.engine.core import Engine
 from errands.records import Run
 from errands.runners.command import CommandRunner
 from errands.store import Store
+from pg_support import location_for
 
 
 async def until(condition: Callable[[], object], what: str, within: float = 20.0) -> None:
@@ -29,7 +31,8 @@ class Real:
 
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.store = Store(data / "errands.sqlite3")
+        self.location = location_for(data)
+        self.store = Store(self.location)
         self.engine = Engine(self.store, data, {"command": CommandRunner()})
 
     async def add(self, title: str, command: str, triggers: Any, **extra: Any) -> str:

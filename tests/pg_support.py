@@ -7,6 +7,7 @@ without PostgreSQL fails here, saying how to install it."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import itertools
 import os
@@ -15,9 +16,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from errands.db.location import ServerDatabase
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 USER = "errands"
 TEMPLATE = "errands_template"
@@ -140,6 +146,7 @@ class PostgresServer:
 # or the module (a module-scoped fixture's store)
 _SERVER: list[PostgresServer] = []
 _MADE: list[list[ServerDatabase]] = []
+_FOLDERS: dict[Path, ServerDatabase] = {}  # a test's data folders, each a catalogue
 
 
 def location_for(folder: Path) -> Path | ServerDatabase:
@@ -167,6 +174,7 @@ def begin() -> None:
 
 def end() -> None:
     os.environ.pop("ERRANDS_DATABASE_URL", None)
+    _FOLDERS.clear()
     made = _MADE.pop() if _MADE else []
     for location in made:
         _SERVER[0].drop(location)
@@ -182,24 +190,128 @@ def handed_on(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def catalogue_sql(place: Path | ServerDatabase, sql: str, **params: object
-                  ) -> list[tuple[object, ...]]:
-    """``sql`` (SQLAlchemy's ``:name`` parameters) on a catalogue as it is stored, for a
-    test that looks under the store or damages it: ``place`` a data folder (its catalogue
-    as the commands choose it: in the PostgreSQL pass the test's), a SQLite file or a
-    server database. The rows it returns, committed."""
-    from sqlalchemy import create_engine, text
+@contextlib.contextmanager
+def _connection(place: Path | ServerDatabase) -> Iterator[Any]:
+    """A transaction on a catalogue as it is stored: a data folder's (as the commands
+    choose it: in the PostgreSQL pass the test's), a SQLite file, or a server database."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
 
     from errands.db.location import database_location
 
     if isinstance(place, Path) and place.suffix != ".sqlite3":
-        place = database_location(place)
-    url = (f"sqlite:///{place}" if isinstance(place, Path) else
-           f"postgresql+psycopg://{place.user}@{place.host}:{place.port}/{place.database}")
-    engine = create_engine(url, poolclass=__import__("sqlalchemy.pool").pool.NullPool)
+        place = _FOLDERS.get(place) or database_location(place)
+    if isinstance(place, Path):
+        engine = create_engine(f"sqlite:///{place}", poolclass=NullPool,
+                               connect_args={"timeout": 10})
+    else:
+        engine = create_engine(f"postgresql+psycopg://{place.user}@{place.host}:{place.port}/"
+                               f"{place.database}", poolclass=NullPool)
     try:
         with engine.begin() as conn:
-            result = conn.execute(text(sql), params)
-            return [tuple(row) for row in result] if result.returns_rows else []
+            yield conn
     finally:
         engine.dispose()
+
+
+def catalogue_sql(place: Path | ServerDatabase, sql: str, *many: dict[str, object],
+                  **params: object) -> list[tuple[object, ...]]:
+    """``sql`` (SQLAlchemy's ``:name`` parameters) on a catalogue as it is stored, for a
+    test that looks under the store or damages it, on either kind (see
+    :func:`_connection` for ``place``): once with ``params``, or once for each of ``many``.
+    The rows it returns, committed."""
+    from sqlalchemy import text
+
+    with _connection(place) as conn:
+        result = conn.execute(text(sql), list(many) if many else params)
+        return [tuple(row) for row in result] if result.returns_rows else []
+
+
+def stored_instant(name: str) -> str:
+    """The SQL for parameter ``name`` holding an instant as text ("2026-12-01 10:00:00",
+    UTC) where a stored instant goes: PostgreSQL's column takes a timestamp."""
+    return f"CAST(:{name} AS timestamp)" if on_postgresql() else f":{name}"
+
+
+def stored_json(name: str) -> str:
+    """The SQL for parameter ``name`` holding JSON text where a json column takes it."""
+    return f"CAST(:{name} AS json)" if on_postgresql() else f":{name}"
+
+
+def catalogue_rows(place: Path | ServerDatabase, sql: str, **params: object
+                   ) -> list[dict[str, object]]:
+    """:func:`catalogue_sql`'s rows as dictionaries by column name; instants as each store
+    keeps them (SQLite: text in UTC; PostgreSQL: a naive datetime in UTC), see
+    :func:`instant`."""
+    from sqlalchemy import text
+
+    with _connection(place) as conn:
+        return [dict(row._mapping) for row in conn.execute(text(sql), params)]
+
+
+def instant(value: object) -> "datetime":
+    """A stored instant, read back as an aware UTC datetime on either store."""
+    from datetime import UTC, datetime
+
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    assert isinstance(value, datetime), value
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def database_args(folder: Path) -> list[str]:
+    """``--database URL`` for a command on ``folder`` in the PostgreSQL pass: each data
+    folder a test uses is a catalogue of its own there (another machine's file, say, to
+    copy between), made the first time it is named; nothing in the SQLite pass."""
+    if not _SERVER or not _MADE:
+        return []
+    if folder not in _FOLDERS:
+        saved = os.environ.get("ERRANDS_DATABASE_URL")
+        location = location_for(folder)
+        assert isinstance(location, ServerDatabase)
+        if saved is not None:  # (the test's own catalogue stays the environment's)
+            os.environ["ERRANDS_DATABASE_URL"] = saved
+        _FOLDERS[folder] = location
+    return ["--database", _SERVER[0].url(_FOLDERS[folder].database)]
+
+
+def on_postgresql() -> bool:
+    """Whether this is the PostgreSQL pass (for SQL that must differ: a json column takes
+    ``CAST(:x AS json)`` there)."""
+    return bool(_SERVER and _MADE)
+
+
+def catalogue_text(place: Path | ServerDatabase) -> str:
+    """All a catalogue stores, as text, for a test that something (a password, a token)
+    never reaches it: ``place`` as for :func:`catalogue_sql`. A SQLite file's bytes (and its
+    write-ahead log's), or every row of every table on PostgreSQL, each cast to text."""
+    from errands.db.location import database_location
+
+    if isinstance(place, Path) and place.suffix != ".sqlite3":
+        place = _FOLDERS.get(place) or database_location(place)
+    if isinstance(place, Path):
+        wal = Path(f"{place}-wal")
+        return (place.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+                ).decode("latin-1")
+    tables = [str(name) for (name,) in catalogue_sql(
+        place, "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
+    assert tables, f"no tables in {place.database}"
+    return "\n".join(str(text) for table in tables for (text,) in catalogue_sql(
+        place, f'SELECT t::text FROM "{table}" t'))
+
+
+def copy_of(place: Path | ServerDatabase, folder: Path) -> Path | ServerDatabase:
+    """A catalogue of the test's own holding what ``place`` holds (one a module-scoped
+    fixture made, say): the SQLite file copied into ``folder``, or a copy on the server
+    (nothing may be connected to ``place`` meanwhile), dropped when the test ends and
+    handed to its commands as :func:`location_for` hands a fresh one."""
+    if isinstance(place, Path):
+        target = folder / "errands.sqlite3"
+        shutil.copyfile(place, target)
+        return target
+    server = _SERVER[0]
+    location = server.server(f"t{os.getpid()}_{next(server._names)}")
+    server.admin(f'CREATE DATABASE "{location.database}" TEMPLATE "{place.database}"')
+    os.environ["ERRANDS_DATABASE_URL"] = server.url(location.database)
+    _MADE[-1].append(location)
+    return location

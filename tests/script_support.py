@@ -19,6 +19,7 @@ from errands.runners.command import CommandRunner
 from errands.runners.script import ScriptRunner
 from errands.store import Store
 from event_support import until
+from pg_support import location_for
 
 
 def _waited() -> float:
@@ -69,7 +70,7 @@ class LoopWatch:
 class Scripts:
     def __init__(self, data: Path, work: Path) -> None:
         self.data, self.work = data, work
-        self.store = Store(data / "errands.sqlite3")
+        self.store = Store(location_for(data))
         self.engine = self._engine()
 
     def _engine(self) -> Engine:

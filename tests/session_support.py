@@ -13,11 +13,13 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from errands.db.location import ServerDatabase
 from errands.engine.api import Api
 from errands.engine.service import EngineThread
 from errands.errors import ErrandsError
 from errands.records import AttentionItem, Decision
 from openai_server import ScriptedServer, call, say
+from pg_support import location_for
 
 ANSWER = """## Disk report
 
@@ -41,6 +43,7 @@ class Docs:
     titles: dict[str, str] = field(default_factory=dict)        # id → title
     attention: list[AttentionItem] = field(default_factory=list)
     data_dir: Path | None = None
+    catalogue: Path | ServerDatabase | None = None                # the engine's
     refusal: str = ""                                             # a reply the engine refused
 
 
@@ -67,6 +70,7 @@ async def _run(api: Api, docs: Docs, name: str, automation_id: str) -> dict[str,
 
 async def _build(tmp_path: Path) -> Docs:
     docs = Docs(data_dir=tmp_path / "data")
+    docs.catalogue = location_for(docs.data_dir)   # (the engine's choice names it too)
     work = tmp_path / "work"
     work.mkdir()
     (work / "notes.txt").write_text("the answer is 42\n")

@@ -5,7 +5,6 @@ turns and saved approvals. A parked run survives a restart of the engine."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from openai_server import ScriptedServer, call, say
+from pg_support import catalogue_sql
 from errands.cli import main as cli_main
 from errands.cli import observe
 from errands.cli.routing import perform
@@ -36,8 +36,7 @@ def serve(tmp_path: Path, model: ScriptedServer) -> Iterator[Serve]:
 
 
 def run_state(serve: Serve, run_id: str) -> str:
-    with sqlite3.connect(serve.data / "errands.sqlite3", timeout=10) as db:
-        (state,) = db.execute("SELECT state FROM runs WHERE id = ?", (run_id,)).fetchone()
+    [(state,)] = catalogue_sql(serve.data, "SELECT state FROM runs WHERE id = :r", r=run_id)
     return str(state)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -13,27 +12,21 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from errands.catalog import Catalog
-from errands.db.bulk import Cursor, StaleCursor, insert_rows, sqlite_instant, write_cursors
+from errands.db.bulk import (Cursor, StaleCursor, insert_rows, naive_utc, sqlite_instant,
+                             write_cursors)
 from errands.db.schema import RunRow
 from errands.store import Store, new_id
+from pg_support import catalogue_sql, location_for
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 
 
 def make(tmp_path: Path) -> tuple[Store, str]:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     automation, _ = Catalog(store, lambda: NOW).create(
         {"title": "t", "runner": {"kind": "command", "command": "true"},
          "trigger": {"kind": "every", "every": "1h"}})
     return store, automation.id
-
-
-def raw_rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 @pytest.mark.parametrize("instant", [
@@ -49,10 +42,13 @@ def test_instants_are_stored_as_the_orm_stores_them(tmp_path: Path, instant: dat
     with store.transaction() as s:
         store.insert_run_in(s, store.get_in(s, automation_id), slot="orm", trigger="schedule",
                             state="skipped", now=instant, scheduled_for=instant)
-    [(text,)] = raw_rows(tmp_path / "errands.sqlite3", "SELECT created_at FROM runs")
-    assert sqlite_instant(instant) == text
-    with pytest.raises(ValueError):
-        sqlite_instant(instant.replace(tzinfo=None))
+    [(stored,)] = catalogue_sql(store.db.location, "SELECT created_at FROM runs")
+    # what the driver-level path writes: SQLite's text, or PostgreSQL's naive UTC timestamp
+    convert = sqlite_instant if isinstance(store.db.location, Path) else naive_utc
+    assert convert(instant) == stored
+    for converter in (sqlite_instant, naive_utc):
+        with pytest.raises(ValueError):
+            converter(instant.replace(tzinfo=None))
 
 
 def test_bulk_rows_equal_orm_rows_column_for_column(tmp_path: Path) -> None:
@@ -67,15 +63,17 @@ def test_bulk_rows_equal_orm_rows_column_for_column(tmp_path: Path) -> None:
         store.insert_run_in(s, row, slot="bulk", bulk=bulk, **values)
         store.insert_run_in(s, row, slot="bulk-dry", bulk=bulk, dry_run=True, **values)
         insert_rows(s, RunRow.__table__, bulk)
-    rows = raw_rows(tmp_path / "errands.sqlite3", "SELECT * FROM runs ORDER BY \"index\"")
+    rows = catalogue_sql(store.db.location, 'SELECT * FROM runs ORDER BY "index"')
     names = [c.name for c in RunRow.__table__.columns]
     orm, fast, dry = (dict(zip(names, r)) for r in rows)
     differ = {"id", "slot", "index", "dry_run"}
     assert {k: v for k, v in orm.items() if k not in differ} == \
         {k: v for k, v in fast.items() if k not in differ}
     assert (orm["index"], fast["index"], dry["index"]) == (1, 2, 3)
-    assert (orm["dry_run"], fast["dry_run"], dry["dry_run"]) == (0, 0, 1)
-    assert fast["attempts"] == "[]" and fast["attempt"] == 1  # defaults, as the ORM applies
+    assert (orm["dry_run"], fast["dry_run"], dry["dry_run"]) == (False, False, True)
+    # defaults, as the ORM applies them (a json column's text on SQLite, its value on PostgreSQL)
+    assert fast["attempts"] == ("[]" if isinstance(store.db.location, Path) else [])
+    assert fast["attempt"] == 1
     runs = {r.id: r for r in store.runs_page(automation_id)[0]}
     assert {r.scheduled_for for r in runs.values()} == {NOW - timedelta(minutes=3)}
 
@@ -133,6 +131,7 @@ def test_a_forked_child_never_repeats_its_parents_ids() -> None:
     assert child_id and child_id != new_id()
 
 
+@pytest.mark.sqlite_only("SQLite's write-ahead log")
 def test_checkpoint_moves_the_log_into_the_file(tmp_path: Path) -> None:
     store, automation_id = make(tmp_path)
     path = tmp_path / "errands.sqlite3"

@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli_support import Result, errands
+from pg_support import handed_on, on_postgresql
 
 ERRANDS = Path(sys.executable).parent / "errands"
 READ_ONLY = ("id", "revision", "status", "next_fire_at", "failure_streak", "created_at",
@@ -66,9 +67,14 @@ def cli(base_env: dict[str, str], tmp_path: Path) -> "Cli":
 
 class Cli:
     def __init__(self, env: dict[str, str], tmp_path: Path) -> None:
-        self.env = env
+        self.base_env = env
         self.tmp = tmp_path
         self.data = tmp_path / "data"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """For the commands a test starts: in the PostgreSQL pass with its catalogue."""
+        return handed_on(self.base_env)
 
     def call(self, *args: str, expect: int | None = 0, data: Path | None | bool = True,
              env: dict[str, str] | None = None, stdin: str | None = None,
@@ -560,6 +566,7 @@ def test_a_one_shot_resumed_after_its_instant_without_an_engine(cli: Cli) -> Non
     assert again.error()["code"] == "completed"
 
 
+@pytest.mark.sqlite_only("the catalogue's file in the folder the environment names")
 def test_data_dir_from_the_environment(cli: Cli) -> None:
     folder = cli.tmp / "from-env"
     made = cli.call("add", "--title", "Env", "--command", "x", "--schedule", "manual",
@@ -614,6 +621,7 @@ def _break_three(cli: Cli) -> tuple[str, str, str, str]:
     return good, zone, typed, text
 
 
+@pytest.mark.sqlite_only("stores text that is not JSON, which a PostgreSQL json column refuses")
 def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) -> None:
     good, zone, typed, text = _break_three(cli)
     listed, table, shown, raw, raw_json, options, paused, run_now = cli.many([
@@ -666,6 +674,7 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
     assert cli.call("add", "--from-json", str(copy), "--json").json()["title"] == "Good"
 
 
+@pytest.mark.sqlite_only("stores text that is not an instant, which a PostgreSQL timestamp column refuses")
 def test_a_bad_run_row_costs_that_row_only(cli: Cli) -> None:
     ident = cli.call("add", "--title", "R", "--command", "echo hi", "--schedule", "manual",
                      "--json").json()["id"]
@@ -684,6 +693,7 @@ def test_a_bad_run_row_costs_that_row_only(cli: Cli) -> None:
     assert len(table.out.splitlines()) == 4
 
 
+@pytest.mark.sqlite_only("stores text that is not an instant, which a PostgreSQL timestamp column refuses")
 def test_serve_closes_damaged_leftover_runs_and_a_repair_mends_timestamps(cli: Cli) -> None:
     """A crash left runs active whose rows are damaged (a timestamp that is not one, an
     automation that no longer loads): the engine still starts, closes them, fires the rest."""
@@ -759,6 +769,7 @@ def _closed_for_hours(cli: Cli, misfire: str, hours: float) -> str:
     return ident
 
 
+@pytest.mark.sqlite_only("stores text that is not JSON, which a PostgreSQL json column refuses")
 def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli) -> None:
     good, zone, typed, text = _break_three(cli)
     cli.call("edit", good[:8], "--schedule", "every:1s", env={"ERRANDS_MIN_INTERVAL": "1s"})
@@ -828,6 +839,7 @@ def _without_privilege(cli: Cli, *args: str) -> Result:
     return Result(list(args), proc.returncode, proc.stdout, proc.stderr)
 
 
+@pytest.mark.sqlite_only("the SQLite file's own path and side files")
 def test_an_unusable_store_path_is_named_with_what_is_wrong(cli: Cli) -> None:
     folder_db, fifo_db, side, as_file = (cli.tmp / n for n in ("a", "b", "c", "d"))
     (folder_db / "errands.sqlite3").mkdir(parents=True)
@@ -882,8 +894,9 @@ def test_the_data_folder_is_private_whatever_the_umask(cli: Cli, umask: int) -> 
                             umask=umask)
     try:
         assert proc.stdout is not None and "Errands engine running" in proc.stdout.readline()
-        db = data / "errands.sqlite3"
-        files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+        db = data / "errands.sqlite3"  # (on a shared catalogue, the logs alone)
+        files = [*([] if on_postgresql() else [db, db.with_name(db.name + "-wal"),
+                                               db.with_name(db.name + "-shm")]),
                  data / "logs" / "runs" / ident / f"{run['id']}.log"]
         logs = data / "logs" / "runs"
         folders = [cli.data, data, data / "logs", logs, logs / ident, data / "workspaces",
@@ -895,6 +908,7 @@ def test_the_data_folder_is_private_whatever_the_umask(cli: Cli, umask: int) -> 
         proc.communicate(timeout=30)
 
 
+@pytest.mark.sqlite_only("the SQLite file's permissions")
 def test_an_existing_wider_folder_is_tightened(cli: Cli) -> None:
     cli.call("list")
     db = cli.data / "errands.sqlite3"

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from errands.cli import main
+from errands.db.location import database_location
 
 
 class Cli:
@@ -58,7 +59,7 @@ def test_event_options_build_their_triggers(cli: Cli, tmp_path: Path) -> None:
     from errands.mail.accounts import parse_account
     from errands.store import Store
     from errands.timeutil import utcnow
-    store = Store(cli.data / "errands.sqlite3")
+    store = Store(database_location(cli.data))
     store.save_mail_account(parse_account({"name": "work", "address": "me@example.com",
                                            "imap_host": "imap.example.com"}), utcnow())
     store.close()

@@ -16,11 +16,13 @@ import pytest
 
 from errands import doctor
 from errands.cli import main
+from errands.db.location import database_location
 from errands.doctor import FAIL, OK, WARN, Check, run_checks
 from errands.engine.lock import Owner
 from errands.engine.service import EngineThread
 from errands.store import Store
 from openai_server import ScriptedServer, fail, say
+from pg_support import location_for, on_postgresql
 
 
 def _quiet_tray() -> Check:
@@ -35,7 +37,7 @@ def _by_name(checks: list[Check]) -> dict[str, Check]:
 def data(tmp_path: Path) -> Path:
     from errands.paths import data_dir
     path = data_dir(tmp_path / "data")
-    Store(path / "errands.sqlite3")
+    Store(location_for(path))
     return path
 
 
@@ -46,7 +48,8 @@ def test_a_healthy_folder_has_no_failure_and_exit_0(data: Path,
     checks = _by_name(run_checks(data, tray=_quiet_tray))
     assert checks["versions"].status == OK and "httpx" in checks["versions"].detail
     assert checks["data folder"].status == OK and "mode 700" in checks["data folder"].detail
-    assert checks["database"].status == OK and "integrity check ok" in checks["database"].detail
+    assert checks["database"].status == OK and (
+        "on PostgreSQL" if on_postgresql() else "integrity check ok") in checks["database"].detail
     assert checks["schema"].status == OK
     assert checks["keyring"].status == OK and "MemoryKeyring" in checks["keyring"].detail
     assert checks["provider"].status == WARN and "provider set" in checks["provider"].advice
@@ -111,6 +114,7 @@ def test_a_data_folder_that_is_a_file_or_open_to_others(tmp_path: Path, data: Pa
     assert wide.status == WARN and "chmod 700" in wide.advice
 
 
+@pytest.mark.sqlite_only("a SQLite file that is not a database")
 def test_a_corrupt_database_fails_with_advice(tmp_path: Path) -> None:
     root = tmp_path / "data"
     root.mkdir()
@@ -122,6 +126,7 @@ def test_a_corrupt_database_fails_with_advice(tmp_path: Path) -> None:
     assert checks["provider"].status == WARN and "not checked" in checks["provider"].detail
 
 
+@pytest.mark.sqlite_only("a damaged page of the SQLite file")
 def test_a_damaged_database_page_fails_the_integrity_check(data: Path) -> None:
     path = data / "errands.sqlite3"
     store = Store(path)
@@ -138,6 +143,7 @@ def test_a_damaged_database_page_fails_the_integrity_check(data: Path) -> None:
     assert "aside" in database.advice
 
 
+@pytest.mark.sqlite_only("rewinds the SQLite file's schema version (PostgreSQL's: tests/test_postgres_store.py)")
 def test_a_schema_behind_warns_and_a_newer_one_fails(data: Path) -> None:
     path = data / "errands.sqlite3"
     with sqlite3.connect(path) as db:
@@ -288,7 +294,7 @@ def test_data_size_names_the_database_logs_and_worktrees(
     assert "run logs 2.9 KB" in check.detail and "worktrees 2.0 KB" in check.detail
     assert "database " in check.detail and "working folders 0 B" in check.detail
     assert doctor.check_data_size(data.parent / "nothing-here").detail == "nothing stored yet"
-    Store(data / "errands.sqlite3").set_setting("output_log_limit", "2KB")
+    Store(database_location(data)).set_setting("output_log_limit", "2KB")
     over = doctor.check_data_size(data)
     assert over.status == WARN and "1 automation(s)" in over.detail and "a-1" in over.detail
     assert "output_log_limit (2KB)" in over.detail and "next run" in over.advice
@@ -297,4 +303,6 @@ def test_data_size_names_the_database_logs_and_worktrees(
     assert doctor.check_data_size(data).status == OK
     assert main(["doctor", "--data-dir", str(data), "--json"]) in (0, 1)
     names = [c["name"] for c in json.loads(capsys.readouterr().out)["checks"]]
-    assert names.index("data size") == names.index("schema") + 1
+    # (after the catalogue's checks: on a shared one, its engines and clock too)
+    last = "catalogue clock" if on_postgresql() else "schema"
+    assert names.index("data size") == names.index(last) + 1

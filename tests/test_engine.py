@@ -843,6 +843,7 @@ async def test_a_failing_checkpoint_never_stops_the_timer(h: Harness) -> None:
     assert [r.state for r in h.runs(a)] == ["succeeded"] * 6
 
 
+@pytest.mark.sqlite_only("SQLite's write-ahead log checkpoint")
 def test_a_checkpoint_that_cannot_connect_is_skipped(tmp_path: Path) -> None:
     from sqlalchemy.exc import OperationalError
 

@@ -1,7 +1,8 @@
 """Two automations that work in the same folder never run at once (seed 002 §3): the second
 waits (its row says for which folder and whom) or, with ``overlap: skip``, is skipped as
 ``folder_busy``; across the concurrency cap, retries, parked runs, a stop and a restart
-after a crash. Fake clock on a real SQLite file, and one real-time run with real shells."""
+after a crash. Fake clock on the chosen catalogue (SQLite or PostgreSQL), and one real-time
+run with real shells."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from errands.runners.contract import Outcome, RunContext
 from errands.records import Blocker, Decision
 from errands.store import Store
 from engine_support import START, h, Harness, command_doc  # noqa: F401 (fixtures)
+from pg_support import location_for
 
 M = timedelta(minutes=1)
 H = timedelta(hours=1)
@@ -255,7 +257,7 @@ async def test_a_crashed_engines_child_holds_its_folder_until_it_has_ended(
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real shells")
 async def test_real_commands_in_one_folder_do_not_interleave(tmp_path: Path,
                                                               folder: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     engine = Engine(store, tmp_path, {"command": CommandRunner()})
     await engine.start()
     try:

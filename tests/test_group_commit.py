@@ -1,4 +1,4 @@
-"""Group commit on a real SQLite file: one transaction per loop turn, bad items fail alone,
+"""Group commit on the chosen catalogue: one transaction per loop turn, bad items fail alone,
 and the engine's run starts and pid records go through it."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from errands.runners.processes import pid_alive
 from errands.errors import NotFound
 from errands.store import Store
 from engine_support import START, Harness
+from pg_support import location_for
 
 
 def counting(store: Store) -> list[int]:
@@ -41,7 +42,7 @@ def counting(store: Store) -> list[int]:
 
 async def test_a_kind_with_a_delay_waits_for_company_unless_another_write_comes(
         tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
     seen: list[tuple[str, list[int]]] = []
 
@@ -77,7 +78,7 @@ async def test_a_kind_with_a_delay_waits_for_company_unless_another_write_comes(
 
 
 async def test_writes_of_one_loop_turn_share_one_transaction(tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
     seen: list[list[int]] = []
 
@@ -101,7 +102,7 @@ async def test_writes_queued_while_a_commit_is_under_way_share_the_next(
     then waits for it to end and goes in one transaction, in order."""
     import threading
 
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
     seen: list[list[int]] = []
     threads: set[str] = set()
@@ -132,7 +133,7 @@ async def test_writes_queued_while_a_commit_is_under_way_share_the_next(
 
 
 async def test_a_failing_batch_is_retried_item_by_item(tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
 
     def batch(s: Session, items: Sequence[int]) -> list[Any]:
@@ -205,7 +206,7 @@ async def test_only_runs_with_a_place_start_in_their_claim_s_commit(tmp_path: Pa
 
 
 async def test_the_child_pid_is_recorded_while_running_and_cleared_after(tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
     await engine.start()
     automation, _ = await engine.commands.create({"title": "nap", "runner": {
@@ -268,7 +269,7 @@ async def test_a_pause_in_the_turn_a_run_starts_leaves_the_run_alone(tmp_path: P
 @pytest.mark.logs("could not record the process")
 async def test_a_child_whose_pid_cannot_be_recorded_is_ended(tmp_path: Path) -> None:
     """Without its pid on record a crash could orphan the child, so it is not left running."""
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
 
     def refuse(s: Session, items: Sequence[Any]) -> list[None]:
         raise RuntimeError("disk full")
@@ -290,7 +291,7 @@ async def test_run_now_claims_and_a_run_ends_on_the_writer_thread(tmp_path: Path
     """The engine's writes of runs are committed off its loop's thread."""
     import threading
 
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     engine = Engine(store, tmp_path, {"command": CommandRunner()}, automatic=False)
     await engine.start()
     automation, _ = await engine.commands.create({"title": "quick", "runner": {
@@ -323,7 +324,7 @@ async def test_after_close_writes_commit_at_once_and_open_starts_the_writer_agai
     thread; an engine started again gets its writer back."""
     import threading
 
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
     where: list[str] = []
     group.register("n", lambda s, items: [where.append(threading.current_thread().name)

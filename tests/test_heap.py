@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from errands import heap
+from pg_support import location_for
 
 
 @pytest.fixture
@@ -113,7 +114,7 @@ async def test_an_engine_start_collects_nothing(tmp_path: Any) -> None:
     from errands.runners.command import CommandRunner
     from errands.store import DEFINITIONS, Store
 
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     catalog = Catalog(store)
     for i in range(300):
         catalog.create({"title": f"t{i}", "runner": {"kind": "command", "command": "true"},

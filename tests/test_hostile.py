@@ -25,6 +25,8 @@ from errands.definition import ParseContext, parse_definition
 from errands.errors import InvalidInput
 from errands.store import Store
 from errands.timeutil import LATEST, parse_duration
+from errands.db.location import database_location
+from pg_support import location_for
 
 BOUNDED = settings(max_examples=600, deadline=None, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -169,7 +171,7 @@ def test_arguments_that_are_not_utf8_are_refused_naming_the_flag(tmp_path: Path,
 ])
 def test_request_ids_that_are_not_short_printable_text_are_refused(tmp_path: Path, value: Any,
                                                                    words: str) -> None:
-    catalog = Catalog(Store(tmp_path / "db.sqlite3"))
+    catalog = Catalog(Store(location_for(tmp_path)))
     with pytest.raises(InvalidInput, match=words) as exc:
         catalog.create(DOC, request_id=value)
     assert exc.value.field == "request_id"
@@ -329,5 +331,5 @@ def test_edit_pauses_and_resumes_like_pause_and_resume(tmp_path: Path) -> None:
     assert resumed["next_fire_at"] is not None
     code, same, _ = _cli(data, "edit", ident, "--no-paused")
     assert same["revision"] == resumed["revision"]
-    actions = [e.action for e in Store(data / "errands.sqlite3").audit(ident)]
+    actions = [e.action for e in Store(database_location(data)).audit(ident)]
     assert "paused" in actions and "resumed" in actions

@@ -17,6 +17,7 @@ from errands.engine.service import EngineHost
 from channel_support import host, no_error_logs  # noqa: F401  (fixtures)
 from errands.errors import InvalidInput
 from errands.store import Store
+from errands.db.location import database_location
 
 DOC = {"title": "manual", "runner": {"kind": "command", "command": "true"},
        "trigger": {"kind": "manual"}}
@@ -113,7 +114,7 @@ async def test_the_audit_trail_uses_one_actor_vocabulary(host: EngineHost) -> No
     await ask(host, "pause", {"id": ident, "actor": "agent"})
     await ask(host, "resume", {"id": ident})
     await ask(host, "run_now", {"id": ident, "wait": True, "actor": "agent"})
-    trail = Store(host.data_dir / "errands.sqlite3").audit(ident)
+    trail = Store(database_location(host.data_dir)).audit(ident)
     assert [(e.action, e.actor) for e in trail] == [
         ("created", "user"), ("paused", "agent"), ("resumed", "user"),
         ("run_requested", "agent")]

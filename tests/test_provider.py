@@ -34,6 +34,7 @@ from errands.settings import Settings, normalize
 from cli_support import Result, errands
 from keyring_backend import MemoryKeyring
 from openai_server import ScriptedServer, call, fail, octets, raw, say, stall
+from pg_support import catalogue_text, handed_on, on_postgresql
 
 KEY = "sk-test-9f2c4e1a7b3d-NEVER-SHOWN"
 TESTS = Path(__file__).parent
@@ -471,10 +472,15 @@ def _bytes_under(folder: Path) -> bytes:
     return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())
 
 
+def _stored(folder: Path) -> bytes:
+    """All that is kept for the data folder: its files, and a shared catalogue's rows."""
+    return _bytes_under(folder) + (catalogue_text(folder).encode() if on_postgresql() else b"")
+
+
 class _Serve:
     def __init__(self, env: dict[str, str], data: Path) -> None:
         self.proc = subprocess.Popen([str(ERRANDS), "serve", "--data-dir", str(data)],
-                                     env=env, stdout=subprocess.PIPE,
+                                     env=handed_on(env), stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -505,8 +511,8 @@ def test_cli_set_show_test_with_the_keyring_while_an_engine_runs(
         tested = _errands(cli_env, data, "provider", "test", "--json")
         listed = _errands(cli_env, data, "config", "list", "--json")
         forgot = _errands(cli_env, data, "provider", "set", "--forget-key", "--json")
-        assert any(p.name.endswith("-wal") for p in data.iterdir())
-        while_running = _bytes_under(data)  # the engine's WAL is checkpointed when it stops
+        assert on_postgresql() or any(p.name.endswith("-wal") for p in data.iterdir())
+        while_running = _stored(data)  # the engine's WAL is checkpointed when it stops
     finally:
         engine_output = engine.stop()
     doc = json.loads(shown.stdout)
@@ -528,7 +534,7 @@ def test_cli_set_show_test_with_the_keyring_while_an_engine_runs(
     for proc in everything:
         assert KEY not in proc.stdout + proc.stderr
     assert KEY not in engine_output
-    for on_disk in (while_running, _bytes_under(data)):
+    for on_disk in (while_running, _stored(data)):
         assert KEY.encode() not in on_disk
         assert server.base_url.encode() in on_disk  # (the settings are there, the key not)
 
@@ -558,7 +564,7 @@ def test_cli_with_the_environment_key_and_no_keyring(server: ScriptedServer,
     assert without["api_key"] == {"present": False, "source": None}
     for proc in (refused, tested):
         assert KEY not in proc.stdout + proc.stderr
-    assert KEY.encode() not in _bytes_under(data)
+    assert KEY.encode() not in _stored(data)
 
 
 @pytestmark_cli

@@ -1,5 +1,6 @@
-"""The sidebar's summaries on a real SQLite file: filters, sorts, pages, the last run,
-broken rows (a definition or an instant that does not read) costing only themselves."""
+"""The sidebar's summaries on the chosen catalogue (a real SQLite file, or PostgreSQL in
+that pass): filters, sorts, pages, the last run, broken rows (a definition or an instant
+that does not read) costing only themselves."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from errands import queries
@@ -18,6 +19,7 @@ from errands.catalog import Catalog
 from errands.errors import InvalidInput
 from errands import store as store_module
 from errands.store import Store
+from pg_support import catalogue_sql, location_for
 
 NOW = datetime(2026, 12, 3, 8, 0, tzinfo=timezone.utc)
 
@@ -28,7 +30,7 @@ def doc(title: str, trigger: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
-    s = Store(tmp_path / "errands.sqlite3")
+    s = Store(location_for(tmp_path))
     catalog = Catalog(s, lambda: NOW)
     catalog.create(doc("Zeta hourly", {"kind": "every", "every": "1h"}))
     catalog.create(doc("alpha_100% daily", {"kind": "cron", "expression": "0 9 * * *",
@@ -64,15 +66,16 @@ def test_sorts_filters_and_pages(store: Store) -> None:
 
 def test_the_last_run_and_last_run_sort(store: Store) -> None:
     ids = {s.title: s.id for s in queries.summaries(store)[0]}
-    with sqlite3.connect(store.db.path) as conn:
-        for title, state, finished in (("Manual report", "failed", "2026-12-03 07:00:00.000000"),
-                                       ("Zeta hourly", "succeeded", "2026-12-03 07:30:00.000000")):
-            conn.execute('INSERT INTO runs (id, automation_id, "index", slot, revision, '
-                         '"trigger", state, attempt, dry_run, created_at, finished_at) '
-                         "VALUES (?, ?, 1, 'm:1', 1, 'manual', ?, 1, 0, ?, ?)",
-                         (f"run-{title}", ids[title], state, finished, finished))
-            conn.execute("UPDATE automations SET last_index = 1, last_finished_at = ? "
-                         "WHERE id = ?", (finished, ids[title]))
+    for title, state, finished in (("Manual report", "failed", "2026-12-03 07:00:00.000000"),
+                                   ("Zeta hourly", "succeeded", "2026-12-03 07:30:00.000000")):
+        catalogue_sql(store.db.location, 'INSERT INTO runs (id, automation_id, "index", slot, '
+                      'revision, "trigger", state, attempt, dry_run, created_at, finished_at) '
+                      "VALUES (:id, :automation, 1, 'm:1', 1, 'manual', :state, 1, FALSE, "
+                      ":finished, :finished)", id=f"run-{title}", automation=ids[title],
+                      state=state, finished=finished)
+        catalogue_sql(store.db.location, "UPDATE automations SET last_index = 1, "
+                      "last_finished_at = :finished WHERE id = :id", finished=finished,
+                      id=ids[title])
     items = {s.title: s for s in queries.summaries(store)[0]}
     assert items["Manual report"].last_state == "failed"
     assert items["Zeta hourly"].last_at == datetime(2026, 12, 3, 7, 30, tzinfo=timezone.utc)
@@ -80,6 +83,8 @@ def test_the_last_run_and_last_run_sort(store: Store) -> None:
                                                                        "Manual report"]
 
 
+@pytest.mark.sqlite_only("stores text that is neither JSON nor an instant, which "
+                         "PostgreSQL's json and timestamp columns refuse")
 def test_broken_rows_are_listed_as_broken_and_cost_only_themselves(store: Store) -> None:
     ids = {s.title: s.id for s in queries.summaries(store)[0]}
     with sqlite3.connect(store.db.path) as conn:
@@ -97,6 +102,8 @@ def test_broken_rows_are_listed_as_broken_and_cost_only_themselves(store: Store)
     assert titles(broken) == ["alpha_100% daily", "Zeta hourly"] and count == 2
 
 
+@pytest.mark.sqlite_only("SQLite keeps any value in an instant column; PostgreSQL's "
+                         "timestamp refuses what is not one")
 @pytest.mark.parametrize("column", ["paused_at", "last_finished_at", "created_at",
                                     "updated_at"])
 @pytest.mark.parametrize("value", ["yesterday", 7, "2026-12-03T08:00:00"])
@@ -135,6 +142,8 @@ _INSTANTS = st.one_of(
                      "2026-12-03T08:00:00", "2026-12-03 08:00:00+05:00", "9999-12-31 23:59:59"]))
 
 
+@pytest.mark.sqlite_only("SQLite keeps any value in an instant column; PostgreSQL's "
+                         "timestamp refuses what is not one")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(column=st.sampled_from(_INSTANT_COLUMNS), value=_INSTANTS)
 def test_the_listing_calls_a_row_broken_exactly_when_the_store_cannot_read_it(
@@ -160,6 +169,7 @@ def test_the_listing_calls_a_row_broken_exactly_when_the_store_cannot_read_it(
                          (before, target.id))
 
 
+@pytest.mark.sqlite_only("bytes that are not UTF-8 stored as text, which PostgreSQL refuses")
 @pytest.mark.logs("some stored text is not UTF-8")
 def test_text_that_is_not_utf8_costs_only_its_row(store: Store) -> None:
     """A hand edit can leave bytes that are not UTF-8: the row is listed with U+FFFD for
@@ -188,6 +198,7 @@ def test_text_that_is_not_utf8_costs_only_its_row(store: Store) -> None:
         assert s.connection().connection.driver_connection.text_factory is str
 
 
+@pytest.mark.sqlite_only("SQLite's query plans and its partial index of misshapen instants")
 def test_the_listing_reads_its_indexes_instead_of_every_row(store: Store) -> None:
     """Checking four instants of ten thousand rows on every listing cost a fifth of it; the
     partial index holds only the rows that fail. The default order is read from an index
@@ -206,6 +217,8 @@ def test_the_listing_reads_its_indexes_instead_of_every_row(store: Store) -> Non
        status=st.one_of(st.none(), st.sampled_from(queries.STATUSES), st.text(max_size=8)),
        sort=st.one_of(st.sampled_from(queries.SORT_KEYS), st.text(max_size=8)),
        offset=st.integers(-5, 20), limit=st.integers(-5, 20))
+@example(text="a\x00", status=None, sort="title", offset=0, limit=5)  # (no NUL in PG text)
+@example(text=None, status=None, sort="next_fire", offset=4, limit=1)  # a page past the end
 def test_any_arguments_give_a_page_or_a_named_refusal(store: Store, text: Any, status: Any,
                                                      sort: Any, offset: int,
                                                      limit: int) -> None:
@@ -219,11 +232,13 @@ def test_any_arguments_give_a_page_or_a_named_refusal(store: Store, text: Any, s
 
 
 def _store_raw(store: Store, automation_id: str, text: str, revision: int) -> None:
-    with sqlite3.connect(store.db.path) as conn:
-        conn.execute("UPDATE automations SET definition = ?, revision = ? WHERE id = ?",
-                     (text, revision, automation_id))
+    catalogue_sql(store.db.location, "UPDATE automations SET definition = :text, "
+                  "revision = :revision WHERE id = :id", text=text, revision=revision,
+                  id=automation_id)
 
 
+@pytest.mark.sqlite_only("SQLite's json_extract preview (on PostgreSQL a preview is the "
+                         "full read)")
 def test_a_preview_reads_a_line_from_runner_and_trigger_and_remembers_nothing(
         store: Store) -> None:
     ids = {s.title: s.id for s in queries.summaries(store)[0]}
@@ -248,6 +263,7 @@ def test_a_preview_reads_a_line_from_runner_and_trigger_and_remembers_nothing(
     assert preview["Paused poll"] == full["Paused poll"]
 
 
+@pytest.mark.sqlite_only("SQLite's json_extract preview, given text a json column refuses")
 @pytest.mark.parametrize("text", [
     '{"title": "Manual report", "runner": {"kind": "command", "command": "true"}, '
     '"trigger": {"kind": "every", "every": "1h"}, "weight": NaN}',           # Python's JSON only

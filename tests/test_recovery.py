@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ import pytest
 from errands.channel import request_sync
 from errands.engine.lock import read_owner
 from errands.runners.processes import process_start_ticks
+from pg_support import catalogue_sql, instant
 from test_serve import ERRANDS, Serve, _alive, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups and signals")
@@ -45,10 +44,9 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
         children += [int(wait_for(lambda p=p: p.exists() and p.read_text().strip()))
                      for p in pids]
         # what the restart goes by: each child's pid and its start time, as /proc has them
-        with sqlite3.connect(serve.data / "errands.sqlite3") as db:
-            recorded = dict(wait_for(lambda: (rows := db.execute(
-                "SELECT pid, pid_started FROM runs WHERE pid IS NOT NULL AND pid_started IS "
-                "NOT NULL").fetchall()) and len(rows) == STUBBORN and rows))
+        recorded = dict(wait_for(lambda: (rows := catalogue_sql(
+            serve.data, "SELECT pid, pid_started FROM runs WHERE pid IS NOT NULL AND "
+            "pid_started IS NOT NULL")) and len(rows) == STUBBORN and rows))
         assert recorded == {child: process_start_ticks(child) for child in children}
         serve.kill9()
         killed_wall = time.time()
@@ -73,13 +71,11 @@ def test_stubborn_leftovers_do_not_delay_the_next_engine(tmp_path: Path) -> None
         assert answered < 2.5, f"the control channel answered {answered:.1f} s after start"
         assert serve.cli("pause", stubborn[0])["status"] == "paused"  # a CLI call just works
 
-        def first_start_after(instant: float) -> float | None:
-            with sqlite3.connect(serve.data / "errands.sqlite3") as db:
-                rows = db.execute("SELECT started_at FROM runs WHERE automation_id = ? AND "
-                                  "started_at IS NOT NULL", (beat,)).fetchall()
-            stamps = sorted(datetime.fromisoformat(r[0]).replace(tzinfo=timezone.utc).timestamp()
-                            for r in rows)
-            return next((s for s in stamps if s >= instant), None)
+        def first_start_after(wall: float) -> float | None:
+            rows = catalogue_sql(serve.data, "SELECT started_at FROM runs WHERE automation_id "
+                                 "= :a AND started_at IS NOT NULL", a=beat)
+            stamps = sorted(instant(r[0]).timestamp() for r in rows)
+            return next((s for s in stamps if s >= wall), None)
 
         fired = wait_for(lambda: first_start_after(killed_wall), timeout=10)
         assert fired - locked_wall < 2.5, "the first due fire waited for the leftovers"
@@ -109,21 +105,22 @@ def test_a_child_whose_pid_never_reached_its_row_is_found_and_ended(tmp_path: Pa
                       "--max-attempts", "1")["id"]
     run = serve.cli("run-now", ident)["id"]
     child = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip()))
-    db = sqlite3.connect(serve.data / "errands.sqlite3", timeout=10)
+    def pid() -> object:
+        return catalogue_sql(serve.data, "SELECT pid FROM runs WHERE id = :r", r=run)[0][0]
+
     try:
-        wait_for(lambda: db.execute("SELECT pid FROM runs WHERE id = ?", (run,)).fetchone()[0])
+        wait_for(pid)
         serve.kill9()
-        with db:  # as if the engine had died before its pid's commit
-            db.execute("UPDATE runs SET pid = NULL, pid_started = NULL WHERE id = ?", (run,))
+        # as if the engine had died before its pid's commit
+        catalogue_sql(serve.data, "UPDATE runs SET pid = NULL, pid_started = NULL WHERE id = :r",
+                      r=run)
         assert _alive(child)
         serve.start()
         wait_for(lambda: not _alive(child), timeout=15)
         assert serve.runs(ident)[0]["state"] == "interrupted"
-        wait_for(lambda: db.execute("SELECT pid FROM runs WHERE id = ?",
-                                    (run,)).fetchone()[0] is None)  # forgotten once ended
+        wait_for(lambda: pid() is None)  # forgotten once ended
         serve.stop()
         assert "its pid was never recorded" in "".join(serve.output)  # (on standard error)
     finally:
-        db.close()
         if serve.proc is not None and serve.proc.poll() is None:
             serve.stop()

@@ -2,7 +2,7 @@
 ended runs with their logs and transcripts, older skipped fires merged into one record;
 parked and running runs are never touched; output logs stay within ``output_log_limit``;
 pruning waits for a quiet moment, at most once a minute per automation, and happens at
-start too. Fake clock on a real SQLite file; logs are real files."""
+start too. Fake clock on the chosen catalogue (SQLite or PostgreSQL); logs are real files."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from errands.errors import InvalidInput, NotFound
 from errands.records import Blocker, Decision
 from errands.store import Store
 from engine_support import START, Harness
+from pg_support import location_for
 
 M = timedelta(minutes=1)
 H = timedelta(hours=1)
@@ -173,7 +174,7 @@ async def test_history_is_pruned_at_start_after_the_limit_was_lowered(h: Harness
 
 
 def test_the_limits_are_validated(tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     try:
         assert store.set_setting("output_log_limit", "52428800") == "50MB"
         assert store.set_setting("output_log_limit", "2 gb") == "2GB"
@@ -190,7 +191,7 @@ def test_the_limits_are_validated(tmp_path: Path) -> None:
 
 
 def test_merging_skipped_records_in_batches_keeps_every_count(tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     try:
         from errands.catalog import Catalog
         from engine_support import command_doc
@@ -234,7 +235,7 @@ def test_a_transcript_goes_with_the_last_run_that_uses_it(tmp_path: Path) -> Non
     from errands.catalog import Catalog
     from engine_support import command_doc
 
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     try:
         a, _ = Catalog(store, lambda: START).create(command_doc("t", {"kind": "manual"}))
         with store.transaction() as s:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,7 +17,8 @@ import pytest
 
 from channel_support import NoticeWatch
 from cli_support import errands
-from pg_support import handed_on
+from errands.db.location import database_location
+from pg_support import catalogue_rows, catalogue_sql, handed_on, instant, on_postgresql
 from errands.store import Store
 
 ERRANDS = str(Path(sys.executable).parent / "errands")
@@ -81,35 +81,17 @@ class Serve:
         """The running engine's change notices (subscribe after ``start``)."""
         return NoticeWatch(self.data)
 
-    def ledger(self, automation_id: str) -> list[sqlite3.Row]:
+    def ledger(self, automation_id: str) -> list[dict[str, Any]]:
         """The runs of an automation as the engine committed them, oldest first, read
-        straight from the file: works while the engine is frozen, costs no CLI start."""
-        with _read_only(self.data) as db:
-            return db.execute('SELECT id, "index", state, skip_reason, missed_count, scheduled_for '
-                              'FROM runs WHERE automation_id = ? ORDER BY "index"',
-                              (automation_id,)).fetchall()
+        straight from the catalogue: works while the engine is frozen, costs no CLI start."""
+        return catalogue_rows(self.data, 'SELECT id, "index", state, skip_reason, '
+                              'missed_count, scheduled_for FROM runs WHERE automation_id = :a '
+                              'ORDER BY "index"', a=automation_id)
 
     def next_fire_at(self, automation_id: str) -> datetime:
-        with _read_only(self.data) as db:
-            (text,) = db.execute("SELECT next_fire_at FROM automations WHERE id = ?",
-                                 (automation_id,)).fetchone()
-        return datetime.fromisoformat(text).replace(tzinfo=UTC)  # stored naive, in UTC
-
-
-class _read_only:
-    """A reader of the data file beside the engine (not ``mode=ro``: after a kill -9 the
-    first reader may have to rebuild the WAL index, which a read-only connection cannot)."""
-
-    def __init__(self, data: Path) -> None:
-        self.db = sqlite3.connect(data / "errands.sqlite3", timeout=10)
-        self.db.execute("PRAGMA query_only = ON")
-        self.db.row_factory = sqlite3.Row
-
-    def __enter__(self) -> sqlite3.Connection:
-        return self.db
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.db.close()
+        [(stored,)] = catalogue_sql(self.data, "SELECT next_fire_at FROM automations WHERE "
+                                    "id = :a", a=automation_id)
+        return instant(stored)
 
 
 def _sleep_until(instant: datetime) -> None:
@@ -131,12 +113,11 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
 def _report(s: Serve) -> None:
     """What the engine printed and recorded: shown by pytest only when the test failed."""
     print("engine output:\n" + "\n".join(s.output))
-    if (s.data / "errands.sqlite3").exists():
-        with _read_only(s.data) as db:
-            for row in db.execute("SELECT automation_id, \"index\", state, skip_reason, "
-                                  "error_code, error_message, scheduled_for, started_at "
-                                  "FROM runs ORDER BY created_at"):
-                print(dict(row))
+    if (s.data / "errands.sqlite3").exists() or on_postgresql():
+        for row in catalogue_rows(s.data, "SELECT automation_id, \"index\", state, "
+                                  "skip_reason, error_code, error_message, scheduled_for, "
+                                  "started_at FROM runs ORDER BY created_at"):
+            print(row)
 
 
 def wait_for(predicate: Any, timeout: float = 30.0) -> Any:
@@ -241,12 +222,11 @@ def test_kill_9_then_restart_loses_nothing_and_leaves_no_orphan(serve: Serve, tm
     reasons = {r["skip_reason"] for r in runs if r["state"] == "skipped"}
     assert "app_not_running" in reasons
     serve.stop()
-    with sqlite3.connect(serve.data / "errands.sqlite3") as db:
-        assert db.execute("SELECT count(*) FROM runs WHERE state IN ('running','scheduled')"
-                          ).fetchone() == (0,)
-        dupes = db.execute("SELECT slot, count(*) FROM runs GROUP BY automation_id, slot "
-                           "HAVING count(*) > 1").fetchall()
-        assert dupes == []
+    assert catalogue_sql(serve.data, "SELECT count(*) FROM runs WHERE state IN ('running', "
+                         "'scheduled')") == [(0,)]
+    dupes = catalogue_sql(serve.data, "SELECT slot, count(*) FROM runs GROUP BY automation_id, "
+                          "slot HAVING count(*) > 1")
+    assert dupes == []
 
 
 def test_a_run_its_engines_crash_cut_short_is_retried_as_its_policy_says(
@@ -288,9 +268,8 @@ def test_a_stubborn_child_never_outlives_a_chain_of_crashes(serve: Serve,
                   "--schedule", "every:1h", "--max-attempts", "1")["id"]
 
     def pid_on_row() -> int | None:
-        with _read_only(serve.data) as db:
-            found = db.execute("SELECT pid FROM runs WHERE automation_id = ?", (a,)).fetchone()
-        return None if found is None else found[0]
+        found = catalogue_sql(serve.data, "SELECT pid FROM runs WHERE automation_id = :a", a=a)
+        return None if not found else found[0][0]  # type: ignore[return-value]
 
     wait_for(lambda: pidfile.exists() and pidfile.read_text().strip())
     child = int(pidfile.read_text())
@@ -398,7 +377,7 @@ def test_stop_reaches_a_run_hosted_by_run_now_without_an_engine(serve: Serve, wa
     assert "Traceback" not in err and "Error" not in err, err
     assert "Run #1 cancelled" in out and "stopped by the user" in out, (hosted.returncode, out, err)
     assert hosted.returncode == (1 if wait else 0)  # --wait: the outcome; else: accepted
-    trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
+    trail = [(e.action, e.actor) for e in Store(database_location(serve.data)).audit(a)]
     assert trail == [("created", "user"), ("run_requested", "user")]  # written by the CLI
 
 
@@ -416,7 +395,7 @@ def test_a_repeated_request_id_returns_the_recorded_run(serve: Serve) -> None:
     serve.stop()
     local = serve.cli("run-now", a, "--request-id", "X", check=False)  # no engine now
     assert local.returncode == 0 and json.loads(local.stdout)["id"] == first["id"]
-    trail = [(e.action, e.actor) for e in Store(serve.data / "errands.sqlite3").audit(a)]
+    trail = [(e.action, e.actor) for e in Store(database_location(serve.data)).audit(a)]
     assert trail == [("created", "user"), ("run_requested", "user")]
 
 

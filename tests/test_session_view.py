@@ -21,6 +21,7 @@ from errands.app.detail.session import SessionView
 from errands.app.inbox import InboxView
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QTextCursor, QTextFormat
+from pg_support import copy_of
 from session_support import Docs, build
 
 
@@ -313,12 +314,12 @@ def test_the_inbox_lists_what_the_engine_raised(qtbot, docs: Docs) -> None:
 def test_the_inbox_marks_read_through_its_owner(qtbot, docs: Docs, tmp_path: Path) -> None:
     import shutil
 
-    from errands.paths import database_path
     from errands.store import Store
 
     data = tmp_path / "copy"
     shutil.copytree(docs.data_dir, data)  # this test's own copy of the real store
-    store = Store(database_path(data))
+    assert docs.catalogue is not None
+    store = Store(copy_of(docs.catalogue, data))
     try:
         v = inbox_for(qtbot, docs, store.attention())
         v.mark_read_requested.connect(lambda item_id: (store.mark_attention_read(item_id),

@@ -572,6 +572,7 @@ def test_mcp_servers_are_added_checked_beside_the_table_and_their_secret_kept_in
 
 # --------------------------------------------------------------------- catalogue
 
+@pytest.mark.sqlite_only("starts on this computer's catalogue to choose a shared one")
 def test_the_catalogue_tab_checks_the_url_beside_it_and_keeps_the_password_in_the_keyring(
         shell: AppShell, qloop: qasync.QEventLoop, caplog: pytest.LogCaptureFixture) -> None:
     """A shared catalogue chosen in Settings: a URL with a password (or of another kind) is

@@ -1,4 +1,5 @@
-"""The store on a real SQLite file: migrations, refusals of unsafe files, concurrency, ledger."""
+"""The store on the chosen catalogue (a real SQLite file, or PostgreSQL in that pass):
+migrations, refusals of unsafe files, concurrency, ledger."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from errands.errors import Conflict, InvalidInput, NotFound, StoreError
 from errands.migrations import HEAD, KNOWN_REVISIONS, SCRIPT_LOCATION
 from errands import queries
 from errands.store import Store
+from pg_support import catalogue_sql, location_for
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 
@@ -50,12 +52,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def catalog(db_path: Path) -> Catalog:
-    return Catalog(Store(db_path), Clock())
+def catalog(tmp_path: Path) -> Catalog:
+    return Catalog(Store(location_for(tmp_path)), Clock())
 
 
 # ---------------------------------------------------------------- migrations
 
+@pytest.mark.sqlite_only("the SQLite file's schema (sqlite_master); test_postgres_store "
+                         "checks a server's")
 def test_migrating_an_empty_database_gives_exactly_the_models_schema(db_path: Path) -> None:
     Store(db_path).close()
     engine = create_engine(f"sqlite:///{db_path}")
@@ -83,6 +87,7 @@ def test_head_constant_matches_the_migration_scripts() -> None:
     assert {r.revision for r in script.walk_revisions()} == set(KNOWN_REVISIONS)
 
 
+@pytest.mark.sqlite_only("SQLite's PRAGMAs")
 def test_wal_and_foreign_keys_are_on(catalog: Catalog) -> None:
     with catalog.store.db.read() as s:
         assert s.connection().exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
@@ -91,6 +96,7 @@ def test_wal_and_foreign_keys_are_on(catalog: Catalog) -> None:
 
 # ------------------------------------------------------- files we must refuse
 
+@pytest.mark.sqlite_only("a file that is not a SQLite database")
 def test_corrupt_file_is_refused_and_left_untouched(db_path: Path) -> None:
     db_path.write_bytes(b"this is not a database at all" * 100)
     before = db_path.read_bytes()
@@ -101,6 +107,7 @@ def test_corrupt_file_is_refused_and_left_untouched(db_path: Path) -> None:
     assert db_path.read_bytes() == before
 
 
+@pytest.mark.sqlite_only("damaged SQLite file bytes")
 def test_damaged_sqlite_file_is_refused(db_path: Path) -> None:
     Store(db_path).close()
     data = bytearray(db_path.read_bytes())
@@ -113,17 +120,18 @@ def test_damaged_sqlite_file_is_refused(db_path: Path) -> None:
     assert db_path.read_bytes() == before
 
 
-def test_newer_schema_is_refused(db_path: Path) -> None:
-    Store(db_path).close()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    location = location_for(tmp_path)
+    Store(location).close()
+    catalogue_sql(location, "UPDATE alembic_version SET version_num = '9999'")
     with pytest.raises(StoreError) as info:
-        Store(db_path)
+        Store(location)
     assert info.value.code == "newer_version"
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("9999",)
+    assert catalogue_sql(location, "SELECT version_num FROM alembic_version") == [("9999",)]
 
 
+@pytest.mark.sqlite_only("a SQLite file another program made; test_postgres_store "
+                         "refuses a server's")
 def test_someone_elses_database_is_refused(db_path: Path) -> None:
     with sqlite3.connect(db_path) as conn:
         conn.execute("CREATE TABLE invoices (id INTEGER)")
@@ -132,6 +140,7 @@ def test_someone_elses_database_is_refused(db_path: Path) -> None:
     assert info.value.code == "foreign"
 
 
+@pytest.mark.sqlite_only("another program holding the SQLite file's write lock")
 def test_locked_database_gives_a_clear_error_and_loses_nothing(db_path: Path) -> None:
     catalog = Catalog(Store(db_path, busy_ms=200), Clock())
     first, _ = catalog.create(doc("first"))
@@ -154,8 +163,9 @@ WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
     from errands.catalog import Catalog
+    from errands.db.location import database_location
     from errands.store import Store
-    catalog = Catalog(Store(Path(sys.argv[1])))
+    catalog = Catalog(Store(database_location(Path(sys.argv[1]))))
     for i in range(int(sys.argv[3])):
         a, _ = catalog.create({"title": f"{sys.argv[2]}-{i}",
                                "runner": {"kind": "command", "command": "true"},
@@ -164,21 +174,22 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_two_processes_writing_at_once_lose_nothing(db_path: Path) -> None:
-    Store(db_path).close()
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db_path), name, "40"],
+def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    location = location_for(tmp_path)  # (the writers choose it as commands do)
+    Store(location).close()
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), name, "40"],
                               stderr=subprocess.PIPE, text=True) for name in ("a", "b")]
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    store = Store(db_path)
+    store = Store(location)
     titles = sorted(a.title for a in store.list())
     assert titles == sorted(f"{n}-{i}" for n in "ab" for i in range(40))
     assert all(a.revision == 2 and a.status == "paused" for a in store.list())
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert conn.execute("SELECT count(*) FROM revisions").fetchone() == (160,)
-        assert conn.execute("SELECT count(*) FROM audit").fetchone() == (160,)
+    if isinstance(location, Path):
+        assert catalogue_sql(location, "PRAGMA integrity_check") == [("ok",)]
+    assert catalogue_sql(location, "SELECT count(*) FROM revisions") == [(160,)]
+    assert catalogue_sql(location, "SELECT count(*) FROM audit") == [(160,)]
 
 
 # ------------------------------------------------- catalogue and revisions
@@ -356,6 +367,8 @@ _RUN_INSTANTS = ["scheduled_for", "started_at", "finished_at", "missed_first", "
                  "retry_at", "created_at"]
 
 
+@pytest.mark.sqlite_only("SQLite keeps any value in an instant column; PostgreSQL's "
+                         "timestamp refuses what is not one")
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(column=st.sampled_from(_AUTOMATION_INSTANTS), run_column=st.sampled_from(_RUN_INSTANTS),
@@ -394,6 +407,7 @@ def test_a_damaged_timestamp_costs_its_own_row_and_a_repair_mends_it(
     assert store.get(bad.id).status == "active" and store.get(good.id).revision == 1
 
 
+@pytest.mark.sqlite_only("upgrades an old SQLite file")
 def test_0005_counts_the_runs_toward_max_runs_from_the_history(tmp_path: Path) -> None:
     """Upgrading a 0004 database: each automation's counted runs are its finished runs that
     were neither run by hand nor dry runs."""
@@ -429,6 +443,7 @@ def test_0005_counts_the_runs_toward_max_runs_from_the_history(tmp_path: Path) -
         store.close()
 
 
+@pytest.mark.sqlite_only("upgrades an old SQLite file")
 def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> None:
     """A database written before sessions, messages and blockers existed migrates in place:
     its automations, runs (a parked one among them) and audit trail survive, and the parked
@@ -488,6 +503,7 @@ def test_upgrading_a_populated_0001_database_keeps_every_row(tmp_path: Path) -> 
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD,)
 
 
+@pytest.mark.sqlite_only("a new SQLite file's migration lock (the .migrating file beside it)")
 def test_processes_opening_a_new_database_at_once_all_get_it_migrated(tmp_path: Path) -> None:
     """Several commands started together on a new data folder: one migrates, the others
     wait for it (instead of timing out on SQLite's write lock), and every one can write."""

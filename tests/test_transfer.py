@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pg_support import catalogue_sql, database_args, location_for, stored_json
 from errands import jsondoc
 from errands.catalog import Catalog
 from errands.cli import main
 from errands.engine.service import EngineThread
 from errands.errors import Conflict, InvalidInput
-from errands.paths import database_path
 from errands.store import Store
 from errands.timeutil import utcnow
 from errands.transfer import FORMAT, export_document, plan_import, read_entries
@@ -32,7 +32,8 @@ class Cli:
 
     def __call__(self, *argv: str, expect: int = 0, data: Path | None = None) -> tuple[str, str]:
         self.capsys.readouterr()
-        code = main([*argv, "--data-dir", str(data or self.data)])
+        folder = data or self.data
+        code = main([*argv, "--data-dir", str(folder), *database_args(folder)])
         out, err = self.capsys.readouterr()
         assert code == expect, (argv, code, out, err)
         return out, err
@@ -211,9 +212,11 @@ def test_one_bad_entry_refuses_the_whole_file(cli: Cli, tmp_path: Path) -> None:
 
 def test_a_broken_automation_is_left_out_of_an_export_with_a_note(cli: Cli) -> None:
     disk, _, _ = _three(cli)
-    import sqlite3
-    with sqlite3.connect(database_path(cli.data)) as db:
-        db.execute("UPDATE automations SET definition = '{not json' WHERE id = ?", (disk,))
+    # (JSON, as a PostgreSQL json column insists, but no definition: a runner never heard
+    # of; a revision of its own, as every stored change has)
+    broken = json.dumps({"title": "Disk", "runner": {"kind": "teleport"}})
+    catalogue_sql(cli.data, "UPDATE automations SET revision = revision + 1, definition = "
+                  f"{stored_json('d')} WHERE id = :id", d=broken, id=disk)
     out, err = cli("export")
     assert disk not in {e["id"] for e in json.loads(out)["automations"]}
     assert "left out Disk" in err and "broken" in err
@@ -280,7 +283,7 @@ def _near_valid() -> st.SearchStrategy[Any]:
 
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
-    return Catalog(Store(tmp_path_factory.mktemp("prop") / "errands.sqlite3"))
+    return Catalog(Store(location_for(tmp_path_factory.mktemp("prop"))))
 
 
 @settings(max_examples=300, deadline=None, database=None,
@@ -307,7 +310,7 @@ def test_any_json_is_planned_or_refused_naming_a_field(catalog: Catalog, doc: An
 
 
 def test_export_document_is_a_plain_function(tmp_path: Path) -> None:
-    catalog = Catalog(Store(tmp_path / "errands.sqlite3"))
+    catalog = Catalog(Store(location_for(tmp_path)))
     created, _ = catalog.create({"title": "X", "runner": {"kind": "command", "command": "true"},
                                  "trigger": {"kind": "manual"}})
     doc, notes = export_document(catalog.store, now=utcnow())
@@ -357,7 +360,7 @@ def test_an_import_that_lasts_seconds_fires_each_schedule_from_its_start(
 
     ticks = iter(datetime(2026, 12, 6, 3, 7, 27, 900_000, tzinfo=timezone.utc)
                  + timedelta(seconds=0.7 * n) for n in range(1000))
-    catalog = Catalog(Store(tmp_path / "errands.sqlite3"), clock=lambda: next(ticks))
+    catalog = Catalog(Store(location_for(tmp_path)), clock=lambda: next(ticks))
     doc = {"format": FORMAT, "version": 1, "automations": [
         {"request_id": f"big:{n}",
          "definition": {"title": f"Every 3 min {n}", "trigger": {"kind": "every", "every": "3m"},

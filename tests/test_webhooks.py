@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from event_support import Real, real, until  # noqa: F401 (fixtures)
+from pg_support import catalogue_sql, catalogue_text
 
 HOOK = [{"id": "deploy", "kind": "webhook", "max_body": 1000}]
 
@@ -132,7 +133,8 @@ async def test_a_new_token_replaces_the_old_one(real: Real) -> None:
         new = await client.post(url, json={}, headers=bearer(newer))
     assert (old.status_code, new.status_code) == (401, 202)
     assert real.store.webhook_hashes()[(a, "deploy")] != token  # only its hash is kept
-    assert token not in (real.data / "errands.sqlite3").read_bytes().decode("latin-1")
+    stored = catalogue_text(real.location)
+    assert a in stored and token not in stored
 
 
 async def test_the_server_listens_only_while_an_automation_has_a_webhook(real: Real) -> None:
@@ -180,13 +182,14 @@ def test_add_prints_each_new_webhook_token_once_and_a_kill_9_loses_no_acknowledg
             **bearer(hook["token"]), "Idempotency-Key": "deploy-7"})
         assert answer.status_code == 202, answer.text
         serve.kill9()
-        [row] = serve.ledger(made["id"])
-        assert row["id"] == answer.json()["run_id"]
+        [(run_id,)] = catalogue_sql(serve.data, "SELECT id FROM runs WHERE automation_id = :a",
+                                    a=made["id"])
+        assert run_id == answer.json()["run_id"]
         serve.start()
         url = serve.cli("webhook", made["id"])["webhooks"][0]["url"]  # (a new port)
         again = httpx.post(url, json={"sha": "abc"}, timeout=10, headers={
             **bearer(hook["token"]), "Idempotency-Key": "deploy-7"})
-        assert again.status_code == 202 and again.json()["run_id"] == row["id"]
+        assert again.status_code == 202 and again.json()["run_id"] == run_id
         rotated = serve.cli("webhook", made["id"], "--rotate", "webhook")
         assert rotated["token"] != hook["token"]
         old = httpx.post(url, json={}, timeout=10, headers=bearer(hook["token"]))

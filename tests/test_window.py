@@ -18,6 +18,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from app_support import command_doc, run, until
+from pg_support import catalogue_sql, location_for, stored_instant
 from errands.app import words
 from errands.app.words import home_short
 from errands.app.detail.history import COLUMNS
@@ -274,9 +275,8 @@ def test_missed_fires_while_closed_read_as_one_sentence(
     # Errands was closed for the last five days: their fires were missed.
     last = at.replace(second=0, microsecond=0)
     due = (last - timedelta(days=4)).replace(tzinfo=None).isoformat(sep=" ")
-    with sqlite3.connect(data / "errands.sqlite3") as db:
-        assert db.execute("UPDATE automations SET next_fire_at = ? WHERE id = ?",
-                          (due, made.id)).rowcount == 1
+    assert catalogue_sql(data, f"UPDATE automations SET next_fire_at = {stored_instant('due')} "
+                         "WHERE id = :id RETURNING id", due=due, id=made.id) == [(made.id,)]
     app = open_shell(qloop, data)
     try:
         c = app.controller
@@ -292,6 +292,7 @@ def test_missed_fires_while_closed_read_as_one_sentence(
         close_shell(qloop, app)
 
 
+@pytest.mark.sqlite_only("stores text that is not UTF-8, which PostgreSQL refuses")
 def test_an_automation_that_cannot_be_read_says_so_where_its_detail_would_be(
         shell: AppShell, qloop: qasync.QEventLoop) -> None:
     """A damaged run row (text that is not UTF-8) makes the automation's detail unreadable:
@@ -854,6 +855,7 @@ def test_export_then_import_through_the_window_menu(
     finally:
         close_shell(qloop, first)
 
+    location_for(tmp_path / "two")  # (in the PostgreSQL pass, another catalogue: the env's)
     second = open_shell(qloop, tmp_path / "two")
     try:
         c = second.controller
@@ -925,10 +927,11 @@ def test_keyboard_and_markup_details_a_hostile_user_found(
     assert all(isinstance(b, QAbstractButton) for b in [keep])
 
     # 600 unread failures: the inbox button and the tray count them all
-    with sqlite3.connect(shell.data_dir / "errands.sqlite3") as db:
-        db.executemany("INSERT INTO attention (automation_id, run_id, kind, title, body, read, "
-                       "created_at) VALUES (?, NULL, 'failure', ?, NULL, 0, ?)",
-                       [(made.id, f"failed {n}", "2026-12-01 10:00:00") for n in range(600)])
+    catalogue_sql(shell.data_dir, "INSERT INTO attention (automation_id, run_id, kind, title, "
+                  "body, read, created_at) VALUES (:a, NULL, 'failure', :t, NULL, FALSE, "
+                  f"{stored_instant('at')})",
+                  *({"a": made.id, "t": f"failed {n}", "at": "2026-12-01 10:00:00"}
+                    for n in range(600)))
     c.refresh("unread", c._refresh_unread)
     shell._refresh("needs_you", shell.refresh_needs_you)
     run(qloop, until(lambda: c.sidebar.unread_count == 600, what="every unread item"))

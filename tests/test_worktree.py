@@ -26,8 +26,8 @@ from errands.agent.worktree import (KeptWorktree, Worktree, WorktreeError, close
 from errands.catalog import Catalog
 from errands.cli import main
 from errands.errors import InvalidInput
-from errands.paths import database_path
 from errands.store import Store
+from pg_support import location_for
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -187,7 +187,7 @@ async def test_closing_a_worktree_whose_folder_was_deleted(repo: Path, data: Pat
 # ------------------------------------------------------------------- validation
 
 def _catalog(tmp_path: Path) -> Catalog:
-    return Catalog(Store(database_path(tmp_path)), clock=lambda: NOW)
+    return Catalog(Store(location_for(tmp_path)), clock=lambda: NOW)
 
 
 def agent_doc(**changes: Any) -> dict[str, Any]:
@@ -312,7 +312,7 @@ def test_cli_never_prunes_a_worktree_an_unfinished_run_uses(
         tmp_path: Path, repo: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import asyncio
 
-    catalog = Catalog(Store(database_path(data)), clock=lambda: NOW)
+    catalog = Catalog(Store(location_for(data)), clock=lambda: NOW)
     automation, _ = catalog.create(agent_doc(workdir=str(repo)))
     with catalog.store.transaction() as s:
         row = catalog.store.get_in(s, automation.id)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from engine_support import Harness, ok
+from pg_support import location_for
 from errands.ledger.group_commit import GroupCommit
 from errands.errors import Conflict, NotFound
 from errands.records import Decision
@@ -159,7 +160,7 @@ async def test_the_same_request_twice_at_once_gets_one_run(tmp_path: Path) -> No
 
 async def test_a_cancelled_wait_for_the_writer_loses_no_write(
         tmp_path: Path) -> None:
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
     group.register("n", lambda s, items: list(items))
     group.open()
@@ -184,7 +185,7 @@ async def test_a_cancelled_wait_for_the_writer_loses_no_write(
 async def test_a_wait_for_the_writer_ends_under_a_steady_stream_of_writes(tmp_path: Path) -> None:
     """revise / set_paused / delete / transcript reads await ``settled()``; it returns only
     once the writer is idle, not once what was queued before it has committed."""
-    store = Store(tmp_path / "errands.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
 
     def slow(s: Session, items: Any) -> list[Any]:
@@ -316,6 +317,7 @@ async def test_a_queued_fire_a_stop_dropped_is_not_started_by_the_run_ending_mea
         "the queued fire that stop dropped was run anyway"
     assert runs[1].state == "cancelled"
 
+@pytest.mark.sqlite_only("another program holding the SQLite file's write lock")
 @pytest.mark.logs("due fires wait")
 async def test_an_engine_starts_under_a_brief_lock_and_claims_the_missed_fires_after(he: Harness) -> None:
     """Another program holds the write lock for a second as the engine starts with missed
@@ -348,7 +350,7 @@ async def test_a_commands_work_is_not_kept_off_the_writer_by_a_stream_of_batches
     from errands.ledger.group_commit import GroupCommit
     from errands.store import Store
 
-    store = Store(tmp_path / "g.sqlite3")
+    store = Store(location_for(tmp_path))
     group = GroupCommit(store)
     group.register("slow", lambda s, items: [time.sleep(0.01) for _ in items[:1]] + [None] * (len(items) - 1))
     group.open()

@@ -16,7 +16,7 @@ from .errors import InvalidInput, NotFound
 from .definition import Trigger
 from .records import AuditEntry, load_trigger, run_time
 from .schedule import describe
-from .db.schema import MISSHAPEN_INSTANTS
+from .db.schema import MISSHAPEN_INSTANTS, without_nul
 from .store import DEFINITIONS, Store, cached_definition
 from .timeutil import format_instant
 
@@ -103,7 +103,10 @@ def summaries(store: Store, *, text: str | None = None, status: str | None = Non
     where, params = ["1 = 1"], []
     if text:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where.append("(a.title LIKE ? ESCAPE '\\' OR substr(a.id, 1, ?) = ?)")
+        # (case-insensitive on both: SQLite's LIKE is for ASCII letters, PostgreSQL's ILIKE
+        # for every letter)
+        like = "LIKE" if store.dialect == "sqlite" else "ILIKE"
+        where.append(f"(a.title {like} ? ESCAPE '\\' OR substr(a.id, 1, ?) = ?)")
         params += [pattern, len(text), text]
     if status in ("active", "paused", "completed", "archived"):
         where.append("a.status = ?")
@@ -145,7 +148,9 @@ def _read_page(store: Store, condition: str, params: tuple[Any, ...],
         paging = "" if broken_only else " LIMIT ? OFFSET ?"
         ids = [row[0] for row in raw(f"SELECT a.id FROM automations a WHERE {condition} "
                                      f"ORDER BY {_ORDER[key]}{paging}", page_params)]
-        if len(ids) * 2 >= total:  # most of them: one pass, no list of ids
+        if not ids:  # a page past the end (PostgreSQL refuses an empty ``IN ()``)
+            rows = []
+        elif len(ids) * 2 >= total:  # most of them: one pass, no list of ids
             rows = raw(f"SELECT {_COLUMNS} FROM {_JOIN} WHERE {condition}", params)
         else:
             marks = ",".join("?" * len(ids))
@@ -169,7 +174,9 @@ def _raw_reader(s: Any) -> Any:
 
     def raw(sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         cursor = conn.cursor()
-        cursor.execute(sql.replace("%", "%%").replace("?", "%s"), values)
+        # (a NUL is stored as U+FFFD there, see ``_PostgresText``: a search for one finds it)
+        cursor.execute(sql.replace("%", "%%").replace("?", "%s"),
+                       tuple(without_nul(v) for v in values))
         return list(cursor.fetchall())
     return raw
 

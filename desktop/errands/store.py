@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import Text, delete, func, literal_column, select, type_coerce, update
+from sqlalchemy import Text, cast, delete, func, literal_column, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -371,8 +371,12 @@ class Store:
 
     def stored_text(self, automation_id: str) -> str:
         """The definition exactly as stored, readable or not (what ``errands export ID --definition`` prints)."""
+        # SQLite hands the stored bytes over as they are; PostgreSQL's driver would decode
+        # a json column, so its text is asked for in SQL
+        as_text = (type_coerce(AutomationRow.definition, Text) if self.dialect == "sqlite"
+                   else cast(AutomationRow.definition, Text))
         with self.db.read() as s:
-            found = s.execute(select(AutomationRow.id, type_coerce(AutomationRow.definition, Text))
+            found = s.execute(select(AutomationRow.id, as_text)
                               .where(AutomationRow.id == automation_id)).first()
         if found is None:
             raise NotFound(f"no automation with id {automation_id!r}")

@@ -41,9 +41,13 @@ def _serving_elsewhere(data_dir: Path) -> tuple[Any, str] | None:
 def secrets_stay_here(data_dir: Path, what: str) -> None:
     """A secret is kept in this machine's keyring, for this machine's engine: on a shared
     catalogue another machine serves, that engine could never read it. Refused, saying
-    where to keep it instead."""
+    where to keep it instead, unless this machine runs an engine of its own (which reads
+    this keyring for what it runs)."""
+    if engine_address(data_dir) is not None:
+        return
+    from ..db.location import machine_name
     remote = _serving_elsewhere(data_dir)
-    if remote is not None:
+    if remote is not None and remote[1] != machine_name():
         raise Conflict("engine_elsewhere", f"{what} is kept in the keyring of the machine "
                        f"whose engine uses it, and the engine on {remote[1]} serves the "
                        f"catalogue {remote[0]}: run this command on {remote[1]}")
