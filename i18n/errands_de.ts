@@ -392,6 +392,10 @@
             <translation> Tokens</translation>
         </message>
         <message>
+            <source>%1 (this computer)</source>
+            <translation>%1 (dieser Computer)</translation>
+        </message>
+        <message>
             <source>&amp;Command</source>
             <translation>&amp;Befehl</translation>
         </message>
@@ -458,6 +462,10 @@
         <message>
             <source>An agent, following a prompt</source>
             <translation>Ein Agent, der einem Prompt folgt</translation>
+        </message>
+        <message>
+            <source>Any computer</source>
+            <translation>Jeder Computer</translation>
         </message>
         <message>
             <source>Ask me before it runs commands or changes files</source>
@@ -680,6 +688,10 @@
             <translation>Einmal ausführen, wenn Errands wieder läuft</translation>
         </message>
         <message>
+            <source>Runs &amp;on</source>
+            <translation>&amp;Läuft auf</translation>
+        </message>
+        <message>
             <source>Runs commands without asking.</source>
             <translation>Führt Befehle ohne Nachfrage aus.</translation>
         </message>
@@ -694,6 +706,10 @@
         <message>
             <source>Runs missed while Errands was closed or the computer slept</source>
             <translation>Läufe, die verpasst wurden, während Errands geschlossen war oder der Computer schlief</translation>
+        </message>
+        <message>
+            <source>Runs on</source>
+            <translation>Läuft auf</translation>
         </message>
         <message>
             <source>Runs until you pause or delete it, unless you tick a rule below.</source>
@@ -814,6 +830,10 @@
         <message>
             <source>Tell me when the result changes</source>
             <translation>Mich benachrichtigen, wenn sich das Ergebnis ändert</translation>
+        </message>
+        <message>
+            <source>The computer whose Errands runs it. A command or a folder belongs to one computer; an agent or a reminder can run on any.</source>
+            <translation>Der Computer, dessen Errands sie ausführt. Ein Befehl oder ein Ordner gehört zu einem Computer; ein Agent oder eine Erinnerung kann auf jedem laufen.</translation>
         </message>
         <message>
             <source>This automation was changed elsewhere (now revision %1) after you opened it. Your changes are still here. Reload shows the other version and discards yours; Save anyway replaces it with yours.</source>

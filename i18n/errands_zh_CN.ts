@@ -388,6 +388,10 @@
             <translation> 个词元</translation>
         </message>
         <message>
+            <source>%1 (this computer)</source>
+            <translation>%1（本机）</translation>
+        </message>
+        <message>
             <source>&amp;Command</source>
             <translation>命令(&amp;C)</translation>
         </message>
@@ -454,6 +458,10 @@
         <message>
             <source>An agent, following a prompt</source>
             <translation>智能体，按提示词执行</translation>
+        </message>
+        <message>
+            <source>Any computer</source>
+            <translation>任意计算机</translation>
         </message>
         <message>
             <source>Ask me before it runs commands or changes files</source>
@@ -676,6 +684,10 @@
             <translation>Errands 恢复后运行一次</translation>
         </message>
         <message>
+            <source>Runs &amp;on</source>
+            <translation>运行于(&amp;O)</translation>
+        </message>
+        <message>
             <source>Runs commands without asking.</source>
             <translation>不经询问运行命令。</translation>
         </message>
@@ -690,6 +702,10 @@
         <message>
             <source>Runs missed while Errands was closed or the computer slept</source>
             <translation>Errands 关闭或电脑休眠期间错过的运行</translation>
+        </message>
+        <message>
+            <source>Runs on</source>
+            <translation>运行于</translation>
         </message>
         <message>
             <source>Runs until you pause or delete it, unless you tick a rule below.</source>
@@ -810,6 +826,10 @@
         <message>
             <source>Tell me when the result changes</source>
             <translation>结果变化时通知我</translation>
+        </message>
+        <message>
+            <source>The computer whose Errands runs it. A command or a folder belongs to one computer; an agent or a reminder can run on any.</source>
+            <translation>由哪台计算机上的 Errands 运行它。命令或文件夹属于一台计算机；智能体或提醒可在任意计算机上运行。</translation>
         </message>
         <message>
             <source>This automation was changed elsewhere (now revision %1) after you opened it. Your changes are still here. Reload shows the other version and discards yours; Save anyway replaces it with yours.</source>

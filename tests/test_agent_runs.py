@@ -499,6 +499,7 @@ async def test_a_path_deny_rule_holds_for_a_link_to_the_denied_file(
     assert "Denied by the user's rules" in last_tool_result(server)
 
 
+@pytest.mark.catalogue_free
 def test_replay_keeps_the_newest_whole_turns_within_the_budget() -> None:
     from hypothesis import given, strategies as st
 

@@ -387,6 +387,7 @@ def _item(ident: int, automation: str, title: str) -> AttentionItem:
                          title=title, body="exit status 1", read=False, created_at=utcnow())
 
 
+@pytest.mark.catalogue_free
 def test_many_items_at_once_are_one_notification(qloop: qasync.QEventLoop) -> None:
     backend = RecordingBackend()
     notifier = Notifier(backend, window=0.2)
@@ -412,6 +413,7 @@ def test_many_items_at_once_are_one_notification(qloop: qasync.QEventLoop) -> No
         "A failed: 2 new items"
 
 
+@pytest.mark.catalogue_free
 def test_a_notification_goes_out_when_qt_steps_its_task_outside_the_loops_run(
         qloop: qasync.QEventLoop, qapp: Any) -> None:
     """Qt may step the loop's callbacks where no loop counts as running (a nested event
@@ -429,6 +431,7 @@ def test_a_notification_goes_out_when_qt_steps_its_task_outside_the_loops_run(
     run(qloop, notifier.close())
 
 
+@pytest.mark.catalogue_free
 def test_notifications_fall_back_when_the_desktop_has_none() -> None:
     class Broken:
         def show(self, message: Message) -> None:
@@ -487,6 +490,7 @@ def test_one_app_per_folder_serve_refused_and_sigterm_quits(tmp_path: Path) -> N
     assert read_owner(data) is None
 
 
+@pytest.mark.catalogue_free
 def test_without_a_display_the_app_says_why_instead_of_aborting(tmp_path: Path) -> None:
     env = {k: v for k, v in _env().items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
@@ -561,6 +565,7 @@ def test_a_reminder_in_words_becomes_a_notification_with_no_model(
     assert (notes.shown[0].title, notes.shown[0].body) == ("Call mom", "Call mom")
 
 
+@pytest.mark.catalogue_free
 def test_a_shared_catalogue_out_of_reach_is_said_in_the_status_bar(qtbot: Any) -> None:
     """Short words that fit the smallest window, the whole story in the tooltip (and for a
     screen reader); back to the usual words when it is reachable again."""
@@ -579,6 +584,55 @@ def test_a_shared_catalogue_out_of_reach_is_said_in_the_status_bar(qtbot: Any) -
         assert w.engine_label.sizeHint().width() < MINIMUM_SIZE[0] // 2
     w.show_engine_state("running")
     assert w.engine_label.text() == "Engine running" and w.engine_label.toolTip() == ""
+
+
+def test_the_form_on_a_shared_catalogue_says_which_computer_runs_it(
+        qloop: qasync.QEventLoop, tmp_path: Path, pg_catalogue: Any, postgres: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The laptop's window over a catalogue the desk's engine serves too: the new form
+    offers any computer, the laptop, and the desk; a command saved for the desk is bound
+    to it, and editing it shows the desk again."""
+    from errands.db.location import ENV
+    from errands.engine.service import EngineHost
+
+    monkeypatch.setenv(ENV, postgres.url(pg_catalogue.database))
+    monkeypatch.setenv("ERRANDS_MACHINE", "desk")
+    desk = EngineHost(tmp_path / "desk", listen=False)
+    run(qloop, desk.start())
+    monkeypatch.setenv("ERRANDS_MACHINE", "laptop")
+    app = AppShell(tmp_path / "laptop", tray_available=True, notifications=RecordingBackend())
+    try:
+        run(qloop, app.start())
+        c = app.controller
+        assert c is not None
+        form = c.open_form(None)
+        run(qloop, until(lambda: form.runs_on_row.isVisible(), what="the Runs on row"))
+        box = form.runs_on_box
+        assert [box.itemText(i) for i in range(box.count())] == [
+            "Any computer", "laptop (this computer)", "desk"]
+        form.title_edit.setText("Desk backup")
+        form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+        form.command_edit.setPlainText("true")
+        form.picker.set_mode("manual")
+        assert box.currentData() == "laptop"
+        box.setCurrentIndex(box.findData("desk"))
+        box.activated.emit(box.currentIndex())
+        assert form.submit()
+        run(qloop, until(lambda: [s.title for s in c.sidebar.model.summaries()] == [
+            "Desk backup"], what="the new row"))
+        store = Store(pg_catalogue)
+        [made] = store.list()
+        store.close()
+        assert made.definition is not None and made.definition.runs_on == "desk"
+        edit = c.open_form(made)
+        run(qloop, until(lambda: edit.runs_on_row.isVisible(), what="the Runs on row"))
+        assert edit.runs_on_box.currentData() == "desk" and not edit.has_changes()
+        edit.done(0)
+    finally:
+        run(qloop, app.idle())
+        run(qloop, app.close())
+        app.window.deleteLater()
+        run(qloop, desk.close())
 
 
 def test_a_change_on_another_machine_shows_in_this_window_within_a_second(

@@ -206,6 +206,7 @@ def test_always_with_a_narrowed_pattern_saves_a_rule_the_next_run_uses(
     assert "two" in tool_results(model)[-1]
 
 
+@pytest.mark.catalogue_free
 def test_a_pattern_must_match_the_call_it_is_made_from(tmp_path: Path) -> None:
     assert pattern_problem("run_command", {"command": "git pull"}, None, "git pull") is None
     assert pattern_problem("run_command", {"command": "git pull"}, None, "git *") is None

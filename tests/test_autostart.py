@@ -38,6 +38,7 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.mark.catalogue_free
 def test_linux_autostart_on_status_off_through_the_cli(config_home: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]
                                                         ) -> None:
@@ -64,6 +65,7 @@ def test_linux_autostart_on_status_off_through_the_cli(config_home: Path, tmp_pa
     assert "does not start at login" in capsys.readouterr().out
 
 
+@pytest.mark.catalogue_free
 def test_the_default_config_home_and_a_foreign_file(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     linux = Autostart("linux", env={}, home=tmp_path)
@@ -83,12 +85,14 @@ def test_the_default_config_home_and_a_foreign_file(tmp_path: Path,
     assert path.read_text() == "[Desktop Entry]\nExec=something-else\n"
 
 
+@pytest.mark.catalogue_free
 def test_a_stale_entry_says_so(tmp_path: Path) -> None:
     linux = Autostart("linux", env={"XDG_CONFIG_HOME": str(tmp_path)})
     state = linux.enable([str(tmp_path / "gone" / "errands"), "--tray"])
     assert state.enabled and "no longer exists" in (state.problem or "")
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=200, deadline=None, database=None)
 @given(args=st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12),
                      min_size=1, max_size=4))
@@ -99,6 +103,7 @@ def test_desktop_exec_quoting_round_trips(args: list[str]) -> None:
     assert "\n" not in exec_line
 
 
+@pytest.mark.catalogue_free
 def test_desktop_exec_line_is_what_a_desktop_would_run() -> None:
     text = desktop_entry(["/home/me/my apps/errands", "--tray", "--data-dir", "/d/100%$x"])
     line = next(line for line in text.splitlines() if line.startswith("Exec="))
@@ -107,6 +112,7 @@ def test_desktop_exec_line_is_what_a_desktop_would_run() -> None:
     assert _read_exec(text) == ["/home/me/my apps/errands", "--tray", "--data-dir", "/d/100%$x"]
 
 
+@pytest.mark.catalogue_free
 def test_macos_launch_agent_is_written_and_removed(tmp_path: Path) -> None:
     mac = Autostart("macos", home=tmp_path)
     path = tmp_path / "Library" / "LaunchAgents" / f"{LABEL}.plist"
@@ -138,6 +144,7 @@ class FakeRegistry:
         return self.values.pop(name, None) is not None
 
 
+@pytest.mark.catalogue_free
 def test_windows_run_value_is_written_and_removed() -> None:
     registry = FakeRegistry()
     win = Autostart("windows", registry=registry)
@@ -154,12 +161,14 @@ def test_windows_run_value_is_written_and_removed() -> None:
     assert not win.disable().enabled
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=200, deadline=None, database=None)
 @given(args=st.lists(st.text(st.sampled_from('ab \\"\t'), max_size=8), min_size=1, max_size=4))
 def test_windows_command_line_round_trips(args: list[str]) -> None:
     assert _split_windows(subprocess.list2cmdline(args)) == args
 
 
+@pytest.mark.catalogue_free
 def test_the_launch_command_starts_this_installation_in_the_tray(tmp_path: Path) -> None:
     argv = launch_command(tmp_path)
     assert argv[-3:] == ["--tray", "--data-dir", str(tmp_path.resolve())]
@@ -169,6 +178,7 @@ def test_the_launch_command_starts_this_installation_in_the_tray(tmp_path: Path)
     assert out.returncode == 0 and "--tray" in out.stdout
 
 
+@pytest.mark.catalogue_free
 def test_tray_flag_opens_the_app_without_its_window(monkeypatch: pytest.MonkeyPatch,
                                                     tmp_path: Path) -> None:
     from errands.app import main as app_main

@@ -110,12 +110,14 @@ def test_cursor_writes_refuse_a_row_that_changed_since_planning(tmp_path: Path) 
     assert store.get(automation_id).next_fire_at == NOW + timedelta(hours=5)
 
 
+@pytest.mark.catalogue_free
 def test_ids_are_random_version_4_uuids(tmp_path: Path) -> None:
     ids = [new_id() for _ in range(20_000)]
     assert len(set(ids)) == len(ids)
     assert all(str(uuid.UUID(i)) == i and uuid.UUID(i).version == 4 for i in ids[:2000])
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_forked_child_never_repeats_its_parents_ids() -> None:
     new_id()  # the pool now holds unused entropy that a child would inherit

@@ -28,6 +28,7 @@ async def open_raw(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWr
     return await asyncio.open_connection(host_name, int(port))
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("transport", ["unix", "tcp"])
 async def test_three_hundred_clients_at_once_are_all_answered(tmp_path: Path,
                                                               transport: str) -> None:
@@ -99,6 +100,7 @@ async def test_a_half_open_client_is_dropped_after_the_idle_timeout(
     assert (await request(host.server.address, "ping", data_dir=host.data_dir))["pid"]
 
 
+@pytest.mark.catalogue_free
 async def test_a_client_that_never_reads_is_dropped(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(control, "IDLE_TIMEOUT", 0.3)

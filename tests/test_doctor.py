@@ -64,6 +64,7 @@ def test_a_healthy_folder_has_no_failure_and_exit_0(data: Path,
     assert "No check failed." in capsys.readouterr().out
 
 
+@pytest.mark.catalogue_free
 def test_versions_name_the_installed_libraries_and_a_missing_one_fails() -> None:
     import importlib.metadata
     import sys
@@ -82,6 +83,7 @@ def test_versions_name_the_installed_libraries_and_a_missing_one_fails() -> None
     assert broken.status == FAIL and "not installed: qasync" in broken.detail and broken.advice
 
 
+@pytest.mark.catalogue_free
 def test_a_folder_that_does_not_exist_yet_is_fine_and_not_created(tmp_path: Path) -> None:
     checks = _by_name(run_checks(tmp_path / "new", tray=_quiet_tray))
     assert checks["data folder"].status == OK and "created" in checks["data folder"].detail
@@ -227,6 +229,7 @@ def test_provider_model_missing_fails_and_text_reply_warns(data: Path, model: Sc
     assert tools.status == WARN and "tool calling" in tools.advice
 
 
+@pytest.mark.catalogue_free
 def test_tray_checks_without_qt_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     assert doctor.check_tray().status == WARN  # offscreen, as conftest sets
     monkeypatch.delenv("QT_QPA_PLATFORM")
@@ -250,6 +253,7 @@ def test_tray_checks_without_qt_in_this_process(monkeypatch: pytest.MonkeyPatch)
     assert doctor.check_tray(hang).status == WARN
 
 
+@pytest.mark.catalogue_free
 def test_clock_reports_the_zone_and_an_unsynchronised_clock(monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     monkeypatch.setattr(doctor.shutil, "which", lambda name: "/usr/bin/" + name)

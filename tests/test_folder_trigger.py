@@ -122,6 +122,7 @@ async def test_a_folder_that_goes_away_is_said_in_the_inbox(real: Real, tmp_path
 
 # ------------------------------------------------------------------ the pure part
 
+@pytest.mark.catalogue_free
 def test_globs_match_names_or_relative_paths(tmp_path: Path) -> None:
     t = FolderTrigger(str(tmp_path), include=("*.pdf", "reports/*.csv"), exclude=("draft-*",))
     assert folder_changes.matches("a.pdf", t) and folder_changes.matches("x/y/a.pdf", t)
@@ -130,6 +131,7 @@ def test_globs_match_names_or_relative_paths(tmp_path: Path) -> None:
     assert not folder_changes.matches("draft-1.pdf", t)
 
 
+@pytest.mark.catalogue_free
 def test_a_file_made_and_removed_within_a_burst_is_no_change(tmp_path: Path) -> None:
     t = FolderTrigger(str(tmp_path))
     raw = [(folder_changes.CREATED, str(tmp_path / "tmp.txt")),

@@ -281,6 +281,7 @@ async def test_real_commands_in_one_folder_do_not_interleave(tmp_path: Path,
 
 
 
+@pytest.mark.catalogue_free
 def test_the_command_line_and_the_window_say_what_a_run_waits_for() -> None:
     from dataclasses import replace as changed
 

@@ -106,6 +106,7 @@ CHOICES = [
 ]
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize(("values", "trigger"), CHOICES)
 def test_each_choice_makes_its_trigger_and_a_document_the_parser_accepts(
         qtbot, values: dict[str, Any], trigger: dict[str, Any]) -> None:
@@ -123,6 +124,7 @@ def test_each_choice_makes_its_trigger_and_a_document_the_parser_accepts(
     assert form.max_runs_check.isEnabled() == recurring
 
 
+@pytest.mark.catalogue_free
 def test_the_friendly_cron_shapes_are_the_phrase_parsers(qtbot) -> None:
     from errands.schedule_spec import spec_to_trigger
     picker = make_picker(qtbot)
@@ -141,6 +143,7 @@ def test_the_friendly_cron_shapes_are_the_phrase_parsers(qtbot) -> None:
         assert picker.trigger()["expression"] == expression
 
 
+@pytest.mark.catalogue_free
 def test_local_problems_are_refused_with_the_field(qtbot) -> None:
     picker = make_picker(qtbot)
     picker.set_values({"mode": "weekly", "days": ()})
@@ -168,6 +171,7 @@ def test_local_problems_are_refused_with_the_field(qtbot) -> None:
 
 # ------------------------------------------------------------------- preview
 
+@pytest.mark.catalogue_free
 def test_preview_shows_the_next_five_fires_in_the_zone_and_here(qtbot) -> None:
     picker = make_picker(qtbot)
     picker.set_values({"mode": "weekdays", "time": time(9, 0), "zone": "America/New_York"})
@@ -200,6 +204,7 @@ def test_preview_shows_the_next_five_fires_in_the_zone_and_here(qtbot) -> None:
     assert "already past" in picker.preview.text()
 
 
+@pytest.mark.catalogue_free
 def test_the_form_feeds_its_stop_rule_to_the_preview(qtbot) -> None:
     form = make_form(qtbot)
     form.picker.set_values({"mode": "daily", "time": time(10, 0)})
@@ -231,6 +236,7 @@ SHAPES = [
 ]
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize(("mode", "trigger"), SHAPES)
 def test_editing_loads_each_shape_back_and_saves_it_unchanged(qtbot, mode: str,
                                                               trigger: dict[str, Any]) -> None:
@@ -260,6 +266,7 @@ def test_editing_loads_each_shape_back_and_saves_it_unchanged(qtbot, mode: str,
     assert sent.args[1] == 3
 
 
+@pytest.mark.catalogue_free
 def test_a_command_automation_loads_and_keeps_its_fields(qtbot) -> None:
     automation = stored({"title": "Backup", "runner": {"kind": "command",
                                                        "command": "backup.sh\n--all"},
@@ -275,6 +282,7 @@ def test_a_command_automation_loads_and_keeps_its_fields(qtbot) -> None:
     assert parse_definition(doc, CTX) == automation.definition
 
 
+@pytest.mark.catalogue_free
 def test_a_reminder_loads_saves_and_is_chosen_from_the_runs_box(qtbot) -> None:
     automation = stored({"title": "Call mom", "runner": {"kind": "notify",
                                                          "message": "Call mom\nShe's 70!"},
@@ -301,6 +309,7 @@ def test_a_reminder_loads_saves_and_is_chosen_from_the_runs_box(qtbot) -> None:
 
 # --------------------------------------------------------- refusals and errors
 
+@pytest.mark.catalogue_free
 def test_a_parser_refusal_lands_under_its_field_and_the_text_stays(qtbot) -> None:
     form = make_form(qtbot)
     fill(form, title="", command="./backup.sh --all")
@@ -331,6 +340,7 @@ def test_a_parser_refusal_lands_under_its_field_and_the_text_stays(qtbot) -> Non
     assert form.document() == sent.args[0]          # nothing typed was lost
 
 
+@pytest.mark.catalogue_free
 def test_a_past_time_is_refused_in_local_words(qtbot) -> None:
     """Not "2025-12-04T21:00:00Z is already past; expected …" in UTC: the local time, in
     the window's words."""
@@ -349,6 +359,7 @@ def test_a_past_time_is_refused_in_local_words(qtbot) -> None:
     assert "Z" not in shown and "expected" not in shown
 
 
+@pytest.mark.catalogue_free
 def test_a_refusal_under_a_field_goes_when_that_field_changes(qtbot) -> None:
     """A refusal is about what the field held: once the person changes it, the stale
     words go (from the field and from its accessible description); the others stay."""
@@ -375,6 +386,7 @@ def test_a_refusal_under_a_field_goes_when_that_field_changes(qtbot) -> None:
     assert form.field_error("stop.until") == ""
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize(("field", "key"), [
     ("title", "title"), ("runner.command", "command"), ("runner.prompt", "prompt"),
     ("policy.timeout", "timeout"), ("policy.retry.backoff.max", "retry"),
@@ -391,6 +403,7 @@ def test_field_paths_map_to_their_widgets(qtbot, field: str, key: str) -> None:
     assert not form.general_error.showing
 
 
+@pytest.mark.catalogue_free
 def test_trigger_fields_and_unknown_fields(qtbot) -> None:
     form = make_form(qtbot)
     form.picker.set_values({"mode": "advanced", "expression": "0 9 * * *"})
@@ -413,6 +426,7 @@ def test_trigger_fields_and_unknown_fields(qtbot) -> None:
 
 # ------------------------------------------------------------------- conflict
 
+@pytest.mark.catalogue_free
 def test_a_revision_conflict_keeps_the_changes_and_offers_both_ways(qtbot) -> None:
     automation = stored(agent_doc({"kind": "manual"}), revision=3)
     form = make_form(qtbot, automation)
@@ -493,6 +507,7 @@ def test_through_a_real_engine_refusals_and_conflicts_reach_the_form(qtbot, tmp_
 
 # ---------------------------------------------------------------- permissions
 
+@pytest.mark.catalogue_free
 def test_permissions_in_plain_words(qtbot) -> None:
     form = make_form(qtbot)
     form.runner_box.setCurrentIndex(form.runner_box.findData("agent"))
@@ -527,6 +542,7 @@ def test_permissions_in_plain_words(qtbot) -> None:
 
 # ------------------------------------------------------------ keys and access
 
+@pytest.mark.catalogue_free
 def test_ctrl_return_saves_and_escape_closes(qtbot) -> None:
     form = make_form(qtbot)
     fill(form)
@@ -547,6 +563,7 @@ def test_ctrl_return_saves_and_escape_closes(qtbot) -> None:
         qtbot.keyClick(other, Qt.Key.Key_Escape)
 
 
+@pytest.mark.catalogue_free
 def test_every_control_has_an_accessible_name(qtbot) -> None:
     form = make_form(qtbot, stored(agent_doc({"kind": "manual"})))
     controls = (QLineEdit, QPlainTextEdit, QComboBox, QAbstractSpinBox, QAbstractButton)
@@ -599,6 +616,7 @@ friendly = st.one_of(
 )
 
 
+@pytest.mark.catalogue_free
 def test_picker_values_survive_document_and_back(qtbot) -> None:
     a, b = make_picker(qtbot), make_picker(qtbot)
 
@@ -626,6 +644,7 @@ def test_picker_values_survive_document_and_back(qtbot) -> None:
     check()
 
 
+@pytest.mark.catalogue_free
 def test_the_picker_chooses_days_cron_cannot_say(qtbot) -> None:
     """The monthly row offers the last day, a day counted from the end and the N-th
     weekday or working day, every N months; a stored monthly schedule loads into it and
@@ -662,6 +681,7 @@ def test_the_picker_chooses_days_cron_cannot_say(qtbot) -> None:
     assert picker.errors["months"].isVisibleTo(picker)
 
 
+@pytest.mark.catalogue_free
 def test_a_yearly_day_counts_from_the_month_chosen(qtbot) -> None:
     """"Every year on 3 March" made in the form in any month: several months apart, the
     picker asks from which month; a stored schedule without zone or start still loads."""
@@ -681,6 +701,7 @@ def test_a_yearly_day_counts_from_the_month_chosen(qtbot) -> None:
     assert make_picker(qtbot).load_trigger(bare) == "monthly"
 
 
+@pytest.mark.catalogue_free
 def test_several_triggers_load_into_the_picker_and_the_event_list_and_save_unchanged(qtbot) -> None:  # type: ignore[no-untyped-def]
     triggers = [{"id": "am", "kind": "cron", "expression": "15 9 * * *",
                  "timezone": "Europe/Berlin"},
@@ -704,6 +725,7 @@ def test_several_triggers_load_into_the_picker_and_the_event_list_and_save_uncha
     assert [t["id"] for t in form.document()["triggers"]] == ["am", "hook"]
 
 
+@pytest.mark.catalogue_free
 def test_two_clock_triggers_stay_as_they_are_beside_the_events(qtbot) -> None:  # type: ignore[no-untyped-def]
     triggers = [{"id": "am", "kind": "cron", "expression": "15 9 * * *",
                  "timezone": "Europe/Berlin"},
@@ -718,6 +740,7 @@ def test_two_clock_triggers_stay_as_they_are_beside_the_events(qtbot) -> None:  
     assert [t["id"] for t in form.document()["triggers"]] == ["am", "pm", "hook"]
 
 
+@pytest.mark.catalogue_free
 def test_adding_a_web_address_and_an_automations_end_to_a_daily_schedule(qtbot) -> None:  # type: ignore[no-untyped-def]
     from errands.app.dialogs.event_triggers import AfterDialog
     form = make_form(qtbot, stored(agent_doc({"kind": "cron", "expression": "0 9 * * *",
@@ -740,6 +763,7 @@ def test_adding_a_web_address_and_an_automations_end_to_a_daily_schedule(qtbot) 
     assert [t["kind"] for t in form.document()["triggers"]] == ["webhook", "automation"]
 
 
+@pytest.mark.catalogue_free
 def test_an_agents_mcp_servers_are_edited_one_a_line_and_kept_whole(qtbot) -> None:
     """Editing an agent keeps its MCP servers (a header or env too); a line the form cannot
     read is refused under the servers' field, naming the line."""
@@ -766,3 +790,66 @@ def test_an_agents_mcp_servers_are_edited_one_a_line_and_kept_whole(qtbot) -> No
     form.servers_edit.setPlainText("Bad Name=x")
     form.show_errors(InvalidInput("runner.mcp_servers[0].name", "not a server name", "x"))
     assert form.field_error("runner.mcp_servers[0].name").startswith("not a server name")
+
+
+# ------------------------------------------------------------------ where it runs
+
+@pytest.mark.catalogue_free
+def test_where_it_runs_is_offered_on_a_shared_catalogue_only(qtbot) -> None:
+    """On a file catalogue the form has no "Runs on" row and its document names no machine.
+    On a shared one a new command goes to this computer and an agent to any, until the
+    user chooses; the choice is saved, and an automation bound elsewhere shows where it
+    runs and is unchanged until moved."""
+    from errands.records import Machines
+
+    local = make_form(qtbot)
+    fill(local)
+    local.set_machines(None)
+    assert not local.runs_on_row.isVisibleTo(local) and "runs_on" not in local.document()
+
+    form = make_form(qtbot)
+    form.show()
+    form.set_machines(Machines("laptop", ("desk", "homeserver")))
+    assert form.runs_on_row.isVisible() and not form.has_changes()  # (nothing typed yet)
+    box = form.runs_on_box
+    assert [box.itemText(i) for i in range(box.count())] == [
+        "Any computer", "laptop (this computer)", "desk", "homeserver"]
+    assert box.currentData() == "any"          # an agent, the form's first runner
+    fill(form)
+    assert box.currentData() == "laptop"       # a command: this computer
+    form.runner_box.setCurrentIndex(form.runner_box.findData("agent"))
+    assert box.currentData() == "any"
+    form.workdir_edit.setText("/home/me/notes")
+    assert box.currentData() == "laptop"       # a folder: this computer
+    box.setCurrentIndex(box.findData("homeserver"))
+    box.activated.emit(box.currentIndex())     # (what a click says)
+    form.workdir_edit.setText("")
+    form.runner_box.setCurrentIndex(form.runner_box.findData("command"))
+    assert box.currentData() == "homeserver"   # the user's choice stays
+    doc = form.document()
+    assert doc["runs_on"] == "homeserver" and form.check(doc).runs_on == "homeserver"
+
+    bound = stored({**agent_doc({"kind": "manual"}), "runs_on": "desk"})
+    edit = make_form(qtbot, automation=bound)
+    edit.set_machines(Machines("laptop", ()))
+    assert edit.runs_on_box.currentData() == "desk" and not edit.has_changes()
+    assert edit.document()["runs_on"] == "desk"
+    edit.runner_box.setCurrentIndex(edit.runner_box.findData("command"))
+    assert edit.runs_on_box.currentData() == "desk"  # (a stored binding is not a default)
+    anywhere = make_form(qtbot, automation=stored(agent_doc({"kind": "manual"})))
+    anywhere.set_machines(Machines("laptop", ()))
+    assert anywhere.runs_on_box.currentData() == "any" and not anywhere.has_changes()
+
+
+@pytest.mark.catalogue_free
+def test_a_refused_machine_is_said_beside_where_it_runs(qtbot) -> None:
+    from errands.records import Machines
+
+    form = make_form(qtbot)
+    form.show()
+    fill(form)
+    form.set_machines(Machines("laptop", ()))
+    form.show_errors(InvalidInput("runs_on", "names a machine no engine has served",
+                                  "any, or a machine's name", "laptop"))
+    assert "no engine has served" in form.field_error("runs_on")
+    assert form.tabs.currentIndex() == 0

@@ -34,6 +34,7 @@ def full_collections(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
         gc.unfreeze()
 
 
+@pytest.mark.catalogue_free
 async def test_a_full_collection_waits_until_no_run_goes(full_collections: list[float],
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(heap, "LATEST_S", 60.0)
@@ -53,6 +54,7 @@ async def test_a_full_collection_waits_until_no_run_goes(full_collections: list[
         task.cancel()
 
 
+@pytest.mark.catalogue_free
 async def test_a_busy_engine_still_gets_one_after_latest_s(full_collections: list[float],
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(heap, "LATEST_S", 0.15)
@@ -64,6 +66,7 @@ async def test_a_busy_engine_still_gets_one_after_latest_s(full_collections: lis
         task.cancel()
 
 
+@pytest.mark.catalogue_free
 def test_loading_pauses_the_collector_until_the_last_load_ends() -> None:
     """The engine's start loads with the collector off; overlapping loads (another thread's)
     keep it off until the last ends, and it is then as it was before the first."""

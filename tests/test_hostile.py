@@ -56,18 +56,21 @@ def seeded(seeded_once: tuple[Path, str], module_catalogue: str | None,
 
 # ------------------------------------------------------------------------- properties
 
+@pytest.mark.catalogue_free
 @BOUNDED
 @given(st.one_of(hostile.json_texts, hostile.json_bytes))
 def test_json_documents_are_decoded_or_refused_by_field(data: str | bytes) -> None:
     hostile.probe_json(data)
 
 
+@pytest.mark.catalogue_free
 @BOUNDED
 @given(hostile.definition_docs())
 def test_definition_documents_are_parsed_or_refused_by_field(doc: Any) -> None:
     hostile.probe_definition(doc)
 
 
+@pytest.mark.catalogue_free
 @BOUNDED
 @given(hostile.non_phrase_spec, st.one_of(st.none(), hostile.zones),
        st.one_of(st.none(), hostile.odd_instant))
@@ -76,12 +79,14 @@ def test_schedule_specs_are_read_or_refused_by_field(spec: str, tz: str | None,
     hostile.probe_spec(spec, tz, after)
 
 
+@pytest.mark.catalogue_free
 @BOUNDED
 @given(hostile.odd_cron, hostile.zones, st.one_of(hostile.good_instant, hostile.odd_instant))
 def test_cron_expressions_are_read_or_refused_by_field(text: str, tz: str, after: str) -> None:
     hostile.probe_cron(text, tz, after)
 
 
+@pytest.mark.catalogue_free
 @BOUNDED
 @given(hostile.odd_instant, hostile.odd_duration)
 def test_instants_and_durations_are_read_or_refused_by_field(instant: str, duration: str) -> None:
@@ -136,6 +141,7 @@ def test_json_at_the_limits_is_refused_naming_the_field(tmp_path: Path, text: st
     assert error["field"] == field and words in error["message"], error
 
 
+@pytest.mark.catalogue_free
 def test_json_gate_limits_size_and_string_length() -> None:
     with pytest.raises(InvalidInput, match="more than 1024 KiB") as big:
         jsondoc.loads(b" " * (jsondoc.MAX_DOCUMENT_BYTES + 1))
@@ -149,6 +155,7 @@ def test_json_gate_limits_size_and_string_length() -> None:
     assert jsondoc.loads('{"a": [1, 2.5, "é", {"b": null}]}') == {"a": [1, 2.5, "é", {"b": None}]}
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("argv, field", [
     (["add", "--title", "a\udcffb", "--command", "true", "--schedule", "manual"], "--title"),
     (["add", "--title", "T", "--command", "true", "--schedule", "every day at 9\udcffam"],
@@ -232,6 +239,7 @@ def test_instants_outside_the_calendar_are_refused(tmp_path: Path, argv: list[st
     assert error["field"] == field and "supported range" in error["message"], error
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("spec", ["every:1h", "every:1d", "after:1h", "cron:* * * * *",
                                   "at:9999-12-31T23:59:59Z"])
 def test_a_preview_stops_at_the_end_of_the_calendar(tmp_path: Path, spec: str) -> None:
@@ -245,6 +253,7 @@ def test_a_preview_stops_at_the_end_of_the_calendar(tmp_path: Path, spec: str) -
     assert (code, out["fires"]) == (0, []), err
 
 
+@pytest.mark.catalogue_free
 def test_an_in_schedule_past_the_calendar_is_refused() -> None:
     ctx = ParseContext(now=LATEST - timedelta(hours=1), default_timezone="UTC")
     with pytest.raises(InvalidInput, match="end of the supported calendar") as exc:
@@ -275,6 +284,7 @@ def test_cursors_limits_and_counts_out_of_range_are_refused(seeded: tuple[Path, 
         assert _refused(data, *argv)["field"] == field
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("change, field, words", [
     ({"runner": {"kind": "command", "command": "tr\x00ue"}}, "runner.command", "U+0000"),
     ({"runner": {"kind": "agent", "prompt": "a\x00"}}, "runner.prompt", "U+0000"),
@@ -297,6 +307,7 @@ def test_control_characters_are_refused_where_they_cannot_work(change: dict[str,
     assert exc.value.field == field
 
 
+@pytest.mark.catalogue_free
 def test_commands_and_prompts_keep_their_tabs_and_newlines() -> None:
     ctx = ParseContext(now=datetime(2026, 3, 29, tzinfo=timezone.utc), default_timezone="UTC")
     command = "for f in *; do\n\techo \"$f\"\ndone"
@@ -310,6 +321,7 @@ def test_a_nul_in_a_command_argument_is_refused_by_the_cli(tmp_path: Path) -> No
     assert error["field"] == "runner.command"
 
 
+@pytest.mark.catalogue_free
 def test_usage_errors_suggest_a_real_command(tmp_path: Path) -> None:
     for argv, example in ((["bogus"], "errands --help"),
                           (["schedule", "preview", "--bogus"], "errands schedule preview --help")):

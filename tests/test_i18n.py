@@ -38,6 +38,7 @@ def _update() -> ModuleType:
 update = _update()
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("language", update.LANGUAGES)
 def test_every_string_in_the_code_has_a_finished_translation(language: str) -> None:
     missing = update.check(language)
@@ -46,6 +47,7 @@ def test_every_string_in_the_code_has_a_finished_translation(language: str) -> N
                          f"{language}.ts:\n  " + "\n  ".join(missing))
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("language", update.LANGUAGES)
 def test_the_sources_are_complete_and_the_shipped_files_are_compiled_from_them(
         language: str, tmp_path: Path) -> None:
@@ -65,6 +67,7 @@ def test_the_sources_are_complete_and_the_shipped_files_are_compiled_from_them(
     assert shipped.read_bytes() == built.read_bytes(), "run python3 dev.py i18n and commit"
 
 
+@pytest.mark.catalogue_free
 def test_the_language_follows_the_choice_or_the_system() -> None:
     assert i18n.resolve("de") == "de" and i18n.resolve("zh_CN") == "zh_CN"
     assert i18n.resolve("en", QLocale("de_DE")) == "en"
@@ -76,6 +79,7 @@ def test_the_language_follows_the_choice_or_the_system() -> None:
     assert i18n.locale_for("de", QLocale("en_GB")).name() == "de_DE"
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", ("today 09:30", "Fri 09:30", "12 Mar 09:30", "12 Mar 2027 09:30", "1,000",
             "2 h 5 min", "3 min ago")),
@@ -156,6 +160,7 @@ def test_the_real_window_speaks_the_chosen_language(
     assert box.button(QDialogButtonBox.StandardButton.Cancel).text() in ("Abbrechen", "取消")
 
 
+@pytest.mark.catalogue_free
 def test_english_counts_read_right_for_one(qapp) -> None:  # type: ignore[no-untyped-def]
     i18n.install(qapp, "en")
     try:
@@ -166,6 +171,7 @@ def test_english_counts_read_right_for_one(qapp) -> None:  # type: ignore[no-unt
         i18n.uninstall(qapp)
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("language, expected", [
     ("en", ("Every month on the last day at 18:00 (Europe/Berlin)",
             "Every month on the 2nd-to-last Friday at 09:00 (Europe/Berlin)",
@@ -223,6 +229,7 @@ REFUSED = [  # a definition the real parser refuses, its reason, and the German 
 ]
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("change, reason, german", REFUSED,
                          ids=[r[1] for r in REFUSED])
 def test_engine_refusals_carry_a_reason_the_window_words_in_its_language(
@@ -251,6 +258,7 @@ def test_engine_refusals_carry_a_reason_the_window_words_in_its_language(
         i18n.uninstall(qapp)
 
 
+@pytest.mark.catalogue_free
 def test_the_form_shows_an_engine_refusal_in_german_under_its_field(qapp: QApplication,
                                                                      qtbot) -> None:  # type: ignore[no-untyped-def]
     """Through the real parser with the engine's interval floor, in a German form: the
@@ -277,6 +285,7 @@ def test_the_form_shows_an_engine_refusal_in_german_under_its_field(qapp: QAppli
         i18n.uninstall(qapp)
 
 
+@pytest.mark.catalogue_free
 def test_every_refusal_reason_is_worded_by_the_window_and_listed_in_the_docs() -> None:
     """One list (``errors.REASONS``): the window words each reason itself and docs/cli.md
     names each, so a reason added later cannot reach a German window in English."""
@@ -288,6 +297,7 @@ def test_every_refusal_reason_is_worded_by_the_window_and_listed_in_the_docs() -
     assert set(REASONS) <= listed, set(REASONS) - listed
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("phrase", [
     "every day at 9 read the news", "on March 3 call the bank", "quarterly on the last day pay",
     "every second tuesday review", "every 30 minutes from 9am to 5pm ping",

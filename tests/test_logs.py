@@ -30,6 +30,7 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     teardown_logging()
 
 
+@pytest.mark.catalogue_free
 def test_the_log_goes_to_the_log_dir_private_and_rotating(installed: Path,
                                                           tmp_path: Path) -> None:
     assert installed == tmp_path / "logs" / "errands.log"
@@ -53,6 +54,7 @@ def test_the_log_goes_to_the_log_dir_private_and_rotating(installed: Path,
     assert setup_logging("again") == installed  # once per process
 
 
+@pytest.mark.catalogue_free
 def test_secrets_and_bearer_tokens_are_redacted(installed: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     remember_secret("keyring-value-123456")
@@ -75,6 +77,7 @@ def test_secrets_and_bearer_tokens_are_redacted(installed: Path,
     assert "Bearer ***" in text and "provider said no to ***" in text
 
 
+@pytest.mark.catalogue_free
 def test_a_record_with_a_bad_format_is_still_logged_redacted() -> None:
     record = logging.LogRecord("errands.x", logging.INFO, __file__, 1, "%d " + KEY, ("x",),
                                None)

@@ -111,6 +111,7 @@ async def test_a_server_that_is_down_is_said_and_tried_again(real: Real, tmp_pat
     assert "cannot reach" in source(real).problems[(a, "mail")]
 
 
+@pytest.mark.catalogue_free
 def test_a_password_never_travels_in_the_clear_to_another_machine() -> None:
     from errands.errors import InvalidInput
     with pytest.raises(InvalidInput) as caught:

@@ -223,6 +223,7 @@ def _cli(data: Path, *argv: str) -> Any:
     return json.loads(out.getvalue())
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("name, words", [("claude-code", "claude mcp add errands -- "),
                                          ("codex", "[mcp_servers.errands]"),
                                          ("goose", "type: stdio"),
@@ -262,6 +263,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
                     | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=10)
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=200, deadline=None)
 @given(arguments=st.one_of(JSON, st.dictionaries(
     st.sampled_from(["id", "changes", "expected_revision", "status", "offset", "limit",

@@ -198,6 +198,7 @@ async def test_a_server_that_dies_mid_call_fails_the_run_with_mcp_server(
     assert tools  # the transcript up to the call is kept
 
 
+@pytest.mark.catalogue_free
 def test_an_always_allow_names_exactly_the_tool_offered() -> None:
     """Rules name a tool as offered (``server.tool`` in the function's alphabet); what an
     "always" saves matches that one tool and no other, whatever characters it holds."""
@@ -215,6 +216,7 @@ def test_an_always_allow_names_exactly_the_tool_offered() -> None:
     assert subject_of(function_name("gh", "repos.list")) == "gh.repos_list"
 
 
+@pytest.mark.catalogue_free
 def test_server_definitions_are_checked_with_field_and_example() -> None:
     with pytest.raises(InvalidInput) as info:
         parse_servers([{"name": "Bad Name", "command": ["x"]}], "mcp_servers")
@@ -239,6 +241,7 @@ SERVER_DOCS = st.dictionaries(st.sampled_from(["name", "command", "url", "env", 
                                                "trusted", "x"]), VALUES, max_size=5)
 
 
+@pytest.mark.catalogue_free
 @given(SCALARS | st.lists(SERVER_DOCS | VALUES, max_size=4) | SERVER_DOCS)
 def test_any_server_document_is_parsed_or_refused_with_a_field(doc: Any) -> None:
     try:

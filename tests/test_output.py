@@ -31,6 +31,7 @@ def command(title: str, text: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------ the stream
 
+@pytest.mark.catalogue_free
 def test_a_stream_keeps_its_last_bytes_and_says_what_was_dropped() -> None:
     stream = Stream(limit=1000)
     for i in range(300):
@@ -45,6 +46,7 @@ def test_a_stream_keeps_its_last_bytes_and_says_what_was_dropped() -> None:
     assert stream.after(1500).ended
 
 
+@pytest.mark.catalogue_free
 def test_a_character_split_between_chunks_waits_for_its_end() -> None:
     stream = Stream()
     stream.add("aü".encode()[:2])                   # "a" and the first byte of "ü"
@@ -54,6 +56,7 @@ def test_a_character_split_between_chunks_waits_for_its_end() -> None:
     assert stream.after(first.end).text == "ü!"
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=150, deadline=None)
 @given(text=st.text(max_size=300), cuts=st.lists(st.integers(0, 1200), max_size=12))
 def test_property_reading_as_it_comes_gives_the_text_exactly(text: str, cuts: list[int]) -> None:
@@ -71,6 +74,7 @@ def test_property_reading_as_it_comes_gives_the_text_exactly(text: str, cuts: li
     assert "".join(read) == text and piece.ended
 
 
+@pytest.mark.catalogue_free
 async def test_followers_wake_on_output_and_on_the_end() -> None:
     live = Live()
     stream = live.open("r1")
@@ -85,6 +89,7 @@ async def test_followers_wake_on_output_and_on_the_end() -> None:
     assert live.get("r1") is stream and stream.ended     # still readable a while
 
 
+@pytest.mark.catalogue_free
 async def test_waits_that_time_out_leave_nothing_behind() -> None:
     """A follower of a silent run asks again and again: no wait is left pending."""
     stream = Live().open("r1")

@@ -10,6 +10,8 @@ import sysconfig
 import venv
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # A child Python must find the wheel, never the checkout: an inherited PYTHONPATH=desktop
@@ -32,6 +34,7 @@ def _child_env() -> dict[str, str]:
     return env
 
 
+@pytest.mark.sqlite_only("the installed wheel's first command: the kind of catalogue is beside the point")
 def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     env = _child_env()
     dist = tmp_path / "dist"
@@ -67,6 +70,7 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     assert (data / "errands.sqlite3").exists()
 
 
+@pytest.mark.catalogue_free
 def test_every_package_of_the_source_is_in_the_wheel() -> None:
     """A package left out of pyproject's list is missing from an installed Errands (the
     mail package once was), and only the features that import it fail."""

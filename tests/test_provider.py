@@ -94,6 +94,7 @@ def _closed_port() -> int:
 
 # ------------------------------------------------------------------ faults of complete()
 
+@pytest.mark.catalogue_free
 async def test_a_reply_and_the_key_sent_as_bearer(server: ScriptedServer,
                                                   caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)  # the SDK's and httpx's own debug logs too
@@ -105,12 +106,14 @@ async def test_a_reply_and_the_key_sent_as_bearer(server: ScriptedServer,
     assert KEY not in caplog.text
 
 
+@pytest.mark.catalogue_free
 async def test_unreachable_on_a_closed_port() -> None:
     error = await _fault(_config(f"http://127.0.0.1:{_closed_port()}/v1"))
     assert error.code == UNREACHABLE
     assert "cannot reach" in error.message
 
 
+@pytest.mark.catalogue_free
 async def test_timeout_when_the_provider_stalls(server: ScriptedServer) -> None:
     server.play(stall(5))
     started = time.monotonic()
@@ -120,6 +123,7 @@ async def test_timeout_when_the_provider_stalls(server: ScriptedServer) -> None:
     assert time.monotonic() - started < 4
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("status, message, code", [
     (401, "Incorrect API key provided", KEY_REJECTED),
     (403, "not allowed", KEY_REJECTED),
@@ -137,6 +141,7 @@ async def test_http_faults(server: ScriptedServer, status: int, message: str,
         assert message in error.message
 
 
+@pytest.mark.catalogue_free
 async def test_model_not_found(server: ScriptedServer) -> None:
     server.play(say("never said"))
     error = await _fault(_config(server.base_url), model="no-such-model")
@@ -144,6 +149,7 @@ async def test_model_not_found(server: ScriptedServer) -> None:
     assert "no-such-model" in error.message
 
 
+@pytest.mark.catalogue_free
 async def test_rate_limit_waits_out_retry_after_then_succeeds(server: ScriptedServer) -> None:
     server.play(fail(429, "slow down", headers={"Retry-After": "0.3"}), say("after the wait"))
     sleeps = Sleeps()
@@ -153,6 +159,7 @@ async def test_rate_limit_waits_out_retry_after_then_succeeds(server: ScriptedSe
     assert len(server.requests) == 2
 
 
+@pytest.mark.catalogue_free
 async def test_rate_limit_with_too_long_a_retry_after_fails_at_once(
         server: ScriptedServer) -> None:
     server.play(fail(429, "come back in two minutes", headers={"Retry-After": "120"}),
@@ -163,6 +170,7 @@ async def test_rate_limit_with_too_long_a_retry_after_fails_at_once(
     assert sleeps.waits == [] and len(server.requests) == 1
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("body", [
     {"id": "x", "object": "chat.completion", "created": 0, "model": "scripted-model",
      "choices": []},
@@ -174,6 +182,7 @@ async def test_a_reply_without_choices_is_a_bad_reply(server: ScriptedServer,
     assert (await _fault(_config(server.base_url))).code == BAD_REPLY
 
 
+@pytest.mark.catalogue_free
 async def test_a_redirect_is_not_followed_and_the_key_stays_home(server: ScriptedServer) -> None:
     elsewhere = ScriptedServer().start()
     try:
@@ -187,6 +196,7 @@ async def test_a_redirect_is_not_followed_and_the_key_stays_home(server: Scripte
         elsewhere.close()
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("data, words", [
     (b"<html>502 Bad Gateway</html>", "not JSON"),
     (b'{"choices": "many"}', "no choices"),
@@ -200,6 +210,7 @@ async def test_a_reply_that_is_not_a_chat_completion_is_a_bad_reply(
     assert error.code == BAD_REPLY and words in error.message
 
 
+@pytest.mark.catalogue_free
 async def test_an_oversized_reply_is_refused_without_reading_it_all(
         server: ScriptedServer, monkeypatch: pytest.MonkeyPatch) -> None:
     from errands.agent import provider
@@ -209,6 +220,7 @@ async def test_an_oversized_reply_is_refused_without_reading_it_all(
     assert error.code == BAD_REPLY and "bytes" in error.message
 
 
+@pytest.mark.catalogue_free
 async def test_no_key_sends_no_authorization_and_the_base_query_is_kept(
         server: ScriptedServer) -> None:
     server.play(say("hello"))
@@ -218,6 +230,7 @@ async def test_no_key_sends_no_authorization_and_the_base_query_is_kept(
     assert server.paths == ["/v1/chat/completions?api-version=1"]
 
 
+@pytest.mark.catalogue_free
 async def test_retry_after_ms_and_object_arguments_are_understood(server: ScriptedServer) -> None:
     server.play(fail(429, "slow", headers={"retry-after-ms": "250"}),
                 raw({"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": [
@@ -240,6 +253,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
                                        inner, max_size=4), max_leaves=20)
 
 
+@pytest.mark.catalogue_free
 @hsettings(max_examples=500, deadline=None, database=None)
 @given(_JSON)
 def test_any_decoded_reply_is_a_reply_or_a_bad_reply(data: Any) -> None:
@@ -258,6 +272,7 @@ def test_any_decoded_reply_is_a_reply_or_a_bad_reply(data: Any) -> None:
 
 # ------------------------------------------------------------------------- the checks
 
+@pytest.mark.catalogue_free
 async def test_checks_all_pass_on_a_tool_calling_model(server: ScriptedServer) -> None:
     server.play(call("ping"))
     checks = await check_provider(_config(server.base_url))
@@ -267,6 +282,7 @@ async def test_checks_all_pass_on_a_tool_calling_model(server: ScriptedServer) -
     assert server.requests[0]["tools"][0]["function"]["name"] == "ping"
 
 
+@pytest.mark.catalogue_free
 async def test_checks_name_what_fails(server: ScriptedServer) -> None:
     server.play(say("I would rather chat"))
     checks = {c.check: c for c in await check_provider(_config(server.base_url))}
@@ -305,6 +321,7 @@ def no_keyring() -> None:
     keyring.set_keyring(keyring.backends.fail.Keyring())
 
 
+@pytest.mark.catalogue_free
 def test_keyring_keeps_one_key_per_data_folder(memory_keyring: MemoryKeyring,
                                                tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
@@ -318,6 +335,7 @@ def test_keyring_keeps_one_key_per_data_folder(memory_keyring: MemoryKeyring,
     assert secrets.get_api_key(one) == (None, None)
 
 
+@pytest.mark.catalogue_free
 def test_the_environment_wins(memory_keyring: MemoryKeyring, tmp_path: Path,
                               monkeypatch: pytest.MonkeyPatch) -> None:
     secrets.set_api_key(tmp_path, "sk-stored")
@@ -327,6 +345,7 @@ def test_the_environment_wins(memory_keyring: MemoryKeyring, tmp_path: Path,
     assert secrets.get_api_key(tmp_path) == ("sk-stored", "keyring")
 
 
+@pytest.mark.catalogue_free
 def test_no_keyring_reads_as_no_key_and_refuses_to_store(
         no_keyring: None, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     assert secrets.get_api_key(tmp_path) == (None, None)
@@ -346,6 +365,7 @@ class _Broken(MemoryKeyring):
         raise RuntimeError(f"could not store {password}")  # a backend echoing the secret
 
 
+@pytest.mark.catalogue_free
 def test_a_failing_keyring_is_reported_without_the_key(tmp_path: Path) -> None:
     keyring.set_keyring(_Broken())
     with pytest.raises(secrets.KeyringUnavailable) as read:
@@ -361,6 +381,7 @@ def test_a_failing_keyring_is_reported_without_the_key(tmp_path: Path) -> None:
     assert loading.value.code == NO_KEY
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("text, words", [("", "empty"), ("sk one two", "spaces"),
                                          ("sk-é", "non-ASCII"), ("x" * 5000, "longer")])
 def test_a_bad_key_is_refused_without_echo(text: str, words: str) -> None:
@@ -371,6 +392,7 @@ def test_a_bad_key_is_refused_without_echo(text: str, words: str) -> None:
     assert (text.strip() or "§") not in str(caught.value)
 
 
+@pytest.mark.catalogue_free
 def test_provider_config_from_settings_and_keyring(memory_keyring: MemoryKeyring,
                                                    tmp_path: Path) -> None:
     assert load_provider_config(Settings({}, environ={}), tmp_path) is None
@@ -393,6 +415,7 @@ def test_provider_config_from_settings_and_keyring(memory_keyring: MemoryKeyring
 
 # ------------------------------------------------------------------------- the settings
 
+@pytest.mark.catalogue_free
 def test_provider_settings() -> None:
     defaults = Settings({}, environ={})
     assert defaults.get("provider_base_url") == defaults.get("provider_model") == ""
@@ -426,6 +449,7 @@ _URL_PIECES = st.sampled_from(["http://", "https://", "HTTP://", "ftp://", "//",
                                ":11434", "user:pw@"])
 
 
+@pytest.mark.catalogue_free
 @hsettings(max_examples=400, deadline=None, database=None)
 @given(st.one_of(st.text(), st.lists(_URL_PIECES, max_size=8).map("".join),
                  st.tuples(st.sampled_from(["http://", "https://"]),

@@ -326,6 +326,7 @@ def test_without_a_model_the_parsers_refusal_stands(qtbot, engine: Engine) -> No
 NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
 
+@pytest.mark.catalogue_free
 def test_the_card_shows_the_definition_in_words(qtbot) -> None:  # type: ignore[no-untyped-def]
     card = ConfirmationCard(clock=lambda: NOW, local_tz=zone(ZONE))
     qtbot.addWidget(card)
@@ -377,6 +378,7 @@ def test_the_card_shows_the_definition_in_words(qtbot) -> None:  # type: ignore[
     assert not card.warning_box.isVisibleTo(card) and card.origin.isHidden()
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_dialog_and_card_render_small_and_large(qtbot, qapp: QApplication,  # type: ignore[no-untyped-def]
                                                     scheme: str, tmp_path: Path) -> None:
@@ -410,6 +412,7 @@ def test_the_dialog_and_card_render_small_and_large(qtbot, qapp: QApplication,  
         Theme(qapp, "light")
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("sentence", [p[0] for p in PHRASES] + [
     "every other day at 8 water the plants", "on March 3 call the bank",
     "manually run `make`"])
@@ -523,6 +526,7 @@ def test_in_a_german_window_an_unreadable_sentence_says_which_forms_are_read_and
         i18n.uninstall(qapp)
 
 
+@pytest.mark.catalogue_free
 def test_the_card_says_what_was_assumed_in_the_windows_language(
         qtbot, qapp: QApplication) -> None:  # type: ignore[no-untyped-def]
     """A date with no time runs at 09:00 and the card says so; the reader's assumptions

@@ -121,6 +121,7 @@ async def test_a_path_under_a_file_is_refused_before_anything_is_changed(
     assert not list(scripts.work.glob(".errands-*"))
 
 
+@pytest.mark.catalogue_free
 def test_a_failure_while_applying_puts_back_all_that_was_done(tmp_path: Path) -> None:
     """A folder swapped for a link between the check and the change: nothing is left
     changed, nothing is written through the link, and no staged file stays behind."""
@@ -147,6 +148,7 @@ def test_a_failure_while_applying_puts_back_all_that_was_done(tmp_path: Path) ->
     assert (work / "a.txt").read_text() == "old a" and not any(outside.iterdir())
 
 
+@pytest.mark.catalogue_free
 def test_two_files_trade_names_and_modes_and_line_ends_are_kept(tmp_path: Path) -> None:
     import os
     from errands.scripts import effects

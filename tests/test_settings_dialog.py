@@ -237,6 +237,7 @@ def test_a_refused_retention_value_shows_beside_its_field_and_stores_nothing(
     close(flow, qloop)
 
 
+@pytest.mark.catalogue_free
 def test_the_retention_fields_speak_the_chosen_language(qtbot, qapp: QApplication) -> None:  # type: ignore[no-untyped-def]
     from errands.app import i18n
 
@@ -403,6 +404,7 @@ def dialog(qtbot, **kw: Any) -> SettingsDialog:  # type: ignore[no-untyped-def]
     return d
 
 
+@pytest.mark.catalogue_free
 def test_rules_editor_adds_removes_and_validates(qtbot) -> None:  # type: ignore[no-untyped-def]
     d = dialog(qtbot, values={"permission_rules": '[{"tool": "run_command", "pattern": '
                                                   '"git *", "action": "allow"}]'})
@@ -445,6 +447,7 @@ def test_rules_editor_adds_removes_and_validates(qtbot) -> None:  # type: ignore
     assert d.isVisible()
 
 
+@pytest.mark.catalogue_free
 def test_the_app_choices_are_signals_and_escape_cancels(qtbot) -> None:  # type: ignore[no-untyped-def]
     d = dialog(qtbot, theme="dark")
     assert d.theme.currentData() == "dark" and d.language.currentData() == ""
@@ -472,6 +475,7 @@ def test_the_app_choices_are_signals_and_escape_cancels(qtbot) -> None:  # type:
     assert not e.isVisible() and e.result() == QDialog.DialogCode.Rejected and sent == []
 
 
+@pytest.mark.catalogue_free
 def test_every_control_has_an_accessible_name(qtbot) -> None:  # type: ignore[no-untyped-def]
     d = dialog(qtbot, key_stored=True)
     for key in ENGINE_KEYS:
@@ -487,6 +491,7 @@ def test_every_control_has_an_accessible_name(qtbot) -> None:  # type: ignore[no
     assert d.key_field.text() == ""
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_dialog_renders_small_and_large(qtbot, qapp: QApplication, scheme: str,  # type: ignore[no-untyped-def]
                                             tmp_path: Path) -> None:

@@ -79,6 +79,7 @@ def test_migrating_an_empty_database_gives_exactly_the_models_schema(db_path: Pa
     assert version == HEAD
 
 
+@pytest.mark.catalogue_free
 def test_head_constant_matches_the_migration_scripts() -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(SCRIPT_LOCATION))

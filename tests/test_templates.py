@@ -32,6 +32,7 @@ def shipped() -> dict[str, Template]:
     return {t.name: t for t in templates}
 
 
+@pytest.mark.catalogue_free
 def test_the_shipped_templates_load_and_half_need_no_model() -> None:
     by_name = shipped()
     assert set(by_name) == {"daily-brief", "weekly-review", "project-monitor", "remind-me",
@@ -86,6 +87,7 @@ async def test_the_command_templates_run(api: Api, tmp_path: Path, page: str) ->
 
 
 
+@pytest.mark.catalogue_free
 def test_blanks_are_checked_and_name_their_field(tmp_path: Path) -> None:
     t = shipped()
     with pytest.raises(InvalidInput) as e:
@@ -111,11 +113,13 @@ def test_blanks_are_checked_and_name_their_field(tmp_path: Path) -> None:
     assert e.value.field == "parameters.folder" and "required" in str(e.value)
 
 
+@pytest.mark.catalogue_free
 def test_a_time_blank_becomes_the_cron_fields() -> None:
     doc = shipped()["remind-me"].fill({"at": "7:05"})
     assert doc["trigger"] == {"kind": "cron", "expression": "5 7 * * MON-FRI"}
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=150, deadline=None)
 @given(st.text(min_size=1, max_size=80).filter(lambda s: s.strip() and s.isprintable()))
 def test_a_blank_in_a_command_stays_one_argument(message: str) -> None:
@@ -133,6 +137,7 @@ def good() -> dict[str, Any]:
     return json.loads((SHIPPED / "remind-me.json").read_text())
 
 
+@pytest.mark.catalogue_free
 def test_a_broken_template_file_is_reported_and_left_out(tmp_path: Path) -> None:
     write(tmp_path, "ok", good())
     write(tmp_path, "not-json", "{ nope")
@@ -163,6 +168,7 @@ def test_a_broken_template_file_is_reported_and_left_out(tmp_path: Path) -> None
     assert all(str(p).startswith(p.file + ": ") for p in problems)
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=200, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                     lambda inner: st.lists(inner, max_size=4)

@@ -42,6 +42,7 @@ def refusal(doc: dict) -> InvalidInput:
 
 # ------------------------------------------------------------------------ definitions
 
+@pytest.mark.catalogue_free
 def test_members_get_stable_ids_and_survive_a_round_trip() -> None:
     d = parse_definition(definition([MORNING, EVENING, {"kind": "webhook"},
                                      {"id": "inbox", "kind": "folder", "path": "/tmp/in"}]),
@@ -57,6 +58,7 @@ def test_members_get_stable_ids_and_survive_a_round_trip() -> None:
     assert [m.id for m in members_of(d.trigger)] == ["cron-2", "cron"]
 
 
+@pytest.mark.catalogue_free
 def test_a_lone_trigger_is_one_member_named_by_its_kind() -> None:
     d = parse_definition({"title": "Hook", "runner": {"kind": "command", "command": "true"},
                           "trigger": {"kind": "webhook"}}, CTX)
@@ -65,6 +67,7 @@ def test_a_lone_trigger_is_one_member_named_by_its_kind() -> None:
     assert waits_for_events(d.trigger) and d.to_dict()["trigger"]["kind"] == "webhook"
 
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("doc, field, words", [
     (definition([MORNING], trigger=MORNING), "triggers", "not both"),
     (definition([]), "triggers", "non-empty list"),
@@ -99,6 +102,7 @@ def test_bad_members_are_refused_naming_the_field(doc: dict, field: str, words: 
     assert exc.expected and exc.example
 
 
+@pytest.mark.catalogue_free
 def test_stop_rules_and_any_state_are_read_for_event_triggers() -> None:
     d = parse_definition(definition([{"kind": "automation", "automation": "abc",
                                       "states": "any"}], stop={"max_runs": 3}), CTX)
@@ -117,6 +121,7 @@ _KINDS = st.sampled_from([
 _IDS = st.one_of(st.none(), st.from_regex(r"[a-z0-9][a-z0-9_-]{0,8}", fullmatch=True))
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_IDS, _KINDS), min_size=1, max_size=8))
 def test_any_list_of_triggers_reads_back_as_written(items: list) -> None:
@@ -136,6 +141,7 @@ def test_any_list_of_triggers_reads_back_as_written(items: list) -> None:
 
 # --------------------------------------------------------------------------- schedule
 
+@pytest.mark.catalogue_free
 def test_clock_members_merge_and_each_fire_names_its_member() -> None:
     d = parse_definition(definition([{"id": "am", **MORNING}, {"id": "pm", **EVENING},
                                      {"id": "hook", "kind": "webhook"}]), CTX)
@@ -148,12 +154,14 @@ def test_clock_members_merge_and_each_fire_names_its_member() -> None:
                                    "(Europe/Berlin); when its web address is called")
 
 
+@pytest.mark.catalogue_free
 def test_two_members_at_one_instant_are_one_fire() -> None:
     d = parse_definition(definition([{"id": "a", **MORNING}, {"id": "b", **MORNING}]), CTX)
     fires = next_fires(d.trigger, NOW, 3)
     assert len(set(fires)) == 3 and firing_members(d.trigger, fires[0]) == ["a", "b"]
 
 
+@pytest.mark.catalogue_free
 def test_an_event_only_set_has_no_clock_fires() -> None:
     d = parse_definition(definition([{"kind": "webhook"}, {"kind": "mail", "account": "x"}]),
                          CTX)
@@ -343,6 +351,7 @@ async def test_a_command_reads_the_event_that_started_it_from_a_private_file(
     assert not Path(rest[-1]).exists()  # removed when the attempt ended
 
 
+@pytest.mark.catalogue_free
 def test_an_agent_sees_the_event_fenced_as_untrusted_data() -> None:
     from errands.agent.loop import event_frame
     text = event_frame({"id": "hook", "kind": "webhook"},
@@ -353,6 +362,7 @@ def test_an_agent_sees_the_event_fenced_as_untrusted_data() -> None:
     assert event_frame(None, None) == ""
 
 
+@pytest.mark.catalogue_free
 def test_a_run_an_event_started_asks_before_commands_from_its_first_step() -> None:
     from errands.agent.permissions import decide
     from errands.agent.tools.registry import SPECS
@@ -362,6 +372,7 @@ def test_a_run_an_event_started_asks_before_commands_from_its_first_step() -> No
     assert verdict.action == "ask" and "event that started it" in verdict.reason
 
 
+@pytest.mark.catalogue_free
 def test_the_window_words_each_trigger_kind_in_its_language() -> None:
     import os
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -379,6 +390,7 @@ def test_the_window_words_each_trigger_kind_in_its_language() -> None:
         "When mail arrives for work (from a@b.c)", "When “Backup” succeeds or fails"]
 
 
+@pytest.mark.catalogue_free
 def test_no_run_of_fence_characters_can_close_the_frame_early() -> None:
     from errands.agent.loop import event_frame
     for n in (8, 9, 15, 16, 17, 40):
@@ -387,6 +399,7 @@ def test_no_run_of_fence_characters_can_close_the_frame_early() -> None:
         assert text.count("======== END UNTRUSTED EVENT ========") == 1, n
 
 
+@pytest.mark.catalogue_free
 def test_a_header_of_thousands_of_encoded_words_is_cut_before_it_is_decoded() -> None:
     import time
     from errands.mail.messages import read_message

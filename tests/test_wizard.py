@@ -275,6 +275,7 @@ def test_blanks_are_checked_beside_their_field_and_next_waits(
     run(qloop, flow.wait())
 
 
+@pytest.mark.catalogue_free
 def test_each_kind_of_blank_has_its_widget(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "templates"
     folder.mkdir()
@@ -355,6 +356,7 @@ def test_a_broken_template_file_is_reported_and_the_others_still_listed(
         "disk-memory-report"
 
 
+@pytest.mark.catalogue_free
 def test_several_problems_are_listed_one_a_line() -> None:
     from errands.templates import TemplateProblem
 
@@ -439,6 +441,7 @@ def test_the_wizard_is_usable_from_the_keyboard(qtbot, api: Api,  # type: ignore
 
 # ----------------------------------------------------------------------- look
 
+@pytest.mark.catalogue_free
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_each_page_renders_small_and_large(qtbot, qapp: QApplication,  # type: ignore[no-untyped-def]
                                            scheme: str, tmp_path: Path) -> None:

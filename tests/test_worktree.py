@@ -84,6 +84,7 @@ def data(tmp_path: Path) -> Path:
 
 # ------------------------------------------------------------------ open and close
 
+@pytest.mark.catalogue_free
 async def test_a_clean_worktree_is_removed_with_its_branch(repo: Path, data: Path) -> None:
     wt = await open_worktree(repo, AID, 7, data)
     assert wt.path == data / "worktrees" / AID / "7"
@@ -98,6 +99,7 @@ async def test_a_clean_worktree_is_removed_with_its_branch(repo: Path, data: Pat
     assert sh(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
+@pytest.mark.catalogue_free
 async def test_a_changed_worktree_is_kept_and_its_changes_listed(repo: Path,
                                                                  data: Path) -> None:
     wt = await open_worktree(repo, AID, 1, data)
@@ -113,6 +115,7 @@ async def test_a_changed_worktree_is_kept_and_its_changes_listed(repo: Path,
     assert (repo / "gone.txt").exists()
 
 
+@pytest.mark.catalogue_free
 async def test_what_the_run_committed_counts_as_changed(repo: Path, data: Path) -> None:
     wt = await open_worktree(repo, AID, 2, data)
     (wt.path / "sub" / "code.py").write_text("x = 2\n")
@@ -122,6 +125,7 @@ async def test_what_the_run_committed_counts_as_changed(repo: Path, data: Path) 
     assert wt.path.is_dir() and wt.branch in branches(repo)
 
 
+@pytest.mark.catalogue_free
 async def test_a_workdir_below_the_top_works_in_the_same_place(repo: Path, data: Path) -> None:
     wt = await open_worktree(repo / "sub", AID, 3, data)
     assert wt.repo == repo and wt.workdir == wt.path / "sub"
@@ -129,6 +133,7 @@ async def test_a_workdir_below_the_top_works_in_the_same_place(repo: Path, data:
     assert await close_worktree(wt) == []
 
 
+@pytest.mark.catalogue_free
 async def test_a_detached_head_is_a_fine_start(repo: Path, data: Path) -> None:
     sh(repo, "checkout", "-q", "--detach")
     wt = await open_worktree(repo, AID, 1, data)
@@ -136,6 +141,7 @@ async def test_a_detached_head_is_a_fine_start(repo: Path, data: Path) -> None:
     assert await close_worktree(wt) == []
 
 
+@pytest.mark.catalogue_free
 async def test_refusals_are_errors_with_a_message(tmp_path: Path, data: Path) -> None:
     empty = make_repo(tmp_path / "empty", commit=False)
     with pytest.raises(WorktreeError, match="no commits yet"):
@@ -150,6 +156,7 @@ async def test_refusals_are_errors_with_a_message(tmp_path: Path, data: Path) ->
         await open_worktree(plain, "../escape", 1, data)
 
 
+@pytest.mark.catalogue_free
 async def test_a_retry_reuses_its_worktree_and_a_taken_name_gets_a_suffix(
         repo: Path, data: Path) -> None:
     first = await open_worktree(repo, AID, 4, data)
@@ -171,6 +178,7 @@ async def test_a_retry_reuses_its_worktree_and_a_taken_name_gets_a_suffix(
     assert f"errands/{AID}/4" in branches(repo) and stray.is_dir()
 
 
+@pytest.mark.catalogue_free
 async def test_closing_a_worktree_whose_folder_was_deleted(repo: Path, data: Path) -> None:
     wt = await open_worktree(repo, AID, 1, data)
     shutil.rmtree(wt.path)
@@ -367,6 +375,7 @@ odd_names = st.text(st.characters(blacklist_characters="\x00", blacklist_categor
 status_codes = st.sampled_from(["M ", " M", "A ", " D", "D ", "??", "MM", "AM", "UU", "T "])
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(status_codes, odd_names), max_size=8),
        st.lists(st.tuples(odd_names, odd_names), max_size=3))
@@ -378,6 +387,7 @@ def test_status_parsing_reads_back_any_path(plain: list[tuple[str, str]],
     assert parse_status_z(out) == expected
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200))
 def test_parsers_never_raise_on_any_bytes(data: bytes) -> None:
@@ -387,6 +397,7 @@ def test_parsers_never_raise_on_any_bytes(data: bytes) -> None:
     parse_worktree_list(data, b"\n")
 
 
+@pytest.mark.catalogue_free
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(odd_names, st.booleans(), st.booleans()), min_size=1, max_size=5))
 def test_worktree_list_parsing_reads_back_any_path(items: list[tuple[str, bool, bool]]) -> None:
@@ -405,6 +416,7 @@ def test_worktree_list_parsing_reads_back_any_path(items: list[tuple[str, bool, 
     assert parse_worktree_list(out) == expected
 
 
+@pytest.mark.catalogue_free
 async def test_odd_file_names_from_real_git(repo: Path, data: Path) -> None:
     wt = await open_worktree(repo, AID, 1, data)
     names = ["with space.txt", "ünïcödé.md", 'quo"te.txt', "back\\slash", "tab\there",
@@ -414,6 +426,7 @@ async def test_odd_file_names_from_real_git(repo: Path, data: Path) -> None:
     assert await close_worktree(wt) == sorted(names)
 
 
+@pytest.mark.catalogue_free
 async def test_prune_keeps_what_would_be_lost(repo: Path, data: Path) -> None:
     made = await _runs(repo, data, AID)
     listing = await list_worktrees([repo])

@@ -374,3 +374,12 @@ def _segment_instant(text: object) -> datetime | None:
 
 def _milliseconds(value: timedelta | None) -> int | None:
     return None if value is None else value // timedelta(milliseconds=1)
+
+
+@dataclass(frozen=True)
+class Machines:
+    """The machines an automation on a shared catalogue may be bound to: this one, and the
+    others known now (running an engine, or named by an automation)."""
+
+    here: str
+    others: tuple[str, ...]

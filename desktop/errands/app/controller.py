@@ -768,10 +768,12 @@ class WindowController(QObject):
         return form
 
     async def _form_choices(self, form: AutomationForm, editing: str | None) -> None:
-        """What the form's event triggers may name: the mail accounts, the automations."""
+        """What the form's event triggers may name (the mail accounts, the automations) and,
+        on a shared catalogue, the computers it may run on."""
         try:
             accounts = (await self.api.mail_accounts()).value
             automations, _ = (await self.api.automations()).value
+            machines = (await self.api.machines()).value
         except ErrandsError as exc:
             log.info("the form's choices could not be read: %s", exc)
             return
@@ -779,6 +781,7 @@ class WindowController(QObject):
             form.events.tester = self._test_mail
             form.events.set_choices([a.name for a in accounts],
                                     [(a.id, a.title) for a in automations if a.id != editing])
+            form.set_machines(machines)
 
     async def _test_mail(self, name: str) -> str:
         return (await self.api.test_mail_account(name)).value

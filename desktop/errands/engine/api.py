@@ -18,11 +18,13 @@ from typing import Any, Generic, TypeVar
 
 from .. import queries
 from ..db.database import waiting_at_most
+from ..definition import ANY_MACHINE
 from ..errors import Conflict, ErrandsError, StoreError
 from ..event_triggers import MailTrigger, members_of
 from ..forecast import Forecast, forecast
 from ..jsondoc import pretty
-from ..records import ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Decision, Parked, Run
+from ..records import (ACTIVE_STATES, AttentionItem, AuditEntry, Automation, Decision, Machines,
+                       Parked, Run)
 from ..schedule import iter_fires
 from ..settings import SPECS
 from ..store import Store
@@ -521,6 +523,23 @@ class Api:
         def read() -> Forecast:
             every = self._reader.list() if held is None else held
             return forecast(every, now, now + timedelta(hours=hours))
+        return await self._read(read)
+
+    async def machines(self) -> Stamped[Machines | None]:
+        """Where an automation may be bound to run, for the form's choice: this machine,
+        and the others that run an engine now or are named by an automation. None on a
+        file catalogue (one machine runs everything)."""
+        fleet = self.engine.fleet
+
+        def read() -> Machines | None:
+            if not fleet.shared:
+                return None
+            from ..db.engine_hold import engines_running, session_fetch
+            named = {a.definition.runs_on for a in self._reader.list()
+                     if a.definition is not None and a.definition.runs_on}
+            with self._reader.db.read() as s:
+                named |= {name for name, _ in engines_running(session_fetch(s))}
+            return Machines(fleet.machine, tuple(sorted(named - {fleet.machine, ANY_MACHINE})))
         return await self._read(read)
 
     async def settings(self) -> Stamped[dict[str, str]]:

@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...definition import (
+    ANY_MACHINE,
     RECURRING,
     TOOL_NAMES,
     AgentTask,
@@ -63,7 +64,7 @@ from ...definition import (
 )
 from ...errors import Conflict, ErrandsError, InvalidInput
 from .event_triggers import EventTriggers, join_members, split_members
-from ...records import Automation
+from ...records import Automation, Machines
 from ...schedule import wall_clock
 from ...tool_servers import server_from_line, server_line
 from ...timeutil import (
@@ -85,7 +86,7 @@ FIELD_SLOTS = {
     "runner.prompt": "prompt", "runner.model": "model", "runner.command": "command",
     "runner.message": "message", "runner.source": "script", "runner.limits": "script",
     "runner.mcp_servers": "servers",
-    "workdir": "workdir",
+    "workdir": "workdir", "runs_on": "runs_on",
     "context": "context", "context.max_history_tokens": "history",
     "stop": "stop", "stop.max_runs": "max_runs", "stop.until": "until",
     "misfire": "misfire", "catch_up_max_age": "catch_up", "overlap": "overlap",
@@ -315,6 +316,20 @@ class AutomationForm(QDialog):
         row.addWidget(self.workdir_button)
         folder.setFocusProxy(self.workdir_edit)
         form.addRow(self.tr("&Folder"), self._slot("workdir", folder, tab))
+
+        # (shown on a shared catalogue only: set_machines)
+        self.runs_on_box = QComboBox()
+        self.runs_on_box.setAccessibleName(self.tr("Runs on"))
+        self.runs_on_box.setToolTip(self.tr(
+            "The computer whose Errands runs it. A command or a folder belongs to one "
+            "computer; an agent or a reminder can run on any."))
+        self.runs_on_box.activated.connect(self._runs_on_chosen)
+        self.runs_on_row = self._slot("runs_on", self.runs_on_box, tab)
+        form.addRow(self.tr("Runs &on"), self.runs_on_row)
+        form.setRowVisible(self.runs_on_row, False)
+        self._machines: Machines | None = None
+        self._runs_on_touched = False
+        self.workdir_edit.textChanged.connect(self._runs_on_default)
 
         self.notify_box = QComboBox()
         for value, text in (("quiet", self.tr("Quietly: results wait in the history")),
@@ -561,11 +576,48 @@ class AutomationForm(QDialog):
                        self.tool_group, *self.mode_buttons.values()):
             widget.setEnabled(agent)
         self.command_consent.setVisible(kind == "command")
+        if hasattr(self, "runs_on_box"):
+            self._runs_on_default()
         self._context_changed()
         self._permissions_changed()
 
     def _context_chosen(self, _index: int) -> None:
         self._context_touched = True
+
+    # ----------------------------------------------------------- where it runs
+
+    def set_machines(self, machines: Machines | None) -> None:
+        """On a shared catalogue, offer where the automation runs: any computer, this one,
+        or another known one. An automation being edited shows where it runs now; a new
+        one follows the rule (a command or a folder: this computer) until it is chosen."""
+        if machines is None:
+            return
+        clean = not self.has_changes()
+        self._machines = machines
+        box = self.runs_on_box
+        box.clear()
+        box.addItem(self.tr("Any computer"), ANY_MACHINE)
+        box.addItem(self.tr("%1 (this computer)").replace("%1", machines.here), machines.here)
+        stored = self._base.get("runs_on") or ANY_MACHINE
+        for name in sorted({*machines.others, stored} - {ANY_MACHINE, machines.here}):
+            box.addItem(name, name)
+        if self.automation is not None:
+            self._runs_on_touched = True  # (it runs where it runs until moved)
+            box.setCurrentIndex(box.findData(stored))
+        self.task_form.setRowVisible(self.runs_on_row, True)
+        self._runs_on_default()
+        if clean:
+            self.mark_clean()
+
+    def _runs_on_chosen(self, _index: int) -> None:
+        self._runs_on_touched = True
+
+    def _runs_on_default(self, *_args: object) -> None:
+        if self._machines is None or self._runs_on_touched:
+            return
+        here = self.runner_kind() == "command" or bool(self.workdir_edit.text().strip())
+        self.runs_on_box.setCurrentIndex(self.runs_on_box.findData(
+            self._machines.here if here else ANY_MACHINE))
 
     def _context_changed(self, _index: int = 0) -> None:
         on = self.runner_kind() == "agent" and self.context_box.currentData() == "continue"
@@ -755,6 +807,8 @@ class AutomationForm(QDialog):
                               if self.runner_kind() == "script" and was_script
                               else dict(DEFAULT_PERMISSIONS))
         doc["workdir"] = self.workdir_edit.text().strip() or None
+        if self._machines is not None:
+            doc["runs_on"] = self.runs_on_box.currentData()
         return doc
 
     def check(self, doc: dict[str, Any]) -> Definition:
