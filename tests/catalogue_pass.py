@@ -16,8 +16,9 @@ Both passes keep themselves honest:
   (skipped, saying why) or ``sqlite_too`` (it also works on SQLite files on purpose: a
   migration, a copy between catalogues).
 - Tests that ask for the PostgreSQL server themselves (``postgres``, ``pg_catalogue``, or
-  ``catalogue_location``, which gives them both kinds) run in the SQLite pass only: they
-  choose their catalogues already.
+  ``catalogue_location``, which gives them both kinds) or are marked ``own_catalogues``
+  (they start servers of their own) run in the first pass only: they choose their
+  catalogues already.
 - ``pg_support.catalogue_sql`` reads or damages a test's catalogue under the store, on
   either kind.
 """
@@ -75,6 +76,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_too(why): in the PostgreSQL pass the test also opens SQLite "
                    "catalogues on purpose")
+    config.addinivalue_line(
+        "markers", "own_catalogues: the test makes and chooses its catalogues itself "
+                   "(PostgreSQL's own tests): the PostgreSQL pass leaves it out")
     from errands.db.database import Database
     from errands.db.postgres import PostgresDatabase
 
@@ -93,7 +97,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         own_server = ({"postgres", "pg_catalogue", "catalogue_location"}
                       & set(getattr(item, "fixturenames", ())))
-        (left if item.get_closest_marker("catalogue_free") or own_server else kept).append(item)
+        leave = (own_server or item.get_closest_marker("catalogue_free")
+                 or item.get_closest_marker("own_catalogues"))
+        (left if leave else kept).append(item)
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept

@@ -190,17 +190,23 @@ def handed_on(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-@contextlib.contextmanager
-def _connection(place: Path | ServerDatabase) -> Iterator[Any]:
-    """A transaction on a catalogue as it is stored: a data folder's (as the commands
-    choose it: in the PostgreSQL pass the test's), a SQLite file, or a server database."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
-
+def _catalogue(place: Path | ServerDatabase) -> Path | ServerDatabase:
+    """A data folder's catalogue (as the commands choose it: in the PostgreSQL pass the
+    test's, or the one :func:`database_args` gave the folder); a file or server as it is."""
     from errands.db.location import database_location
 
     if isinstance(place, Path) and place.suffix != ".sqlite3":
-        place = _FOLDERS.get(place) or database_location(place)
+        return _FOLDERS.get(place) or database_location(place)
+    return place
+
+
+@contextlib.contextmanager
+def _connection(place: Path | ServerDatabase) -> Iterator[Any]:
+    """A transaction on a catalogue as it is stored (``place``: see :func:`_catalogue`)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    place = _catalogue(place)
     if isinstance(place, Path):
         engine = create_engine(f"sqlite:///{place}", poolclass=NullPool,
                                connect_args={"timeout": 10})
@@ -285,10 +291,7 @@ def catalogue_text(place: Path | ServerDatabase) -> str:
     """All a catalogue stores, as text, for a test that something (a password, a token)
     never reaches it: ``place`` as for :func:`catalogue_sql`. A SQLite file's bytes (and its
     write-ahead log's), or every row of every table on PostgreSQL, each cast to text."""
-    from errands.db.location import database_location
-
-    if isinstance(place, Path) and place.suffix != ".sqlite3":
-        place = _FOLDERS.get(place) or database_location(place)
+    place = _catalogue(place)
     if isinstance(place, Path):
         wal = Path(f"{place}-wal")
         return (place.read_bytes() + (wal.read_bytes() if wal.exists() else b"")

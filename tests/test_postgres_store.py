@@ -29,6 +29,9 @@ from errands.errors import InvalidInput, StoreError
 from errands.migrations import HEAD
 from errands.store import Store
 
+# (PostgreSQL's own tests: each chooses its catalogues, in the first pass)
+pytestmark = pytest.mark.own_catalogues
+
 
 def doc(title: str = "Backup", **changes: object) -> dict[str, object]:
     d: dict[str, object] = {"title": title, "runner": {"kind": "command", "command": "true"},
@@ -109,7 +112,6 @@ def test_any_text_as_a_database_url_is_read_or_refused_cleanly(text: str) -> Non
         server.user, server.host, server.port, server.database, server.options)
 
 
-@pytest.mark.sqlite_only("the choice of catalogue itself, which the PostgreSQL pass makes through the environment")
 def test_the_catalogue_is_chosen_by_flag_environment_saved_file_then_the_default(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
