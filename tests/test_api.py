@@ -518,7 +518,6 @@ async def test_a_client_too_slow_for_its_notices_is_told_it_was_dropped(
         await host.close()
 
 
-@pytest.mark.catalogue_free
 def test_cli_refusals_for_history_and_decide_flags(tmp_path: Path) -> None:
     data = str(tmp_path / "data")
     empty = subprocess.run([ERRANDS, "history", "", "--data-dir", data], capture_output=True,

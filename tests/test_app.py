@@ -490,7 +490,6 @@ def test_one_app_per_folder_serve_refused_and_sigterm_quits(tmp_path: Path) -> N
     assert read_owner(data) is None
 
 
-@pytest.mark.catalogue_free
 def test_without_a_display_the_app_says_why_instead_of_aborting(tmp_path: Path) -> None:
     env = {k: v for k, v in _env().items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}

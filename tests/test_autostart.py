@@ -38,7 +38,6 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-@pytest.mark.catalogue_free
 def test_linux_autostart_on_status_off_through_the_cli(config_home: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]
                                                         ) -> None:
@@ -161,14 +160,12 @@ def test_windows_run_value_is_written_and_removed() -> None:
     assert not win.disable().enabled
 
 
-@pytest.mark.catalogue_free
 @settings(max_examples=200, deadline=None, database=None)
 @given(args=st.lists(st.text(st.sampled_from('ab \\"\t'), max_size=8), min_size=1, max_size=4))
 def test_windows_command_line_round_trips(args: list[str]) -> None:
     assert _split_windows(subprocess.list2cmdline(args)) == args
 
 
-@pytest.mark.catalogue_free
 def test_the_launch_command_starts_this_installation_in_the_tray(tmp_path: Path) -> None:
     argv = launch_command(tmp_path)
     assert argv[-3:] == ["--tray", "--data-dir", str(tmp_path.resolve())]
@@ -178,7 +175,6 @@ def test_the_launch_command_starts_this_installation_in_the_tray(tmp_path: Path)
     assert out.returncode == 0 and "--tray" in out.stdout
 
 
-@pytest.mark.catalogue_free
 def test_tray_flag_opens_the_app_without_its_window(monkeypatch: pytest.MonkeyPatch,
                                                     tmp_path: Path) -> None:
     from errands.app import main as app_main

@@ -112,7 +112,6 @@ def _definition(doc: dict[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------- tests
 
-@pytest.mark.catalogue_free
 def test_help_and_version(cli: Cli) -> None:
     # (with no arguments at all, errands opens the app: tests/test_app.py)
     bare, version = cli.many([(("--help",), {"data": False, "process": True}),
@@ -390,7 +389,6 @@ def test_history_limit_is_set_shown_changed_cleared_and_checked(cli: Cli) -> Non
     assert "--history-limit N" in helped and "run_history_limit" in helped
 
 
-@pytest.mark.catalogue_free
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(st.text(), st.integers().map(str),
                  st.sampled_from(["default", "DEFAULT", "none", "None", "+7", "007", "1e3",
@@ -419,7 +417,6 @@ def test_the_history_limit_parser_takes_any_text(text: str) -> None:
         assert text.isascii() and text.lstrip("+-").isdigit()
 
 
-@pytest.mark.catalogue_free
 def test_bytes_that_are_not_utf8_and_usage_errors_are_refused_naming_the_flag(cli: Cli) -> None:
     """Real argv bytes: Python decodes them with surrogateescape, the CLI refuses them."""
     cases: list[tuple[list[str | bytes], str]] = [
@@ -459,7 +456,6 @@ def test_minimum_interval_and_its_environment_override(cli: Cli) -> None:
     assert preview_fast.json()["fires"] == ["2026-01-01T00:00:30Z", "2026-01-01T00:01:00Z"]
 
 
-@pytest.mark.catalogue_free
 def test_schedule_preview(cli: Cli) -> None:
     after = ("--after", "2026-03-28T00:00:00Z")
     spring, human, fall, every, loop, at, in_, manual = cli.many([
@@ -587,7 +583,6 @@ def test_data_dir_from_the_environment(cli: Cli) -> None:
     assert not (cli.tmp / "unused").exists()
 
 
-@pytest.mark.catalogue_free
 def test_a_reader_that_goes_away_is_not_an_error(cli: Cli) -> None:
     """errands list | head: the pipe closes before Errands writes; that is not a failure."""
     proc = subprocess.Popen([str(ERRANDS), "schedule", "preview", "--spec", "every:1m",

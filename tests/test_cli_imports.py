@@ -155,7 +155,6 @@ def test_an_engine_without_the_operation_leaves_the_answer_to_the_database(
     assert [a["id"] for a in json.loads(out.getvalue())["automations"]] == [ident]
 
 
-@pytest.mark.catalogue_free
 def test_only_the_command_that_runs_has_its_grammar_built() -> None:
     """Building every command's options took as long as the interpreter's start: the
     command line builds the one that runs, and names the others (with their help line) so

@@ -62,7 +62,6 @@ _PARSE = ("schedule", "parse", "1pm on 8/1/2030", "--tz", "UTC")
 _AUGUST, _JANUARY = "2030-08-01T13:00:00Z", "2030-01-08T13:00:00Z"
 
 
-@pytest.mark.catalogue_free
 @pytest.mark.parametrize("flag, env, at", [
     ("en_US", {}, _AUGUST),
     ("en_GB", {}, _JANUARY),
@@ -78,7 +77,6 @@ def test_locale_orders_numeric_dates(run: Run, flag: str | None, env: dict[str, 
     assert run.json(*argv, env=env)["trigger"] == {"kind": "at", "at": at}
 
 
-@pytest.mark.catalogue_free
 @pytest.mark.parametrize("flag, env", [("C", {"LANG": "en_US.UTF-8"}), (None, {}),
                                        (None, {"LC_ALL": "C", "LANG": "en_US.UTF-8"})])
 def test_without_a_locale_a_date_both_ways_is_refused_with_both_readings(
@@ -92,7 +90,6 @@ def test_without_a_locale_a_date_both_ways_is_refused_with_both_readings(
     assert out == "" and err.startswith("error: schedule: '8/1/2030' could be 1 August 2030")
 
 
-@pytest.mark.catalogue_free
 def test_a_locale_that_is_not_one_is_refused(run: Run) -> None:
     assert run.error(*_PARSE, "--locale", "not a locale!")["field"] == "locale"
 
@@ -100,7 +97,6 @@ def test_a_locale_that_is_not_one_is_refused(run: Run) -> None:
 _NOW = ("--now", "2026-12-02T10:00:00Z", "--tz", "Europe/Berlin", "--locale", "en_US")
 
 
-@pytest.mark.catalogue_free
 def test_schedule_parse_prints_the_words_the_prompt_and_what_was_not_used(run: Run) -> None:
     phrase = "every weekday at 9am, review the 8/1 numbers"
     out, _ = run("schedule", "parse", phrase, *_NOW)

@@ -229,7 +229,6 @@ def test_provider_model_missing_fails_and_text_reply_warns(data: Path, model: Sc
     assert tools.status == WARN and "tool calling" in tools.advice
 
 
-@pytest.mark.catalogue_free
 def test_tray_checks_without_qt_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     assert doctor.check_tray().status == WARN  # offscreen, as conftest sets
     monkeypatch.delenv("QT_QPA_PLATFORM")
@@ -253,7 +252,6 @@ def test_tray_checks_without_qt_in_this_process(monkeypatch: pytest.MonkeyPatch)
     assert doctor.check_tray(hang).status == WARN
 
 
-@pytest.mark.catalogue_free
 def test_clock_reports_the_zone_and_an_unsynchronised_clock(monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     monkeypatch.setattr(doctor.shutil, "which", lambda name: "/usr/bin/" + name)

@@ -853,3 +853,28 @@ def test_a_refused_machine_is_said_beside_where_it_runs(qtbot) -> None:
                                   "any, or a machine's name", "laptop"))
     assert "no engine has served" in form.field_error("runs_on")
     assert form.tabs.currentIndex() == 0
+
+
+@pytest.mark.catalogue_free
+def test_where_it_runs_follows_a_reload_and_a_repair_follows_the_rule(qtbot) -> None:
+    """A Reload after a conflict shows where the automation runs now (another user moved
+    it), so saving does not move it back; an automation whose definition no longer loads
+    is repaired like a new one: a command goes to this computer."""
+    from dataclasses import replace
+
+    from errands.records import Machines
+
+    form = make_form(qtbot, automation=stored({**agent_doc({"kind": "manual"}),
+                                               "runs_on": "desk"}))
+    form.set_machines(Machines("laptop", ("desk",)))
+    moved = stored({**agent_doc({"kind": "manual"}), "runs_on": "server9"}, revision=4)
+    form.load(moved)
+    assert form.runs_on_box.currentData() == "server9" and not form.has_changes()
+    assert form.document()["runs_on"] == "server9"
+
+    broken = replace(stored(agent_doc({"kind": "manual"})), definition=None,
+                     problem="the stored definition is not JSON")
+    repair = make_form(qtbot, automation=broken)
+    repair.set_machines(Machines("laptop", ("desk",)))
+    fill(repair)
+    assert repair.runs_on_box.currentData() == "laptop"

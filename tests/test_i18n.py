@@ -47,7 +47,6 @@ def test_every_string_in_the_code_has_a_finished_translation(language: str) -> N
                          f"{language}.ts:\n  " + "\n  ".join(missing))
 
 
-@pytest.mark.catalogue_free
 @pytest.mark.parametrize("language", update.LANGUAGES)
 def test_the_sources_are_complete_and_the_shipped_files_are_compiled_from_them(
         language: str, tmp_path: Path) -> None:
@@ -285,7 +284,6 @@ def test_the_form_shows_an_engine_refusal_in_german_under_its_field(qapp: QAppli
         i18n.uninstall(qapp)
 
 
-@pytest.mark.catalogue_free
 def test_every_refusal_reason_is_worded_by_the_window_and_listed_in_the_docs() -> None:
     """One list (``errors.REASONS``): the window words each reason itself and docs/cli.md
     names each, so a reason added later cannot reach a German window in English."""

@@ -179,7 +179,6 @@ BAD = [
 ]
 
 
-@pytest.mark.catalogue_free
 @pytest.mark.parametrize(("data", "field"), BAD)
 def test_a_bad_file_is_refused_naming_the_field(cli: Cli, tmp_path: Path, data: bytes,
                                                 field: str) -> None:

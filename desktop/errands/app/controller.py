@@ -773,14 +773,19 @@ class WindowController(QObject):
         try:
             accounts = (await self.api.mail_accounts()).value
             automations, _ = (await self.api.automations()).value
-            machines = (await self.api.machines()).value
         except ErrandsError as exc:
             log.info("the form's choices could not be read: %s", exc)
+        else:
+            if isValid(form):
+                form.events.tester = self._test_mail
+                form.events.set_choices([a.name for a in accounts],
+                                        [(a.id, a.title) for a in automations if a.id != editing])
+        try:
+            machines = (await self.api.machines()).value
+        except ErrandsError as exc:  # (the row stays hidden: saving keeps where it runs)
+            log.info("the computers an automation may run on could not be read: %s", exc)
             return
         if isValid(form):
-            form.events.tester = self._test_mail
-            form.events.set_choices([a.name for a in accounts],
-                                    [(a.id, a.title) for a in automations if a.id != editing])
             form.set_machines(machines)
 
     async def _test_mail(self, name: str) -> str:

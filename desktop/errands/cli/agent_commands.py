@@ -219,7 +219,8 @@ def _rules_doc(automation: Any) -> list[dict[str, Any]]:
 def rules(args: argparse.Namespace) -> int:
     words = args.words
     if words[0] == "remove":
-        if len(words) != 3 or not (words[2].isascii() and words[2].isdigit()):
+        if len(words) != 3 or not (words[2].isascii() and words[2].isdigit()
+                                   and len(words[2]) <= 9):  # (no rule list is longer)
             raise InvalidInput("N", "remove takes an automation id and a rule number",
                                "errands rules remove ID N", "errands rules remove 3f2a 1")
         return rules_remove(args, words[1], int(words[2]))

@@ -175,7 +175,7 @@ def _cursor(text: str) -> str:
 
 
 def _revision(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+    if not (text.isascii() and text.isdigit() and len(text) <= 18) or int(text) < 1:
         raise InvalidInput("--expect-revision", f"{text!r} is not a revision number",
                            "a whole number from 1", "--expect-revision 3")
     return int(text)

@@ -7,6 +7,7 @@ holding the data-directory lock, so an engine starting meanwhile waits for it.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -41,16 +42,22 @@ def _serving_elsewhere(data_dir: Path) -> tuple[Any, str] | None:
 def secrets_stay_here(data_dir: Path, what: str) -> None:
     """A secret is kept in this machine's keyring, for this machine's engine: on a shared
     catalogue another machine serves, that engine could never read it. Refused, saying
-    where to keep it instead, unless this machine runs an engine of its own (which reads
-    this keyring for what it runs)."""
-    if engine_address(data_dir) is not None:
+    where to keep it instead, unless this data folder's own engine runs (it reads this
+    keyring for what it runs); then, when another machine's engine runs what may run
+    anywhere, a note says that one reads its own keyring."""
+    remote = _serving_elsewhere(data_dir)
+    if remote is None:
         return
     from ..db.location import machine_name
-    remote = _serving_elsewhere(data_dir)
-    if remote is not None and remote[1] != machine_name():
+    if engine_address(data_dir) is None:
         raise Conflict("engine_elsewhere", f"{what} is kept in the keyring of the machine "
                        f"whose engine uses it, and the engine on {remote[1]} serves the "
                        f"catalogue {remote[0]}: run this command on {remote[1]}")
+    if remote[1] != machine_name():
+        print(f"note: {what} is kept in this computer's keyring, for what its engine runs; "
+              f"automations that may run on any computer are run by the engine on "
+              f"{remote[1]}, which reads its own: set it there too if they need it",
+              file=sys.stderr)
 
 
 def perform(data_dir: Path, op: str, op_args: dict[str, Any], local: Callable[[], Any], *,

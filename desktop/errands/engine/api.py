@@ -534,11 +534,15 @@ class Api:
         def read() -> Machines | None:
             if not fleet.shared:
                 return None
-            from ..db.engine_hold import engines_running, session_fetch
+            from ..db.engine_hold import engines_running, live_machines, session_fetch
             named = {a.definition.runs_on for a in self._reader.list()
                      if a.definition is not None and a.definition.runs_on}
             with self._reader.db.read() as s:
-                named |= {name for name, _ in engines_running(session_fetch(s))}
+                fetch = session_fetch(s)
+                # (a connection's name keeps 63 characters: a longer machine name is found
+                # by its lock only whole, so a shortened one is left out)
+                shown = [name for name, _ in engines_running(fetch)]
+                named |= live_machines(fetch, shown) if shown else set()
             return Machines(fleet.machine, tuple(sorted(named - {fleet.machine, ANY_MACHINE})))
         return await self._read(read)
 

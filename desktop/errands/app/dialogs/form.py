@@ -598,16 +598,28 @@ class AutomationForm(QDialog):
         box.clear()
         box.addItem(self.tr("Any computer"), ANY_MACHINE)
         box.addItem(self.tr("%1 (this computer)").replace("%1", machines.here), machines.here)
-        stored = self._base.get("runs_on") or ANY_MACHINE
-        for name in sorted({*machines.others, stored} - {ANY_MACHINE, machines.here}):
+        for name in sorted(set(machines.others) - {ANY_MACHINE, machines.here}):
             box.addItem(name, name)
-        if self.automation is not None:
-            self._runs_on_touched = True  # (it runs where it runs until moved)
-            box.setCurrentIndex(box.findData(stored))
+        self._show_runs_on()
         self.task_form.setRowVisible(self.runs_on_row, True)
-        self._runs_on_default()
         if clean:
             self.mark_clean()
+
+    def _show_runs_on(self) -> None:
+        """Where the loaded automation runs (it stays there until moved); for a new one, or
+        one whose stored definition no longer loads, the rule's default."""
+        if self._machines is None:
+            return
+        if self.automation is None or self.automation.definition is None:
+            self._runs_on_touched = False
+            self._runs_on_default()
+            return
+        self._runs_on_touched = True
+        stored = self._base.get("runs_on") or ANY_MACHINE
+        box = self.runs_on_box
+        if box.findData(stored) < 0:
+            box.addItem(stored, stored)
+        box.setCurrentIndex(box.findData(stored))
 
     def _runs_on_chosen(self, _index: int) -> None:
         self._runs_on_touched = True
@@ -911,6 +923,7 @@ class AutomationForm(QDialog):
         self._runner_changed()
         self._stop_changed()
         self._permissions_changed()
+        self._show_runs_on()  # (a Reload after a conflict: where it runs now)
         self.mark_clean()
 
     # ------------------------------------------------------------ unsaved changes
@@ -922,7 +935,7 @@ class AutomationForm(QDialog):
         except (InvalidInput, ValueError):  # half-typed: the raw fields
             return repr((self.title_edit.text(), self.prompt_edit.toPlainText(),
                          self.command_edit.toPlainText(), self.message_edit.toPlainText(),
-                         self.workdir_edit.text(),
+                         self.workdir_edit.text(), self.runs_on_box.currentData(),
                          self.runner_kind(), self.picker.values()))
 
     def mark_clean(self) -> None:
