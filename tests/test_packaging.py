@@ -34,7 +34,7 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-@pytest.mark.sqlite_only("the installed wheel's first command: the kind of catalogue is beside the point")
+@pytest.mark.own_catalogues  # (the installed wheel, outside the checkout: its own data folder)
 def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> None:
     env = _child_env()
     dist = tmp_path / "dist"
