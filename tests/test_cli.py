@@ -29,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli_support import Result, errands
-from pg_support import handed_on, on_postgresql
+from pg_support import catalogue_sql, handed_on, on_postgresql, stored_instant, stored_json
 
 ERRANDS = Path(sys.executable).parent / "errands"
 READ_ONLY = ("id", "revision", "status", "next_fire_at", "failure_streak", "created_at",
@@ -606,22 +606,33 @@ def _sql(path: Path, statement: str, *params: Any) -> None:
 
 def _break_three(cli: Cli) -> tuple[str, str, str, str]:
     """A good automation and three whose stored definitions no longer load: a zone that a
-    tzdata update removed, a wrong type, text that is not JSON."""
+    tzdata update removed, a wrong type, and text that is not JSON (on PostgreSQL, whose
+    json column refuses that: JSON that is not a definition, :data:`NOT_A_DEFINITION`)."""
     made = cli.many([(("add", "--title", title, "--command", "echo hi", "--schedule", spec,
                        "--json"), {}) for title, spec in
                      (("Good", "every:1h"), ("Zone", "cron:0 9 * * *"), ("Typed", "every:1h"),
                       ("Text", "every:1h"))])
     good, zone, typed, text = (r.json()["id"] for r in made)
-    db = cli.data / "errands.sqlite3"
-    _sql(db, "UPDATE automations SET definition = json_set(definition, '$.trigger.timezone', "
-         "'Gone/Removed') WHERE id = ?", zone)
-    _sql(db, "UPDATE automations SET definition = json_set(definition, '$.policy.timeout', 42) "
-         "WHERE id = ?", typed)
-    _sql(db, "UPDATE automations SET definition = '{not json' WHERE id = ?", text)
+    if on_postgresql():
+        def setting(path: str, value: str) -> str:
+            return (f"CAST(jsonb_set(CAST(definition AS jsonb), '{{{path}}}', '{value}') "
+                    "AS json)")
+        zone_sql = setting("trigger,timezone", '"Gone/Removed"')
+        typed_sql = setting("policy,timeout", "42")
+    else:
+        zone_sql = "json_set(definition, '$.trigger.timezone', 'Gone/Removed')"
+        typed_sql = "json_set(definition, '$.policy.timeout', 42)"
+    for ident, sql in ((zone, zone_sql), (typed, typed_sql),
+                       (text, stored_json("text"))):
+        catalogue_sql(cli.data, f"UPDATE automations SET definition = {sql} WHERE id = :id",
+                      id=ident, **({"text": NOT_A_DEFINITION if on_postgresql()
+                                    else "{not json"} if ident == text else {}))
     return good, zone, typed, text
 
 
-@pytest.mark.sqlite_only("stores text that is not JSON, which a PostgreSQL json column refuses")
+NOT_A_DEFINITION = '"only words"'
+
+
 def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) -> None:
     good, zone, typed, text = _break_three(cli)
     listed, table, shown, raw, raw_json, options, paused, run_now = cli.many([
@@ -638,7 +649,8 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
     assert docs[good]["status"] == "active" and "problem" not in docs[good]
     assert docs[zone]["problem"].startswith("trigger.timezone: unknown time zone 'Gone/Removed'")
     assert docs[typed]["problem"].startswith("policy.timeout: not a duration: 42")
-    assert docs[text]["problem"].startswith("the stored definition is not JSON")
+    assert docs[text]["problem"].startswith(
+        "definition" if on_postgresql() else "the stored definition is not JSON")
     for ident, title in ((zone, "Zone"), (typed, "Typed"), (text, "Text")):
         assert docs[ident]["status"] == "broken" and docs[ident]["title"] == title
         assert docs[ident]["next_fire_at"] is None and "trigger" not in docs[ident]
@@ -647,8 +659,11 @@ def test_broken_rows_are_listed_shown_exported_repaired_and_deleted(cli: Cli) ->
     assert "problem      trigger.timezone: unknown time zone 'Gone/Removed'" in shown.out
     assert f"errands edit {zone[:8]} --from-json fixed.json" in shown.out
     assert f"errands delete {zone[:8]}" in shown.out
-    assert raw.out == "{not json\n" and "not JSON" in raw.err
-    assert raw_json.json() == "{not json"
+    if on_postgresql():  # (exported as stored: JSON, so as JSON)
+        assert raw.out == NOT_A_DEFINITION + "\n" and raw_json.json() == "only words"
+    else:
+        assert raw.out == "{not json\n" and "not JSON" in raw.err
+        assert raw_json.json() == "{not json"
     refusal = options.error()
     assert refusal["field"] == "--from-json" and "cannot be merged" in refusal["message"]
     assert paused.error()["code"] == "broken" and run_now.error()["code"] == "broken"
@@ -764,29 +779,24 @@ def _closed_for_hours(cli: Cli, misfire: str, hours: float) -> str:
         "trigger": {"kind": "every", "every": "1h", "start_at": start.isoformat()},
         "misfire": misfire}))
     ident = cli.call("add", "--from-json", str(path), "--json").json()["id"]
-    _sql(cli.data / "errands.sqlite3", "UPDATE automations SET next_fire_at = ? WHERE id = ?",
-         start.replace(tzinfo=None).isoformat(sep=" "), ident)
+    catalogue_sql(cli.data, f"UPDATE automations SET next_fire_at = {stored_instant('at')} "
+                  "WHERE id = :id", at=start.replace(tzinfo=None).isoformat(sep=" "), id=ident)
     return ident
 
 
-@pytest.mark.sqlite_only("stores text that is not JSON, which a PostgreSQL json column refuses")
 def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli) -> None:
     good, zone, typed, text = _break_three(cli)
     cli.call("edit", good[:8], "--schedule", "every:1s", env={"ERRANDS_MIN_INTERVAL": "1s"})
     late = {m: _closed_for_hours(cli, m, 4.9) for m in ("skip", "run_once")}  # five fires
     serve = _Serve(cli, {"ERRANDS_MIN_INTERVAL": "1s"})
-    db = cli.data / "errands.sqlite3"
 
     def settled() -> bool:  # the good one fired twice, the catch-up run ended (not a sleep:
-        with sqlite3.connect(db, timeout=10) as conn:  # a slow machine takes longer)
-            fires = conn.execute("SELECT count(*) FROM runs WHERE automation_id = ? AND "
-                                 "state = 'succeeded'", (good,)).fetchone()[0]
-            open_ = conn.execute("SELECT count(*) FROM runs WHERE automation_id = ? AND state "
-                                 "IN ('scheduled', 'running')", (late["run_once"],)).fetchone()[0]
-            caught = conn.execute("SELECT count(*) FROM runs WHERE automation_id = ?",
-                                  (late["run_once"],)).fetchone()[0]
-        conn.close()
-        return fires >= 2 and caught >= 1 and not open_
+        [(fires, open_, caught)] = catalogue_sql(  # a slow machine takes longer)
+            cli.data, "SELECT (SELECT count(*) FROM runs WHERE automation_id = :good AND "
+            "state = 'succeeded'), (SELECT count(*) FROM runs WHERE automation_id = :late AND "
+            "state IN ('scheduled', 'running')), (SELECT count(*) FROM runs WHERE "
+            "automation_id = :late)", good=good, late=late["run_once"])
+        return fires >= 2 and caught >= 1 and not open_  # type: ignore[operator]
     deadline = time.monotonic() + 30
     while not settled() and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -796,11 +806,9 @@ def test_serve_with_broken_rows_fires_the_rest_and_counts_missed_fires(cli: Cli)
                           for extra in (("--json",), ())])
     runs = results[0].json()["runs"]
     assert len(runs) >= 2 and {r["state"] for r in runs} <= {"succeeded", "skipped"}
-    with sqlite3.connect(cli.data / "errands.sqlite3") as conn:  # the broken never fire
-        fired = conn.execute("SELECT count(*) FROM runs WHERE automation_id IN (?, ?, ?)",
-                             (zone, typed, text)).fetchone()
-    conn.close()
-    assert fired == (0,)
+    fired = catalogue_sql(cli.data, "SELECT count(*) FROM runs WHERE automation_id IN "  # the
+                          "(:a, :b, :c)", a=zone, b=typed, c=text)  # broken never fire
+    assert fired == [(0,)]
     items = results[1].json()["items"]
     broken = sorted(i["automation_id"] for i in items if i["kind"] == "broken")
     assert broken == sorted([zone, typed, text])
