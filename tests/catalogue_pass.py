@@ -13,8 +13,9 @@ Both passes keep themselves honest:
   ``errands.sqlite3`` under its ``tmp_path``, which the processes it starts would make).
 - In the PostgreSQL pass a test fails if a SQLite catalogue is opened or made (it slipped
   past the choice, so the pass would prove nothing), unless it is marked ``sqlite_only``
-  (skipped, saying why) or ``sqlite_too`` (it also works on SQLite files on purpose: a
-  migration, a copy between catalogues).
+  (skipped, saying why, before any fixture is made for it) or ``sqlite_too`` (it also works
+  on SQLite files on purpose: a migration, a copy between catalogues). A module whose
+  fixture made a SQLite catalogue anywhere under the pass's temporary folders fails too.
 - Tests that ask for the PostgreSQL server themselves (``postgres``, ``pg_catalogue``, or
   ``catalogue_location``, which gives them both kinds) or are marked ``own_catalogues``
   (they start servers of their own) run in the first pass only: they choose their
@@ -100,6 +101,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         leave = (own_server or item.get_closest_marker("catalogue_free")
                  or item.get_closest_marker("own_catalogues"))
         (left if leave else kept).append(item)
+        only = item.get_closest_marker("sqlite_only")
+        if only is not None and not leave:  # (skipped before any fixture is made for it: a
+            # module's fixture is then made, and counted, by the first test that runs)
+            why = only.args[0] if only.args else "works on the file itself"
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {why}"))
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
@@ -113,6 +119,8 @@ def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
 
 
 _BEFORE = pytest.StashKey[dict[str, int]]()
+_ON_PURPOSE: set[Path] = set()  # the folders of tests that open SQLite files on purpose
+_SEEN: set[Path] = set()        # SQLite files already told of
 
 
 def _sqlite_files(folder: Path) -> list[Path]:
@@ -132,9 +140,6 @@ def _catalogue_choice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterato
                             pytrace=False)
         return
     request.getfixturevalue("_isolated_environment")  # (first: it clears ERRANDS_ settings)
-    only = request.node.get_closest_marker("sqlite_only")
-    if only is not None:
-        pytest.skip(f"SQLite only: {only.args[0] if only.args else 'works on the file itself'}")
     import pg_support
 
     from errands.db.postgres import PostgresDatabase
@@ -158,9 +163,12 @@ def _catalogue_choice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterato
         for database in opened:  # (a test's store left open: closed as SQLite's need not be)
             database.close()
         pg_support.end()
-    if request.node.get_closest_marker("sqlite_too") is None:
+    if request.node.get_closest_marker("sqlite_too") is not None:
+        _ON_PURPOSE.add(tmp_path)
+    else:
         before = request.node.stash.get(_BEFORE, _OPENED)
         made = _sqlite_files(tmp_path)
+        _SEEN.update(made)
         if _OPENED["sqlite"] != before["sqlite"] or made:
             pytest.fail("opened a SQLite catalogue in the PostgreSQL pass"
                         + (f" ({made[0]})" if made else "") + ": hand it ERRANDS_DATABASE_URL "
@@ -183,6 +191,15 @@ def _module_catalogues(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
     finally:
         pg_support.end()
+    # a command a module's fixture started on a folder of its own (not a test's tmp_path)
+    base = request.getfixturevalue("tmp_path_factory").getbasetemp()
+    made = [f for f in _sqlite_files(base) if f not in _SEEN
+            and not any(f.is_relative_to(folder) for folder in _ON_PURPOSE)]
+    _SEEN.update(made)
+    if made:
+        pytest.fail(f"a SQLite catalogue appeared in the PostgreSQL pass ({made[0]}): hand "
+                    "the module's commands ERRANDS_DATABASE_URL (module_catalogue)",
+                    pytrace=False)
 
 
 @pytest.fixture(scope="module")

@@ -985,6 +985,20 @@ def test_opens_a_sqlite_file_in_either_pass(tmp_path: Path) -> None:
 @pytest.mark.sqlite_too("copies between the two")
 def test_opens_a_sqlite_file_on_purpose(tmp_path: Path) -> None:
     Store(tmp_path / "errands.sqlite3").close()
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return Store(tmp_path_factory.mktemp("kept") / "errands.sqlite3")
+
+
+@pytest.mark.sqlite_only("asks for the module's store first")
+def test_z1_sqlite_only_first(kept: Store) -> None:
+    assert kept.list() == []
+
+
+def test_z2_then_one_that_would_reuse_it(kept: Store) -> None:
+    assert kept.list() == []
 """
 
 
@@ -1011,13 +1025,18 @@ def test_the_two_passes_hold_their_tests_to_their_marks(tmp_path: Path, catalogu
         assert outcome == {"PASSED test_free_and_true", "PASSED test_free_but_opens_one",
                            "ERROR test_free_but_opens_one", "PASSED test_opens_the_chosen_catalogue",
                            "PASSED test_opens_a_sqlite_file_in_either_pass",
-                           "PASSED test_opens_a_sqlite_file_on_purpose"}, out
+                           "PASSED test_opens_a_sqlite_file_on_purpose",
+                           "PASSED test_z1_sqlite_only_first",
+                           "PASSED test_z2_then_one_that_would_reuse_it"}, out
         assert "marked catalogue_free, but it opened a catalogue" in out, out
     else:
+        # (the module's store is made by the first test that runs, and counted there)
         assert outcome == {"PASSED test_opens_the_chosen_catalogue",
                            "PASSED test_opens_a_sqlite_file_in_either_pass",
                            "ERROR test_opens_a_sqlite_file_in_either_pass",
-                           "PASSED test_opens_a_sqlite_file_on_purpose"}, out
+                           "PASSED test_opens_a_sqlite_file_on_purpose",
+                           "PASSED test_z2_then_one_that_would_reuse_it",
+                           "ERROR test_z2_then_one_that_would_reuse_it"}, out
         assert "opened a SQLite catalogue in the PostgreSQL pass" in out, out
         assert "2 deselected" in out, out
     assert done.returncode == 1, out
