@@ -27,6 +27,7 @@ Both passes keep themselves honest:
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,9 +56,30 @@ def _count(cls: type, kind: str) -> None:
     def counted(self: Any, *args: Any, **kwargs: Any) -> None:
         if _COUNTING[0]:
             _OPENED[kind] += 1
+        if kind == POSTGRESQL:
+            _SERVER_STORES.append(weakref.ref(self))
         real(self, *args, **kwargs)
 
     cls.__init__ = counted  # type: ignore[method-assign]
+
+
+# the PostgreSQL catalogues opened in this process, oldest first: a test's own that it left
+# open are closed when it ends (their pooled connections, left to the garbage collector,
+# would warn in whichever later test the collector happened to run)
+_SERVER_STORES: list[weakref.ref[Any]] = []
+
+
+@contextlib.contextmanager
+def _stores_closed_after() -> Iterator[None]:
+    first = len(_SERVER_STORES)
+    try:
+        yield
+    finally:
+        for ref in _SERVER_STORES[first:]:
+            database = ref()
+            if database is not None:
+                database.close()
+        del _SERVER_STORES[first:]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -130,7 +152,8 @@ def _sqlite_files(folder: Path) -> list[Path]:
 @pytest.fixture(autouse=True)
 def _catalogue_choice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
     if not _on_postgresql(request.config):
-        yield
+        with _stores_closed_after():
+            yield
         if request.node.get_closest_marker("catalogue_free") is not None:
             before = request.node.stash.get(_BEFORE, _OPENED)
             made = _sqlite_files(tmp_path)
@@ -142,26 +165,14 @@ def _catalogue_choice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterato
     request.getfixturevalue("_isolated_environment")  # (first: it clears ERRANDS_ settings)
     import pg_support
 
-    from errands.db.postgres import PostgresDatabase
-
-    opened: list[PostgresDatabase] = []
-    real_init = PostgresDatabase.__init__
-
-    def tracked(self: PostgresDatabase, *args: Any, **kwargs: Any) -> None:
-        opened.append(self)
-        real_init(self, *args, **kwargs)
-
-    monkeypatch = request.getfixturevalue("monkeypatch")
-    monkeypatch.setattr(PostgresDatabase, "__init__", tracked)
     pg_support.begin()
     # the catalogue every command, window and engine of the test opens through the usual
     # choice, as a person with a shared catalogue would name it
     pg_support.location_for(tmp_path)
     try:
-        yield
+        with _stores_closed_after():
+            yield
     finally:
-        for database in opened:  # (a test's store left open: closed as SQLite's need not be)
-            database.close()
         pg_support.end()
     if request.node.get_closest_marker("sqlite_too") is not None:
         _ON_PURPOSE.add(tmp_path)
