@@ -129,6 +129,8 @@ class AutomationForm(QDialog):
         self._context_touched = False
         self._was_set = False            # the loaded trigger was a set (its ids are kept)
         self._clock_id: str | None = None
+        self._machines: Machines | None = None  # (a shared catalogue's: set_machines)
+        self._runs_on_touched = False
         self.slots: dict[str, tuple[ErrorLabel, int, QWidget]] = {}
         self.setWindowTitle(self.tr("New automation"))
         self.setSizeGripEnabled(True)
@@ -327,8 +329,6 @@ class AutomationForm(QDialog):
         self.runs_on_row = self._slot("runs_on", self.runs_on_box, tab)
         form.addRow(self.tr("Runs &on"), self.runs_on_row)
         form.setRowVisible(self.runs_on_row, False)
-        self._machines: Machines | None = None
-        self._runs_on_touched = False
         self.workdir_edit.textChanged.connect(self._runs_on_default)
 
         self.notify_box = QComboBox()
@@ -576,8 +576,7 @@ class AutomationForm(QDialog):
                        self.tool_group, *self.mode_buttons.values()):
             widget.setEnabled(agent)
         self.command_consent.setVisible(kind == "command")
-        if hasattr(self, "runs_on_box"):
-            self._runs_on_default()
+        self._runs_on_default()
         self._context_changed()
         self._permissions_changed()
 
